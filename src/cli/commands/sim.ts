@@ -1,0 +1,88 @@
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../../errors/usage-error.js';
+import { writeTruth } from '../../sim/data/dataset.js';
+import { startSimulator } from '../../sim/server.js';
+import { parseInstant } from '../../time/instant.js';
+import type { CliIo } from '../io.js';
+
+interface SimArgs {
+  port: number;
+  host: string;
+  seed: string;
+  from?: string;
+  to?: string;
+  records: number;
+  'rate-scale': number;
+  faults: number;
+  truth?: string;
+  'margin-window-days': number;
+  'pending-seconds': number;
+  'stall-ms': number;
+}
+
+/** `[last year's 1 January, this year's 1 January)` in UTC: the default range of the simulator and the demo. */
+export function lastFullYear(now: number): { from: number; to: number } {
+  const year = new Date(now).getUTCFullYear() - 1;
+  return { from: Date.UTC(year, 0, 1), to: Date.UTC(year + 1, 0, 1) };
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new UsageError(message);
+}
+
+/** `ledgerpipe sim`: the local simulator of the platform (contract.md, "The simulator"). */
+export function simCommand(io: CliIo): CommandModule<object, SimArgs> {
+  return {
+    command: 'sim',
+    describe: 'Start the local simulator of the platform (no account needed)',
+    builder: (yargs: Argv) =>
+      yargs
+        .option('port', { type: 'number', default: 0, describe: 'Port to listen on; 0 picks a free one' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+        .option('seed', { type: 'string', default: '1', describe: 'Seed of the generated data' })
+        .option('from', { type: 'string', describe: 'Start of the data range (ISO date, UTC); default: 1 January last year' })
+        .option('to', { type: 'string', describe: 'End of the data range, exclusive; default: 1 January this year' })
+        .option('records', { type: 'number', default: 2000, describe: 'Futures fills in the range; other streams scale with it' })
+        .option('rate-scale', { type: 'number', default: 1, describe: 'Multiplies every rate limit' })
+        .option('faults', { type: 'number', default: 0, describe: 'Share of requests that fail (0..1): 5xx, reset, truncated body, stall' })
+        .option('truth', { type: 'string', describe: 'Write every generated record to this JSON file before serving' })
+        .option('margin-window-days', { type: 'number', default: 366, describe: 'Widest margin-record window; the live docs say 30' })
+        .option('pending-seconds', { type: 'number', default: 120, describe: 'How long last-day withdrawals stay pending after start' })
+        .option('stall-ms', { type: 'number', default: 30_000, describe: 'How long a stalled request hangs before its connection drops' })
+        .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve last year of seed 7 and write what it serves')
+        .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks') as unknown as Argv<SimArgs>,
+    handler: async (args) => {
+      const defaults = lastFullYear(Date.now());
+      const from = args.from === undefined ? defaults.from : parseInstant(args.from, 'UTC', '--from');
+      const to = args.to === undefined ? defaults.to : parseInstant(args.to, 'UTC', '--to');
+      check(from < to, '--from must be before --to');
+      check(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65_535, '--port must be a whole number from 0 to 65535');
+      check(Number.isInteger(args.records) && args.records >= 0 && args.records <= 20_000_000, '--records must be a whole number from 0 to 20000000');
+      check(args['rate-scale'] > 0, '--rate-scale must be a positive number such as 1 or 1000');
+      check(args.faults >= 0 && args.faults <= 1, '--faults must be a share between 0 and 1, such as 0.1');
+      const windowDays = args['margin-window-days'];
+      check(Number.isInteger(windowDays) && windowDays >= 1 && windowDays <= 366, '--margin-window-days must be a whole number from 1 to 366');
+      check(args['pending-seconds'] >= 0, '--pending-seconds must not be negative');
+      check(args['stall-ms'] >= 0, '--stall-ms must not be negative');
+      const sim = await startSimulator({
+        seed: args.seed,
+        from,
+        to,
+        records: args.records,
+        rateScale: args['rate-scale'],
+        faults: args.faults,
+        marginWindowDays: windowDays,
+        pendingMs: args['pending-seconds'] * 1000,
+        stallMs: args['stall-ms'],
+        host: args.host,
+        port: args.port,
+        log: io.log,
+      });
+      if (args.truth !== undefined) await writeTruth(sim.dataset, args.truth);
+      io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials }));
+      await io.untilSignal();
+      await sim.close();
+      io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}`);
+    },
+  };
+}

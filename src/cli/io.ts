@@ -1,0 +1,19 @@
+/** What a command may touch of the process: results to stdout, logs to stderr, signals. Tests hand in fakes. */
+export interface CliIo {
+  /** One line of results on stdout. */
+  out(line: string): void;
+  /** One log line on stderr. */
+  log(line: string): void;
+  /** Resolves on SIGINT or SIGTERM. */
+  untilSignal(): Promise<void>;
+}
+
+export const processIo: CliIo = {
+  out: (line) => void process.stdout.write(`${line}\n`),
+  log: (line) => void process.stderr.write(`${line}\n`),
+  untilSignal: () =>
+    new Promise((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }),
+};

@@ -1,0 +1,31 @@
+import yargs from 'yargs';
+import { UsageError } from '../errors/usage-error.js';
+import { simCommand } from './commands/sim.js';
+import { describeFailure } from './exit.js';
+import { processIo, type CliIo } from './io.js';
+
+/**
+ * Runs the CLI on `argv` and resolves to the exit status. The commands are an explicit list; each handler
+ * parses, builds its dependencies and calls the library.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const parser = yargs([...argv])
+    .scriptName('ledgerpipe')
+    .command(simCommand(io))
+    .demandCommand(1, 'Name a command; see ledgerpipe --help')
+    .strict()
+    .help()
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((message, error) => {
+      throw error ?? new UsageError(`${message}; see ledgerpipe --help`);
+    });
+  try {
+    await parser.parseAsync();
+    return 0;
+  } catch (error) {
+    const { line, status } = describeFailure(error);
+    io.log(line);
+    return status;
+  }
+}

@@ -1,0 +1,56 @@
+import { DAY_MS } from '../data/model.js';
+import { badParam } from '../api-error.js';
+import { checkWindow } from '../params.js';
+import type { PartitionIndex } from '../store.js';
+import { recordsJson, type Endpoint } from './endpoint.js';
+
+const DEMO_PRODUCT_TYPES = new Set(['SUSDT-FUTURES', 'SCOIN-FUTURES', 'SUSDC-FUTURES']);
+const WEEK_MS = 7 * DAY_MS;
+
+/**
+ * GET /api/v2/mix/order/fill-history (spec section 19): `{fillList, endId}` with endId the last fill's
+ * tradeId; a window of at most one week, with an omitted end one week after the start and an omitted start
+ * one week before the end. Demo product types have no data. An empty answer is `fillList: []` with
+ * `endId: ""`, or now and then `data: null` (live-notes.md).
+ */
+export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
+  return {
+    path: '/api/v2/mix/order/fill-history',
+    signed: true,
+    rate: 10,
+    handle({ params, now, moved, emptyAsNull }) {
+      // The example requests write product types in lower case; the live service accepts both.
+      const productType = params.required('productType').toUpperCase();
+      const index = partitions.get(productType);
+      if (index === undefined && !DEMO_PRODUCT_TYPES.has(productType)) throw badParam('productType');
+      const start = params.time('startTime', false);
+      const end = params.time('endTime', false);
+      const endTime = end ?? (start === undefined ? now : start + WEEK_MS);
+      const startTime = start ?? endTime - WEEK_MS;
+      checkWindow(startTime, endTime, 7, 'interval');
+      const limit = params.limit(100, 100);
+      const idLessThan = params.id('idLessThan');
+      const symbol = params.optional('symbol');
+      const orderId = params.optional('orderId');
+      const page =
+        index === undefined
+          ? []
+          : index.page({
+              startTime,
+              endTime,
+              limit,
+              ...(idLessThan === undefined ? {} : { idLessThan }),
+              ...(symbol === undefined && orderId === undefined
+                ? {}
+                : {
+                    filter: (r) =>
+                      (symbol === undefined || r.record['symbol'] === symbol.toUpperCase()) &&
+                      (orderId === undefined || r.record['orderId'] === orderId),
+                  }),
+            });
+      if (page.length === 0) return emptyAsNull() ? 'null' : '{"fillList":[],"endId":""}';
+      const last = index?.recordAt(page[page.length - 1] as number).id ?? '';
+      return `{"fillList":${recordsJson(index as PartitionIndex, page, moved)},"endId":${JSON.stringify(last)}}`;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { checkWindow } from '../params.js';
+import type { PartitionIndex } from '../store.js';
+import { recordsJson, type Endpoint } from './endpoint.js';
+
+/**
+ * GET /api/v2/spot/wallet/withdrawal-records (spec section 8): startTime and endTime required, at most 90
+ * days apart (40705), limit default 20 and at most 100, newest first, idLessThan = the last orderId.
+ */
+export function withdrawalRecordsEndpoint(index: PartitionIndex): Endpoint {
+  return {
+    path: '/api/v2/spot/wallet/withdrawal-records',
+    signed: true,
+    rate: 10,
+    handle({ params, moved }) {
+      const startTime = params.time('startTime', true);
+      const endTime = params.time('endTime', true);
+      checkWindow(startTime, endTime, 90, 'exceed');
+      const limit = params.limit(20, 100);
+      const idLessThan = params.id('idLessThan');
+      const coin = params.optional('coin');
+      const clientOid = params.optional('clientOid');
+      const orderId = params.optional('orderId');
+      const filtered = coin !== undefined || clientOid !== undefined || orderId !== undefined;
+      const page = index.page({
+        startTime,
+        endTime,
+        limit,
+        ...(idLessThan === undefined ? {} : { idLessThan }),
+        ...(filtered
+          ? {
+              filter: (r) =>
+                (coin === undefined || r.record['coin'] === coin.toUpperCase()) &&
+                (clientOid === undefined || r.record['clientOid'] === clientOid) &&
+                (orderId === undefined || r.record['orderId'] === orderId),
+            }
+          : {}),
+      });
+      return recordsJson(index, page, moved);
+    },
+  };
+}

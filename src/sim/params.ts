@@ -1,0 +1,68 @@
+import { DAY_MS } from './data/model.js';
+import { badParam, missingParam, SimApiError } from './api-error.js';
+
+/** Query parameters of one request, read the way the live service reads them. */
+export class Params {
+  private readonly query: URLSearchParams;
+
+  constructor(rawQuery: string) {
+    this.query = new URLSearchParams(rawQuery);
+  }
+
+  /** The value, or undefined when absent or empty (the live service treats both as not given). */
+  optional(name: string): string | undefined {
+    const value = this.query.get(name);
+    return value === null || value === '' ? undefined : value;
+  }
+
+  required(name: string): string {
+    const value = this.optional(name);
+    if (value === undefined) throw missingParam(name);
+    return value;
+  }
+
+  /** A Unix-millisecond timestamp parameter. */
+  time(name: string, required: true): number;
+  time(name: string, required: false): number | undefined;
+  time(name: string, required: boolean): number | undefined {
+    const value = required ? this.required(name) : this.optional(name);
+    if (value === undefined) return undefined;
+    if (!/^\d{1,16}$/.test(value)) throw badParam(name);
+    return Number(value);
+  }
+
+  /** An id to page below: decimal digits only. */
+  id(name: string): string | undefined {
+    const value = this.optional(name);
+    if (value === undefined) return undefined;
+    if (!/^\d{1,30}$/.test(value)) throw badParam(name);
+    return value.replace(/^0+(?=\d)/, '');
+  }
+
+  /** The page size: `fallback` when absent, an error above `max` or below 1. */
+  limit(fallback: number, max: number): number {
+    const value = this.optional('limit');
+    if (value === undefined) return fallback;
+    if (!/^\d{1,6}$/.test(value)) throw badParam('limit');
+    const limit = Number(value);
+    if (limit < 1 || limit > max) throw badParam('limit');
+    return limit;
+  }
+}
+
+/** How the live endpoints word a window that is too wide. */
+export type WindowStyle = 'interval' | 'exceed';
+
+/**
+ * Rejects start after end (20001) and windows wider than `maxDays` days: `00001 startTime and endTime
+ * interval cannot be greater than {n} days`, or for the 90-day endpoints `40705 The start and end time
+ * cannot exceed {n} days` (live-notes.md, "Errors").
+ */
+export function checkWindow(startTime: number, endTime: number, maxDays: number, style: WindowStyle): void {
+  if (startTime > endTime) throw new SimApiError(400, '20001', 'startTime cannot be greater than endTime');
+  if (endTime - startTime > maxDays * DAY_MS) {
+    throw style === 'interval'
+      ? new SimApiError(400, '00001', `startTime and endTime interval cannot be greater than ${maxDays} days`)
+      : new SimApiError(400, '40705', `The start and end time cannot exceed ${maxDays} days`);
+  }
+}

@@ -1,0 +1,237 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { SimApiError } from './api-error.js';
+import { authenticate, type Credentials } from './auth.js';
+import { generateDataset } from './data/dataset.js';
+import type { Dataset, PagedStream } from './data/model.js';
+import { createRng } from './data/rng.js';
+import { advListEndpoint } from './endpoints/adv-list.js';
+import type { Endpoint, EndpointContext } from './endpoints/endpoint.js';
+import { fillHistoryEndpoint } from './endpoints/fill-history.js';
+import { marginRecordEndpoint } from './endpoints/margin-record.js';
+import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
+import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
+import { BAD_GATEWAY_HTML, createFaultPlan, type FaultKind } from './faults.js';
+import { Params } from './params.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+import { PartitionIndex } from './store.js';
+
+export interface SimulatorOptions {
+  seed: string;
+  /** The range the data is generated around, Unix ms, half-open. */
+  from: number;
+  to: number;
+  /** Number of futures fills; the other streams are sized from it. */
+  records: number;
+  /** Multiplies every rate limit (default 1). */
+  rateScale?: number;
+  /** Share of requests that fail (default 0). */
+  faults?: number;
+  /** The margin-record window in days (default 366; the live docs say 30). */
+  marginWindowDays?: number;
+  /** How long withdrawals of the range's last day stay pending after start, in ms (default 120 000). */
+  pendingMs?: number;
+  /** How long a stalled request is held before its connection is dropped, in ms (default 30 000). */
+  stallMs?: number;
+  /** The server's clock (default Date.now): tests move it to check the 30 s timestamp rule. */
+  clock?: () => number;
+  /** Credentials it accepts (default: derived from the seed). */
+  credentials?: Credentials;
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** Where log lines go (default: nowhere). */
+  log?: (line: string) => void;
+}
+
+export interface SimulatorStats {
+  requests: number;
+  /** Requests per path that reached a served endpoint, whatever the answer. */
+  byPath: Record<string, number>;
+  /** Answers per HTTP status, 429s and injected faults included. */
+  byStatus: Record<number, number>;
+  faults: Record<FaultKind, number>;
+}
+
+export interface Simulator {
+  baseUrl: string;
+  credentials: Credentials;
+  dataset: Dataset;
+  stats: SimulatorStats;
+  /** Stops listening and drops every open connection, stalled ones included. */
+  close(): Promise<void>;
+}
+
+/** Demo credentials derived from the seed: stable across runs, different per seed. */
+export function seedCredentials(seed: string): Credentials {
+  const rng = createRng(`ledgerpipe-sim-credentials:${seed}`);
+  return { apiKey: `bg_${rng.hex(32)}`, secretKey: rng.hex(64), passphrase: `Sim${rng.hex(12)}` };
+}
+
+function indexes(dataset: Dataset, stream: PagedStream): Map<string, PartitionIndex> {
+  return new Map(dataset.streams[stream].map((p) => [p.name, new PartitionIndex(p)]));
+}
+
+function buildEndpoints(dataset: Dataset, marginWindowDays: number): Endpoint[] {
+  const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
+  return [
+    marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays),
+    fillHistoryEndpoint(indexes(dataset, 'futures_fills')),
+    withdrawalRecordsEndpoint(single('withdrawals')),
+    advListEndpoint(single('p2p_advertisements')),
+    allAccountBalanceEndpoint(dataset.balances),
+    contractsEndpoint(),
+    publicTimeEndpoint(),
+  ];
+}
+
+const errorBody = (code: string, msg: string, now: number): string =>
+  `{"code":${JSON.stringify(code)},"msg":${JSON.stringify(msg)},"requestTime":${now},"data":null}`;
+
+/**
+ * Starts the simulated platform on loopback. Everything it serves is generated up front from the seed; a
+ * request costs a binary search and a string join.
+ *
+ * @example
+ * const sim = await startSimulator({ seed: '1', from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), records: 2000 });
+ * // ... point a client at sim.baseUrl with sim.credentials
+ * await sim.close();
+ */
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const clock = options.clock ?? Date.now;
+  const rateScale = options.rateScale ?? 1;
+  const marginWindowDays = options.marginWindowDays ?? 366;
+  const pendingMs = options.pendingMs ?? 120_000;
+  const stallMs = options.stallMs ?? 30_000;
+  const credentials = options.credentials ?? seedCredentials(options.seed);
+  const accounts = new Map([[credentials.apiKey, credentials]]);
+  const dataset = generateDataset({ ...options, marginWindowDays });
+  const endpoints = new Map(buildEndpoints(dataset, marginWindowDays).map((e) => [e.path, e]));
+  const limiters = new Map(
+    [...endpoints.values()].flatMap((e) => (e.rate === undefined ? [] : [[e.path, new SlidingWindowLimiter(e.rate * rateScale)] as const])),
+  );
+  const nextFault = createFaultPlan(options.seed, options.faults ?? 0);
+  const emptyRng = createRng(`ledgerpipe-sim-empty:${options.seed}`);
+  const stats: SimulatorStats = {
+    requests: 0,
+    byPath: {},
+    byStatus: {},
+    faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 },
+  };
+  const startedAt = clock();
+  const stalled = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+
+  const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
+    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+    res.end(body);
+  };
+
+  const answer = (endpoint: Endpoint, rawQuery: string, now: number): { status: number; body: string } => {
+    const context: EndpointContext = {
+      params: new Params(rawQuery),
+      now,
+      moved: clock() - startedAt >= pendingMs,
+      emptyAsNull: () => emptyRng.chance(0.3),
+    };
+    try {
+      return { status: 200, body: `{"code":"00000","msg":"success","requestTime":${now},"data":${endpoint.handle(context)}}` };
+    } catch (error) {
+      if (error instanceof SimApiError) return { status: error.status, body: errorBody(error.code, error.message, now) };
+      options.log?.(`sim: internal error on ${endpoint.path}: ${String(error)}`);
+      return { status: 500, body: errorBody('40015', 'System is abnormal, please try again later', now) };
+    }
+  };
+
+  const fail = (res: ServerResponse, kind: FaultKind, endpoint: Endpoint, rawQuery: string, now: number): void => {
+    stats.faults[kind]++;
+    switch (kind) {
+      case 'http500':
+        return send(res, 500, errorBody('40015', 'System is abnormal, please try again later', now));
+      case 'http502':
+        stats.byStatus[502] = (stats.byStatus[502] ?? 0) + 1;
+        res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(BAD_GATEWAY_HTML) });
+        res.end(BAD_GATEWAY_HTML);
+        return;
+      case 'reset':
+        res.socket?.resetAndDestroy();
+        return;
+      case 'truncate': {
+        // A complete HTTP answer whose JSON stops half way, as a proxy that lost its upstream writes it.
+        const { status, body } = answer(endpoint, rawQuery, now);
+        return send(res, status, body.slice(0, Math.max(1, Math.floor(body.length / 2))));
+      }
+      case 'stall': {
+        const timer = setTimeout(() => {
+          stalled.delete(timer);
+          res.socket?.destroy();
+        }, stallMs);
+        stalled.add(timer);
+        return;
+      }
+    }
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const now = clock();
+    stats.requests++;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    // Only GET is served: the platform's record endpoints are reads, and ledgerpipe never writes.
+    const endpoint = req.method === 'GET' ? endpoints.get(path) : undefined;
+    if (endpoint === undefined) return send(res, 404, errorBody('40404', 'Request URL NOT FOUND', now));
+    stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
+    const headers: Record<string, string> = {};
+    if (endpoint.signed) {
+      let key: string;
+      try {
+        key = authenticate({ method: 'GET', path, rawQuery, headers: req.headers }, accounts, now);
+      } catch (error) {
+        const e = error as SimApiError;
+        return send(res, e.status, errorBody(e.code, e.message, now));
+      }
+      const limiter = limiters.get(path);
+      if (limiter !== undefined) {
+        const { admitted, remaining } = limiter.tryAcquire(key, now);
+        headers['x-mbx-used-remain-limit'] = String(remaining);
+        if (!admitted) return send(res, 429, errorBody('429', 'Too Many Requests', now), headers);
+      }
+    }
+    const fault = nextFault();
+    if (fault !== undefined) return fail(res, fault, endpoint, rawQuery, now);
+    const { status, body } = answer(endpoint, rawQuery, now);
+    send(res, status, body, headers);
+  };
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, handle);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const baseUrl = `http://${host}:${address.port}`;
+  options.log?.(`sim: listening on ${baseUrl}`);
+
+  return {
+    baseUrl,
+    credentials,
+    dataset,
+    stats,
+    close: async () => {
+      for (const timer of stalled) clearTimeout(timer);
+      stalled.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
