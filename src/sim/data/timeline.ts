@@ -11,11 +11,12 @@ export interface Gap {
 }
 
 /**
- * Times that break extractors: one ms before and at each end of the range, and one ms before and at every
+ * Times that break extractors: one ms before and at each end of the range, two days beyond each end, and one ms before and at every
  * seam of every window size an extractor may plan with, counted from `from`.
  */
 export function edgeTimes(from: number, to: number, windowsMs: readonly number[], gaps: readonly Gap[]): number[] {
-  const times = new Set<number>([from - 1, from, to - 1, to]);
+  // Records well outside the range too, which an extractor must not load.
+  const times = new Set<number>([from - 2 * DAY_MS - 777, from - 1, from, to - 1, to, to + 2 * DAY_MS + 777]);
   for (const windowMs of windowsMs) {
     for (let seam = from + windowMs; seam < to; seam += windowMs) {
       times.add(seam - 1);

@@ -1,0 +1,103 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { measureSimThroughput } from './sim-throughput.js';
+
+/** One printed figure. `target` is empty for figures that only explain another one. */
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  target: string;
+  /** Whether the figure meets its target; undefined when it has none. */
+  met?: boolean;
+}
+
+/** One benchmark: a name, and a run that turns into figures plus the raw result for the JSON file. */
+interface Benchmark {
+  name: string;
+  run(context: { quick: boolean; signal: AbortSignal }): Promise<{ figures: Figure[]; raw: unknown }>;
+}
+
+const SIM_TARGET_RPS = 3000;
+
+const simThroughput: Benchmark = {
+  name: 'sim-throughput',
+  async run({ quick, signal }) {
+    const result = await measureSimThroughput({ durationMs: quick ? 2000 : 5000, warmupMs: quick ? 500 : 1000, signal });
+    const others = Object.entries(result.byStatus)
+      .filter(([status]) => status !== '200' && status !== '429')
+      .reduce((sum, [, count]) => sum + count, 0);
+    const figures: Figure[] = [
+      {
+        name: 'simulator throughput',
+        value: result.requestsPerSecond,
+        unit: 'req/s',
+        target: `>= ${SIM_TARGET_RPS} req/s at --rate-scale 1000`,
+        met: result.requestsPerSecond >= SIM_TARGET_RPS,
+      },
+      { name: 'simulator latency p50', value: result.p50Ms, unit: 'ms', target: '' },
+      { name: 'simulator latency p99', value: result.p99Ms, unit: 'ms', target: '' },
+      { name: 'simulator 429 answers', value: result.rateLimited, unit: 'requests', target: '' },
+      { name: 'simulator other non-200 / invalid', value: others + result.invalidBodies, unit: 'requests', target: '' },
+      { name: 'load generator CPU', value: result.clientCpuPercent, unit: '% of a core', target: '' },
+    ];
+    return { figures, raw: result };
+  },
+};
+
+/** Every benchmark `npm run bench` runs, in order; add new ones here. */
+const BENCHMARKS: readonly Benchmark[] = [simThroughput];
+
+function formatRow(cells: readonly string[], widths: readonly number[]): string {
+  return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+}
+
+/** A plain-text table: figure, value, target, and whether the target is met. */
+function formatTable(figures: readonly Figure[]): string {
+  const rows = figures.map((f) => [f.name, `${f.value} ${f.unit}`, f.target === '' ? '-' : f.target, f.met === undefined ? '' : f.met ? 'ok' : 'MISSED']);
+  const header = ['figure', 'value', 'target', ''];
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => (row[i] ?? '').length)));
+  return [formatRow(header, widths), formatRow(widths.map((w) => '-'.repeat(w)), widths), ...rows.map((r) => formatRow(r, widths))].join('\n');
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.slice(2).includes('--quick');
+  // Ctrl-C or a CI timeout ends the run through the benchmarks' own cleanup, so no simulator is left behind.
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  // Last resort: a benchmark must stop by itself. Unref'd, so it only fires if something else hangs on.
+  setTimeout(() => {
+    process.stderr.write('bench: still running after 60 s, giving up\n');
+    process.exit(2);
+  }, 60_000).unref();
+
+  const startedAt = new Date().toISOString();
+  const figures: Figure[] = [];
+  const raw: Record<string, unknown> = {};
+  for (const benchmark of BENCHMARKS) {
+    const outcome = await benchmark.run({ quick, signal: controller.signal });
+    figures.push(...outcome.figures);
+    raw[benchmark.name] = outcome.raw;
+  }
+
+  console.log(formatTable(figures));
+  const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+  await mkdir(dir, { recursive: true });
+  const report = { startedAt, quick, node: process.version, figures, raw };
+  await writeFile(`${dir}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten to bench/results/latest.json`);
+  process.off('SIGINT', abort);
+  process.off('SIGTERM', abort);
+}
+
+main().then(
+  () => {
+    process.exitCode = 0;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

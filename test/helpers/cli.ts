@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+/** The built CLI (npm test builds before it runs vitest). */
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+export interface CliResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to its end. */
+export async function runCliProcess(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const [status, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  return { status, signal, stdout, stderr };
+}
+
+export interface SimProcess {
+  child: ChildProcess;
+  info: { baseUrl: string; apiKey: string; secretKey: string; passphrase: string };
+  stop(): Promise<number | null>;
+}
+
+/** Starts `ledgerpipe sim` as its own process and reads its first line. */
+export async function startSimProcess(args: readonly string[]): Promise<SimProcess> {
+  const child = spawn(process.execPath, [CLI, 'sim', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = createInterface({ input: child.stdout });
+  const first = await Promise.race([
+    once(lines, 'line').then(([line]) => line as string),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`sim exited with ${String(code)} before printing its first line`);
+    }),
+  ]);
+  return {
+    child,
+    info: JSON.parse(first) as SimProcess['info'],
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
