@@ -1,13 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Credentials } from '../http/credentials.js';
 import { sign } from '../http/signing.js';
 import { SimApiError } from './api-error.js';
 
-export interface Credentials {
-  apiKey: string;
-  secretKey: string;
-  passphrase: string;
-}
+export type { Credentials };
 
 /** The live service's window for ACCESS-TIMESTAMP (live-notes.md, "Signing"). */
 export const TIMESTAMP_TOLERANCE_MS = 30_000;

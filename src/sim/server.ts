@@ -51,6 +51,8 @@ export interface SimulatorStats {
   /** Answers per HTTP status, 429s and injected faults included. */
   byStatus: Record<number, number>;
   faults: Record<FaultKind, number>;
+  /** Injected faults per path. */
+  faultsByPath: Record<string, number>;
 }
 
 export interface Simulator {
@@ -117,6 +119,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     byPath: {},
     byStatus: {},
     faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 },
+    faultsByPath: {},
   };
   const startedAt = clock();
   const stalled = new Set<NodeJS.Timeout>();
@@ -146,6 +149,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   const fail = (res: ServerResponse, kind: FaultKind, endpoint: Endpoint, rawQuery: string, now: number): void => {
     stats.faults[kind]++;
+    stats.faultsByPath[endpoint.path] = (stats.faultsByPath[endpoint.path] ?? 0) + 1;
     switch (kind) {
       case 'http500':
         return send(res, 500, errorBody('40015', 'System is abnormal, please try again later', now));

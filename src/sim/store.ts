@@ -1,10 +1,6 @@
+import { compareIds } from '../util/ids.js';
 import type { Partition, SimRecord } from './data/model.js';
 
-/** Compares two non-negative integers written in decimal without leading zeros. */
-export function compareIds(a: string, b: string): number {
-  if (a.length !== b.length) return a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 export interface PageQuery {
   /** Inclusive bounds on the record time, Unix ms. */

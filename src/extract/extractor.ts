@@ -1,0 +1,246 @@
+import { ExtractError } from '../errors/extract-error.js';
+import type { SignedClient } from '../http/client.js';
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import type { PagedStreamDef, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
+import { compareIds } from '../util/ids.js';
+import { dropWindow, readCoverage, readLearnedWindow, saveLearnedWindow } from '../warehouse/coverage.js';
+import { createRawWriter, type PageCommit, type RawWriter } from '../warehouse/raw-writer.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import { checkRecords } from './records.js';
+import { createFetcher } from './fetcher.js';
+import { narrowedWindowMs } from './narrowing.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
+import { planWindows, uncovered, windowParams, type Window } from './window-planner.js';
+
+const DAY_MS = 86_400_000;
+/** Below this the server is not narrowing a window but refusing the endpoint: stop and say so. */
+const MIN_WINDOW_MS = 60_000;
+
+export interface ExtractOptions {
+  warehouse: Warehouse;
+  client: SignedClient;
+  account: string;
+  runId: string;
+  streams: readonly StreamDef[];
+  /** The range, Unix ms, half-open. */
+  from: number;
+  to: number;
+  clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  /** Multiplies every rate limit: only for a simulator started with the same `--rate-scale`. */
+  rateScale?: number;
+  /** Windows of one endpoint in flight at once (default 4); the endpoint's limiter paces them all. */
+  concurrency?: number;
+  log?: Logger;
+  /** Told after every committed page. */
+  onProgress?: (stream: string, stats: StreamStats) => void;
+}
+
+export interface ExtractResult {
+  streams: Record<string, StreamStats>;
+  total: StreamStats;
+}
+
+interface Task {
+  partition: string;
+  params: Readonly<Record<string, string>>;
+  window: Window;
+  cursor?: string;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Extracts every record of `[from, to)` for each stream into `raw_records`, exactly once, as fast as the
+ * rate limits allow: all streams at once, each endpoint at its own pace, windows of one endpoint side by
+ * side. Windows covered by an earlier run are skipped and an unfinished one resumes at its cursor.
+ *
+ * @example
+ * const result = await extract({ warehouse, client, account: 'default', runId, streams: STREAMS, from, to });
+ */
+export async function extract(options: ExtractOptions): Promise<ExtractResult> {
+  const clock = options.clock ?? Date.now;
+  const retryDeps = {
+    sleep: options.sleep ?? defaultSleep,
+    random: options.random ?? Math.random,
+    syncTime: () => options.client.syncTime(),
+  };
+  const policy = { ...DEFAULT_RETRY, ...options.retry };
+  const log = options.log ?? silentLogger;
+  // The clock offset first: a machine minutes off would have every signed request refused (40008).
+  const offset = await withRetry(() => options.client.syncTime(), { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
+  log.debug('clock synced', { offsetMs: Math.round(offset) });
+  const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
+  const stats: Record<string, StreamStats> = Object.fromEntries(options.streams.map((s) => [s.name, emptyStreamStats()]));
+  const context = { ...options, clock, retryDeps, policy, log, writer };
+  const settled = await Promise.allSettled(
+    options.streams.map((stream) =>
+      stream.kind === 'paged' ? extractPaged(stream, stats[stream.name] as StreamStats, context) : extractSnapshot(stream, stats[stream.name] as StreamStats, context),
+    ),
+  );
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
+  return { streams: stats, total: totalStats(stats) };
+}
+
+type Context = ExtractOptions & {
+  clock: () => number;
+  retryDeps: { sleep: (ms: number) => Promise<void>; random: () => number; syncTime: () => Promise<unknown> };
+  policy: RetryPolicy;
+  log: Logger;
+  writer: RawWriter;
+};
+
+function limiterFor(rate: number, context: Context) {
+  return createRateLimiter({ perSecond: rate * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+}
+
+/** The windows still to read: unfinished ones resume at their cursor, the rest of the range is planned anew. */
+async function planTasks(stream: PagedStreamDef, windowMs: number, context: Context, stats: StreamStats): Promise<Task[]> {
+  const coverage = await context.warehouse.exclusive((c) => readCoverage(c, context.account, stream.name));
+  const tasks: Task[] = [];
+  for (const partition of stream.partitions) {
+    const rows = coverage.filter((r) => r.partition === partition.name);
+    const resumable = rows.filter((r) => r.status === 'open' && r.window.start >= context.from && r.window.end <= context.to);
+    const done = rows.filter((r) => r.status === 'done');
+    stats.windowsSkipped += done.filter((r) => r.window.start < context.to && r.window.end > context.from).length;
+    for (const r of resumable) tasks.push({ partition: partition.name, params: partition.params, window: r.window, ...(r.cursor === null ? {} : { cursor: r.cursor }) });
+    const gaps = uncovered(context.from, context.to, [...done, ...resumable].map((r) => r.window));
+    for (const gap of gaps) {
+      for (const window of planWindows(gap.start, gap.end, windowMs)) tasks.push({ partition: partition.name, params: partition.params, window });
+    }
+  }
+  return tasks;
+}
+
+async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context: Context): Promise<void> {
+  const { account, warehouse, writer, log } = context;
+  const learned = await warehouse.exclusive((c) => readLearnedWindow(c, account, stream.name));
+  let windowMs = Math.min(stream.maxWindowDays * DAY_MS, learned ?? Infinity);
+  const tasks = await planTasks(stream, windowMs, context, stats);
+  stats.windowsPlanned = tasks.length;
+  const fetchPage = createFetcher(stream.path, stream.readPage, {
+    client: context.client,
+    limiter: limiterFor(stream.ratePerSecond, context),
+    policy: context.policy,
+    retryDeps: context.retryDeps,
+    stats,
+  });
+  const seenFields = new Set<string>();
+
+  /** Reads one window page by page; returns false when the server refused the window as too wide. */
+  const runTask = async (task: Task): Promise<boolean> => {
+    let cursor = task.cursor;
+    let previousLastTs: number | undefined;
+    let pending: Promise<void> = Promise.resolve();
+    for (;;) {
+      let page;
+      try {
+        page = await fetchPage({ ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), idLessThan: cursor });
+      } catch (error) {
+        const narrower = narrowedWindowMs(error, task.window.end - task.window.start);
+        if (narrower === undefined) throw error;
+        await pending;
+        if (narrower < MIN_WINDOW_MS) {
+          throw new ExtractError(`${stream.name}: the server refuses even ${narrower} ms windows (${(error as Error).message})`, 'LP_WINDOW_TOO_NARROW', { cause: error });
+        }
+        if (narrower < windowMs) {
+          windowMs = narrower;
+          const reason = (error as Error).message;
+          await warehouse.transaction((c) => saveLearnedWindow(c, { account, stream: stream.name, windowMs, reason, now: context.clock() }));
+          log.warn(`${stream.name}: the server refused a window as too wide; using ${Math.round((windowMs / DAY_MS) * 1000) / 1000}-day windows from now on`, { stream: stream.name });
+        }
+        if (cursor !== undefined) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
+        return false;
+      }
+      const checked = checkRecords(stream, page.records, { time: stream.time, range: task.window, seenFields });
+      const full = page.records.length >= stream.pageLimit;
+      if (full) {
+        if (page.cursor === undefined) {
+          throw new ExtractError(`${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`, 'LP_CURSOR_MISSING');
+        }
+        if (cursor !== undefined && compareIds(page.cursor, cursor) >= 0) {
+          throw new ExtractError(`${stream.name}: the paging cursor did not move forward (${page.cursor} after ${cursor}); stopping rather than loop — report this`, 'LP_CURSOR_STUCK');
+        }
+      }
+      const firstTs = page.records.length > 0 ? stream.time(page.records[0] as Record<string, unknown>) : undefined;
+      const tie = previousLastTs !== undefined && firstTs === previousLastTs;
+      previousLastTs = page.records.length > 0 ? stream.time(page.records[page.records.length - 1] as Record<string, unknown>) : undefined;
+      const commit: PageCommit = {
+        stream: stream.name,
+        partition: task.partition,
+        window: task.window,
+        records: checked.load,
+        cursor: full ? (page.cursor as string) : null,
+        done: !full,
+        tie,
+        drift: checked.drift,
+        quarantine: checked.quarantine,
+      };
+      // Fetch the next page while this one commits, but never run more than one page ahead of the disk.
+      await pending;
+      pending = writer.commit(commit).then(() => {
+        stats.pages++;
+        stats.records += checked.load.length;
+        stats.outside += checked.outside;
+        stats.quarantined += checked.quarantine.length;
+        if (tie) stats.tiePages++;
+        if (!full) stats.windowsDone++;
+        context.onProgress?.(stream.name, stats);
+      });
+      if (!full) break;
+      cursor = page.cursor;
+    }
+    await pending;
+    return true;
+  };
+
+  const queue = [...tasks];
+  const worker = async (): Promise<void> => {
+    for (let task = queue.shift(); task !== undefined; task = queue.shift()) {
+      const width = task.window.end - task.window.start;
+      if (width > windowMs && task.cursor === undefined) {
+        // A window planned before the server taught a narrower one: split it and read the parts.
+        const parts = planWindows(task.window.start, task.window.end, windowMs).map((window) => ({ ...task, window }) as Task);
+        stats.windowsPlanned += parts.length - 1;
+        queue.unshift(...parts);
+        continue;
+      }
+      if (!(await runTask(task))) queue.unshift({ partition: task.partition, params: task.params, window: task.window });
+    }
+  };
+  const workers = Math.max(1, Math.min(context.concurrency ?? 4, queue.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+}
+
+async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {
+  const fetch = createFetcher(stream.path, stream.readPage, {
+    client: context.client,
+    limiter: limiterFor(stream.ratePerSecond, context),
+    policy: context.policy,
+    retryDeps: context.retryDeps,
+    stats,
+  });
+  const records = await fetch({});
+  // The snapshot's time is the server's, so two machines' snapshots of one moment agree.
+  const takenAt = Math.round(context.clock() + context.client.offsetMs);
+  const checked = checkRecords(stream, records, { time: () => takenAt, keyPrefix: `${takenAt}:`, seenFields: new Set() });
+  await context.writer.commit({
+    stream: stream.name,
+    partition: '',
+    records: checked.load,
+    cursor: null,
+    done: true,
+    tie: false,
+    drift: checked.drift,
+    quarantine: checked.quarantine,
+  });
+  stats.pages++;
+  stats.records += checked.load.length;
+  stats.quarantined += checked.quarantine.length;
+  context.onProgress?.(stream.name, stats);
+}

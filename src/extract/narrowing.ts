@@ -1,0 +1,22 @@
+import { PlatformError, WINDOW_TOO_WIDE } from '../errors/platform-error.js';
+
+const DAY_MS = 86_400_000;
+const DAYS_IN_MESSAGE = /(?:greater than|exceed|more than|longer than)\s+(\d+)\s*days?/i;
+
+/**
+ * When the server refuses a window as too wide (00001, 40705, or a message saying so), the window to use
+ * instead: the number of days the message names when it is narrower, else half of the current one.
+ * Undefined when the error is not about the window.
+ *
+ * @example
+ * narrowedWindowMs(new PlatformError({ path, httpStatus: 400, platformCode: '00001',
+ *   platformMessage: 'startTime and endTime interval cannot be greater than 30 days' }), 366 * DAY_MS) // => 30 days
+ */
+export function narrowedWindowMs(error: unknown, currentMs: number): number | undefined {
+  if (!(error instanceof PlatformError)) return undefined;
+  const days = DAYS_IN_MESSAGE.exec(error.platformMessage);
+  if (!WINDOW_TOO_WIDE.has(error.platformCode) && days === null) return undefined;
+  const named = days === null ? undefined : Number(days[1]) * DAY_MS;
+  if (named !== undefined && named > 0 && named < currentMs) return named;
+  return Math.floor(currentMs / 2);
+}

@@ -1,0 +1,153 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { PlatformError } from '../errors/platform-error.js';
+import { TransportError } from '../errors/transport-error.js';
+import type { Credentials } from './credentials.js';
+import { envelopeSchema, serverTimeSchema, SUCCESS_CODE } from './envelope.js';
+import { canonicalQuery, sign } from './signing.js';
+
+export interface ClientTimeouts {
+  /** TCP (and TLS) connect. */
+  connectMs: number;
+  /** From request sent to response headers. */
+  headersMs: number;
+  /** Between body chunks. */
+  bodyMs: number;
+  /** The whole attempt; undici's own timers are coarse (about a second), this one is exact. */
+  totalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ClientTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 45_000 };
+
+export interface SignedClientOptions {
+  baseUrl: string;
+  credentials: Credentials;
+  /** Local clock, Unix ms (default Date.now). Signing adds the offset learned from the server. */
+  clock?: () => number;
+  timeouts?: Partial<ClientTimeouts>;
+  /** Connections kept open to the platform (default 16). */
+  connections?: number;
+  /** For tests: a dispatcher to send through instead of a new Agent. */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * A read-only signed client: it can only send GET. One call is one attempt with a fresh timestamp and
+ * signature; retrying, pacing and clock sync are the caller's (see `retry.ts`).
+ */
+export interface SignedClient {
+  /** GET `path` with `params`; resolves to the envelope's `data` when the code is `00000`. */
+  get(path: string, params?: Readonly<Record<string, string | undefined>>, options?: { signed?: boolean }): Promise<unknown>;
+  /** Reads the server's clock and signs with its offset from now on; resolves to the offset in ms. */
+  syncTime(): Promise<number>;
+  /** Server time minus local time, as last measured. */
+  readonly offsetMs: number;
+  close(): Promise<void>;
+}
+
+/** The base URL without any user:password part, for messages. */
+function printable(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    url.username = '';
+    url.password = '';
+    return url.origin;
+  } catch {
+    return '<invalid base URL>';
+  }
+}
+
+function networkError(error: unknown, where: string, baseUrl: string): TransportError {
+  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code ?? e.name ?? 'UNKNOWN';
+  if (code === 'ECONNREFUSED') {
+    return new TransportError(`nothing answers at ${printable(baseUrl)} (connection refused); check --base-url and that the service is up`, 'LP_NET_REFUSED', error);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new TransportError(`cannot resolve the host of ${printable(baseUrl)}; check --base-url and DNS`, 'LP_NET_DNS', error);
+  }
+  if (e.name === 'TimeoutError' || code.includes('TIMEOUT')) return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', error);
+  return new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', error);
+}
+
+/**
+ * @example
+ * const client = createSignedClient({ baseUrl: 'https://api.example.com', credentials });
+ * await client.syncTime();
+ * const data = await client.get('/api/v2/spot/wallet/withdrawal-records', { startTime: '0', endTime: '1' });
+ */
+export function createSignedClient(options: SignedClientOptions): SignedClient {
+  const clock = options.clock ?? Date.now;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const ownDispatcher =
+    options.dispatcher === undefined
+      ? new Agent({
+          connections: options.connections ?? 16,
+          connect: { timeout: timeouts.connectMs },
+          headersTimeout: timeouts.headersMs,
+          bodyTimeout: timeouts.bodyMs,
+          keepAliveTimeout: 30_000,
+        })
+      : undefined;
+  const dispatcher = options.dispatcher ?? (ownDispatcher as Agent);
+  let offsetMs = 0;
+
+  const get = async (path: string, params: Readonly<Record<string, string | undefined>> = {}, opts: { signed?: boolean } = {}) => {
+    const query = canonicalQuery(params);
+    const where = `GET ${path}`;
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', locale: 'en-US' };
+    if (opts.signed !== false) {
+      // A fresh timestamp and signature on every attempt: a retried request with an old one would be refused.
+      const timestamp = String(Math.round(clock() + offsetMs));
+      headers['ACCESS-KEY'] = options.credentials.apiKey;
+      headers['ACCESS-PASSPHRASE'] = options.credentials.passphrase;
+      headers['ACCESS-TIMESTAMP'] = timestamp;
+      headers['ACCESS-SIGN'] = sign(options.credentials.secretKey, { timestamp, method: 'GET', requestPath: path, queryString: query });
+    }
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(`${base}${path}${query === '' ? '' : `?${query}`}`, {
+        method: 'GET',
+        headers,
+        dispatcher,
+        signal: AbortSignal.timeout(timeouts.totalMs),
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (error) {
+      throw networkError(error, where, base);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new TransportError(`${where}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', error);
+    }
+    const parsed = envelopeSchema.safeParse(json);
+    if (!parsed.success) throw new TransportError(`${where}: HTTP ${status} with JSON that is not the platform's envelope`, 'LP_BAD_ENVELOPE');
+    const envelope = parsed.data;
+    if (envelope.code !== SUCCESS_CODE || status !== 200) {
+      throw new PlatformError({ path, httpStatus: status, platformCode: envelope.code, platformMessage: envelope.msg ?? '' });
+    }
+    return envelope.data;
+  };
+
+  return {
+    get,
+    get offsetMs() {
+      return offsetMs;
+    },
+    syncTime: async () => {
+      const sent = clock();
+      const data = serverTimeSchema.safeParse(await get('/api/v2/public/time', {}, { signed: false }));
+      const received = clock();
+      if (!data.success) throw new TransportError('GET /api/v2/public/time: answer without serverTime', 'LP_BAD_BODY');
+      offsetMs = Number(data.data.serverTime) - (sent + received) / 2;
+      return offsetMs;
+    },
+    close: async () => {
+      await ownDispatcher?.close();
+    },
+  };
+}

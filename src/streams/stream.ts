@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+
+/** A value of a request parameter that selects one partition of a stream, e.g. `{ marginType: 'isolated' }`. */
+export interface PartitionDef {
+  /** Stored in every row's `partition` column: the marginType, productType, or '' for none. */
+  name: string;
+  params: Readonly<Record<string, string>>;
+}
+
+/** One answer's records, and the cursor to pass as idLessThan for the next page. */
+export interface PageRead {
+  records: unknown[];
+  cursor: string | undefined;
+}
+
+/** A record stream read window by window and page by page (contract.md, "Streams"). */
+export interface PagedStreamDef {
+  kind: 'paged';
+  name: string;
+  path: string;
+  partitions: readonly PartitionDef[];
+  /** Widest window the endpoint accepts, per the spec; narrowed at run time when the server says so. */
+  maxWindowDays: number;
+  /** Largest page the endpoint serves. */
+  pageLimit: number;
+  /** Requests per second per API key (rest-interface.md, "Limits"). */
+  ratePerSecond: number;
+  /** The record schema: known fields checked, unknown fields kept. */
+  schema: z.ZodObject;
+  /** The field that identifies a record (deduplication and the raw key). */
+  keyField: string;
+  /** The record's time in Unix ms, which windows filter on. */
+  time(record: Record<string, unknown>): number;
+  /** Reads one answer's `data`; throws on a shape it does not know. */
+  readPage(data: unknown): PageRead;
+}
+
+/** A stream read once per run as a snapshot (account balances). */
+export interface SnapshotStreamDef {
+  kind: 'snapshot';
+  name: string;
+  path: string;
+  ratePerSecond: number;
+  schema: z.ZodObject;
+  keyField: string;
+  readPage(data: unknown): unknown[];
+}
+
+export type StreamDef = PagedStreamDef | SnapshotStreamDef;
+
+/**
+ * Declares a stream; the identity function, there for type checking and for reading.
+ *
+ * @example
+ * export const withdrawals = defineStream({ kind: 'paged', name: 'withdrawals', path: '/api/v2/spot/wallet/withdrawal-records', ... });
+ */
+export function defineStream<T extends StreamDef>(def: T): T {
+  return def;
+}

@@ -1,0 +1,188 @@
+import { DuckDBTimestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { Window } from '../extract/window-planner.js';
+import type { Warehouse } from './warehouse.js';
+
+/** A record ready to load: its key, its time, and its payload exactly as received. */
+export interface LoadRecord {
+  key: string;
+  ts: number;
+  payload: string;
+}
+
+export interface DriftEntry {
+  field: string;
+  kind: 'unknown' | 'missing';
+  sample: string;
+}
+
+export interface QuarantineEntry {
+  key: string;
+  payload: string;
+  error: string;
+}
+
+/** One page: its records, and the window's state after it. Both commit together or not at all. */
+export interface PageCommit {
+  stream: string;
+  partition: string;
+  /** The coverage window this page belongs to; undefined for snapshots, which have none. */
+  window?: Window;
+  records: readonly LoadRecord[];
+  /** idLessThan for the next page; null when the window is done. */
+  cursor: string | null;
+  done: boolean;
+  /** This page began inside a run of records sharing the previous page's last millisecond. */
+  tie: boolean;
+  drift: readonly DriftEntry[];
+  quarantine: readonly QuarantineEntry[];
+}
+
+export interface RawWriterOptions {
+  account: string;
+  runId: string;
+  clock: () => number;
+  /** Pages waiting beyond this many records wait for the batch in flight (default 20 000). */
+  maxBatchRecords?: number;
+}
+
+export interface RawWriter {
+  /** Resolves once the page and its cursor are committed. */
+  commit(page: PageCommit): Promise<void>;
+}
+
+const tz = (ms: number): DuckDBTimestampTZValue => new DuckDBTimestampTZValue(BigInt(ms) * 1000n);
+
+const UPSERT_RAW = `
+INSERT INTO raw_records (account, stream, partition, key, ts, payload, first_fetched_at, last_fetched_at)
+SELECT account, stream, partition, key, ts, payload::JSON, fetched_at, fetched_at
+FROM lp_stage_raw
+-- A record met twice in one batch (a window read again) is loaded once, as last seen.
+QUALIFY row_number() OVER (PARTITION BY account, stream, partition, key ORDER BY seq DESC) = 1
+ON CONFLICT (account, stream, partition, key) DO UPDATE SET
+  ts = excluded.ts,
+  payload = excluded.payload,
+  last_fetched_at = excluded.last_fetched_at`;
+
+const UPSERT_COVERAGE = `
+INSERT INTO coverage (account, stream, partition, window_start, window_end, status, cursor, pages, rows, tie_pages, run_id, updated_at)
+VALUES ($account, $stream, $partition, $start, $end, $status, $cursor, 1, $rows, $tie, $run, $now)
+ON CONFLICT (account, stream, partition, window_start, window_end) DO UPDATE SET
+  status = excluded.status,
+  cursor = excluded.cursor,
+  pages = coverage.pages + 1,
+  rows = coverage.rows + excluded.rows,
+  tie_pages = coverage.tie_pages + excluded.tie_pages,
+  run_id = excluded.run_id,
+  updated_at = excluded.updated_at`;
+
+const INSERT_DRIFT = `
+INSERT INTO schema_drift (account, stream, field, kind, sample, first_seen_at, run_id)
+VALUES ($account, $stream, $field, $kind, $sample, $now, $run)
+ON CONFLICT DO NOTHING`;
+
+const UPSERT_QUARANTINE = `
+INSERT INTO quarantine (account, stream, partition, key, payload, error, fetched_at, run_id)
+VALUES ($account, $stream, $partition, $key, $payload, $error, $now, $run)
+ON CONFLICT (account, stream, partition, key) DO UPDATE SET payload = excluded.payload, error = excluded.error,
+  fetched_at = excluded.fetched_at, run_id = excluded.run_id`;
+
+interface Pending {
+  page: PageCommit;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[], options: RawWriterOptions): Promise<void> {
+  const now = tz(options.clock());
+  const { account, runId: run } = options;
+  const appender = await connection.createAppender('lp_stage_raw');
+  let seq = 0n;
+  try {
+    for (const { page } of batch) {
+      for (const r of page.records) {
+        appender.appendVarchar(account);
+        appender.appendVarchar(page.stream);
+        appender.appendVarchar(page.partition);
+        appender.appendVarchar(r.key);
+        appender.appendTimestampTZ(tz(r.ts));
+        appender.appendVarchar(r.payload);
+        appender.appendTimestampTZ(now);
+        appender.appendBigInt(seq++);
+        appender.endRow();
+      }
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  if (seq > 0n) await connection.run(UPSERT_RAW);
+  await connection.run('DELETE FROM lp_stage_raw');
+  for (const { page } of batch) {
+    const base = { account, stream: page.stream, now, run };
+    if (page.window !== undefined) {
+      await connection.run(UPSERT_COVERAGE, {
+        ...base,
+        partition: page.partition,
+        start: tz(page.window.start),
+        end: tz(page.window.end),
+        status: page.done ? 'done' : 'open',
+        cursor: page.cursor,
+        rows: BigInt(page.records.length),
+        tie: page.tie ? 1 : 0,
+      });
+    }
+    for (const d of page.drift) await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
+    for (const q of page.quarantine) {
+      await connection.run(UPSERT_QUARANTINE, { ...base, partition: page.partition, key: q.key, payload: q.payload, error: q.error });
+    }
+  }
+}
+
+/**
+ * Loads pages into `raw_records` and their cursors into `coverage`. Pages that arrive while a batch is being
+ * written wait and go together in the next transaction: every page's records commit with its own cursor,
+ * and a busy extraction pays for one transaction per batch, not per page.
+ *
+ * @example
+ * const writer = await createRawWriter(warehouse, { account: 'default', runId, clock: Date.now });
+ * await writer.commit({ stream: 'withdrawals', partition: '', window, records, cursor: null, done: true, tie: false, drift: [], quarantine: [] });
+ */
+export async function createRawWriter(
+  warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>,
+  options: RawWriterOptions,
+): Promise<RawWriter> {
+  await warehouse.exclusive((c) => c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (
+    account VARCHAR, stream VARCHAR, partition VARCHAR, key VARCHAR, ts TIMESTAMPTZ, payload VARCHAR, fetched_at TIMESTAMPTZ, seq BIGINT)`));
+  const maxBatchRecords = options.maxBatchRecords ?? 20_000;
+  let queue: Pending[] = [];
+  let writing = false;
+
+  const drain = async (): Promise<void> => {
+    writing = true;
+    while (queue.length > 0) {
+      let records = 0;
+      let take = 0;
+      while (take < queue.length && (take === 0 || records + (queue[take] as Pending).page.records.length <= maxBatchRecords)) {
+        records += (queue[take] as Pending).page.records.length;
+        take++;
+      }
+      const batch = queue.slice(0, take);
+      queue = queue.slice(take);
+      try {
+        await warehouse.transaction((c) => writeBatch(c, batch, options));
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+    writing = false;
+  };
+
+  return {
+    commit: (page) =>
+      new Promise<void>((resolve, reject) => {
+        queue.push({ page, resolve, reject });
+        if (!writing) void drain();
+      }),
+  };
+}

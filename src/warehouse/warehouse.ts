@@ -1,0 +1,82 @@
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { WarehouseError } from '../errors/warehouse-error.js';
+import { readSqlFolder } from './sql-files.js';
+
+/** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
+export interface Warehouse {
+  readonly path: string;
+  readonly connection: DuckDBConnection;
+  /** Runs `work` inside BEGIN ... COMMIT, rolling back if it throws; queued behind any other work. */
+  transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** Runs `work` alone on the connection, queued behind any other work, without a transaction of its own. */
+  exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+/** Turns DuckDB's open failures into one clear line: a lock held by another process is exit 75. */
+export function describeOpenError(path: string, error: unknown): WarehouseError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Could not set lock on file/i.test(message)) {
+    const pid = /PID (\d+)/.exec(message)?.[1];
+    return new WarehouseError(
+      `${path} is in use by another process${pid === undefined ? '' : ` (PID ${pid})`}; wait for it to finish, then try again`,
+      'LP_LOCKED',
+      'locked',
+      error,
+    );
+  }
+  if (/No space left/i.test(message)) return new WarehouseError(`cannot write ${path}: the disk is full; free space and run again`, 'LP_DISK_FULL', 'unexpected', error);
+  return new WarehouseError(`cannot open warehouse ${path}: ${message.split('\n')[0]}; check --db`, 'LP_WAREHOUSE_OPEN', 'usage', error);
+}
+
+/**
+ * Opens (or creates) the warehouse file and brings the bookkeeping tables up to date.
+ *
+ * @example
+ * const wh = await openWarehouse('./ledgerpipe.duckdb');
+ * try { ... } finally { wh.close(); }
+ */
+export async function openWarehouse(path: string, options: { readOnly?: boolean } = {}): Promise<Warehouse> {
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  try {
+    instance = await DuckDBInstance.create(path, options.readOnly === true ? { access_mode: 'READ_ONLY' } : {});
+    connection = await instance.connect();
+  } catch (error) {
+    throw describeOpenError(path, error);
+  }
+  // Times are stored as instants; a UTC session makes every cast and every text form UTC.
+  await connection.run("SET TimeZone = 'UTC'");
+  if (options.readOnly !== true) {
+    for (const file of await readSqlFolder('warehouse')) await connection.run(file.text);
+  }
+  // One connection, one piece of work at a time: concurrent streams queue here rather than interleave
+  // statements inside each other's transactions.
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: (c: DuckDBConnection) => Promise<T>): Promise<T> => {
+    const run = queue.then(() => work(connection));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    path,
+    connection,
+    exclusive,
+    transaction: (work) =>
+      exclusive(async (c) => {
+        await c.run('BEGIN TRANSACTION');
+        try {
+          const result = await work(c);
+          await c.run('COMMIT');
+          return result;
+        } catch (error) {
+          await c.run('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
+    close: () => {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
