@@ -39,7 +39,9 @@ const simThroughput: Benchmark = {
       { name: 'simulator latency p99', value: result.p99Ms, unit: 'ms', target: '' },
       { name: 'simulator 429 answers', value: result.rateLimited, unit: 'requests', target: '' },
       { name: 'simulator other non-200 / invalid', value: others + result.invalidBodies, unit: 'requests', target: '' },
-      { name: 'load generator CPU', value: result.clientCpuPercent, unit: '% of a core', target: '' },
+      // Next to the client's share, it shows which side limits the figure; /proc only exists on Linux.
+      ...(result.serverCpuPercent === undefined ? [] : [{ name: 'simulator CPU', value: result.serverCpuPercent, unit: '% of a core', target: '' }]),
+      { name: `load generator CPU (${result.threads} threads, ${result.connections} sockets)`, value: result.clientCpuPercent, unit: '% of a core', target: '' },
     ];
     return { figures, raw: result };
   },
@@ -61,6 +63,8 @@ function formatTable(figures: readonly Figure[]): string {
 }
 
 async function main(): Promise<void> {
+  // Pessimistic until the end: if a pending promise were ever dropped, Node would exit quietly with this.
+  process.exitCode = 1;
   const quick = process.argv.slice(2).includes('--quick');
   // Ctrl-C or a CI timeout ends the run through the benchmarks' own cleanup, so no simulator is left behind.
   const controller = new AbortController();
@@ -97,7 +101,9 @@ main().then(
     process.exitCode = 0;
   },
   (error: unknown) => {
-    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // An interruption is not a bug: its stack would only hide the message.
+    const text = error instanceof Error ? (error.message === 'interrupted' ? error.message : (error.stack ?? error.message)) : String(error);
+    process.stderr.write(`bench: ${text}\n`);
     process.exitCode = 1;
   },
 );

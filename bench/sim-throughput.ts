@@ -1,31 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
-import { canonicalQuery, sign } from '../src/http/signing.js';
-
-const DAY_MS = 86_400_000;
-/** The data range the child simulator is started with; every request window lies inside it. */
-const RANGE_FROM = Date.UTC(2025, 0, 1);
-const RANGE_DAYS = 365;
+import { Worker } from 'node:worker_threads';
+import { buildPlan, wallNow, type LoadOptions, type LoadTally, type SimInfo } from './sim-load.js';
 
 export interface SimThroughputOptions {
-  /** How long requests are counted, in ms (default 5000). */
+  /** How long answers are counted, in ms (default 5000). */
   durationMs?: number;
   /** How long requests run before counting starts, in ms (default 1000): JIT, sockets and caches warm up. */
   warmupMs?: number;
-  /** Sockets in the undici pool (default 32). */
+  /** Sockets in all, shared out among the load threads (default 32). */
   connections?: number;
-  /** Requests kept in flight at once (default: one per connection, since pipelining is 1). */
-  inFlight?: number;
+  /**
+   * Load-generator threads (default: the machine's cores, at most 4). Checking every body with JSON.parse
+   * costs the client about twice what answering costs the server, so one thread cannot keep up with it.
+   */
+  threads?: number;
   /** `--records` of the simulator (default 20 000). */
   records?: number;
   /** `--rate-scale` of the simulator (default 1000). */
   rateScale?: number;
-  /** One margin-record request in every `marginEvery` (default 10): its limit is a tenth of the others'. */
+  /**
+   * One margin-record request in every `marginEvery` (default 20): its limit is a tenth of the others'
+   * (1,000/s at scale 1000), and 1 in 20 keeps it under that up to 20,000 req/s in all.
+   */
   marginEvery?: number;
   /** How long the simulator may take to print its first line, in ms (default 30 000). */
   startTimeoutMs?: number;
-  /** Ends the measurement early (the child is still stopped). */
+  /** Ends the measurement early: the load threads and the child are stopped, and the call rejects. */
   signal?: AbortSignal;
 }
 
@@ -45,79 +48,13 @@ export interface SimThroughputResult {
   p99Ms: number;
   /** Length of the measured window, s. */
   seconds: number;
-  /** CPU time of the load generator (this process) per wall-clock second, in % of one core. */
+  /** Load-generator threads and sockets used. */
+  threads: number;
+  connections: number;
+  /** CPU time per wall-clock second over the measured window, in % of one core, of this process (all threads). */
   clientCpuPercent: number;
-}
-
-/** What the simulator prints as its first stdout line. */
-interface SimInfo {
-  baseUrl: string;
-  apiKey: string;
-  secretKey: string;
-  passphrase: string;
-}
-
-interface PlannedRequest {
-  path: string;
-  /** Canonical query: the same string goes on the URL and into the signature. */
-  query: string;
-  /** `path?query`, built once so that the hot loop does not concatenate. */
-  url: string;
-}
-
-/** Windows of `days` days inside the range, starting every `step` days; the endpoints accept exactly `days`. */
-function windows(days: number, step: number): { startTime: string; endTime: string }[] {
-  const out: { startTime: string; endTime: string }[] = [];
-  for (let offset = 0; offset + days <= RANGE_DAYS; offset += step) {
-    const start = RANGE_FROM + offset * DAY_MS;
-    out.push({ startTime: String(start), endTime: String(start + days * DAY_MS) });
-  }
-  return out;
-}
-
-function planned(path: string, params: Record<string, string>): PlannedRequest {
-  const query = canonicalQuery(params);
-  return { path, query, url: `${path}?${query}` };
-}
-
-/**
- * The requests the load generator cycles over, in a fixed order: one margin-record in every `marginEvery`,
- * the rest alternating fill-history and withdrawal-records, each kind walking its own windows through 2025
- * so that pages come from all over the data rather than one hot slice.
- */
-function buildPlan(marginEvery: number): PlannedRequest[] {
-  const fills = windows(7, 7).map((w) =>
-    planned('/api/v2/mix/order/fill-history', { ...w, limit: '100', productType: 'USDT-FUTURES' }),
-  );
-  const withdrawals = windows(90, 7).map((w) => planned('/api/v2/spot/wallet/withdrawal-records', { ...w, limit: '100' }));
-  const margins = windows(30, 15).map((w) => planned('/api/v2/tax/margin-record', { ...w, limit: '500', marginType: 'crossed' }));
-  const plan: PlannedRequest[] = [];
-  const counts = { fill: 0, withdrawal: 0, margin: 0 };
-  // Long enough that every window of every kind comes up several times before the plan repeats.
-  for (let i = 0; i < 40 * fills.length; i++) {
-    if (i % marginEvery === marginEvery - 1) plan.push(margins[counts.margin++ % margins.length] as PlannedRequest);
-    else if (i % 2 === 0) plan.push(fills[counts.fill++ % fills.length] as PlannedRequest);
-    else plan.push(withdrawals[counts.withdrawal++ % withdrawals.length] as PlannedRequest);
-  }
-  return plan;
-}
-
-/** Headers of one signed GET; the timestamp is taken now, so the server's 30 s rule always holds. */
-function signedHeaders(info: SimInfo, request: PlannedRequest): Record<string, string> {
-  const timestamp = String(Date.now());
-  return {
-    'ACCESS-KEY': info.apiKey,
-    'ACCESS-SIGN': sign(info.secretKey, { timestamp, method: 'GET', requestPath: request.path, queryString: request.query }),
-    'ACCESS-TIMESTAMP': timestamp,
-    'ACCESS-PASSPHRASE': info.passphrase,
-    'Content-Type': 'application/json',
-    locale: 'en-US',
-  };
-}
-
-interface SimChild {
-  child: ChildProcess;
-  info: SimInfo;
+  /** The same for the simulator process; absent where /proc is not available. */
+  serverCpuPercent?: number;
 }
 
 /** The last few KiB of the child's stderr, for error messages when it fails to start. */
@@ -130,30 +67,7 @@ function stderrTail(child: ChildProcess): () => string {
   return () => tail.trim();
 }
 
-/**
- * Spawns `ledgerpipe sim` as a separate process, so that the server and the load generator each get their
- * own event loop (and, on a multi-core machine, their own core), and resolves once it has printed its
- * credentials.
- */
-async function spawnSimulator(options: { records: number; rateScale: number; startTimeoutMs: number }): Promise<SimChild> {
-  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', 'bench'];
-  // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
-  args.push('--from', '2025-01-01', '--to', '2026-01-01', '--port', '0', '--host', '127.0.0.1');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const tail = stderrTail(child);
-  try {
-    const line = await firstLine(child, options.startTimeoutMs, tail);
-    const info = JSON.parse(line) as SimInfo;
-    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(info.baseUrl)) throw new Error(`simulator is not on loopback: ${info.baseUrl}`);
-    return { child, info };
-  } catch (error) {
-    await stopChild(child);
-    throw error;
-  }
-}
-
-/** Resolves with the first stdout line; rejects if the child exits or stays silent for `timeoutMs`. */
+/** Resolves with the first stdout line; rejects if the child exits, fails to spawn or stays silent too long. */
 function firstLine(child: ChildProcess, timeoutMs: number, stderr: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
@@ -162,7 +76,7 @@ function firstLine(child: ChildProcess, timeoutMs: number, stderr: () => string)
       child.stdout?.off('data', onData);
       child.off('exit', onExit);
       child.off('error', onError);
-      // Keep draining stdout so a chatty child can never block on a full pipe.
+      // Keep draining stdout so that the child can never block on a full pipe.
       child.stdout?.resume();
       if (error === undefined) resolve(line as string);
       else reject(error);
@@ -193,120 +107,160 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Tallies of the measured window; the hot loop only adds to it. */
-interface Tally {
-  byStatus: Record<string, number>;
-  invalidBodies: number;
-  valid: number;
-  latencies: number[];
-}
-
-/** Whether a 200 body is the platform's success envelope. */
-function isSuccessBody(text: string): boolean {
+/**
+ * Spawns `ledgerpipe sim` as a separate process, so that the server and the load generator never share an
+ * event loop, and resolves once it has printed its address and credentials.
+ */
+async function spawnSimulator(options: { records: number; rateScale: number; startTimeoutMs: number }): Promise<{ child: ChildProcess; info: SimInfo }> {
+  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', 'bench'];
+  // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
+  args.push('--from', '2025-01-01', '--to', '2026-01-01', '--port', '0', '--host', '127.0.0.1');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = stderrTail(child);
   try {
-    return (JSON.parse(text) as { code?: unknown }).code === '00000';
-  } catch {
-    return false;
+    const info = JSON.parse(await firstLine(child, options.startTimeoutMs, tail)) as SimInfo;
+    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(info.baseUrl)) throw new Error(`simulator is not on loopback: ${info.baseUrl}`);
+    return { child, info };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
   }
 }
 
-interface LoadOptions {
-  pool: Pool;
-  info: SimInfo;
-  plan: PlannedRequest[];
-  inFlight: number;
-  /** performance.now() values: answers completed in [measureFrom, measureTo) are counted. */
-  measureFrom: number;
-  measureTo: number;
-  signal: AbortSignal | undefined;
-}
-
 /**
- * Runs `inFlight` request loops until `measureTo`. Every loop takes the next planned request, so the mix
- * stays the planned one whatever the answer times are.
+ * CPU seconds the process has used so far, from /proc/<pid>/stat; undefined off Linux. utime and stime are
+ * in USER_HZ ticks, which Linux fixes at 100 for user space on every mainstream architecture.
  */
-async function drive(options: LoadOptions): Promise<Tally> {
-  const tally: Tally = { byStatus: {}, invalidBodies: 0, valid: 0, latencies: [] };
-  let next = 0;
-  const loop = async (): Promise<void> => {
-    while (performance.now() < options.measureTo && options.signal?.aborted !== true) {
-      const request = options.plan[next++ % options.plan.length] as PlannedRequest;
-      const started = performance.now();
-      let status: string;
-      let valid = false;
-      try {
-        const response = await options.pool.request({ path: request.url, method: 'GET', headers: signedHeaders(options.info, request) });
-        const text = await response.body.text();
-        status = String(response.statusCode);
-        valid = response.statusCode === 200 && isSuccessBody(text);
-      } catch {
-        status = 'error';
-      }
-      const ended = performance.now();
-      if (ended < options.measureFrom || ended >= options.measureTo) continue;
-      tally.byStatus[status] = (tally.byStatus[status] ?? 0) + 1;
-      tally.latencies.push(ended - started);
-      if (valid) tally.valid++;
-      else if (status === '200') tally.invalidBodies++;
-    }
-  };
-  await Promise.all(Array.from({ length: options.inFlight }, loop));
-  return tally;
+function processCpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
-/** The `q`-quantile of `sorted` (nearest rank), 0 for none. */
-function quantile(sorted: readonly number[], q: number): number {
+/** Runs one load generator on a worker thread; rejects if the thread fails or `signal` aborts. */
+function runLoadThread(options: LoadOptions, signal: AbortSignal | undefined): Promise<LoadTally> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./sim-load-worker.js', import.meta.url), { workerData: options });
+    const onAbort = (): void => void worker.terminate();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (tally: LoadTally) => resolve(tally));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      // After a message this is a no-op; without one the thread died or was stopped.
+      reject(new Error(`load thread exited with ${code} before reporting`));
+    });
+  });
+}
+
+function merge(tallies: readonly LoadTally[]): LoadTally {
+  const byStatus: Record<string, number> = {};
+  for (const tally of tallies) {
+    for (const [status, count] of Object.entries(tally.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + count;
+  }
+  const latencies = new Float64Array(tallies.reduce((n, t) => n + t.latencies.length, 0));
+  let at = 0;
+  for (const tally of tallies) {
+    latencies.set(tally.latencies, at);
+    at += tally.latencies.length;
+  }
+  return {
+    byStatus,
+    valid: tallies.reduce((n, t) => n + t.valid, 0),
+    invalidBodies: tallies.reduce((n, t) => n + t.invalidBodies, 0),
+    latencies: latencies.sort(),
+  };
+}
+
+/** The `q`-quantile of ascending `sorted` (nearest rank), 0 for none. */
+function quantile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 
+/** Calls `sample` when the measured window opens and closes; `results()` gives what it returned at each. */
+function sampleAt<T>(measureFrom: number, measureTo: number, sample: () => T): { results(): [T, T]; cancel(): void } {
+  const taken: T[] = [];
+  const timers = [measureFrom, measureTo].map((at) => setTimeout(() => taken.push(sample()), Math.max(0, at - wallNow())));
+  return {
+    results: () => [taken[0] as T, (taken[1] ?? sample()) as T],
+    cancel: () => timers.forEach((timer) => clearTimeout(timer)),
+  };
+}
+
 /**
  * Measures how many signed record requests per second the simulator answers at `--rate-scale 1000`: starts
- * `ledgerpipe sim` as a child process on 127.0.0.1, drives it with an undici pool for a warm-up and then a
- * fixed measured window, and always stops the child, whatever happens.
+ * `ledgerpipe sim` as a child process on 127.0.0.1, drives it from worker threads with undici pools for a
+ * warm-up and then a fixed measured window, and always stops the child and the threads, whatever happens.
  *
  * @example
  * const result = await measureSimThroughput({ durationMs: 2000 });
- * // result.requestsPerSecond, result.p99Ms, result.byStatus['429']
+ * // result.requestsPerSecond, result.p99Ms, result.rateLimited
  */
 export async function measureSimThroughput(options: SimThroughputOptions = {}): Promise<SimThroughputResult> {
   const durationMs = options.durationMs ?? 5000;
   const warmupMs = options.warmupMs ?? 1000;
   const connections = options.connections ?? 32;
-  const inFlight = options.inFlight ?? connections;
+  const threads = options.threads ?? Math.min(4, availableParallelism());
+  const perThread = Math.max(1, Math.round(connections / threads));
   const { child, info } = await spawnSimulator({
     records: options.records ?? 20_000,
     rateScale: options.rateScale ?? 1000,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
   });
-  // Timeouts well under the run's length: a server that hangs must fail the benchmark, not stall it.
-  const pool = new Pool(info.baseUrl, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const abort = new AbortController();
+  const onAbort = (): void => abort.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const measureFrom = performance.now() + warmupMs;
-    const measureTo = measureFrom + durationMs;
-    const cpuBefore = process.cpuUsage();
-    const tally = await drive({ pool, info, plan: buildPlan(options.marginEvery ?? 10), inFlight, measureFrom, measureTo, signal: options.signal });
-    const cpu = process.cpuUsage(cpuBefore);
-    // A cut-short window is not a figure anyone should compare against a target.
     options.signal?.throwIfAborted();
+    const plan = buildPlan({ marginEvery: options.marginEvery ?? 20 });
+    // Thread start-up takes tens of ms, and the warm-up absorbs it: the window is fixed in wall-clock time.
+    const measureFrom = wallNow() + warmupMs;
+    const measureTo = measureFrom + durationMs;
+    const cpu = sampleAt(measureFrom, measureTo, () => ({ client: process.cpuUsage(), server: processCpuSeconds(child.pid) }));
+    const loads = Array.from({ length: threads }, (_, thread) =>
+      runLoadThread(
+        { info, plan, connections: perThread, inFlight: perThread, planOffset: Math.floor((thread * plan.length) / threads), measureFrom, measureTo },
+        abort.signal,
+      ),
+    );
+    // allSettled, so that the child is stopped only once no thread is still sending to it.
+    const settled = await Promise.allSettled(loads);
+    cpu.cancel();
+    options.signal?.throwIfAborted();
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const tally = merge(settled.map((s) => (s as PromiseFulfilledResult<LoadTally>).value));
+    const [before, after] = cpu.results();
+    const clientUs = after.client.user + after.client.system - before.client.user - before.client.system;
     const seconds = durationMs / 1000;
-    const latencies = tally.latencies.sort((a, b) => a - b);
+    const serverSeconds = before.server !== undefined && after.server !== undefined ? after.server - before.server : undefined;
     return {
       requestsPerSecond: Math.round(tally.valid / seconds),
-      requests: latencies.length,
+      requests: tally.latencies.length,
       byStatus: tally.byStatus,
       rateLimited: tally.byStatus['429'] ?? 0,
       invalidBodies: tally.invalidBodies,
-      p50Ms: round(quantile(latencies, 0.5), 2),
-      p99Ms: round(quantile(latencies, 0.99), 2),
+      p50Ms: round(quantile(tally.latencies, 0.5), 2),
+      p99Ms: round(quantile(tally.latencies, 0.99), 2),
       seconds,
-      // CPU over warm-up plus measurement, as a share of one core: near 100 means the client is the limit.
-      clientCpuPercent: Math.round((100 * (cpu.user + cpu.system)) / 1000 / (warmupMs + durationMs)),
+      threads,
+      connections: perThread * threads,
+      clientCpuPercent: Math.round(clientUs / 10_000 / seconds),
+      ...(serverSeconds === undefined ? {} : { serverCpuPercent: Math.round((100 * serverSeconds) / seconds) }),
     };
   } finally {
-    await pool.destroy();
+    abort.abort();
+    options.signal?.removeEventListener('abort', onAbort);
     await stopChild(child);
   }
 }

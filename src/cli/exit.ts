@@ -1,14 +1,4 @@
-import { LedgerpipeError, type ExitKind } from '../errors/ledgerpipe-error.js';
-
-/** Exit statuses of contract.md, "Exit codes". */
-export const EXIT_STATUS: Record<ExitKind | 'ok', number> = {
-  ok: 0,
-  unexpected: 1,
-  usage: 2,
-  auth: 3,
-  incomplete: 4,
-  locked: 75,
-};
+import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
 
 /** The one line printed for an error, and the status to exit with. */
 export function describeFailure(error: unknown): { line: string; status: number } {

@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
+import { extractCommand } from './commands/extract.js';
 import { simCommand } from './commands/sim.js';
 import { describeFailure } from './exit.js';
 import { processIo, type CliIo } from './io.js';
@@ -8,9 +9,10 @@ import { processIo, type CliIo } from './io.js';
  * Runs the CLI on `argv` and resolves to the exit status. The commands are an explicit list; each handler
  * parses, builds its dependencies and calls the library.
  */
-export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parser = yargs([...argv])
     .scriptName('ledgerpipe')
+    .command(extractCommand(io, env))
     .command(simCommand(io))
     .demandCommand(1, 'Name a command; see ledgerpipe --help')
     .strict()

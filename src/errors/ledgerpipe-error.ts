@@ -1,6 +1,16 @@
 /** What the CLI does with an error: its exit status (contract.md, "Exit codes"). */
 export type ExitKind = 'unexpected' | 'usage' | 'auth' | 'incomplete' | 'locked';
 
+/** Exit statuses of contract.md, "Exit codes". */
+export const EXIT_STATUS: Record<ExitKind | 'ok', number> = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  incomplete: 4,
+  locked: 75,
+};
+
 export interface LedgerpipeErrorOptions {
   /** A stable code callers match on, e.g. `LP_USAGE`, `LP_HTTP_TRANSIENT`. */
   code: string;
