@@ -42,6 +42,8 @@ export interface SimulatorOptions {
   port?: number;
   /** Where log lines go (default: nowhere). */
   log?: (line: string) => void;
+  /** Told of every request to a served path, before it is answered (tests use it to see what was asked). */
+  onRequest?: (request: { path: string; query: URLSearchParams; apiKey: string | undefined }) => void;
 }
 
 export interface SimulatorStats {
@@ -188,6 +190,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const endpoint = req.method === 'GET' ? endpoints.get(path) : undefined;
     if (endpoint === undefined) return send(res, 404, errorBody('40404', 'Request URL NOT FOUND', now));
     stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
+    options.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
     const headers: Record<string, string> = {};
     if (endpoint.signed) {
       let key: string;

@@ -123,3 +123,24 @@ describe('extract', () => {
     });
   });
 });
+
+describe('extract at the real rate limits', () => {
+  it('never exceeds a one-second limit: zero 429s from a simulator enforcing the real rates', async () => {
+    const to = Date.UTC(2025, 0, 22);
+    const sim = await startSimulator({ seed: 'real-rates', from: FROM, to, records: 400, pendingMs: 0 });
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
+    try {
+      const result = await extract({ warehouse, client, account: 'default', runId: 'real', streams: STREAMS, from: FROM, to });
+      expect(sim.stats.byStatus[429]).toBeUndefined();
+      expect(result.total.rateLimited).toBe(0);
+      // Each endpoint was driven at its limit: margin-record (1/s) needed several requests.
+      expect(sim.stats.byPath['/api/v2/tax/margin-record']).toBeGreaterThanOrEqual(3);
+      for (const stream of PAGED_STREAMS) expect(await loaded(warehouse.connection, stream)).toEqual(truthInRange(sim.dataset, stream, FROM, to));
+    } finally {
+      await client.close();
+      warehouse.close();
+      await sim.close();
+    }
+  }, 30_000);
+});
