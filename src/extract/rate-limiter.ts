@@ -47,7 +47,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   return {
     acquire: () => {
       const next = tail.then(grant);
-      tail = next;
+      // One caller's failed sleep must not fail every caller after it.
+      tail = next.catch(() => undefined);
       return next;
     },
   };

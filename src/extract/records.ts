@@ -13,10 +13,10 @@ export interface CheckedRecords {
 /**
  * Checks one page's records against the stream's schema. Records that pass are loaded exactly as received
  * (unknown fields included); those that fail go to quarantine with the reason; fields the schema does not
- * know are reported once per stream through `seenFields`.
+ * know, and schema fields a record lacks, are reported once per stream through `seenFields`.
  */
 export function checkRecords(
-  stream: Pick<PagedStreamDef | SnapshotStreamDef, 'schema' | 'keyField'>,
+  stream: Pick<PagedStreamDef | SnapshotStreamDef, 'schema' | 'keyField' | 'optionalFields'>,
   records: readonly unknown[],
   options: {
     /** The record's time; for snapshots, the snapshot time. */
@@ -25,10 +25,17 @@ export function checkRecords(
     keyPrefix?: string;
     /** Loaded only when start <= time < end. */
     range?: { start: number; end: number };
+    /** Drift already reported, as `unknown:field` and `missing:field`; shared across the pages of a run. */
     seenFields: Set<string>;
   },
 ): CheckedRecords {
   const known = new Set(Object.keys(stream.schema.shape));
+  const expected = [...known].filter((f) => !(stream.optionalFields ?? []).includes(f));
+  const report = (kind: 'unknown' | 'missing', field: string, sample: string): void => {
+    if (options.seenFields.has(`${kind}:${field}`)) return;
+    options.seenFields.add(`${kind}:${field}`);
+    out.drift.push({ field, kind, sample });
+  };
   const out: CheckedRecords = { load: [], quarantine: [], drift: [], outside: 0 };
   for (const raw of records) {
     const payload = JSON.stringify(raw);
@@ -46,13 +53,13 @@ export function checkRecords(
       out.outside++;
       continue;
     }
+    const key = `${options.keyPrefix ?? ''}${String(record[stream.keyField])}`;
     for (const field of Object.keys(record)) {
-      if (!known.has(field) && !options.seenFields.has(field)) {
-        options.seenFields.add(field);
-        out.drift.push({ field, kind: 'unknown', sample: JSON.stringify(record[field]).slice(0, 200) });
-      }
+      if (!known.has(field)) report('unknown', field, JSON.stringify(record[field]).slice(0, 200));
     }
-    out.load.push({ key: `${options.keyPrefix ?? ''}${String(record[stream.keyField])}`, ts, payload });
+    // A field the spec lists that the platform stopped sending: the sample names a record without it.
+    for (const field of expected) if (!(field in record)) report('missing', field, key);
+    out.load.push({ key, ts, payload });
   }
   return out;
 }

@@ -56,16 +56,18 @@ function printable(baseUrl: string): string {
   }
 }
 
-function networkError(error: unknown, where: string, baseUrl: string): TransportError {
-  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-  const code = e.code ?? e.cause?.code ?? e.name ?? 'UNKNOWN';
+function networkError(error: unknown, where: string, baseUrl: string, timeoutMs: number): TransportError {
+  const e = error as { code?: unknown; name?: string; cause?: { code?: unknown } };
+  // DOMException-style errors (AbortSignal.timeout) carry a numeric code; only string codes name the failure.
+  const code = [e.code, e.cause?.code, e.name].find((c): c is string => typeof c === 'string') ?? 'UNKNOWN';
   if (code === 'ECONNREFUSED') {
     return new TransportError(`nothing answers at ${printable(baseUrl)} (connection refused); check --base-url and that the service is up`, 'LP_NET_REFUSED', error);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new TransportError(`cannot resolve the host of ${printable(baseUrl)}; check --base-url and DNS`, 'LP_NET_DNS', error);
   }
-  if (e.name === 'TimeoutError' || code.includes('TIMEOUT')) return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', error);
+  if (e.name === 'TimeoutError') return new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', error);
+  if (code.includes('TIMEOUT')) return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', error);
   return new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', error);
 }
 
@@ -116,7 +118,7 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
       status = res.statusCode;
       text = await res.body.text();
     } catch (error) {
-      throw networkError(error, where, base);
+      throw networkError(error, where, base, timeouts.totalMs);
     }
     let json: unknown;
     try {

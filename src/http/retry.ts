@@ -58,18 +58,25 @@ export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolic
         continue;
       }
       rateLimited = 0;
+      let failure: LedgerpipeError = error;
       if (error instanceof PlatformError && error.platformCode === TIMESTAMP_EXPIRED && resyncs < 3) {
         resyncs++;
         deps.onEvent?.({ kind: 'resync', error, attempt: resyncs });
-        await deps.syncTime();
-        continue;
+        try {
+          await deps.syncTime();
+          continue;
+        } catch (syncError) {
+          // The clock could not be read: a failure like any other, retried while attempts last.
+          if (!(syncError instanceof LedgerpipeError)) throw syncError;
+          failure = syncError;
+        }
       }
-      if (!error.retryable) throw error;
+      if (!failure.retryable) throw failure;
       failures++;
       if (failures >= policy.maxAttempts) {
-        throw new ExtractError(`${label}: gave up after ${failures} attempts (last: ${error.message}); everything fetched so far is saved, run again later to resume`, 'LP_RETRIES_EXHAUSTED', { exit: 'incomplete', cause: error });
+        throw new ExtractError(`${label}: gave up after ${failures} attempts (last: ${failure.message}); everything fetched so far is saved, run again later to resume`, 'LP_RETRIES_EXHAUSTED', { exit: 'incomplete', cause: failure });
       }
-      deps.onEvent?.({ kind: 'retry', error, attempt: failures });
+      deps.onEvent?.({ kind: 'retry', error: failure, attempt: failures });
       await deps.sleep(backoffMs(policy, failures - 1, deps.random));
     }
   }

@@ -47,6 +47,7 @@ export const futuresFills = defineStream({
   ratePerSecond: 10,
   schema: futuresFillSchema,
   keyField: 'tradeId',
+  optionalFields: ['marginCoin'],
   time: (record) => Number(record['cTime']),
   readPage: (data) => {
     const page = pageSchema.parse(data);

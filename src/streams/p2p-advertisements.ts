@@ -29,6 +29,7 @@ export const p2pAdvertisements = defineStream({
   ratePerSecond: 10,
   schema: advertisementSchema,
   keyField: 'advId',
+  optionalFields: ['cTime', 'ctime'],
   time: (record) => Number(record['cTime'] ?? record['ctime']),
   readPage: (data) => {
     const page = pageSchema.parse(data);

@@ -29,6 +29,8 @@ export interface PagedStreamDef {
   schema: z.ZodObject;
   /** The field that identifies a record (deduplication and the raw key). */
   keyField: string;
+  /** Schema fields whose absence is normal (not reported as drift), e.g. `marginCoin` on older fills. */
+  optionalFields?: readonly string[];
   /** The record's time in Unix ms, which windows filter on. */
   time(record: Record<string, unknown>): number;
   /** Reads one answer's `data`; throws on a shape it does not know. */
@@ -43,6 +45,7 @@ export interface SnapshotStreamDef {
   ratePerSecond: number;
   schema: z.ZodObject;
   keyField: string;
+  optionalFields?: readonly string[];
   readPage(data: unknown): unknown[];
 }
 

@@ -33,6 +33,7 @@ export const withdrawals = defineStream({
   ratePerSecond: 10,
   schema: withdrawalSchema,
   keyField: 'orderId',
+  optionalFields: ['fee'],
   time: (record) => Number(record['cTime']),
   readPage: (data) => {
     const records = z.array(z.unknown()).parse(data ?? []);

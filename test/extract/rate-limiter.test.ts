@@ -109,6 +109,15 @@ describe('createRateLimiter', () => {
     expect(sleeps).toEqual([325, 600]);
   });
 
+  it('sleeps even for the last millisecond of the window', async () => {
+    const { limiter: l, clock, sleeps } = limiter(1, 0);
+    await l.acquire();
+    clock.advance(999);
+    await l.acquire();
+    expect(clock.now() - T0).toBe(1000);
+    expect(sleeps).toEqual([1]);
+  });
+
   it('never lets a 1000 ms window hold more than the capacity, over many irregular grants', async () => {
     for (const perSecond of [1, 3, 10, 20]) {
       const { limiter: l, clock } = limiter(perSecond, 25);
