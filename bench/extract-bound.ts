@@ -98,7 +98,7 @@ export async function measureExtraction(
     };
   } finally {
     await client.close();
-    warehouse.close();
+    await warehouse.close();
     await stopChild(child);
     await rm(dir, { recursive: true, force: true });
   }

@@ -15,6 +15,8 @@ import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
 import { planWindows, uncovered, windowParams, type Window } from './window-planner.js';
 
 const DAY_MS = 86_400_000;
+/** Pages of one window fetched but not yet committed, at most. */
+const PAGES_AHEAD = 8;
 /** Below this the server is not narrowing a window but refusing the endpoint: stop and say so. */
 const MIN_WINDOW_MS = 60_000;
 
@@ -136,7 +138,9 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
   const runTask = async (task: Task): Promise<boolean> => {
     let cursor = task.cursor;
     let previousLastTs: number | undefined;
-    let pending: Promise<void> = Promise.resolve();
+    // Commits of this window not yet on disk, oldest first; pages keep their order because the writer does.
+    const pending: Promise<void>[] = [];
+    const settle = () => Promise.all(pending.splice(0));
     for (;;) {
       let page;
       try {
@@ -144,7 +148,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
       } catch (error) {
         const narrower = narrowedWindowMs(error, task.window.end - task.window.start);
         if (narrower === undefined) throw error;
-        await pending;
+        await settle();
         if (narrower < MIN_WINDOW_MS) {
           throw new ExtractError(`${stream.name}: the server refuses even ${narrower} ms windows (${(error as Error).message})`, 'LP_WINDOW_TOO_NARROW', { cause: error });
         }
@@ -181,9 +185,10 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         drift: checked.drift,
         quarantine: checked.quarantine,
       };
-      // Fetch the next page while this one commits, but never run more than one page ahead of the disk.
-      await pending;
-      pending = writer.commit(commit).then(() => {
+      // Fetch on while earlier pages commit (the writer folds waiting pages into one transaction), but
+      // never run more than PAGES_AHEAD pages ahead of the disk: memory stays bounded.
+      if (pending.length >= PAGES_AHEAD) await pending.shift();
+      const committed = writer.commit(commit).then(() => {
         stats.pages++;
         stats.records += checked.load.length;
         stats.outside += checked.outside;
@@ -192,16 +197,20 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         if (!full) stats.windowsDone++;
         context.onProgress?.(stream.name, stats);
       });
+      // Awaited below; the no-op handler keeps a failed batch from also surfacing as unhandled rejections.
+      committed.catch(() => undefined);
+      pending.push(committed);
       if (!full) break;
       cursor = page.cursor;
     }
-    await pending;
+    await settle();
     return true;
   };
 
   const queue = [...tasks];
+  let failed = false;
   const worker = async (): Promise<void> => {
-    for (let task = queue.shift(); task !== undefined; task = queue.shift()) {
+    for (let task = queue.shift(); task !== undefined && !failed; task = queue.shift()) {
       const width = task.window.end - task.window.start;
       if (width > windowMs && task.cursor === undefined) {
         // A window planned before the server taught a narrower one: split it and read the parts.
@@ -210,11 +219,19 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         queue.unshift(...parts);
         continue;
       }
-      if (!(await runTask(task))) queue.unshift({ partition: task.partition, params: task.params, window: task.window });
+      try {
+        if (!(await runTask(task))) queue.unshift({ partition: task.partition, params: task.params, window: task.window });
+      } catch (error) {
+        // The other workers finish the page in hand and stop: what is committed stays, nothing more starts.
+        failed = true;
+        throw error;
+      }
     }
   };
   const workers = Math.max(1, Math.min(context.concurrency ?? 4, queue.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
 }
 
 async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {

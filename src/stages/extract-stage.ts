@@ -88,6 +88,6 @@ export async function runExtractStage(options: ExtractStageOptions): Promise<Ext
     return result;
   } finally {
     await client.close();
-    warehouse.close();
+    await warehouse.close();
   }
 }

@@ -41,7 +41,7 @@ export interface RawWriterOptions {
   account: string;
   runId: string;
   clock: () => number;
-  /** Pages waiting beyond this many records wait for the batch in flight (default 20 000). */
+  /** Pages waiting beyond this many records wait for the next batch (default 50 000). */
   maxBatchRecords?: number;
 }
 
@@ -63,13 +63,17 @@ ON CONFLICT (account, stream, partition, key) DO UPDATE SET
   payload = excluded.payload,
   last_fetched_at = excluded.last_fetched_at`;
 
+// Pages of one batch are folded per window: the last page's cursor and status win, counts add up.
 const UPSERT_COVERAGE = `
 INSERT INTO coverage (account, stream, partition, window_start, window_end, status, cursor, pages, rows, tie_pages, run_id, updated_at)
-VALUES ($account, $stream, $partition, $start, $end, $status, $cursor, 1, $rows, $tie, $run, $now)
+SELECT account, stream, partition, window_start, window_end, arg_max(status, seq), arg_max(cursor, seq),
+  count(*), sum(rows), sum(tie), any_value(run_id), any_value(updated_at)
+FROM lp_stage_coverage
+GROUP BY account, stream, partition, window_start, window_end
 ON CONFLICT (account, stream, partition, window_start, window_end) DO UPDATE SET
   status = excluded.status,
   cursor = excluded.cursor,
-  pages = coverage.pages + 1,
+  pages = coverage.pages + excluded.pages,
   rows = coverage.rows + excluded.rows,
   tie_pages = coverage.tie_pages + excluded.tie_pages,
   run_id = excluded.run_id,
@@ -95,42 +99,52 @@ interface Pending {
 async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[], options: RawWriterOptions): Promise<void> {
   const now = tz(options.clock());
   const { account, runId: run } = options;
-  const appender = await connection.createAppender('lp_stage_raw');
-  let seq = 0n;
+  let records = 0n;
+  let windows = 0n;
+  const raw = await connection.createAppender('lp_stage_raw');
+  const coverage = await connection.createAppender('lp_stage_coverage');
   try {
     for (const { page } of batch) {
       for (const r of page.records) {
-        appender.appendVarchar(account);
-        appender.appendVarchar(page.stream);
-        appender.appendVarchar(page.partition);
-        appender.appendVarchar(r.key);
-        appender.appendTimestampTZ(tz(r.ts));
-        appender.appendVarchar(r.payload);
-        appender.appendTimestampTZ(now);
-        appender.appendBigInt(seq++);
-        appender.endRow();
+        raw.appendVarchar(account);
+        raw.appendVarchar(page.stream);
+        raw.appendVarchar(page.partition);
+        raw.appendVarchar(r.key);
+        raw.appendTimestampTZ(tz(r.ts));
+        raw.appendVarchar(r.payload);
+        raw.appendTimestampTZ(now);
+        raw.appendBigInt(records++);
+        raw.endRow();
+      }
+      if (page.window !== undefined) {
+        coverage.appendVarchar(account);
+        coverage.appendVarchar(page.stream);
+        coverage.appendVarchar(page.partition);
+        coverage.appendTimestampTZ(tz(page.window.start));
+        coverage.appendTimestampTZ(tz(page.window.end));
+        coverage.appendVarchar(page.done ? 'done' : 'open');
+        if (page.cursor === null) coverage.appendNull();
+        else coverage.appendVarchar(page.cursor);
+        coverage.appendBigInt(BigInt(page.records.length));
+        coverage.appendInteger(page.tie ? 1 : 0);
+        coverage.appendVarchar(run);
+        coverage.appendTimestampTZ(now);
+        coverage.appendBigInt(windows++);
+        coverage.endRow();
       }
     }
-    appender.flushSync();
+    raw.flushSync();
+    coverage.flushSync();
   } finally {
-    appender.closeSync();
+    raw.closeSync();
+    coverage.closeSync();
   }
-  if (seq > 0n) await connection.run(UPSERT_RAW);
+  if (records > 0n) await connection.run(UPSERT_RAW);
+  if (windows > 0n) await connection.run(UPSERT_COVERAGE);
   await connection.run('DELETE FROM lp_stage_raw');
+  await connection.run('DELETE FROM lp_stage_coverage');
   for (const { page } of batch) {
     const base = { account, stream: page.stream, now, run };
-    if (page.window !== undefined) {
-      await connection.run(UPSERT_COVERAGE, {
-        ...base,
-        partition: page.partition,
-        start: tz(page.window.start),
-        end: tz(page.window.end),
-        status: page.done ? 'done' : 'open',
-        cursor: page.cursor,
-        rows: BigInt(page.records.length),
-        tie: page.tie ? 1 : 0,
-      });
-    }
     for (const d of page.drift) await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
     for (const q of page.quarantine) {
       await connection.run(UPSERT_QUARANTINE, { ...base, partition: page.partition, key: q.key, payload: q.payload, error: q.error });
@@ -151,9 +165,14 @@ export async function createRawWriter(
   warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>,
   options: RawWriterOptions,
 ): Promise<RawWriter> {
-  await warehouse.exclusive((c) => c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (
-    account VARCHAR, stream VARCHAR, partition VARCHAR, key VARCHAR, ts TIMESTAMPTZ, payload VARCHAR, fetched_at TIMESTAMPTZ, seq BIGINT)`));
-  const maxBatchRecords = options.maxBatchRecords ?? 20_000;
+  await warehouse.exclusive(async (c) => {
+    await c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (
+      account VARCHAR, stream VARCHAR, partition VARCHAR, key VARCHAR, ts TIMESTAMPTZ, payload VARCHAR, fetched_at TIMESTAMPTZ, seq BIGINT)`);
+    await c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_coverage (
+      account VARCHAR, stream VARCHAR, partition VARCHAR, window_start TIMESTAMPTZ, window_end TIMESTAMPTZ, status VARCHAR,
+      cursor VARCHAR, rows BIGINT, tie INTEGER, run_id VARCHAR, updated_at TIMESTAMPTZ, seq BIGINT)`);
+  });
+  const maxBatchRecords = options.maxBatchRecords ?? 50_000;
   let queue: Pending[] = [];
   let writing = false;
 

@@ -10,7 +10,8 @@ export interface Warehouse {
   transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Runs `work` alone on the connection, queued behind any other work, without a transaction of its own. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
-  close(): void;
+  /** Closes once queued work has finished: closing under a running query would crash the process. */
+  close(): Promise<void>;
 }
 
 /** Turns DuckDB's open failures into one clear line: a lock held by another process is exit 75. */
@@ -34,7 +35,7 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
  *
  * @example
  * const wh = await openWarehouse('./ledgerpipe.duckdb');
- * try { ... } finally { wh.close(); }
+ * try { ... } finally { await wh.close(); }
  */
 export async function openWarehouse(path: string, options: { readOnly?: boolean } = {}): Promise<Warehouse> {
   let instance: DuckDBInstance;
@@ -74,7 +75,8 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean 
           throw error;
         }
       }),
-    close: () => {
+    close: async () => {
+      await queue;
       connection.closeSync();
       instance.closeSync();
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extract, type ExtractOptions } from '../../src/extract/extractor.js';
 import { createSignedClient } from '../../src/http/client.js';
-import { PAGED_STREAMS } from '../../src/sim/data/model.js';
+import { PAGED_STREAMS, type PagedStream } from '../../src/sim/data/model.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
 import { STREAMS } from '../../src/streams/index.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
@@ -50,8 +50,8 @@ async function run(sim: Simulator, warehouse: Warehouse, extra: Partial<ExtractO
   }
 }
 
-async function expectExactlyTruth(sim: Simulator, warehouse: Warehouse): Promise<void> {
-  for (const stream of PAGED_STREAMS) {
+async function expectExactlyTruth(sim: Simulator, warehouse: Warehouse, streams: readonly PagedStream[] = PAGED_STREAMS): Promise<void> {
+  for (const stream of streams) {
     const got = await loaded(warehouse.connection, stream);
     const want = truthInRange(sim.dataset, stream, FROM, TO);
     expect(got.size, stream).toBe(want.size);
@@ -82,7 +82,7 @@ describe('extract', () => {
         const balances = await warehouse.connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM raw_records WHERE stream = 'account_balances'");
         expect(balances.getRowObjectsJS()[0]?.['n']).toBe(12);
       } finally {
-        warehouse.close();
+        await warehouse.close();
       }
     });
   });
@@ -98,7 +98,7 @@ describe('extract', () => {
         expect(result.total.retries).toBe(Object.values(recordFaults).reduce((a, b) => a + b, 0));
         expect(Object.values(sim.stats.faults).every((n) => n > 0)).toBe(true);
       } finally {
-        warehouse.close();
+        await warehouse.close();
       }
     });
   });
@@ -118,7 +118,61 @@ describe('extract', () => {
         await run(sim, warehouse);
         expect(sim.stats.byStatus[400] ?? 0).toBe(refused);
       } finally {
-        warehouse.close();
+        await warehouse.close();
+      }
+    });
+  });
+});
+
+describe('extract against a platform that moves', () => {
+  it('works from a machine whose clock is 5 minutes off the server', async () => {
+    await withSim({ records: 300 }, async (sim) => {
+      const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+      try {
+        const skewed = () => Date.now() + 5 * 60_000;
+        const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, clock: skewed });
+        try {
+          await extract({ warehouse, client, account: 'default', runId: 'skew', streams: STREAMS, from: FROM, to: TO, rateScale: 1000, clock: skewed });
+          expect(Math.round(client.offsetMs / 1000)).toBe(-300);
+        } finally {
+          await client.close();
+        }
+        expect(sim.stats.byStatus[400]).toBeUndefined();
+        await expectExactlyTruth(sim, warehouse);
+      } finally {
+        await warehouse.close();
+      }
+    });
+  });
+
+  it('takes the new payload of a withdrawal whose status moved and keeps its first fetch time', async () => {
+    let simNow = Date.now();
+    await withSim({ records: 300, pendingMs: 60_000, clock: () => simNow }, async (sim) => {
+      const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+      try {
+        const fetchTimes = async () =>
+          (
+            await warehouse.connection.runAndReadAll(
+              "SELECT key, json_extract_string(payload, '$.status') AS status, epoch_ms(first_fetched_at) AS first, epoch_ms(last_fetched_at) AS last FROM raw_records WHERE stream = 'withdrawals' ORDER BY key",
+            )
+          ).getRowObjectsJS();
+        const movers = sim.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined).map((r) => r.id);
+        await run(sim, warehouse, { streams: STREAMS.filter((s) => s.name === 'withdrawals'), clock: () => simNow });
+        const before = await fetchTimes();
+        expect(before.filter((r) => movers.includes(String(r['key']))).map((r) => r['status'])).toEqual(['pending', 'pending', 'pending']);
+        simNow += 61_000;
+        // Read the window again, as a nightly refresh does.
+        await warehouse.connection.run("DELETE FROM coverage WHERE stream = 'withdrawals'");
+        await run(sim, warehouse, { streams: STREAMS.filter((s) => s.name === 'withdrawals'), clock: () => simNow });
+        const after = await fetchTimes();
+        const final = new Map(sim.dataset.streams.withdrawals[0]!.records.map((r) => [r.id, r.record['status']]));
+        expect(after.map((r) => r['status'])).toEqual(after.map((r) => final.get(String(r['key']))));
+        expect(after.map((r) => r['first'])).toEqual(before.map((r) => r['first']));
+        expect(after.map((r) => r['last'])).toEqual(after.map(() => BigInt(simNow)));
+        expect(before.map((r) => r['last'])).toEqual(before.map(() => BigInt(simNow - 61_000)));
+        await expectExactlyTruth(sim, warehouse, ['withdrawals']);
+      } finally {
+        await warehouse.close();
       }
     });
   });
@@ -139,7 +193,7 @@ describe('extract at the real rate limits', () => {
       for (const stream of PAGED_STREAMS) expect(await loaded(warehouse.connection, stream)).toEqual(truthInRange(sim.dataset, stream, FROM, to));
     } finally {
       await client.close();
-      warehouse.close();
+      await warehouse.close();
       await sim.close();
     }
   }, 30_000);

@@ -75,7 +75,7 @@ async function doneWindows(db: string): Promise<Set<string>> {
     }
     return done;
   } finally {
-    warehouse.close();
+    await warehouse.close();
   }
 }
 
@@ -124,7 +124,7 @@ describe('extract killed with SIGKILL at random moments', () => {
       const open = await warehouse.connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM coverage WHERE status <> 'done'");
       expect(open.getRowObjectsJS()[0]?.['n']).toBe(0);
     } finally {
-      warehouse.close();
+      await warehouse.close();
     }
   }, 120_000);
 });

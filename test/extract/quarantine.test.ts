@@ -84,7 +84,7 @@ describe('records that fail their schema', () => {
       );
       expect(text.getRowObjectsJS()).toEqual([{ n: 0 }]);
     } finally {
-      warehouse.close();
+      await warehouse.close();
     }
   });
 });
