@@ -1,7 +1,10 @@
 import yargs from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
 import { extractCommand } from './commands/extract.js';
+import { exportCommand } from './commands/export.js';
+import { queryCommand } from './commands/query.js';
 import { simCommand } from './commands/sim.js';
+import { transformCommand } from './commands/transform.js';
 import { describeFailure } from './exit.js';
 import { processIo, type CliIo } from './io.js';
 
@@ -13,6 +16,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   const parser = yargs([...argv])
     .scriptName('ledgerpipe')
     .command(extractCommand(io, env))
+    .command(transformCommand(io))
+    .command(exportCommand(io))
+    .command(queryCommand(io))
     .command(simCommand(io))
     .demandCommand(1, 'Name a command; see ledgerpipe --help')
     .strict()

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
-/** A decimal amount as the platform writes it: a JSON string, optional sign, optional fraction, no exponent. */
-export const decimalString = z.string().regex(/^[+-]?\d+(\.\d+)?$/, 'not a plain decimal string');
+/**
+ * A decimal amount as the platform writes it: a JSON string, optional sign, optional fraction, no exponent,
+ * and within DECIMAL(38,18) (20 whole digits, 18 decimals), so the warehouse holds it exactly. Anything else
+ * is quarantined rather than rounded.
+ */
+export const decimalString = z
+  .string()
+  .regex(/^[+-]?\d+(\.\d+)?$/, 'not a plain decimal string')
+  .regex(/^[+-]?0*\d{1,20}(\.\d{1,18}0*)?$/, 'more digits than DECIMAL(38,18) holds exactly');
 /** A Unix-millisecond time as the platform writes it: digits in a string. */
 export const msString = z.string().regex(/^\d{1,16}$/, 'not a Unix millisecond time');
 /** An id the platform pages on: digits in a string. */

@@ -1,0 +1,31 @@
+-- Helpers the staging and ledger models use. Safe to run again.
+
+-- An amount from the platform's decimal string to DECIMAL(38,18), exactly.
+-- Most amounts have at most 10 whole digits and 8 decimals: those go through DECIMAL(18,8), which DuckDB
+-- reads several times faster than DECIMAL(38,18). Others are read as two integers (whole part, decimals)
+-- joined by exact decimal arithmetic. Neither path rounds: more than 18 decimals is an error (extraction
+-- quarantines such records before they get here).
+CREATE OR REPLACE MACRO lp_amount(text) AS (
+  CASE
+    WHEN text IS NULL OR text = '' THEN NULL
+    WHEN length(ltrim(split_part(text, '.', 1), '+-')) <= 10 AND length(split_part(text, '.', 2)) <= 8
+      THEN CAST(CAST(text AS DECIMAL(18, 8)) AS DECIMAL(38, 18))
+    WHEN length(split_part(text, '.', 2)) > 18 THEN error('amount ' || text || ' has more than 18 decimals')
+    ELSE (CASE WHEN starts_with(text, '-') THEN -1 ELSE 1 END) * (
+      CAST(CAST(split_part(ltrim(text, '+-'), '.', 1) AS HUGEINT) AS DECIMAL(38, 18))
+      + CAST(CAST(rpad(split_part(text, '.', 2), 18, '0') AS BIGINT) AS DECIMAL(18, 0))
+        * CAST('0.000000000000000001' AS DECIMAL(18, 18)))
+  END
+);
+
+-- A Unix-millisecond string to TIMESTAMPTZ.
+CREATE OR REPLACE MACRO lp_ms(text) AS
+  CASE WHEN text IS NULL OR text = '' THEN NULL ELSE make_timestamptz(CAST(text AS BIGINT) * 1000) END;
+
+-- A decimal as the exports write it: plain, no exponent, no trailing zeros ('0.1', '-12.5', '0').
+CREATE OR REPLACE MACRO lp_decimal_text(value) AS
+  CASE WHEN value IS NULL THEN NULL ELSE rtrim(rtrim(CAST(value AS VARCHAR), '0'), '.') END;
+
+-- A time as the exports write it: ISO 8601, UTC, milliseconds, 'Z'.
+CREATE OR REPLACE MACRO lp_time_text(value) AS
+  strftime(timezone('UTC', value), '%Y-%m-%dT%H:%M:%S.%gZ');

@@ -1,0 +1,35 @@
+-- futures_fills: GET /api/v2/mix/order/fill-history, one row per fill, renamed and cast.
+-- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and
+--   the symbol's base coin for COIN-FUTURES (contract.md, "The ledger").
+-- fee, fee_coin: the sum of totalFee over the feeDetail entries in the first entry's coin (NULL when none
+--   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it; futures_fill_fees
+--   holds every entry, and the ledger writes one trading_fee row per entry.
+CREATE OR REPLACE TABLE futures_fills AS
+SELECT
+  account,
+  partition                      AS product_type,
+  r.tradeId                      AS trade_id,
+  r.orderId                      AS order_id,
+  r.symbol                       AS symbol,
+  lp_amount(r.price)             AS price,
+  lp_amount(r.baseVolume)        AS base_volume,
+  lp_amount(r.quoteVolume)       AS quote_volume,
+  r.side                         AS side,
+  r.tradeSide                    AS trade_side,
+  r.posMode                      AS pos_mode,
+  r.tradeScope                   AS trade_scope,
+  r.enterPointSource             AS enter_point_source,
+  lp_amount(r.profit)            AS profit,
+  coalesce(
+    nullif(r.marginCoin, ''),
+    CASE partition
+      WHEN 'USDT-FUTURES' THEN 'USDT'
+      WHEN 'USDC-FUTURES' THEN 'USDC'
+      -- COIN-FUTURES symbols are the base coin then USD (BTCUSD): the base coin is the margin.
+      ELSE regexp_replace(r.symbol, 'USD$', '')
+    END
+  )                              AS margin_coin,
+  list_sum(list_transform(list_filter(r.feeDetail, e -> e.feeCoin = r.feeDetail[1].feeCoin), e -> lp_amount(e.totalFee))) AS fee,
+  r.feeDetail[1].feeCoin         AS fee_coin,
+  ts
+FROM lp_futures_fills_parsed;

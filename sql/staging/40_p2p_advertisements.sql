@@ -1,0 +1,38 @@
+-- p2p_advertisements: GET /api/v2/p2p/advList, one row per advertisement, renamed and cast.
+-- The spec's example spells the update time utime where its field table says uTime: either is read.
+CREATE OR REPLACE TABLE p2p_advertisements AS
+WITH source AS (
+  SELECT
+    account, ts,
+    json_transform(payload, '{"advId":"VARCHAR","advNo":"VARCHAR","side":"VARCHAR","coin":"VARCHAR","fiat":"VARCHAR",
+      "fiatSymbol":"VARCHAR","advSize":"VARCHAR","size":"VARCHAR","price":"VARCHAR","minTradeAmount":"VARCHAR",
+      "maxTradeAmount":"VARCHAR","status":"VARCHAR","hide":"VARCHAR","payDuration":"VARCHAR","turnoverNum":"VARCHAR",
+      "turnoverRate":"VARCHAR","label":"VARCHAR","uTime":"VARCHAR","utime":"VARCHAR"}') AS r
+  FROM raw_records
+  WHERE stream = 'p2p_advertisements'
+),
+renamed AS (
+  SELECT
+    account,
+    r.advId                          AS adv_id,
+    r.advNo                          AS adv_no,
+    r.side                           AS side,
+    r.coin                           AS coin,
+    r.fiat                           AS fiat,
+    r.fiatSymbol                     AS fiat_symbol,
+    lp_amount(r.advSize)             AS adv_size,
+    lp_amount(r.size)                AS size,
+    lp_amount(r.price)               AS price,
+    lp_amount(r.minTradeAmount)      AS min_trade_amount,
+    lp_amount(r.maxTradeAmount)      AS max_trade_amount,
+    r.status                         AS status,
+    r.hide                           AS hide,
+    r.payDuration                    AS pay_duration,
+    r.turnoverNum                    AS turnover_num,
+    r.turnoverRate                   AS turnover_rate,
+    nullif(r.label, '')              AS label,
+    lp_ms(coalesce(r.uTime, r.utime)) AS u_time,
+    ts
+  FROM source
+)
+SELECT * FROM renamed;

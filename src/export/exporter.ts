@@ -1,0 +1,105 @@
+import { mkdir, rename, rm, access, constants } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../errors/usage-error.js';
+import { WarehouseError } from '../errors/warehouse-error.js';
+import { ident, literal } from '../warehouse/quote.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+
+/** The files `export` writes, each from its table, ordered by ts then this key (contract.md, "Exports"). */
+export const EXPORTS = [
+  { name: 'margin_records', key: 'id' },
+  { name: 'futures_fills', key: 'trade_id' },
+  { name: 'withdrawals', key: 'order_id' },
+  { name: 'ledger', key: 'entry_id' },
+] as const;
+
+export type ExportFormat = 'csv' | 'parquet';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet'];
+
+export interface ExportOptions {
+  out: string;
+  /** Rows with from <= ts < to, Unix ms. */
+  from: number;
+  to: number;
+  formats: readonly ExportFormat[];
+}
+
+export interface ExportedFile {
+  path: string;
+  rows: number;
+}
+
+interface Column {
+  name: string;
+  type: string;
+}
+
+async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]> {
+  const reader = await warehouse.connection.runAndReadAll(
+    'SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $table ORDER BY ordinal_position',
+    { table },
+  );
+  return reader.getRowObjectsJS().map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
+}
+
+/** A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (contract.md). */
+function csvCell(column: Column): string {
+  const name = ident(column.name);
+  if (column.type.startsWith('DECIMAL')) return `lp_decimal_text(${name}) AS ${name}`;
+  if (column.type === 'TIMESTAMP WITH TIME ZONE') return `lp_time_text(${name}) AS ${name}`;
+  return name;
+}
+
+function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions): string {
+  const bound = (ms: number) => `make_timestamptz(${BigInt(ms) * 1000n})`;
+  return `SELECT ${cells.join(', ')} FROM ${ident(table)}
+    WHERE ts >= ${bound(options.from)} AND ts < ${bound(options.to)}
+    ORDER BY ts, ${ident(key)}, account`;
+}
+
+/** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
+async function prepareOut(out: string): Promise<void> {
+  try {
+    await mkdir(out, { recursive: true });
+    await access(out, constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`cannot write to --out ${out} (${reason}); choose a folder you can write to`, error);
+  }
+}
+
+/**
+ * Writes the four exports for `[from, to)` in each format: CSV with RFC 4180 quoting, `\n` line ends and a
+ * header row, and Parquet with the warehouse's types. Every file is written under a temporary name first and
+ * renamed only once all of them are complete, so a failed export leaves the previous files whole.
+ *
+ * @example
+ * await exportFiles(warehouse, { out: './exports', from, to, formats: ['csv', 'parquet'] });
+ */
+export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
+  await prepareOut(options.out);
+  const written: { temp: string; final: string; rows: number }[] = [];
+  try {
+    for (const { name, key } of EXPORTS) {
+      const columns = await columnsOf(warehouse, name);
+      for (const format of options.formats) {
+        const final = resolve(join(options.out, `${name}.${format}`));
+        const temp = resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`));
+        const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
+        const target = format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)';
+        // Listed before it is written, so a half-written temporary file is removed too.
+        const file = { temp, final, rows: 0 };
+        written.push(file);
+        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${rangeSelect(name, key, cells, options)}) TO ${literal(temp)} ${target}`));
+        file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+      }
+    }
+  } catch (error) {
+    await Promise.all(written.map((w) => rm(w.temp, { force: true })));
+    const message = error instanceof Error ? error.message : String(error);
+    if (/No space left/i.test(message)) throw new WarehouseError(`the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`, 'LP_DISK_FULL', 'unexpected', error);
+    throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
+  }
+  for (const w of written) await rename(w.temp, w.final);
+  return written.map((w) => ({ path: w.final, rows: w.rows }));
+}

@@ -1,0 +1,16 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+const db = await DuckDBInstance.create('/tmp/big-1000000.duckdb'); const c = await db.connect();
+await c.run("SET TimeZone='UTC'");
+const time = async (label, q) => { const t = performance.now(); try { await c.runAndReadAll(q); console.log(label, Math.round(performance.now() - t)); } catch (e) { console.log(label, 'ERR', e.message.split('\n')[0]); } };
+const W = `WHERE ts >= make_timestamptz(1735689600000000) AND ts < make_timestamptz(1767225600000000)`;
+await time('ledger csv raw types', `COPY (SELECT * FROM ledger ${W} ORDER BY ts, entry_id, account) TO '/tmp/x1.csv' (FORMAT csv, HEADER true)`);
+await time('ledger csv no order', `COPY (SELECT * FROM ledger ${W}) TO '/tmp/x1.csv' (FORMAT csv, HEADER true)`);
+await time('ledger csv formatted', `COPY (SELECT entry_id, account, source, source_id, leg, lp_time_text(ts) ts, category, asset, lp_decimal_text(amount) amount, symbol, reference, note FROM ledger ${W} ORDER BY ledger.ts, entry_id, account) TO '/tmp/x2.csv' (FORMAT csv, HEADER true)`);
+await time('time text only', `SELECT count(lp_time_text(ts)) FROM ledger`);
+await time('dec text only', `SELECT count(lp_decimal_text(amount)) FROM ledger`);
+await time('dec varchar', `SELECT count(CAST(amount AS VARCHAR)) FROM ledger`);
+await time('dec18 varchar', `SELECT count(CAST(CAST(amount AS DECIMAL(18,8)) AS VARCHAR)) FROM ledger`);
+await time('ts varchar', `SELECT count(CAST(ts AS VARCHAR)) FROM ledger`);
+await time('ledger parquet', `COPY (SELECT * FROM ledger ${W} ORDER BY ts, entry_id, account) TO '/tmp/x1.parquet' (FORMAT parquet, COMPRESSION zstd)`);
+await time('ledger parquet snappy', `COPY (SELECT * FROM ledger ${W} ORDER BY ts, entry_id, account) TO '/tmp/x1.parquet' (FORMAT parquet, COMPRESSION snappy)`);
+await time('sort only', `SELECT count(*) FROM (SELECT * FROM ledger ${W} ORDER BY ts, entry_id, account)`);

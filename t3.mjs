@@ -1,0 +1,11 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readFileSync } from 'node:fs';
+const db = await DuckDBInstance.create('/tmp/big-1000000.duckdb'); const c = await db.connect();
+await c.run("SET TimeZone='UTC'");
+await c.run(readFileSync('sql/staging/00_macros.sql', 'utf8'));
+const time = async (label, q) => { const t = performance.now(); try { const r = await c.runAndReadAll(q); console.log(label, Math.round(performance.now() - t), JSON.stringify(r.getRowObjectsJson().slice(0,1))); } catch (e) { console.log(label, 'ERR', e.message.split('\n')[0]); } };
+await time('parse+list', `create or replace temp table p as select account, partition, ts, json_transform(payload, '{"tradeId":"VARCHAR","orderId":"VARCHAR","symbol":"VARCHAR","price":"VARCHAR","baseVolume":"VARCHAR","quoteVolume":"VARCHAR","side":"VARCHAR","tradeSide":"VARCHAR","posMode":"VARCHAR","tradeScope":"VARCHAR","enterPointSource":"VARCHAR","profit":"VARCHAR","marginCoin":"VARCHAR","feeDetail":[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]}') r from raw_records where stream='futures_fills'`);
+await time('fee lambdas', `select sum(list_sum(list_transform(list_filter(r.feeDetail, e -> e.feeCoin = r.feeDetail[1].feeCoin), e -> lp_amount(e.totalFee)))) s from p`);
+await time('fee unnest-agg', `select sum(f) from (select (select sum(lp_amount(e.totalFee)) from unnest(r.feeDetail) u(e) where e.feeCoin = r.feeDetail[1].feeCoin) f from p)`);
+await time('fees from list', `create or replace temp table ff as select account, partition, ts, r.tradeId, unnest(list_transform(r.feeDetail, (e, i) -> {'n': i, 'coin': e.feeCoin, 'fee': lp_amount(e.totalFee)}), recursive := true) from p`);
+await time('feeDetail as JSON field', `create or replace temp table pj as select json_transform(payload, '{"tradeId":"VARCHAR","feeDetail":"JSON"}') r from raw_records where stream='futures_fills'`);

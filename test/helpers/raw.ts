@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRawWriter } from '../../src/warehouse/raw-writer.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
+
+/** A record for raw_records: stream, partition, its key and time, and the payload exactly as served. */
+export interface RawInput {
+  stream: string;
+  partition?: string;
+  key: string;
+  ts: number;
+  payload: Record<string, unknown>;
+  account?: string;
+}
+
+/** Loads hand-written records through the real loader, as extraction would. */
+export async function loadRaw(warehouse: Warehouse, records: readonly RawInput[]): Promise<void> {
+  const byAccount = new Map<string, RawInput[]>();
+  for (const r of records) byAccount.set(r.account ?? 'default', [...(byAccount.get(r.account ?? 'default') ?? []), r]);
+  for (const [account, list] of byAccount) {
+    const writer = await createRawWriter(warehouse, { account, runId: 'test', clock: () => Date.UTC(2026, 0, 2) });
+    for (const r of list) {
+      await writer.commit({
+        stream: r.stream,
+        partition: r.partition ?? '',
+        records: [{ key: r.key, ts: r.ts, payload: JSON.stringify(r.payload) }],
+        cursor: null,
+        done: true,
+        tie: false,
+        drift: [],
+        quarantine: [],
+      });
+    }
+  }
+}
+
+/** A fresh warehouse in a temporary folder, removed by `dispose`. */
+export async function tempWarehouse(): Promise<{ warehouse: Warehouse; dir: string; dispose: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'lp-wh-'));
+  const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+  return {
+    warehouse,
+    dir,
+    dispose: async () => {
+      await warehouse.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Rows of a query as plain objects with DuckDB's own text forms (exact decimals). */
+export async function rows(warehouse: Warehouse, sql: string): Promise<Record<string, string | null>[]> {
+  const reader = await warehouse.connection.runAndReadAll(sql);
+  const names = reader.columnNames();
+  return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] === null ? null : String(row[i])])));
+}
