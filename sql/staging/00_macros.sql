@@ -9,7 +9,8 @@ CREATE OR REPLACE MACRO lp_amount(text) AS (
   CASE
     WHEN text IS NULL OR text = '' THEN NULL
     WHEN length(ltrim(split_part(text, '.', 1), '+-')) <= 10 AND length(split_part(text, '.', 2)) <= 8
-      THEN CAST(CAST(text AS DECIMAL(18, 8)) AS DECIMAL(38, 18))
+      -- TRY_CAST: DuckDB may evaluate this branch on rows the condition rejects, then throw it away.
+      THEN CAST(TRY_CAST(text AS DECIMAL(18, 8)) AS DECIMAL(38, 18))
     WHEN length(split_part(text, '.', 2)) > 18 THEN error('amount ' || text || ' has more than 18 decimals')
     ELSE (CASE WHEN starts_with(text, '-') THEN -1 ELSE 1 END) * (
       CAST(CAST(split_part(ltrim(text, '+-'), '.', 1) AS HUGEINT) AS DECIMAL(38, 18))
@@ -29,3 +30,8 @@ CREATE OR REPLACE MACRO lp_decimal_text(value) AS
 -- A time as the exports write it: ISO 8601, UTC, milliseconds, 'Z'.
 CREATE OR REPLACE MACRO lp_time_text(value) AS
   strftime(timezone('UTC', value), '%Y-%m-%dT%H:%M:%S.%gZ');
+
+-- A fill's feeDetail (JSON) as a typed list; missing keys become NULL (the live service writes some fee
+-- fields null, live-notes.md).
+CREATE OR REPLACE MACRO lp_fee_detail(detail) AS
+  json_transform(detail, '[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]');

@@ -2,9 +2,22 @@
 -- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and
 --   the symbol's base coin for COIN-FUTURES (contract.md, "The ledger").
 -- fee, fee_coin: the sum of totalFee over the feeDetail entries in the first entry's coin (NULL when none
---   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it; futures_fill_fees
---   holds every entry, and the ledger writes one trading_fee row per entry.
+--   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it.
+-- fee_detail: the feeDetail entries exactly as received (JSON); futures_fill_fees has one row per entry,
+--   and the ledger one trading_fee row per entry.
 CREATE OR REPLACE TABLE futures_fills AS
+WITH source AS (
+  SELECT
+    account, partition, ts,
+    json_transform(payload, '{"tradeId":"VARCHAR","orderId":"VARCHAR","symbol":"VARCHAR","price":"VARCHAR",
+      "baseVolume":"VARCHAR","quoteVolume":"VARCHAR","side":"VARCHAR","tradeSide":"VARCHAR","posMode":"VARCHAR",
+      "tradeScope":"VARCHAR","enterPointSource":"VARCHAR","profit":"VARCHAR","marginCoin":"VARCHAR","feeDetail":"JSON"}') AS r
+  FROM raw_records
+  WHERE stream = 'futures_fills'
+),
+with_fees AS (
+  SELECT *, lp_fee_detail(r.feeDetail) AS fees FROM source
+)
 SELECT
   account,
   partition                      AS product_type,
@@ -29,7 +42,8 @@ SELECT
       ELSE regexp_replace(r.symbol, 'USD$', '')
     END
   )                              AS margin_coin,
-  list_sum(list_transform(list_filter(r.feeDetail, e -> e.feeCoin = r.feeDetail[1].feeCoin), e -> lp_amount(e.totalFee))) AS fee,
-  r.feeDetail[1].feeCoin         AS fee_coin,
+  list_sum(list_transform(list_filter(fees, e -> e.feeCoin = fees[1].feeCoin), e -> lp_amount(e.totalFee))) AS fee,
+  fees[1].feeCoin                AS fee_coin,
+  r.feeDetail                    AS fee_detail,
   ts
-FROM lp_futures_fills_parsed;
+FROM with_fees;

@@ -1,15 +1,15 @@
--- futures_fill_fees: one row per feeDetail entry of a fill (n counts from 1), renamed and cast.
--- The live service writes some fee fields null (live-notes.md); they stay NULL here.
-CREATE OR REPLACE TABLE futures_fill_fees AS
+-- futures_fill_fees: one row per feeDetail entry of a fill (n counts from 1), renamed and cast; a view on
+-- futures_fills.fee_detail. The live service writes some fee fields null (live-notes.md): they stay NULL.
+CREATE OR REPLACE VIEW futures_fill_fees AS
 WITH entries AS (
   SELECT
-    account, partition, ts, r.tradeId AS trade_id, r.orderId AS order_id, r.symbol AS symbol,
-    unnest(list_transform(r.feeDetail, (e, i) -> {'n': i, 'entry': e})) AS d
-  FROM lp_futures_fills_parsed
+    account, product_type, trade_id, order_id, symbol, ts,
+    unnest(list_transform(lp_fee_detail(fee_detail), (e, i) -> {'n': i, 'entry': e})) AS d
+  FROM futures_fills
 )
 SELECT
   account,
-  partition                               AS product_type,
+  product_type,
   trade_id,
   d.n                                     AS n,
   d.entry.feeCoin                         AS fee_coin,
@@ -20,5 +20,3 @@ SELECT
   symbol,
   ts
 FROM entries;
-
-DROP TABLE lp_futures_fills_parsed;

@@ -5,13 +5,16 @@ import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
-/** The files `export` writes, each from its table, ordered by ts then this key (contract.md, "Exports"). */
-export const EXPORTS = [
+/**
+ * The files `export` writes, each from its table, ordered by ts then `key` (contract.md, "Exports").
+ * futures_fills.fee_detail (the raw feeDetail JSON) stays in the warehouse: every entry of it is a ledger row.
+ */
+export const EXPORTS: readonly { name: string; key: string; omit?: readonly string[] }[] = [
   { name: 'margin_records', key: 'id' },
-  { name: 'futures_fills', key: 'trade_id' },
+  { name: 'futures_fills', key: 'trade_id', omit: ['fee_detail'] },
   { name: 'withdrawals', key: 'order_id' },
   { name: 'ledger', key: 'entry_id' },
-] as const;
+];
 
 export type ExportFormat = 'csv' | 'parquet';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet'];
@@ -50,9 +53,11 @@ function csvCell(column: Column): string {
   return name;
 }
 
-function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions): string {
+/** The rows of the range, sorted, in a session table both formats are written from (one sort, not two). */
+function sortedRangeTable(table: string, key: string, columns: readonly Column[], options: ExportOptions): string {
   const bound = (ms: number) => `make_timestamptz(${BigInt(ms) * 1000n})`;
-  return `SELECT ${cells.join(', ')} FROM ${ident(table)}
+  return `CREATE OR REPLACE TEMP TABLE lp_export AS
+    SELECT ${columns.map((c) => ident(c.name)).join(', ')} FROM ${ident(table)}
     WHERE ts >= ${bound(options.from)} AND ts < ${bound(options.to)}
     ORDER BY ts, ${ident(key)}, account`;
 }
@@ -80,8 +85,9 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   await prepareOut(options.out);
   const written: { temp: string; final: string; rows: number }[] = [];
   try {
-    for (const { name, key } of EXPORTS) {
-      const columns = await columnsOf(warehouse, name);
+    for (const { name, key, omit } of EXPORTS) {
+      const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
+      await warehouse.exclusive((c) => c.run(sortedRangeTable(name, key, columns, options)));
       for (const format of options.formats) {
         const final = resolve(join(options.out, `${name}.${format}`));
         const temp = resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`));
@@ -90,16 +96,19 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
         // Listed before it is written, so a half-written temporary file is removed too.
         const file = { temp, final, rows: 0 };
         written.push(file);
-        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${rangeSelect(name, key, cells, options)}) TO ${literal(temp)} ${target}`));
+        // No ORDER BY: lp_export was filled in order, and DuckDB keeps insertion order (preserve_insertion_order).
+        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (SELECT ${cells.join(', ')} FROM lp_export) TO ${literal(temp)} ${target}`));
         file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
       }
     }
   } catch (error) {
-    await Promise.all(written.map((w) => rm(w.temp, { force: true })));
+    // Cleaning up must not hide why the export failed.
+    await Promise.all(written.map((w) => rm(w.temp, { force: true }).catch(() => undefined)));
     const message = error instanceof Error ? error.message : String(error);
     if (/No space left/i.test(message)) throw new WarehouseError(`the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`, 'LP_DISK_FULL', 'unexpected', error);
     throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
   }
+  await warehouse.exclusive((c) => c.run('DROP TABLE IF EXISTS lp_export'));
   for (const w of written) await rename(w.temp, w.final);
   return written.map((w) => ({ path: w.final, rows: w.rows }));
 }

@@ -1,0 +1,123 @@
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportFiles } from '../../src/export/exporter.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { loadRaw, rows, tempWarehouse, type RawInput } from '../helpers/raw.js';
+import { at, GOLDEN, T } from './fixtures.js';
+
+let warehouse: Warehouse;
+let dir: string;
+let dispose: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ warehouse, dir, dispose } = await tempWarehouse());
+});
+afterEach(() => dispose());
+
+const margin = (id: string, ts: number, amount: string, fee = '0'): RawInput => ({
+  stream: 'margin_records',
+  partition: 'crossed',
+  key: id,
+  ts,
+  payload: { id, coin: 'USDT', symbol: 'BTC,USDT "x"', marginTaxType: 'transfer_in', amount, fee, total: amount, ts: String(ts) },
+});
+
+describe('exports', () => {
+  it('keep amounts exact from raw to typed, ledger, CSV and Parquet', async () => {
+    const big = '12345678901234567890.123456789012345678';
+    await loadRaw(warehouse, [margin('1', at(1), '0.1'), margin('2', at(2), '0.2'), margin('3', at(3), big, '-0.000000000000000001')]);
+    await runTransforms(warehouse);
+    expect(await rows(warehouse, "SELECT CAST(sum(amount) AS VARCHAR) AS s FROM ledger WHERE source_id IN ('1', '2')")).toEqual([{ s: '0.300000000000000000' }]);
+    expect(await rows(warehouse, "SELECT CAST(amount AS VARCHAR) AS a FROM margin_records WHERE id = '3'")).toEqual([{ a: big }]);
+    const out = join(dir, 'out');
+    await exportFiles(warehouse, { out, from: T, to: T + 60_000, formats: ['csv', 'parquet'] });
+    const csv = await readFile(join(out, 'ledger.csv'), 'utf8');
+    expect(csv.split('\n').slice(1, 5)).toEqual([
+      `margin_records:1:main,default,margin_records,1,main,2025-06-01T00:00:01.000Z,transfer_in,USDT,0.1,"BTC,USDT ""x""",1,crossed transfer_in`,
+      `margin_records:2:main,default,margin_records,2,main,2025-06-01T00:00:02.000Z,transfer_in,USDT,0.2,"BTC,USDT ""x""",2,crossed transfer_in`,
+      `margin_records:3:fee,default,margin_records,3,fee,2025-06-01T00:00:03.000Z,fee,USDT,-0.000000000000000001,"BTC,USDT ""x""",3,crossed transfer_in`,
+      `margin_records:3:main,default,margin_records,3,main,2025-06-01T00:00:03.000Z,transfer_in,USDT,${big},"BTC,USDT ""x""",3,crossed transfer_in`,
+    ]);
+    const parquet = await rows(warehouse, `SELECT CAST(amount AS VARCHAR) AS amount, typeof(amount) AS type FROM read_parquet('${join(out, 'ledger.parquet')}') ORDER BY entry_id`);
+    expect(parquet).toEqual([
+      { amount: '0.100000000000000000', type: 'DECIMAL(38,18)' },
+      { amount: '0.200000000000000000', type: 'DECIMAL(38,18)' },
+      { amount: '-0.000000000000000001', type: 'DECIMAL(38,18)' },
+      { amount: big, type: 'DECIMAL(38,18)' },
+    ]);
+  });
+
+  it('write only [from, to), ordered by ts then key, with a header, RFC 4180 quoting and \\n line ends', async () => {
+    await loadRaw(warehouse, [margin('9', T + 10_000, '1'), margin('8', T + 10_000, '2'), margin('7', T, '3'), margin('6', T - 1, '4'), margin('5', T + 20_000, '5')]);
+    await runTransforms(warehouse);
+    const out = join(dir, 'out');
+    const files = await exportFiles(warehouse, { out, from: T, to: T + 20_000, formats: ['csv'] });
+    expect(files.map((f) => [f.path.slice(out.length + 1), f.rows])).toEqual([
+      ['margin_records.csv', 3],
+      ['futures_fills.csv', 0],
+      ['withdrawals.csv', 0],
+      ['ledger.csv', 3],
+    ]);
+    const text = await readFile(join(out, 'margin_records.csv'), 'utf8');
+    expect(text).toBe(
+      [
+        'account,margin_type,id,coin,symbol,margin_tax_type,amount,fee,total,ts',
+        'default,crossed,7,USDT,"BTC,USDT ""x""",transfer_in,3,0,3,2025-06-01T00:00:00.000Z',
+        'default,crossed,8,USDT,"BTC,USDT ""x""",transfer_in,2,0,2,2025-06-01T00:00:10.000Z',
+        'default,crossed,9,USDT,"BTC,USDT ""x""",transfer_in,1,0,1,2025-06-01T00:00:10.000Z',
+        '',
+      ].join('\n'),
+    );
+    expect(await readdir(out)).toEqual(['futures_fills.csv', 'ledger.csv', 'margin_records.csv', 'withdrawals.csv']);
+  });
+
+  it('give byte-identical CSV for the same range twice, and Parquet rows equal to the CSV rows', async () => {
+    await loadRaw(warehouse, GOLDEN);
+    await runTransforms(warehouse);
+    const first = join(dir, 'a');
+    const second = join(dir, 'b');
+    await exportFiles(warehouse, { out: first, from: T, to: T + 3_600_000, formats: ['csv', 'parquet'] });
+    await runTransforms(warehouse);
+    await exportFiles(warehouse, { out: second, from: T, to: T + 3_600_000, formats: ['csv', 'parquet'] });
+    for (const name of ['margin_records', 'futures_fills', 'withdrawals', 'ledger']) {
+      const [a, b] = await Promise.all([readFile(join(first, `${name}.csv`)), readFile(join(second, `${name}.csv`))]);
+      expect(a.equals(b), name).toBe(true);
+      const csv = await rows(warehouse, `SELECT * FROM read_csv('${join(first, `${name}.csv`)}', all_varchar = true, header = true)`);
+      const parquetColumns = await rows(warehouse, `DESCRIBE SELECT * FROM read_parquet('${join(first, `${name}.parquet`)}')`);
+      const cells = parquetColumns.map((c) =>
+        c['column_type']?.startsWith('DECIMAL') ? `lp_decimal_text("${c['column_name']}") AS "${c['column_name']}"` : c['column_type'] === 'TIMESTAMP WITH TIME ZONE' ? `lp_time_text("${c['column_name']}") AS "${c['column_name']}"` : `CAST("${c['column_name']}" AS VARCHAR) AS "${c['column_name']}"`,
+      );
+      const parquet = await rows(warehouse, `SELECT ${cells.join(', ')} FROM read_parquet('${join(first, `${name}.parquet`)}')`);
+      expect(parquet, name).toEqual(csv);
+      expect(csv.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuse an --out that cannot be a folder, leaving what is there whole', async () => {
+    await loadRaw(warehouse, GOLDEN);
+    await runTransforms(warehouse);
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, 'previous\n');
+    const out = join(file, 'exports');
+    await expect(exportFiles(warehouse, { out, from: T, to: T + 3_600_000, formats: ['csv'] })).rejects.toThrow(
+      `cannot write to --out ${out} (ENOTDIR); choose a folder you can write to`,
+    );
+    expect(await readFile(file, 'utf8')).toBe('previous\n');
+  });
+
+  it('leave the previous files whole and no temporary file behind when a write fails half way', async () => {
+    await loadRaw(warehouse, GOLDEN);
+    await runTransforms(warehouse);
+    const out = join(dir, 'out');
+    await exportFiles(warehouse, { out, from: T, to: T + 3_600_000, formats: ['csv'] });
+    const before = await Promise.all(['margin_records', 'futures_fills', 'withdrawals', 'ledger'].map((n) => readFile(join(out, `${n}.csv`))));
+    // The third file's temporary name is taken by a folder: its COPY fails after two files were written.
+    await mkdir(join(out, `.withdrawals.csv.${process.pid}.tmp`));
+    await expect(exportFiles(warehouse, { out, from: T, to: T + 60_000, formats: ['csv'] })).rejects.toThrow(/^cannot write the exports to --out .*; the previous exports are untouched$/);
+    const after = await Promise.all(['margin_records', 'futures_fills', 'withdrawals', 'ledger'].map((n) => readFile(join(out, `${n}.csv`))));
+    expect(after.map((b, i) => b.equals(before[i] as Buffer))).toEqual([true, true, true, true]);
+    expect((await readdir(out)).filter((n) => n.startsWith('.') && n !== `.withdrawals.csv.${process.pid}.tmp`)).toEqual([]);
+  });
+});
