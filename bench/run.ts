@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { measureExtraction } from './extract-bound.js';
+import type { ScaleFigures } from './pipeline-scale.js';
 import { measureSimThroughput } from './sim-throughput.js';
 
 /** One printed figure. `target` is empty for figures that only explain another one. */
@@ -74,8 +77,50 @@ const extractionAtRealRates: Benchmark = {
   },
 };
 
+/** Runs one scale of the pipeline in its own process (its peak RSS must be its own) and reads its figures. */
+async function pipelineScale(records: number, signal: AbortSignal): Promise<ScaleFigures> {
+  const script = fileURLToPath(new URL('./pipeline-scale.js', import.meta.url));
+  const child = spawn(process.execPath, [script, String(records)], { stdio: ['ignore', 'pipe', 'inherit'], signal });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`pipeline-scale ${records} exited with ${String(code)}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as ScaleFigures;
+}
+
+const TRANSFORM_EXPORT_TARGET_S = 15;
+const RSS_GROWTH_TARGET = 1.5;
+
+const pipelineAtScale: Benchmark = {
+  name: 'pipeline-scale',
+  async run({ quick, signal }) {
+    const [small, large] = quick ? [10_000, 100_000] : [100_000, 1_000_000];
+    const s = await pipelineScale(small, signal);
+    const l = await pipelineScale(large, signal);
+    const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+    const transformExport = l.transformSeconds + l.exportSeconds;
+    const growth = l.peakRssMb / s.peakRssMb;
+    const figures: Figure[] = [
+      { name: `extraction at --rate-scale 1000, ${label(large)} fills`, value: Math.round(l.extractRecordsPerSecond), unit: 'records/s', target: '' },
+      { name: `transform, ${label(large)} fills`, value: round(l.transformSeconds, 2), unit: 's', target: '' },
+      { name: `export CSV + Parquet, ${label(large)} fills`, value: round(l.exportSeconds, 2), unit: 's', target: '' },
+      {
+        name: `transform + export, ${label(large)} fills`,
+        value: round(transformExport, 2),
+        unit: 's',
+        target: quick ? '' : `<= ${TRANSFORM_EXPORT_TARGET_S} s`,
+        ...(quick ? {} : { met: transformExport <= TRANSFORM_EXPORT_TARGET_S }),
+      },
+      { name: `peak RSS, ${label(small)} fills (whole pipeline)`, value: Math.round(s.peakRssMb), unit: 'MB', target: '' },
+      { name: `peak RSS, ${label(large)} fills (whole pipeline)`, value: Math.round(l.peakRssMb), unit: 'MB', target: '' },
+      { name: `peak RSS ${label(large)} / ${label(small)}`, value: round(growth, 2), unit: '', target: `<= ${RSS_GROWTH_TARGET}`, met: growth <= RSS_GROWTH_TARGET },
+    ];
+    return { figures, raw: { small: s, large: l } };
+  },
+};
+
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates];
+const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pipelineAtScale];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
