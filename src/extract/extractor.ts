@@ -40,6 +40,11 @@ export interface ExtractOptions {
   log?: Logger;
   /** Told after every committed page. */
   onProgress?: (stream: string, stats: StreamStats) => void;
+  /**
+   * Ranges to read again although covered (the nightly look-back, windows with pending withdrawals): done
+   * windows inside them are forgotten before planning, so they are planned and read afresh.
+   */
+  refresh?: readonly Window[];
 }
 
 export interface ExtractResult {
@@ -103,6 +108,16 @@ function limiterFor(rate: number, context: Context) {
 
 /** The windows still to read: unfinished ones resume at their cursor, the rest of the range is planned anew. */
 async function planTasks(stream: PagedStreamDef, windowMs: number, context: Context, stats: StreamStats): Promise<Task[]> {
+  const refresh = context.refresh ?? [];
+  if (refresh.length > 0) {
+    await context.warehouse.transaction(async (c) => {
+      for (const row of await readCoverage(c, context.account, stream.name)) {
+        if (refresh.some((r) => row.window.start >= r.start && row.window.end <= r.end)) {
+          await dropWindow(c, context.account, stream.name, row.partition, row.window);
+        }
+      }
+    });
+  }
   const coverage = await context.warehouse.exclusive((c) => readCoverage(c, context.account, stream.name));
   const tasks: Task[] = [];
   for (const partition of stream.partitions) {

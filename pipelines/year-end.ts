@@ -1,0 +1,11 @@
+import { definePipeline } from '../src/pipeline/define.js';
+
+/** A calendar year (or any --from/--to range), every stream, every export: the accountant's run. */
+export default definePipeline({
+  name: 'year-end',
+  description: 'Every record of a year (--year YYYY, or --from/--to), the ledger, and all exports',
+  range: { kind: 'flags' },
+  streams: 'all',
+  stages: ['extract', 'transform', 'export'],
+  export: { range: 'run', formats: ['csv', 'parquet'] },
+});

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { UsageError } from '../errors/usage-error.js';
+import type { Credentials } from '../http/credentials.js';
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name');
+
+/**
+ * The profiles file (`--config`, default ./ledgerpipe.config.json when present): accounts, each with its base
+ * URL and the names of the environment variables that hold its credentials. Never the credentials themselves.
+ */
+export const configSchema = z.strictObject({
+  accounts: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, dot, dash or underscore'),
+        baseUrl: z.url({ protocol: /^https?$/ }),
+        env: z.strictObject({ key: envName, secret: envName, passphrase: envName }),
+      }),
+    )
+    .min(1)
+    .refine((list) => new Set(list.map((a) => a.name)).size === list.length, { message: 'account names must differ' }),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** One account to run: its name (the `account` column), where to reach it, and its credentials. */
+export interface Account {
+  name: string;
+  baseUrl: string;
+  credentials: Credentials;
+}
+
+export const DEFAULT_CONFIG_PATH = './ledgerpipe.config.json';
+
+/** Reads and checks a profiles file; undefined when no --config was given and the default file is absent. */
+export async function readConfig(path: string | undefined): Promise<Config | undefined> {
+  const file = path ?? DEFAULT_CONFIG_PATH;
+  if (path === undefined && !existsSync(file)) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0];
+    throw new UsageError(`config ${file} cannot be read (${reason}); check --config`, error);
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`config ${file}: ${issue?.path.join('.') || '(file)'}: ${issue?.message ?? 'invalid'}; fix that field`);
+  }
+  return parsed.data;
+}
+
+function fromEnv(env: NodeJS.ProcessEnv, names: { key: string; secret: string; passphrase: string }, account: string): Credentials {
+  const missing = [names.key, names.secret, names.passphrase].filter((n) => (env[n] ?? '') === '');
+  if (missing.length > 0) {
+    throw new UsageError(`missing credentials for account ${account}: set ${missing.join(', ')} in the environment (a read-only API key is enough)`);
+  }
+  return { apiKey: env[names.key] as string, secretKey: env[names.secret] as string, passphrase: env[names.passphrase] as string };
+}
+
+/**
+ * The accounts a command runs: every profile of the config (or the one --profile names), or without a config
+ * the account `default` at --base-url with LEDGERPIPE_API_KEY, LEDGERPIPE_API_SECRET, LEDGERPIPE_API_PASSPHRASE.
+ */
+export function resolveAccounts(options: { config: Config | undefined; profile: string | undefined; baseUrl: string | undefined; env: NodeJS.ProcessEnv }): Account[] {
+  const { config, profile, env } = options;
+  if (config === undefined) {
+    if (profile !== undefined) throw new UsageError(`--profile ${profile} needs a config file; give --config or create ${DEFAULT_CONFIG_PATH}`);
+    const baseUrl = checkBaseUrl(options.baseUrl ?? env['LEDGERPIPE_BASE_URL']);
+    return [{ name: 'default', baseUrl, credentials: fromEnv(env, { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' }, 'default') }];
+  }
+  const chosen = profile === undefined ? config.accounts : config.accounts.filter((a) => a.name === profile);
+  if (chosen.length === 0) throw new UsageError(`no profile named ${profile}; the config has ${config.accounts.map((a) => a.name).join(', ')}`);
+  return chosen.map((a) => ({ name: a.name, baseUrl: checkBaseUrl(options.baseUrl ?? a.baseUrl), credentials: fromEnv(env, a.env, a.name) }));
+}
+
+/** The platform's address, checked to be an http(s) URL without a user or password in it. */
+export function checkBaseUrl(value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError("give the platform's API address with --base-url, LEDGERPIPE_BASE_URL or a config file");
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url ${JSON.stringify(value)} is not a URL; use e.g. https://api.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--base-url must not hold a user or password; credentials come from the environment');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
