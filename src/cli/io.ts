@@ -6,11 +6,14 @@ export interface CliIo {
   log(line: string): void;
   /** Resolves on SIGINT or SIGTERM. */
   untilSignal(): Promise<void>;
+  /** Whether a person watches (live progress lines); false in tests and pipes. */
+  interactive: boolean;
 }
 
 export const processIo: CliIo = {
   out: (line) => void process.stdout.write(`${line}\n`),
   log: (line) => void process.stderr.write(`${line}\n`),
+  interactive: process.stderr.isTTY === true,
   untilSignal: () =>
     new Promise((resolve) => {
       process.once('SIGINT', () => resolve());

@@ -1,6 +1,5 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
-import type { Credentials } from '../http/credentials.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { assertTimeZone, parseInstant, yearRange } from '../time/instant.js';
@@ -15,7 +14,7 @@ export interface CommonArgs {
   db: string;
   out: string;
   streams?: string;
-  format: string;
+  format?: string;
   config?: string;
   profile?: string;
   'log-format': 'pretty' | 'json';
@@ -33,7 +32,7 @@ export function withCommonOptions<T>(yargs: Argv<T>): Argv<T & CommonArgs> {
     .option('db', { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' })
     .option('out', { type: 'string', default: './exports', describe: 'Folder for exported files' })
     .option('streams', { type: 'string', describe: `Comma list of streams (default all): ${STREAMS.map((s) => s.name).join(', ')}` })
-    .option('format', { type: 'string', default: 'csv,parquet', describe: 'Export formats, comma list' })
+    .option('format', { type: 'string', describe: "Export formats, comma list: csv, parquet (default: the pipeline's, both)" })
     .option('config', { type: 'string', describe: 'Profiles file (default ./ledgerpipe.config.json when present)' })
     .option('profile', { type: 'string', describe: 'Run one profile of the config file' })
     .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })
@@ -62,34 +61,4 @@ export function parseStreams(list: string | undefined): StreamDef[] {
   const unknown = names.filter((n) => !STREAMS.some((s) => s.name === n));
   if (unknown.length > 0) throw new UsageError(`unknown stream ${unknown.join(', ')}; choose from ${STREAMS.map((s) => s.name).join(', ')}`);
   return STREAMS.filter((s) => names.includes(s.name));
-}
-
-export interface EnvNames {
-  key: string;
-  secret: string;
-  passphrase: string;
-}
-
-export const DEFAULT_ENV: EnvNames = { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' };
-
-/** Credentials from the environment; never from flags, so they stay out of shell history and process lists. */
-export function credentialsFromEnv(env: NodeJS.ProcessEnv, names: EnvNames = DEFAULT_ENV): Credentials {
-  const missing = [names.key, names.secret, names.passphrase].filter((n) => (env[n] ?? '') === '');
-  if (missing.length > 0) throw new UsageError(`missing credentials: set ${missing.join(', ')} in the environment (a read-only API key is enough)`);
-  return { apiKey: env[names.key] as string, secretKey: env[names.secret] as string, passphrase: env[names.passphrase] as string };
-}
-
-/** The platform's address from --base-url or LEDGERPIPE_BASE_URL, checked to be an http(s) URL. */
-export function parseBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const value = flag ?? env['LEDGERPIPE_BASE_URL'];
-  if (value === undefined || value === '') throw new UsageError("give the platform's API address with --base-url or LEDGERPIPE_BASE_URL");
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--base-url ${JSON.stringify(value)} is not a URL; use e.g. https://api.example.com`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') throw new UsageError('--base-url must not hold a user or password; credentials come from the environment');
-  return url.origin + url.pathname.replace(/\/+$/, '');
 }

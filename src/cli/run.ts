@@ -1,9 +1,12 @@
 import yargs from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
 import { extractCommand } from './commands/extract.js';
+import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { queryCommand } from './commands/query.js';
+import { runCommand } from './commands/run.js';
 import { simCommand } from './commands/sim.js';
+import { statusCommand } from './commands/status.js';
 import { transformCommand } from './commands/transform.js';
 import { describeFailure } from './exit.js';
 import { processIo, type CliIo } from './io.js';
@@ -15,11 +18,14 @@ import { processIo, type CliIo } from './io.js';
 export async function runCli(argv: readonly string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parser = yargs([...argv])
     .scriptName('ledgerpipe')
+    .command(runCommand(io, env))
     .command(extractCommand(io, env))
-    .command(transformCommand(io))
-    .command(exportCommand(io))
+    .command(transformCommand(io, env))
+    .command(exportCommand(io, env))
+    .command(statusCommand(io))
     .command(queryCommand(io))
     .command(simCommand(io))
+    .command(demoCommand(io))
     .demandCommand(1, 'Name a command; see ledgerpipe --help')
     .strict()
     .help()

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { readSqlFolder } from './sql-files.js';
@@ -41,6 +43,8 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean 
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
   try {
+    // A warehouse in a folder that does not exist yet: make the folder, as a user would expect.
+    if (options.readOnly !== true) await mkdir(dirname(resolve(path)), { recursive: true });
     instance = await DuckDBInstance.create(path, options.readOnly === true ? { access_mode: 'READ_ONLY' } : {});
     connection = await instance.connect();
   } catch (error) {

@@ -1,9 +1,10 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors/usage-error.js';
-import { EXPORT_FORMATS, exportFiles, type ExportFormat } from '../../export/exporter.js';
-import { openWarehouse } from '../../warehouse/warehouse.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../../export/exporter.js';
+import { pipelineSchema } from '../../pipeline/define.js';
 import type { CliIo } from '../io.js';
-import { parseRange, withCommonOptions, type CommonArgs } from '../options.js';
+import { withCommonOptions, type CommonArgs } from '../options.js';
+import { runStages } from '../stage-runner.js';
 
 /** The formats named by --format. */
 export function parseFormats(list: string): ExportFormat[] {
@@ -15,8 +16,10 @@ export function parseFormats(list: string): ExportFormat[] {
   return names as ExportFormat[];
 }
 
+const exportOnly = pipelineSchema.parse({ name: 'export', range: { kind: 'flags' }, stages: ['export'] });
+
 /** `ledgerpipe export`: write the CSV and Parquet files of a range from the warehouse. */
-export function exportCommand(io: CliIo): CommandModule<object, CommonArgs> {
+export function exportCommand(io: CliIo, env: NodeJS.ProcessEnv): CommandModule<object, CommonArgs> {
   return {
     command: 'export',
     describe: 'Write margin_records, futures_fills, withdrawals and ledger for the range as CSV and Parquet',
@@ -24,16 +27,6 @@ export function exportCommand(io: CliIo): CommandModule<object, CommonArgs> {
       withCommonOptions(yargs)
         .example('ledgerpipe export --year 2025 --out ./exports', 'The 2025 files, in CSV and Parquet')
         .example('ledgerpipe export --year 2025 --tz Europe/Berlin --format csv', 'A Berlin calendar year, CSV only') as unknown as Argv<CommonArgs>,
-    handler: async (args) => {
-      const range = parseRange(args);
-      const formats = parseFormats(args.format);
-      const warehouse = await openWarehouse(args.db);
-      try {
-        const files = await exportFiles(warehouse, { out: args.out, ...range, formats });
-        for (const f of files) io.out(`${f.path}  ${f.rows} rows`);
-      } finally {
-        await warehouse.close();
-      }
-    },
+    handler: (args) => runStages(exportOnly, args, io, env),
   };
 }

@@ -1,0 +1,68 @@
+import { readConfig, resolveAccounts } from '../config/profiles.js';
+import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import { createLogger } from '../log/logger.js';
+import type { Pipeline } from '../pipeline/define.js';
+import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
+import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from '../progress/reporter.js';
+import { transformSummaryLines } from '../stages/transform-stage.js';
+import { parseFormats } from './commands/export.js';
+import type { CliIo } from './io.js';
+import { parseRange, parseStreams, type CommonArgs } from './options.js';
+
+/** The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. */
+export function resultLines(result: PipelineResult): string[] {
+  const lines: string[] = [];
+  if (result.accounts.length > 0) {
+    lines.push('account      stream               windows  skipped    pages   records  requests  429s  retries');
+    for (const a of result.accounts) {
+      for (const [name, s] of Object.entries(a.extract.streams)) {
+        lines.push(
+          `${a.account.padEnd(12)} ${name.padEnd(20)} ${String(s.windowsDone).padStart(7)}  ${String(s.windowsSkipped).padStart(7)}  ${String(s.pages).padStart(7)}  ${String(s.records).padStart(8)}  ${String(s.requests).padStart(8)}  ${String(s.rateLimited).padStart(4)}  ${String(s.retries).padStart(7)}`,
+        );
+      }
+    }
+  }
+  if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform));
+  if (result.exports.length > 0) {
+    lines.push(...(lines.length > 0 ? [''] : []), 'file                                                     rows');
+    for (const f of result.exports) lines.push(`${f.path}  ${f.rows}`);
+  }
+  return lines;
+}
+
+function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {
+  if (args.quiet) return silentProgress;
+  if (process.stderr.isTTY === true && args['log-format'] === 'pretty' && io.interactive) return terminalProgress();
+  return periodicProgress(log);
+}
+
+/**
+ * What every pipeline command does: read the flags and the profiles, run the pipeline's stages, print the
+ * summary, and fail with exit 4 when the run finished incomplete.
+ */
+export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv): Promise<void> {
+  const log = createLogger({ format: args['log-format'], quiet: args.quiet, write: io.log });
+  const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('export'));
+  const given = args.year !== undefined || args.from !== undefined || args.to !== undefined;
+  const range = needsRange || given ? parseRange(args) : undefined;
+  const streams = args.streams === undefined ? undefined : parseStreams(args.streams);
+  const formats = args.format === undefined ? undefined : parseFormats(args.format);
+  const accounts = pipeline.stages.includes('extract')
+    ? resolveAccounts({ config: await readConfig(args.config), profile: args.profile, baseUrl: args['base-url'], env })
+    : [];
+  const result = await runPipeline({
+    pipeline,
+    accounts,
+    dbPath: args.db,
+    out: args.out,
+    ...(range === undefined ? {} : { range: { start: range.from, end: range.to } }),
+    tz: args.tz,
+    ...(streams === undefined ? {} : { streams }),
+    ...(formats === undefined ? {} : { formats }),
+    log,
+    progress: progressFor(args, io, log),
+    rateScale: args['rate-scale'],
+  });
+  for (const line of resultLines(result)) io.out(line);
+  if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_QUARANTINE', exit: 'incomplete' });
+}

@@ -1,0 +1,197 @@
+import type { Account } from '../config/profiles.js';
+import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import { UsageError } from '../errors/usage-error.js';
+import { extract, type ExtractResult } from '../extract/extractor.js';
+import { emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
+import type { Window } from '../extract/window-planner.js';
+import { exportFiles, type ExportedFile } from '../export/exporter.js';
+import { createSignedClient } from '../http/client.js';
+import type { Logger } from '../log/logger.js';
+import type { ProgressReporter } from '../progress/reporter.js';
+import { runTransformStage, type TransformSummary } from '../stages/transform-stage.js';
+import { STREAMS } from '../streams/index.js';
+import type { StreamDef } from '../streams/stream.js';
+import { parseInstant } from '../time/instant.js';
+import { finishRun, startRun } from '../warehouse/runs.js';
+import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
+import type { Pipeline } from './define.js';
+import { planNightly } from './nightly-range.js';
+
+export interface RunPipelineOptions {
+  pipeline: Pipeline;
+  /** The accounts to extract; only needed when the pipeline extracts. */
+  accounts: readonly Account[];
+  dbPath: string;
+  out: string;
+  /** --year or --from/--to, when given. */
+  range?: Window;
+  tz: string;
+  /** --streams, overriding the pipeline's. */
+  streams?: readonly StreamDef[];
+  /** --format, overriding the pipeline's. */
+  formats?: readonly ('csv' | 'parquet')[];
+  log: Logger;
+  progress: ProgressReporter;
+  clock?: () => number;
+  rateScale?: number;
+}
+
+export interface AccountResult {
+  account: string;
+  range: Window;
+  extract: ExtractResult;
+}
+
+export interface PipelineResult {
+  accounts: AccountResult[];
+  transform?: TransformSummary;
+  exports: ExportedFile[];
+  /** Set when the run finished but is incomplete (quarantined records): exit 4. */
+  incomplete?: string;
+}
+
+function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | undefined): StreamDef[] {
+  if (override !== undefined) return [...override];
+  return pipeline.streams === 'all' ? [...STREAMS] : STREAMS.filter((s) => (pipeline.streams as string[]).includes(s.name));
+}
+
+function merge(into: Record<string, StreamStats>, from: Record<string, StreamStats>): void {
+  for (const [name, stats] of Object.entries(from)) {
+    const target = into[name] ?? emptyStreamStats();
+    for (const key of Object.keys(target) as (keyof StreamStats)[]) target[key] += stats[key];
+    into[name] = target;
+  }
+}
+
+/** One account's extraction: its range (flags or since coverage), its refreshes, its run row. */
+async function extractAccount(warehouse: Warehouse, account: Account, options: RunPipelineOptions, streams: StreamDef[]): Promise<AccountResult> {
+  const clock = options.clock ?? Date.now;
+  const { pipeline } = options;
+  let range: Window;
+  let refresh: Window[] = [];
+  let extra: Window[] = [];
+  if (pipeline.range.kind === 'flags' || options.range !== undefined) {
+    if (options.range === undefined) throw new UsageError(`pipeline ${pipeline.name} needs a range: give --year YYYY, or --from and --to`);
+    range = options.range;
+  } else {
+    const plan = await planNightly(warehouse, {
+      account: account.name,
+      streams,
+      lookBackDays: pipeline.range.lookBackDays,
+      now: clock(),
+      refreshPending: pipeline.range.refreshPendingWithdrawals,
+    });
+    range = plan.range;
+    refresh = [plan.range];
+    extra = plan.pendingWithdrawalWindows;
+  }
+  const runId = await warehouse.exclusive((c) =>
+    startRun(c, { account: account.name, command: `run ${pipeline.name}`, from: range.start, to: range.end, now: clock() }),
+  );
+  const client = createSignedClient({ baseUrl: account.baseUrl, credentials: account.credentials, clock });
+  const base = {
+    warehouse,
+    client,
+    account: account.name,
+    runId,
+    clock,
+    rateScale: options.rateScale ?? 1,
+    log: options.log,
+    onProgress: (stream: string, stats: StreamStats) => options.progress.update(account.name, stream, stats),
+  };
+  try {
+    const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh });
+    // Windows outside the range that hold a pending withdrawal: read again so a changed status lands.
+    const withdrawals = streams.filter((s) => s.name === 'withdrawals');
+    for (const w of extra) {
+      options.log.info(`${account.name}: reading again ${new Date(w.start).toISOString()} .. ${new Date(w.end).toISOString()} for pending withdrawals`);
+      const again = await extract({ ...base, streams: withdrawals, from: w.start, to: w.end, refresh: [w] });
+      merge(result.streams, again.streams);
+    }
+    result.total = totalStats(result.streams);
+    const t = result.total;
+    await warehouse.exclusive((c) =>
+      finishRun(c, runId, {
+        status: t.quarantined > 0 ? 'incomplete' : 'done',
+        exitCode: t.quarantined > 0 ? EXIT_STATUS.incomplete : 0,
+        message: t.quarantined > 0 ? `${t.quarantined} records quarantined` : 'ok',
+        requests: t.requests,
+        rateLimited: t.rateLimited,
+        retries: t.retries,
+        records: t.records,
+        now: clock(),
+      }),
+    );
+    return { account: account.name, range, extract: result };
+  } catch (error) {
+    const e = error instanceof LedgerpipeError ? error : undefined;
+    await warehouse
+      .exclusive((c) =>
+        finishRun(c, runId, {
+          status: e?.exit === 'incomplete' ? 'incomplete' : 'failed',
+          exitCode: EXIT_STATUS[e?.exit ?? 'unexpected'],
+          message: error instanceof Error ? error.message : String(error),
+          now: clock(),
+        }),
+      )
+      .catch(() => undefined);
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Why a finished extraction is incomplete (exit 4), or undefined when it is whole. */
+function quarantineReason(accounts: readonly AccountResult[]): string | undefined {
+  const parts = accounts.flatMap((a) =>
+    Object.entries(a.extract.streams)
+      .filter(([, s]) => s.quarantined > 0)
+      .map(([name, s]) => `${accounts.length > 1 ? `${a.account} ` : ''}${name}: ${s.quarantined}`),
+  );
+  if (parts.length === 0) return undefined;
+  return `records that failed their schema were set aside in the quarantine table (${parts.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`;
+}
+
+/** The export range: the run's own, or its end year so far in --tz. */
+function exportRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
+  const ranges = accounts.map((a) => a.range);
+  const run = options.range ?? (ranges.length > 0 ? { start: Math.min(...ranges.map((r) => r.start)), end: Math.max(...ranges.map((r) => r.end)) } : undefined);
+  if (run === undefined) throw new UsageError('export needs a range: give --year YYYY, or --from and --to');
+  if (options.pipeline.export.range === 'run') return run;
+  const year = new Date(run.end - 1).toLocaleString('en-CA', { timeZone: options.tz, year: 'numeric' });
+  return { start: parseInstant(`${year}-01-01`, options.tz), end: run.end };
+}
+
+/**
+ * Runs a pipeline's stages on one warehouse, held open (and so locked) for the whole run: every account
+ * extracts side by side (each key has its own rate limits), then one transform, then the exports.
+ *
+ * @example
+ * await runPipeline({ pipeline: await loadPipeline('year-end'), accounts, dbPath, out, range, tz: 'UTC', log, progress });
+ */
+export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
+  const { pipeline } = options;
+  const streams = pipelineStreams(pipeline, options.streams);
+  const warehouse = await openWarehouse(options.dbPath);
+  try {
+    const result: PipelineResult = { accounts: [], exports: [] };
+    if (pipeline.stages.includes('extract')) {
+      const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
+      options.progress.stop();
+      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failure !== undefined) throw failure.reason;
+      result.accounts = settled.map((s) => (s as PromiseFulfilledResult<AccountResult>).value);
+      const reason = quarantineReason(result.accounts);
+      if (reason !== undefined) result.incomplete = reason;
+    }
+    if (pipeline.stages.includes('transform')) result.transform = await runTransformStage(warehouse, options.log);
+    if (pipeline.stages.includes('export')) {
+      const range = exportRange(options, result.accounts);
+      result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });
+    }
+    return result;
+  } finally {
+    options.progress.stop();
+    await warehouse.close();
+  }
+}
