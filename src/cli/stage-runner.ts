@@ -40,7 +40,7 @@ function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createL
  * What every pipeline command does: read the flags and the profiles, run the pipeline's stages, print the
  * summary, and fail with exit 4 when the run finished incomplete.
  */
-export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv): Promise<void> {
+export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv, command = `run ${pipeline.name}`): Promise<void> {
   const log = createLogger({ format: args['log-format'], quiet: args.quiet, write: io.log });
   const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('export'));
   const given = args.year !== undefined || args.from !== undefined || args.to !== undefined;
@@ -62,6 +62,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     log,
     progress: progressFor(args, io, log),
     rateScale: args['rate-scale'],
+    command,
   });
   for (const line of resultLines(result)) io.out(line);
   if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_QUARANTINE', exit: 'incomplete' });

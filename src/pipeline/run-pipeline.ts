@@ -34,6 +34,8 @@ export interface RunPipelineOptions {
   progress: ProgressReporter;
   clock?: () => number;
   rateScale?: number;
+  /** How the run is named in the runs table (default `run <pipeline>`). */
+  command?: string;
 }
 
 export interface AccountResult {
@@ -86,7 +88,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     extra = plan.pendingWithdrawalWindows;
   }
   const runId = await warehouse.exclusive((c) =>
-    startRun(c, { account: account.name, command: `run ${pipeline.name}`, from: range.start, to: range.end, now: clock() }),
+    startRun(c, { account: account.name, command: options.command ?? `run ${pipeline.name}`, from: range.start, to: range.end, now: clock() }),
   );
   const client = createSignedClient({ baseUrl: account.baseUrl, credentials: account.credentials, clock });
   const base = {

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const decimalString = z
   .string()
-  .regex(/^[+-]?\d+(\.\d+)?$/, 'not a plain decimal string')
+  .regex(/^[+-]?\d+(\.\d+)?$/, { message: 'not a plain decimal string', abort: true })
   .regex(/^[+-]?0*\d{1,20}(\.\d{1,18}0*)?$/, 'more digits than DECIMAL(38,18) holds exactly');
 /** A Unix-millisecond time as the platform writes it: digits in a string. */
 export const msString = z.string().regex(/^\d{1,16}$/, 'not a Unix millisecond time');

@@ -58,7 +58,7 @@ describe('records that fail their schema', () => {
   it('go to quarantine, unknown fields are kept and recorded once, and the run exits 4 naming the table', async () => {
     const db = join(dir, 'q.duckdb');
     const env = { ...process.env, LEDGERPIPE_API_KEY: 'k', LEDGERPIPE_API_SECRET: 's3cret-value', LEDGERPIPE_API_PASSPHRASE: 'pass-value' };
-    const result = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--base-url', baseUrl, '--db', db], { env });
+    const result = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--base-url', baseUrl, '--db', db, '--quiet'], { env });
     expect(result.status).toBe(4);
     expect(result.stderr).toBe(
       'ledgerpipe: records that failed their schema were set aside in the quarantine table (withdrawals: 1); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"\n',

@@ -141,6 +141,15 @@ describe('checkRecords', () => {
     ]);
   });
 
+  it('quarantines an amount with more digits than DECIMAL(38,18) holds, rather than round it', () => {
+    const { quarantine, load } = check(withdrawals, [withdrawal({ orderId: '9', size: '1.0000000000000000001' }), withdrawal({ orderId: '10', size: '123456789012345678901' })]);
+    expect(load).toEqual([]);
+    expect(quarantine.map((q) => [q.key, q.error])).toEqual([
+      ['9', 'size: more digits than DECIMAL(38,18) holds exactly'],
+      ['10', 'size: more digits than DECIMAL(38,18) holds exactly'],
+    ]);
+  });
+
   it('lists every failing field of a record in one error', () => {
     const record = withdrawal({ size: '1,5', cTime: '2024-01-01' });
     expect(check(withdrawals, [record]).quarantine).toEqual([

@@ -27,6 +27,6 @@ export function exportCommand(io: CliIo, env: NodeJS.ProcessEnv): CommandModule<
       withCommonOptions(yargs)
         .example('ledgerpipe export --year 2025 --out ./exports', 'The 2025 files, in CSV and Parquet')
         .example('ledgerpipe export --year 2025 --tz Europe/Berlin --format csv', 'A Berlin calendar year, CSV only') as unknown as Argv<CommonArgs>,
-    handler: (args) => runStages(exportOnly, args, io, env),
+    handler: (args) => runStages(exportOnly, args, io, env, 'export'),
   };
 }

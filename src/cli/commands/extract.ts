@@ -15,6 +15,6 @@ export function extractCommand(io: CliIo, env: NodeJS.ProcessEnv): CommandModule
       withCommonOptions(yargs)
         .example('ledgerpipe extract --year 2025 --base-url https://api.example.com', 'Fetch 2025 into ./ledgerpipe.duckdb')
         .example('ledgerpipe extract --from 2025-06-01 --to 2025-07-01 --streams withdrawals', 'One stream, one month') as unknown as Argv<CommonArgs>,
-    handler: (args) => runStages(extractOnly, args, io, env),
+    handler: (args) => runStages(extractOnly, args, io, env, 'extract'),
   };
 }

@@ -13,6 +13,6 @@ export function transformCommand(io: CliIo, env: NodeJS.ProcessEnv): CommandModu
     describe: 'Rebuild the typed tables and the ledger from raw_records with the SQL in sql/, and check them',
     builder: (yargs: Argv) =>
       withCommonOptions(yargs).example('ledgerpipe transform --db ./ledgerpipe.duckdb', 'Rebuild after an extract') as unknown as Argv<CommonArgs>,
-    handler: (args) => runStages(transformOnly, args, io, env),
+    handler: (args) => runStages(transformOnly, args, io, env, 'transform'),
   };
 }
