@@ -126,7 +126,9 @@ async function planTasks(stream: PagedStreamDef, windowMs: number, context: Cont
     const done = rows.filter((r) => r.status === 'done');
     stats.windowsSkipped += done.filter((r) => r.window.start < context.to && r.window.end > context.from).length;
     for (const r of resumable) tasks.push({ partition: partition.name, params: partition.params, window: r.window, ...(r.cursor === null ? {} : { cursor: r.cursor }) });
-    const gaps = uncovered(context.from, context.to, [...done, ...resumable].map((r) => r.window));
+    // A refreshed range counts as not covered, even where a done window reaches into it.
+    const covered = [...done.flatMap((r) => uncovered(r.window.start, r.window.end, refresh)), ...resumable.map((r) => r.window)];
+    const gaps = uncovered(context.from, context.to, covered);
     for (const gap of gaps) {
       for (const window of planWindows(gap.start, gap.end, windowMs)) tasks.push({ partition: partition.name, params: partition.params, window });
     }
