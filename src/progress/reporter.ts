@@ -71,17 +71,20 @@ export function terminalProgress(clock: () => number = Date.now): ProgressReport
 
 /** Off a terminal (cron, CI): one plain log line per account and stream every `everyMs` (default 5 s). */
 export function periodicProgress(log: Logger, clock: () => number = Date.now, everyMs = 5000): ProgressReporter {
-  const lines = new Map<string, Line & { reported: number }>();
+  const lines = new Map<string, Line & { reported: number; finished: boolean }>();
   return {
     update: (account, stream, stats) => {
       const id = `${account}/${stream}`;
       const now = clock();
-      const line = lines.get(id) ?? { stats, started: now, reported: now };
+      const line = lines.get(id) ?? { stats, started: now, reported: now, finished: false };
       line.stats = stats;
       lines.set(id, line);
+      if (line.finished) return;
+      // The line that says a stream is done is always written, once.
       const finished = stats.windowsPlanned > 0 && stats.windowsDone >= stats.windowsPlanned;
-      if (now - line.reported < everyMs && !finished) return;
-      line.reported = finished ? Infinity : now;
+      if (!finished && now - line.reported < everyMs) return;
+      line.reported = now;
+      line.finished = finished;
       const left = eta(line, now);
       log.info(`${id}: ${stats.windowsDone}/${stats.windowsPlanned} windows, ${stats.records} records`, {
         reqPerSec: Number(rate(line, now).toFixed(1)),
