@@ -21,6 +21,8 @@ export interface ScaleFigures {
   transformSeconds: number;
   exportSeconds: number;
   peakRssMb: number;
+  /** Peak RSS so far at the end of each phase, MB: shows which phase set the peak. */
+  peakRssMbAfter: { extract: number; transform: number; export: number };
 }
 
 async function main(): Promise<void> {
@@ -30,19 +32,24 @@ async function main(): Promise<void> {
   const { child, info } = await spawnSimulator({ records, rateScale: 1000, startTimeoutMs: 300_000, seed: 'scale' });
   const dir = await mkdtemp(join(tmpdir(), 'lp-scale-'));
   try {
-    const warehouse = await openWarehouse(join(dir, 'scale.duckdb'));
+    const memoryLimit = process.env['LP_BENCH_MEMORY_LIMIT'];
+    const warehouse = await openWarehouse(join(dir, 'scale.duckdb'), memoryLimit === undefined ? {} : { memoryLimit });
     const client = createSignedClient({ baseUrl: info.baseUrl, credentials: info });
     try {
       let started = performance.now();
       const result = await extract({ warehouse, client, account: 'bench', runId: 'bench', streams: [futuresFills], from, to, rateScale: 1000 });
       const extractSeconds = (performance.now() - started) / 1000;
+      const peakAfter = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
+      const phases = { extract: peakAfter(), transform: 0, export: 0 };
       await stopChild(child);
       started = performance.now();
       await runTransforms(warehouse);
       const transformSeconds = (performance.now() - started) / 1000;
+      phases.transform = peakAfter();
       started = performance.now();
       await exportFiles(warehouse, { out: join(dir, 'exports'), from, to, formats: ['csv', 'parquet'] });
       const exportSeconds = (performance.now() - started) / 1000;
+      phases.export = peakAfter();
       const figures: ScaleFigures = {
         fills: result.total.records,
         extractSeconds,
@@ -51,6 +58,7 @@ async function main(): Promise<void> {
         exportSeconds,
         // ru_maxrss is in kilobytes on Linux.
         peakRssMb: process.resourceUsage().maxRSS / 1024,
+        peakRssMbAfter: phases,
       };
       process.stdout.write(`${JSON.stringify(figures)}\n`);
     } finally {

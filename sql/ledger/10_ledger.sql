@@ -85,4 +85,6 @@ SELECT
   account, source, source_id, leg, ts, category, asset,
   CAST(amount AS DECIMAL(38, 18)) AS amount,
   CAST(symbol AS VARCHAR) AS symbol, reference, note
-FROM movements;
+FROM movements
+-- Stored in export order (ts, then entry_id): exports read it as it lies, without sorting again.
+ORDER BY ts, entry_id, account;

@@ -46,4 +46,6 @@ SELECT
   fees[1].feeCoin                AS fee_coin,
   r.feeDetail                    AS fee_detail,
   ts
-FROM with_fees;
+FROM with_fees
+-- Stored in export order (ts, then key): exports read it as it lies, without sorting again.
+ORDER BY ts, trade_id, account;

@@ -31,4 +31,6 @@ renamed AS (
     ts
   FROM source
 )
-SELECT * FROM renamed;
+-- Stored in export order (ts, then key): exports read it as it lies, without sorting again.
+SELECT * FROM renamed
+ORDER BY ts, order_id, account;

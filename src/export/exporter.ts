@@ -6,7 +6,8 @@ import { ident, literal } from '../warehouse/quote.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
- * The files `export` writes, each from its table, ordered by ts then `key` (contract.md, "Exports").
+ * The files `export` writes, each from its table, ordered by ts then `key` (contract.md, "Exports"): the
+ * transforms store the tables in that order.
  * futures_fills.fee_detail (the raw feeDetail JSON) stays in the warehouse: every entry of it is a ledger row.
  */
 export const EXPORTS: readonly { name: string; key: string; omit?: readonly string[] }[] = [
@@ -53,13 +54,15 @@ function csvCell(column: Column): string {
   return name;
 }
 
-/** The rows of the range, sorted, in a session table both formats are written from (one sort, not two). */
-function sortedRangeTable(table: string, key: string, columns: readonly Column[], options: ExportOptions): string {
+/**
+ * The rows of the range in export order. The transforms store each exported table sorted by ts then key
+ * (sql/staging, sql/ledger), and DuckDB returns a table's rows in the order they were inserted while
+ * preserve_insertion_order is on (its default, set again below): so no sort here, and no sorted copy held
+ * in memory.
+ */
+function rangeSelect(table: string, cells: readonly string[], options: ExportOptions): string {
   const bound = (ms: number) => `make_timestamptz(${BigInt(ms) * 1000n})`;
-  return `CREATE OR REPLACE TEMP TABLE lp_export AS
-    SELECT ${columns.map((c) => ident(c.name)).join(', ')} FROM ${ident(table)}
-    WHERE ts >= ${bound(options.from)} AND ts < ${bound(options.to)}
-    ORDER BY ts, ${ident(key)}, account`;
+  return `SELECT ${cells.join(', ')} FROM ${ident(table)} WHERE ts >= ${bound(options.from)} AND ts < ${bound(options.to)}`;
 }
 
 /** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
@@ -85,9 +88,9 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   await prepareOut(options.out);
   const written: { temp: string; final: string; rows: number }[] = [];
   try {
-    for (const { name, key, omit } of EXPORTS) {
+    await warehouse.exclusive((c) => c.run('SET preserve_insertion_order = true'));
+    for (const { name, omit } of EXPORTS) {
       const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
-      await warehouse.exclusive((c) => c.run(sortedRangeTable(name, key, columns, options)));
       for (const format of options.formats) {
         const final = resolve(join(options.out, `${name}.${format}`));
         const temp = resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`));
@@ -96,8 +99,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
         // Listed before it is written, so a half-written temporary file is removed too.
         const file = { temp, final, rows: 0 };
         written.push(file);
-        // No ORDER BY: lp_export was filled in order, and DuckDB keeps insertion order (preserve_insertion_order).
-        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (SELECT ${cells.join(', ')} FROM lp_export) TO ${literal(temp)} ${target}`));
+        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${rangeSelect(name, cells, options)}) TO ${literal(temp)} ${target}`));
         file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
       }
     }
@@ -108,7 +110,6 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     if (/No space left/i.test(message)) throw new WarehouseError(`the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`, 'LP_DISK_FULL', 'unexpected', error);
     throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
   }
-  await warehouse.exclusive((c) => c.run('DROP TABLE IF EXISTS lp_export'));
   for (const w of written) await rename(w.temp, w.final);
   return written.map((w) => ({ path: w.final, rows: w.rows }));
 }

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { WarehouseError } from '../errors/warehouse-error.js';
+import { literal } from './quote.js';
 import { readSqlFolder } from './sql-files.js';
 
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
@@ -39,7 +40,7 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
  * const wh = await openWarehouse('./ledgerpipe.duckdb');
  * try { ... } finally { await wh.close(); }
  */
-export async function openWarehouse(path: string, options: { readOnly?: boolean } = {}): Promise<Warehouse> {
+export async function openWarehouse(path: string, options: { readOnly?: boolean; memoryLimit?: string } = {}): Promise<Warehouse> {
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
   try {
@@ -52,6 +53,7 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean 
   }
   // Times are stored as instants; a UTC session makes every cast and every text form UTC.
   await connection.run("SET TimeZone = 'UTC'");
+  if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${literal(options.memoryLimit)}`);
   if (options.readOnly !== true) {
     for (const file of await readSqlFolder('warehouse')) await connection.run(file.text);
   }
