@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { extractOneByOne } from './baseline.js';
 import { measureExtraction } from './extract-bound.js';
 import type { ScaleFigures } from './pipeline-scale.js';
 import { measureSimThroughput } from './sim-throughput.js';
@@ -58,7 +59,9 @@ const extractionAtRealRates: Benchmark = {
   name: 'extraction-real-rates',
   async run({ quick }) {
     // One year (a quarter with --quick) of the simulator's default scale, at the platform's real limits.
-    const result = await measureExtraction({ seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 });
+    const data = { seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 };
+    const result = await measureExtraction(data);
+    const baseline = await measureExtraction({ ...data, extractWith: extractOneByOne });
     const figures: Figure[] = [
       { name: `extraction wall time (${quick ? 'one quarter' : 'one year'}, real rates)`, value: round(result.wallSeconds, 2), unit: 's', target: '' },
       { name: 'rate-limit bound (slowest endpoint)', value: round(result.boundSeconds, 2), unit: 's', target: '' },
@@ -69,11 +72,13 @@ const extractionAtRealRates: Benchmark = {
         target: `<= ${EXTRACTION_TARGET_RATIO}`,
         met: result.ratio <= EXTRACTION_TARGET_RATIO,
       },
+      { name: 'baseline: one request at a time, streams in turn', value: round(baseline.wallSeconds, 2), unit: 's', target: '' },
+      { name: 'baseline / bound', value: round(baseline.ratio, 3), unit: '', target: '' },
       { name: 'requests sent', value: result.requests, unit: `(fewest possible ${result.fewestRequests})`, target: '' },
       { name: '429s received', value: result.rateLimited, unit: '', target: '0', met: result.rateLimited === 0 },
       { name: 'records extracted', value: result.records, unit: '', target: '' },
     ];
-    return { figures, raw: result };
+    return { figures, raw: { ledgerpipe: result, baseline } };
   },
 };
 

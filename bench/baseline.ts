@@ -1,0 +1,15 @@
+import { extract, type ExtractOptions, type ExtractResult } from '../src/extract/extractor.js';
+import { totalStats } from '../src/extract/stats.js';
+
+/**
+ * The plain baseline the benchmark sets beside ledgerpipe: the same client, limiter and loader, but one
+ * request at a time and the streams one after another, as a simple loop would do it.
+ */
+export async function extractOneByOne(options: ExtractOptions): Promise<ExtractResult> {
+  const streams: ExtractResult['streams'] = {};
+  for (const stream of options.streams) {
+    const result = await extract({ ...options, streams: [stream], concurrency: 1 });
+    Object.assign(streams, result.streams);
+  }
+  return { streams, total: totalStats(streams) };
+}
