@@ -20,7 +20,8 @@ export const TYPED_TABLES = ['margin_records', 'futures_fills', 'futures_fill_fe
  */
 export async function runTransformStage(warehouse: Warehouse, log: Logger): Promise<TransformSummary> {
   const report = await runTransforms(warehouse);
-  for (const f of [...report.files, ...report.checks]) log.debug(`${f.name} took ${f.ms} ms`);
+  const steps = [...report.files, ...report.checks];
+  log.info(`transform: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
   return warehouse.exclusive(async (c) => {
     const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
     const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
