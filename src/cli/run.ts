@@ -1,13 +1,11 @@
 import yargs from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
-import { extractCommand } from './commands/extract.js';
 import { demoCommand } from './commands/demo.js';
-import { exportCommand } from './commands/export.js';
 import { queryCommand } from './commands/query.js';
 import { runCommand } from './commands/run.js';
 import { simCommand } from './commands/sim.js';
+import { exportCommand, extractCommand, transformCommand } from './commands/stage.js';
 import { statusCommand } from './commands/status.js';
-import { transformCommand } from './commands/transform.js';
 import { describeFailure } from './exit.js';
 import { processIo, type CliIo } from './io.js';
 

@@ -5,7 +5,7 @@ import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
 import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from '../progress/reporter.js';
 import { transformSummaryLines } from '../stages/transform-stage.js';
-import { parseFormats } from './commands/export.js';
+import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
 
