@@ -21,6 +21,23 @@ FROM withdrawals AS w
 ANTI JOIN sources AS s ON s.account = w.account AND s.source = 'withdrawals' AND s.source_id = w.order_id
 WHERE w.status = 'success'
 UNION ALL
+SELECT 'every record has its ledger rows', 'successful deposit ' || d.order_id || ' has no ledger row'
+FROM deposits AS d
+ANTI JOIN sources AS s ON s.account = d.account AND s.source = 'deposits' AND s.source_id = d.order_id
+WHERE d.status = 'success'
+UNION ALL
+SELECT 'every record has its ledger rows', 'futures tax record ' || f.id || ' has no ledger row'
+FROM futures_tax_records AS f
+ANTI JOIN sources AS s ON s.account = f.account AND s.source = 'futures_tax_records' AND s.source_id = f.id
+UNION ALL
+SELECT 'every record has its ledger rows', 'spot tax record ' || t.id || ' has no ledger row'
+FROM spot_tax_records AS t
+ANTI JOIN sources AS s ON s.account = t.account AND s.source = 'spot_tax_records' AND s.source_id = t.id
+UNION ALL
+SELECT 'every record has its ledger rows', 'p2p tax record ' || t.id || ' has no ledger row'
+FROM p2p_tax_records AS t
+ANTI JOIN sources AS s ON s.account = t.account AND s.source = 'p2p_tax_records' AND s.source_id = t.id
+UNION ALL
 SELECT 'every record has its ledger rows', 'withdrawal ' || w.order_id || ' in status ' || w.status || ' has ledger rows'
 FROM withdrawals AS w
 SEMI JOIN sources AS s ON s.account = w.account AND s.source = 'withdrawals' AND s.source_id = w.order_id

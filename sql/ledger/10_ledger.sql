@@ -71,6 +71,61 @@ withdrawal_fees AS (
   WHERE fee <> 0
 ),
 
+-- A deposit, only once it succeeded: +size. reference as for withdrawals.
+deposit_moves AS (
+  SELECT
+    account, 'deposits' AS source, order_id AS source_id, 'main' AS leg, ts,
+    'deposit' AS category, coin AS asset, abs(size) AS amount,
+    NULL AS symbol,
+    CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END AS reference,
+    dest || coalesce(' ' || chain, '') AS note
+  FROM deposits
+  WHERE status = 'success'
+),
+
+-- A futures tax record: funding_fee when its type says funding, else futures_<type>; amount as given.
+futures_tax_moves AS (
+  SELECT
+    account, 'futures_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
+    CASE WHEN lower(future_tax_type) LIKE '%funding%' THEN 'funding_fee' ELSE 'futures_' || future_tax_type END AS category,
+    margin_coin AS asset, amount,
+    symbol, id AS reference, product_type || ' ' || future_tax_type AS note
+  FROM futures_tax_records
+),
+-- ... plus its fee, as given (negative is paid), when not zero.
+futures_tax_fees AS (
+  SELECT
+    account, 'futures_tax_records' AS source, id AS source_id, 'fee' AS leg, ts,
+    'futures_fee' AS category, margin_coin AS asset, fee AS amount,
+    symbol, id AS reference, product_type || ' ' || future_tax_type AS note
+  FROM futures_tax_records
+  WHERE fee <> 0
+),
+
+-- Spot and P2P tax records keep their type as the category; amounts as given (P2P's is in `balance`).
+spot_tax_moves AS (
+  SELECT
+    account, 'spot_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
+    spot_tax_type AS category, coin AS asset, amount,
+    NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note
+  FROM spot_tax_records
+),
+spot_tax_fees AS (
+  SELECT
+    account, 'spot_tax_records' AS source, id AS source_id, 'fee' AS leg, ts,
+    'spot_fee' AS category, coin AS asset, fee AS amount,
+    NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note
+  FROM spot_tax_records
+  WHERE fee <> 0
+),
+p2p_tax_moves AS (
+  SELECT
+    account, 'p2p_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
+    p2p_tax_type AS category, coin AS asset, balance AS amount,
+    NULL AS symbol, id AS reference, p2p_tax_type AS note
+  FROM p2p_tax_records
+),
+
 movements AS (
   SELECT * FROM margin_movements
   UNION ALL SELECT * FROM margin_fees
@@ -78,6 +133,12 @@ movements AS (
   UNION ALL SELECT * FROM fill_fees
   UNION ALL SELECT * FROM withdrawal_moves
   UNION ALL SELECT * FROM withdrawal_fees
+  UNION ALL SELECT * FROM deposit_moves
+  UNION ALL SELECT * FROM futures_tax_moves
+  UNION ALL SELECT * FROM futures_tax_fees
+  UNION ALL SELECT * FROM spot_tax_moves
+  UNION ALL SELECT * FROM spot_tax_fees
+  UNION ALL SELECT * FROM p2p_tax_moves
 )
 
 SELECT

@@ -9,6 +9,7 @@ import { advListEndpoint } from './endpoints/adv-list.js';
 import type { Endpoint, EndpointContext } from './endpoints/endpoint.js';
 import { fillHistoryEndpoint } from './endpoints/fill-history.js';
 import { marginRecordEndpoint } from './endpoints/margin-record.js';
+import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
 import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
 import { BAD_GATEWAY_HTML, createFaultPlan, type FaultKind } from './faults.js';
@@ -83,6 +84,22 @@ function buildEndpoints(dataset: Dataset, marginWindowDays: number): Endpoint[] 
     fillHistoryEndpoint(indexes(dataset, 'futures_fills')),
     withdrawalRecordsEndpoint(single('withdrawals')),
     advListEndpoint(single('p2p_advertisements')),
+    recordListEndpoint(
+      { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' } },
+      indexes(dataset, 'deposits'),
+    ),
+    recordListEndpoint(
+      { path: '/api/v2/tax/future-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' } },
+      indexes(dataset, 'futures_tax_records'),
+    ),
+    recordListEndpoint(
+      { path: '/api/v2/tax/spot-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' } },
+      indexes(dataset, 'spot_tax_records'),
+    ),
+    recordListEndpoint(
+      { path: '/api/v2/tax/p2p-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' } },
+      indexes(dataset, 'p2p_tax_records'),
+    ),
     allAccountBalanceEndpoint(dataset.balances),
     contractsEndpoint(),
     publicTimeEndpoint(),

@@ -12,7 +12,19 @@ export interface TransformSummary {
   unknownMarginTypes: { type: string; records: number }[];
 }
 
-export const TYPED_TABLES = ['margin_records', 'futures_fills', 'futures_fill_fees', 'withdrawals', 'p2p_advertisements', 'account_balances', 'ledger'] as const;
+export const TYPED_TABLES = [
+  'margin_records',
+  'futures_fills',
+  'futures_fill_fees',
+  'withdrawals',
+  'p2p_advertisements',
+  'deposits',
+  'futures_tax_records',
+  'spot_tax_records',
+  'p2p_tax_records',
+  'account_balances',
+  'ledger',
+] as const;
 
 /**
  * Runs the transforms and reads what the run summary shows: rows per table, ledger totals per asset and

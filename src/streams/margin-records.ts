@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString } from './fields.js';
-import { defineStream } from './stream.js';
+import { defineStream, flatArrayPage } from './stream.js';
 
 /** rest-interface.md "Margin (leveraged) transaction record"; marginTaxType kept open (live-notes.md). */
 export const marginRecordSchema = z.looseObject({
@@ -32,9 +32,5 @@ export const marginRecords = defineStream({
   schema: marginRecordSchema,
   keyField: 'id',
   time: (record) => Number(record['ts']),
-  readPage: (data) => {
-    const records = z.array(z.unknown()).parse(data ?? []);
-    const last = records.at(-1) as Record<string, unknown> | undefined;
-    return { records, cursor: last === undefined ? undefined : String(last['id']) };
-  },
+  readPage: flatArrayPage('id'),
 });

@@ -60,3 +60,16 @@ export type StreamDef = PagedStreamDef | SnapshotStreamDef;
 export function defineStream<T extends StreamDef>(def: T): T {
   return def;
 }
+
+/**
+ * The page reader of endpoints that answer a flat array, newest first, and page with idLessThan = the last
+ * record's key (margin records, withdrawals, deposits, the tax records).
+ */
+export function flatArrayPage(keyField: string): (data: unknown) => PageRead {
+  return (data) => {
+    if (data !== null && data !== undefined && !Array.isArray(data)) throw new TypeError(`expected an array of records, got ${typeof data}`);
+    const records = (data ?? []) as unknown[];
+    const last = records.at(-1) as Record<string, unknown> | undefined;
+    return { records, cursor: last === undefined ? undefined : String(last[keyField]) };
+  };
+}

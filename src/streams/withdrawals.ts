@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString } from './fields.js';
-import { defineStream } from './stream.js';
+import { defineStream, flatArrayPage } from './stream.js';
 
 /** rest-interface.md "Withdrawal record", plus `fee` (negative on the live service, live-notes.md). */
 export const withdrawalSchema = z.looseObject({
@@ -35,9 +35,5 @@ export const withdrawals = defineStream({
   keyField: 'orderId',
   optionalFields: ['fee'],
   time: (record) => Number(record['cTime']),
-  readPage: (data) => {
-    const records = z.array(z.unknown()).parse(data ?? []);
-    const last = records.at(-1) as Record<string, unknown> | undefined;
-    return { records, cursor: last === undefined ? undefined : String(last['orderId']) };
-  },
+  readPage: flatArrayPage('orderId'),
 });

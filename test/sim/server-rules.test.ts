@@ -19,6 +19,10 @@ const MARGIN = '/api/v2/tax/margin-record';
 const FILLS = '/api/v2/mix/order/fill-history';
 const WITHDRAWALS = '/api/v2/spot/wallet/withdrawal-records';
 const ADVERTS = '/api/v2/p2p/advList';
+const DEPOSITS = '/api/v2/spot/wallet/deposit-records';
+const FUTURE_TAX = '/api/v2/tax/future-record';
+const SPOT_TAX = '/api/v2/tax/spot-record';
+const P2P_TAX = '/api/v2/tax/p2p-record';
 
 /** A request in a fresh second of the fake clock, so limits only bite where a test wants them to. */
 async function get(path: string, params: Record<string, string | undefined>, options: { sameSecond?: boolean; method?: 'GET' | 'POST' } = {}) {
@@ -43,6 +47,19 @@ describe('rate limits: a sliding one-second window per key and endpoint', () => 
     expect((await get(MARGIN, params, { sameSecond: true })).status).toBe(429);
     clock.advance(1);
     expect((await get(MARGIN, params, { sameSecond: true })).status).toBe(200);
+  });
+
+  it('limits each tax-record endpoint to 1/s and deposit-records to 10/s, each on its own', async () => {
+    clock.advance(5000);
+    const statuses = async (path: string, extra: Record<string, string>, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await get(path, { ...extra, ...span(FROM, 7) }, { sameSecond: true })).status);
+      return out;
+    };
+    expect(await statuses(FUTURE_TAX, { productType: 'USDT-FUTURES' }, 2)).toEqual([200, 429]);
+    expect(await statuses(SPOT_TAX, {}, 2)).toEqual([200, 429]);
+    expect(await statuses(P2P_TAX, {}, 2)).toEqual([200, 429]);
+    expect(await statuses(DEPOSITS, {}, 11)).toEqual([...Array(10).fill(200), 429]);
   });
 
   it('admits 10 fill-history requests in one second and refuses the 11th', async () => {
@@ -72,6 +89,10 @@ describe('time windows and parameters', () => {
     [FILLS, { productType: 'USDT-FUTURES' }, 7, '00001', 'startTime and endTime interval cannot be greater than 7 days'],
     [WITHDRAWALS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
     [ADVERTS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
+    [DEPOSITS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
+    [FUTURE_TAX, { productType: 'USDT-FUTURES' }, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
+    [SPOT_TAX, {}, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
+    [P2P_TAX, {}, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
   ])('%s accepts exactly its window and refuses a millisecond more', async (path, extra, days, code, msg) => {
     expect((await get(path, { ...extra, ...span(FROM, days) })).code).toBe('00000');
     expect(await get(path, { ...extra, ...span(FROM, days, 1) })).toMatchObject({ status: 400, code, msg, data: null });
@@ -89,7 +110,7 @@ describe('time windows and parameters', () => {
     }
   });
 
-  it.each([[MARGIN], [FILLS], [WITHDRAWALS], [ADVERTS]])('%s refuses startTime after endTime with 20001', async (path) => {
+  it.each([[MARGIN], [FILLS], [WITHDRAWALS], [ADVERTS], [DEPOSITS], [FUTURE_TAX], [SPOT_TAX], [P2P_TAX]])('%s refuses startTime after endTime with 20001', async (path) => {
     const answer = await get(path, { productType: 'USDT-FUTURES', startTime: String(FROM + 1), endTime: String(FROM) });
     expect([answer.status, answer.code]).toEqual([400, '20001']);
   });
@@ -100,6 +121,10 @@ describe('time windows and parameters', () => {
     [WITHDRAWALS, { startTime: String(FROM) }, 'endTime'],
     [ADVERTS, { endTime: String(FROM) }, 'startTime'],
     [FILLS, span(FROM, 1), 'productType'],
+    [DEPOSITS, { startTime: String(FROM) }, 'endTime'],
+    [FUTURE_TAX, span(FROM, 1), 'productType'],
+    [SPOT_TAX, { startTime: String(FROM) }, 'endTime'],
+    [P2P_TAX, { endTime: String(FROM) }, 'startTime'],
   ])('%s without a required parameter: 40019 naming it', async (path, params, name) => {
     expect(await get(path, params)).toMatchObject({ status: 400, code: '40019', msg: `Parameter ${name} cannot be empty` });
   });
@@ -111,6 +136,10 @@ describe('time windows and parameters', () => {
     [ADVERTS, {}, '101'],
     [WITHDRAWALS, {}, '0'],
     [WITHDRAWALS, {}, 'ten'],
+    [DEPOSITS, {}, '101'],
+    [FUTURE_TAX, { productType: 'COIN-FUTURES' }, '501'],
+    [SPOT_TAX, {}, '501'],
+    [P2P_TAX, {}, '501'],
   ])('%s refuses a page size over its maximum: limit=%s', async (path, extra, limit) => {
     expect(await get(path, { ...extra, ...span(FROM, 7), limit })).toMatchObject({ status: 400, code: '40020', msg: 'Parameter limit error' });
   });

@@ -102,6 +102,39 @@ export const GOLDEN: readonly RawInput[] = [
   withdrawal(36, '307', 'pending_review_fail'),
   withdrawal(37, '308', 'reject', { fee: '-1' }),
   withdrawal(38, '309', 'fail'),
+  {
+    stream: 'deposits',
+    key: '401',
+    ts: at(40),
+    payload: { orderId: '401', tradeId: '0xdep', coin: 'USDT', type: 'deposit', size: '250', status: 'success', toAddress: '0x1', dest: 'on_chain', chain: 'erc20', fromAddress: '0x2', cTime: String(at(40)), uTime: String(at(40)) },
+  },
+  {
+    stream: 'deposits',
+    key: '402',
+    ts: at(41),
+    payload: { orderId: '402', tradeId: '402', coin: 'BTC', type: 'deposit', size: '1', status: 'pending', toAddress: '', dest: 'internal_transfer', chain: '', fromAddress: '9', cTime: String(at(41)), uTime: String(at(41)) },
+  },
+  {
+    stream: 'futures_tax_records',
+    partition: 'USDT-FUTURES',
+    key: '501',
+    ts: at(42),
+    payload: { id: '501', symbol: 'BTCUSDT', marginCoin: 'USDT', futureTaxType: 'funding_fee', amount: '-1.25', fee: '0', ts: String(at(42)) },
+  },
+  {
+    stream: 'futures_tax_records',
+    partition: 'COIN-FUTURES',
+    key: '502',
+    ts: at(43),
+    payload: { id: '502', symbol: 'BTCUSD', marginCoin: 'BTC', futureTaxType: 'close_long', amount: '0.01', fee: '-0.0001', ts: String(at(43)) },
+  },
+  {
+    stream: 'spot_tax_records',
+    key: '601',
+    ts: at(44),
+    payload: { id: '601', coin: 'USDT', spotTaxType: 'Interest', amount: '3.5', fee: '0', balance: '103.5', bizOrderId: 'b601', ts: String(at(44)) },
+  },
+  { stream: 'p2p_tax_records', key: '701', ts: at(45), payload: { id: '701', coin: 'USDT', p2pTaxType: 'transfer-in', balance: '100', ts: String(at(45)) } },
 ];
 
 /** entry_id, source_id, leg, ts, category, asset, amount, symbol, reference, note: the ledger GOLDEN must give. */
@@ -137,4 +170,10 @@ export const GOLDEN_LEDGER: readonly (readonly (string | null)[])[] = [
   ['withdrawals:301:main', '301', 'main', iso(30), 'withdrawal', 'USDT', '-100', null, '0xabc', 'on_chain trc20'],
   ['withdrawals:302:main', '302', 'main', iso(31), 'withdrawal', 'BTC', '-0.1', null, '302', 'internal_transfer'],
   ['withdrawals:303:main', '303', 'main', iso(32), 'withdrawal', 'ETH', '-1', null, '0xdef', 'on_chain erc20'],
+  ['deposits:401:main', '401', 'main', iso(40), 'deposit', 'USDT', '250', null, '0xdep', 'on_chain erc20'],
+  ['futures_tax_records:501:main', '501', 'main', iso(42), 'funding_fee', 'USDT', '-1.25', 'BTCUSDT', '501', 'USDT-FUTURES funding_fee'],
+  ['futures_tax_records:502:fee', '502', 'fee', iso(43), 'futures_fee', 'BTC', '-0.0001', 'BTCUSD', '502', 'COIN-FUTURES close_long'],
+  ['futures_tax_records:502:main', '502', 'main', iso(43), 'futures_close_long', 'BTC', '0.01', 'BTCUSD', '502', 'COIN-FUTURES close_long'],
+  ['spot_tax_records:601:main', '601', 'main', iso(44), 'Interest', 'USDT', '3.5', null, 'b601', 'Interest'],
+  ['p2p_tax_records:701:main', '701', 'main', iso(45), 'transfer-in', 'USDT', '100', null, '701', 'transfer-in'],
 ];

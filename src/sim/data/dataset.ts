@@ -2,11 +2,13 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { generateAdverts } from './adverts.js';
+import { generateDeposits } from './deposits.js';
 import { formatUnits, randomUnits } from './decimal.js';
 import { generateFills } from './fills.js';
 import { generateMarginRecords } from './margin.js';
 import { PAGED_STREAMS, type Dataset, type GenerateOptions, type Payload } from './model.js';
 import { createRng } from './rng.js';
+import { generateFutureTaxRecords, generateP2pTaxRecords, generateSpotTaxRecords } from './tax-records.js';
 import { generateWithdrawals } from './withdrawals.js';
 
 const ACCOUNT_TYPES = ['spot', 'futures', 'funding', 'earn', 'bots', 'margin'] as const;
@@ -33,6 +35,10 @@ export function generateDataset(options: GenerateOptions): Dataset {
       futures_fills: generateFills(options, rng.fork('futures_fills')),
       withdrawals: generateWithdrawals(options, rng.fork('withdrawals')),
       p2p_advertisements: generateAdverts(options, rng.fork('p2p_advertisements')),
+      deposits: generateDeposits(options, rng.fork('deposits')),
+      futures_tax_records: generateFutureTaxRecords(options, rng.fork('futures_tax_records')),
+      spot_tax_records: generateSpotTaxRecords(options, rng.fork('spot_tax_records')),
+      p2p_tax_records: generateP2pTaxRecords(options, rng.fork('p2p_tax_records')),
     },
     balances,
   };

@@ -1,5 +1,14 @@
 /** The record streams the simulator serves; the names match ledgerpipe's stream names (contract.md, Streams). */
-export const PAGED_STREAMS = ['margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements'] as const;
+export const PAGED_STREAMS = [
+  'margin_records',
+  'futures_fills',
+  'withdrawals',
+  'p2p_advertisements',
+  'deposits',
+  'futures_tax_records',
+  'spot_tax_records',
+  'p2p_tax_records',
+] as const;
 export type PagedStream = (typeof PAGED_STREAMS)[number];
 export type StreamName = PagedStream | 'account_balances';
 

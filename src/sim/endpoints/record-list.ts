@@ -1,0 +1,55 @@
+import { badParam } from '../api-error.js';
+import { checkWindow, type WindowStyle } from '../params.js';
+import type { PartitionIndex } from '../store.js';
+import { recordsJson, type Endpoint } from './endpoint.js';
+
+export interface RecordListSpec {
+  path: string;
+  rate: number;
+  windowDays: number;
+  style: WindowStyle;
+  pageDefault: number;
+  pageMax: number;
+  /** The parameter that selects a partition, when the endpoint has partitions; it is then required. */
+  partitionParam?: string;
+  /** Optional equality filters: query parameter -> record field. */
+  filters?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A record-list endpoint answering a flat array newest first, with startTime and endTime required and
+ * idLessThan = the last record's id: deposit-records and the tax-record endpoints (live-notes.md, "Related
+ * record endpoints").
+ */
+export function recordListEndpoint(spec: RecordListSpec, partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
+  return {
+    path: spec.path,
+    signed: true,
+    rate: spec.rate,
+    handle({ params, moved }) {
+      const name = spec.partitionParam === undefined ? '' : params.required(spec.partitionParam).toUpperCase();
+      const index = partitions.get(name);
+      if (index === undefined) throw badParam(spec.partitionParam ?? 'partition');
+      const startTime = params.time('startTime', true);
+      const endTime = params.time('endTime', true);
+      checkWindow(startTime, endTime, spec.windowDays, spec.style);
+      const limit = params.limit(spec.pageDefault, spec.pageMax);
+      const idLessThan = params.id('idLessThan');
+      const wanted = Object.entries(spec.filters ?? {}).flatMap(([param, field]) => {
+        const value = params.optional(param);
+        return value === undefined ? [] : [[field, value] as const];
+      });
+      const page = index.page({
+        startTime,
+        endTime,
+        limit,
+        ...(idLessThan === undefined ? {} : { idLessThan }),
+        ...(wanted.length === 0 ? {} : { filter: (r) => wanted.every(([field, value]) => r.record[field] === value) }),
+      });
+      return recordsJson(index, page, moved);
+    },
+  };
+}
+
+/** The live tax-record endpoints document a 30-day window (the spec's margin records say 366). */
+export const TAX_WINDOW_DAYS = 30;
