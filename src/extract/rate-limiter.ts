@@ -11,7 +11,7 @@ export interface RateLimiterOptions {
   sleep: (ms: number) => Promise<void>;
   /**
    * Extra spacing on top of the one-second window, because the server counts arrivals and the network
-   * can bring two requests closer together than they left (default 25 ms: 2.5% of the window).
+   * can bring two requests closer together than they left (default 50 ms: 5% of the window).
    */
   marginMs?: number;
 }
@@ -27,7 +27,7 @@ export interface RateLimiterOptions {
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const capacity = Math.max(1, Math.floor(options.perSecond));
-  const windowMs = (1000 * capacity) / options.perSecond + (options.marginMs ?? 25);
+  const windowMs = (1000 * capacity) / options.perSecond + (options.marginMs ?? 50);
   const grants = new Float64Array(capacity);
   let head = 0;
   let size = 0;

@@ -57,9 +57,9 @@ describe('createRateLimiter', () => {
     expect(sleeps).toEqual([1025, 1025]);
   });
 
-  it('uses a 25 ms margin by default', async () => {
+  it('uses a 50 ms margin by default', async () => {
     const { limiter: l, clock } = limiter(10);
-    expect(await grantTimes(l, clock, 12)).toEqual([...repeat(0, 10), 1025, 1025]);
+    expect(await grantTimes(l, clock, 12)).toEqual([...repeat(0, 10), 1050, 1050]);
   });
 
   it('uses exactly one second with a zero margin', async () => {
