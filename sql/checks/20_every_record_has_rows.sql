@@ -1,5 +1,6 @@
 -- Check: every typed record has its ledger rows, unless it has a documented reason to have none:
--- a fill with no profit and no fee moved nothing; a withdrawal that did not succeed moved nothing.
+-- a fill with no profit and no fee moved nothing; a withdrawal or deposit that did not succeed moved nothing;
+-- a futures or spot tax record of a movement another stream books (lp_futures_tax_booked, lp_spot_tax_booked).
 WITH sources AS (
   SELECT DISTINCT account, source, source_id FROM ledger
 ),
@@ -29,10 +30,12 @@ UNION ALL
 SELECT 'every record has its ledger rows', 'futures tax record ' || f.id || ' has no ledger row'
 FROM futures_tax_records AS f
 ANTI JOIN sources AS s ON s.account = f.account AND s.source = 'futures_tax_records' AND s.source_id = f.id
+WHERE lp_futures_tax_booked(f.future_tax_type)
 UNION ALL
 SELECT 'every record has its ledger rows', 'spot tax record ' || t.id || ' has no ledger row'
 FROM spot_tax_records AS t
 ANTI JOIN sources AS s ON s.account = t.account AND s.source = 'spot_tax_records' AND s.source_id = t.id
+WHERE lp_spot_tax_booked(t.spot_tax_type)
 UNION ALL
 SELECT 'every record has its ledger rows', 'p2p tax record ' || t.id || ' has no ledger row'
 FROM p2p_tax_records AS t

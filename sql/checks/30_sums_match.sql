@@ -18,13 +18,13 @@ WITH expected AS (
   SELECT account, coin, 'deposit', sum(abs(size)) FROM deposits WHERE status = 'success' GROUP BY ALL
   UNION ALL
   SELECT account, margin_coin, CASE WHEN lower(future_tax_type) LIKE '%funding%' THEN 'funding_fee' ELSE 'futures_' || future_tax_type END,
-         sum(amount) FROM futures_tax_records GROUP BY ALL
+         sum(amount) FROM futures_tax_records WHERE lp_futures_tax_booked(future_tax_type) GROUP BY ALL
   UNION ALL
-  SELECT account, margin_coin, 'futures_fee', sum(fee) FROM futures_tax_records WHERE fee <> 0 GROUP BY ALL
+  SELECT account, margin_coin, 'futures_fee', sum(fee) FROM futures_tax_records WHERE fee <> 0 AND lp_futures_tax_booked(future_tax_type) GROUP BY ALL
   UNION ALL
-  SELECT account, coin, spot_tax_type, sum(amount) FROM spot_tax_records GROUP BY ALL
+  SELECT account, coin, spot_tax_type, sum(amount) FROM spot_tax_records WHERE lp_spot_tax_booked(spot_tax_type) GROUP BY ALL
   UNION ALL
-  SELECT account, coin, 'spot_fee', sum(fee) FROM spot_tax_records WHERE fee <> 0 GROUP BY ALL
+  SELECT account, coin, 'spot_fee', sum(fee) FROM spot_tax_records WHERE fee <> 0 AND lp_spot_tax_booked(spot_tax_type) GROUP BY ALL
   UNION ALL
   SELECT account, coin, p2p_tax_type, sum(balance) FROM p2p_tax_records GROUP BY ALL
 ),

@@ -83,7 +83,8 @@ deposit_moves AS (
   WHERE status = 'success'
 ),
 
--- A futures tax record: funding_fee when its type says funding, else futures_<type>; amount as given.
+-- A futures tax record: funding_fee when its type says funding, else futures_<type>; amount as given. Only
+-- types the fills do not carry are booked (lp_futures_tax_booked): a close is in the fills already.
 futures_tax_moves AS (
   SELECT
     account, 'futures_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
@@ -91,6 +92,7 @@ futures_tax_moves AS (
     margin_coin AS asset, amount,
     symbol, id AS reference, product_type || ' ' || future_tax_type AS note
   FROM futures_tax_records
+  WHERE lp_futures_tax_booked(future_tax_type)
 ),
 -- ... plus its fee, as given (negative is paid), when not zero.
 futures_tax_fees AS (
@@ -99,16 +101,18 @@ futures_tax_fees AS (
     'futures_fee' AS category, margin_coin AS asset, fee AS amount,
     symbol, id AS reference, product_type || ' ' || future_tax_type AS note
   FROM futures_tax_records
-  WHERE fee <> 0
+  WHERE fee <> 0 AND lp_futures_tax_booked(future_tax_type)
 ),
 
 -- Spot and P2P tax records keep their type as the category; amounts as given (P2P's is in `balance`).
+-- Spot deposits and withdrawals are booked from their own streams (lp_spot_tax_booked).
 spot_tax_moves AS (
   SELECT
     account, 'spot_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
     spot_tax_type AS category, coin AS asset, amount,
     NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note
   FROM spot_tax_records
+  WHERE lp_spot_tax_booked(spot_tax_type)
 ),
 spot_tax_fees AS (
   SELECT
@@ -116,7 +120,7 @@ spot_tax_fees AS (
     'spot_fee' AS category, coin AS asset, fee AS amount,
     NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note
   FROM spot_tax_records
-  WHERE fee <> 0
+  WHERE fee <> 0 AND lp_spot_tax_booked(spot_tax_type)
 ),
 p2p_tax_moves AS (
   SELECT

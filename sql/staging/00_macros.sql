@@ -11,10 +11,11 @@ CREATE OR REPLACE MACRO lp_amount(text) AS (
     WHEN length(ltrim(split_part(text, '.', 1), '+-')) <= 10 AND length(split_part(text, '.', 2)) <= 8
       -- TRY_CAST: DuckDB may evaluate this branch on rows the condition rejects, then throw it away.
       THEN CAST(TRY_CAST(text AS DECIMAL(18, 8)) AS DECIMAL(38, 18))
-    WHEN length(split_part(text, '.', 2)) > 18 THEN error('amount ' || text || ' has more than 18 decimals')
+    -- Trailing zeros carry no value ('1.000000000000000000000' is 1): only significant decimals count.
+    WHEN length(rtrim(split_part(text, '.', 2), '0')) > 18 THEN error('amount ' || text || ' has more than 18 decimals')
     ELSE (CASE WHEN starts_with(text, '-') THEN -1 ELSE 1 END) * (
       CAST(CAST(split_part(ltrim(text, '+-'), '.', 1) AS HUGEINT) AS DECIMAL(38, 18))
-      + CAST(CAST(rpad(split_part(text, '.', 2), 18, '0') AS BIGINT) AS DECIMAL(18, 0))
+      + CAST(CAST(rpad(left(split_part(text, '.', 2), 18), 18, '0') AS BIGINT) AS DECIMAL(18, 0))
         * CAST('0.000000000000000001' AS DECIMAL(18, 18)))
   END
 );
@@ -35,3 +36,14 @@ CREATE OR REPLACE MACRO lp_time_text(value) AS
 -- fields null, live-notes.md).
 CREATE OR REPLACE MACRO lp_fee_detail(detail) AS
   json_transform(detail, '[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]');
+
+-- Whether the ledger books a futures tax record. Funding fees are booked (fill-history lacks them), and so is
+-- any type fills do not carry; opens, closes, liquidations ('burst'), partial reductions, offsets, delivery
+-- and auto-deleveraging are already in the fills' realized_pnl and trading_fee rows, and booking them
+-- again would count one movement twice.
+CREATE OR REPLACE MACRO lp_futures_tax_booked(type) AS
+  lower(type) LIKE '%funding%' OR NOT regexp_matches(lower(type), '^(open|close|burst|reduce|offset|delivery|dte|liquidat)');
+
+-- Whether the ledger books a spot tax record: deposits and withdrawals have streams of their own.
+CREATE OR REPLACE MACRO lp_spot_tax_booked(type) AS
+  NOT regexp_matches(lower(type), 'deposit|withdraw');

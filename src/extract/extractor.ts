@@ -178,7 +178,9 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         if (cursor !== undefined) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
         return false;
       }
-      const checked = checkRecords(stream, page.records, { time: stream.time, range: task.window, seenFields });
+      // Loaded when inside the run's range, even if the server returned it for another window: keys dedupe.
+      const checked = checkRecords(stream, page.records, { time: stream.time, range: { start: context.from, end: context.to }, seenFields });
+      if (checked.outside > 0) log.debug(`${stream.name}: ${checked.outside} records outside the range were not loaded`, { stream: stream.name });
       const full = page.records.length >= stream.pageLimit;
       if (full) {
         if (page.cursor === undefined) {

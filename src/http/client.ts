@@ -24,7 +24,7 @@ export interface SignedClientOptions {
   /** Local clock, Unix ms (default Date.now). Signing adds the offset learned from the server. */
   clock?: () => number;
   timeouts?: Partial<ClientTimeouts>;
-  /** Connections kept open to the platform (default 16). */
+  /** Connections kept open to the platform (default 64: more than the workers of every stream together). */
   connections?: number;
   /** For tests: a dispatcher to send through instead of a new Agent. */
   dispatcher?: Dispatcher;
@@ -84,7 +84,8 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
   const ownDispatcher =
     options.dispatcher === undefined
       ? new Agent({
-          connections: options.connections ?? 16,
+          // A request waiting for a free connection would leave later than its limiter slot: enough for all.
+          connections: options.connections ?? 64,
           connect: { timeout: timeouts.connectMs },
           headersTimeout: timeouts.headersMs,
           bodyTimeout: timeouts.bodyMs,

@@ -15,7 +15,7 @@ import { parseInstant } from '../time/instant.js';
 import { finishRun, startRun } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
-import { planNightly } from './nightly-range.js';
+import { planNightly, type PendingWindow } from './nightly-range.js';
 
 export interface RunPipelineOptions {
   pipeline: Pipeline;
@@ -71,7 +71,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
   const { pipeline } = options;
   let range: Window;
   let refresh: Window[] = [];
-  let extra: Window[] = [];
+  let extra: PendingWindow[] = [];
   if (pipeline.range.kind === 'flags' || options.range !== undefined) {
     if (options.range === undefined) throw new UsageError(`pipeline ${pipeline.name} needs a range: give --year YYYY, or --from and --to`);
     range = options.range;
@@ -85,7 +85,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     });
     range = plan.range;
     refresh = [plan.range];
-    extra = plan.pendingWithdrawalWindows;
+    extra = plan.pendingWindows;
   }
   const runId = await warehouse.exclusive((c) =>
     startRun(c, { account: account.name, command: options.command ?? `run ${pipeline.name}`, from: range.start, to: range.end, now: clock() }),
@@ -103,11 +103,10 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
   };
   try {
     const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh });
-    // Windows outside the range that hold a pending withdrawal: read again so a changed status lands.
-    const withdrawals = streams.filter((s) => s.name === 'withdrawals');
-    for (const w of extra) {
-      options.log.info(`${account.name}: reading again ${new Date(w.start).toISOString()} .. ${new Date(w.end).toISOString()} for pending withdrawals`);
-      const again = await extract({ ...base, streams: withdrawals, from: w.start, to: w.end, refresh: [w] });
+    // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
+    for (const { stream, window: w } of extra) {
+      options.log.info(`${account.name}: reading ${stream} again ${new Date(w.start).toISOString()} .. ${new Date(w.end).toISOString()} for records still pending`);
+      const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w] });
       merge(result.streams, again.streams);
     }
     result.total = totalStats(result.streams);

@@ -66,7 +66,7 @@ ON CONFLICT (account, stream, partition, key) DO UPDATE SET
 // Pages of one batch are folded per window: the last page's cursor and status win, counts add up.
 const UPSERT_COVERAGE = `
 INSERT INTO coverage (account, stream, partition, window_start, window_end, status, cursor, pages, rows, tie_pages, run_id, updated_at)
-SELECT account, stream, partition, window_start, window_end, arg_max(status, seq), arg_max(cursor, seq),
+SELECT account, stream, partition, window_start, window_end, arg_max(status, seq), arg_max_null(cursor, seq),
   count(*), sum(rows), sum(tie), any_value(run_id), any_value(updated_at)
 FROM lp_stage_coverage
 GROUP BY account, stream, partition, window_start, window_end
@@ -175,10 +175,12 @@ export async function createRawWriter(
   const maxBatchRecords = options.maxBatchRecords ?? 50_000;
   let queue: Pending[] = [];
   let writing = false;
+  // After one failed batch nothing more is written: a later page's cursor would move past the lost one.
+  let failure: unknown;
 
   const drain = async (): Promise<void> => {
     writing = true;
-    while (queue.length > 0) {
+    while (queue.length > 0 && failure === undefined) {
       let records = 0;
       let take = 0;
       while (take < queue.length && (take === 0 || records + (queue[take] as Pending).page.records.length <= maxBatchRecords)) {
@@ -191,7 +193,9 @@ export async function createRawWriter(
         await warehouse.transaction((c) => writeBatch(c, batch, options));
         for (const p of batch) p.resolve();
       } catch (error) {
-        for (const p of batch) p.reject(error);
+        failure = error;
+        for (const p of [...batch, ...queue]) p.reject(error);
+        queue = [];
       }
     }
     writing = false;
@@ -200,6 +204,7 @@ export async function createRawWriter(
   return {
     commit: (page) =>
       new Promise<void>((resolve, reject) => {
+        if (failure !== undefined) return reject(failure);
         queue.push({ page, resolve, reject });
         if (!writing) void drain();
       }),

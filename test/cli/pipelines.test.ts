@@ -108,15 +108,17 @@ describe('nightly', () => {
     expect([nightly.status, nightly.stderr]).toEqual([0, '']);
     const lookBackStart = TO - 3 * DAY;
     const WITHDRAWALS = '/api/v2/spot/wallet/withdrawal-records';
-    const others = requests.filter((r) => r.path !== WITHDRAWALS);
+    const DEPOSITS = '/api/v2/spot/wallet/deposit-records';
+    const others = requests.filter((r) => r.path !== WITHDRAWALS && r.path !== DEPOSITS);
     expect(others.length).toBeGreaterThan(0);
     expect(Math.min(...others.map((r) => r.start))).toBe(lookBackStart);
-    // Before the look-back only the withdrawals window that holds withdrawals still pending is read again.
+    // Before the look-back only the withdrawals and deposits windows that hold records still pending are read again.
     const pendingForever = s.dataset.streams.withdrawals[0]!.records.filter(
       (r) => r.ts >= FROM && r.ts < lookBackStart && ['pending', 'pending_review'].includes(String(r.record['status'])),
     );
-    expect(pendingForever.length).toBeGreaterThan(0);
-    expect([...new Set(requests.filter((r) => r.start < lookBackStart).map((r) => `${r.path} ${r.start}`))]).toEqual([`${WITHDRAWALS} ${FROM}`]);
+    const pendingDeposits = s.dataset.streams.deposits[0]!.records.filter((r) => r.ts >= FROM && r.ts < lookBackStart && r.record['status'] === 'pending');
+    expect([pendingForever.length > 0, pendingDeposits.length > 0]).toEqual([true, true]);
+    expect([...new Set(requests.filter((r) => r.start < lookBackStart).map((r) => `${r.path} ${r.start}`))].sort()).toEqual([`${DEPOSITS} ${FROM}`, `${WITHDRAWALS} ${FROM}`]);
 
     const after = await statusOf();
     const final = new Map(movers.map((m) => [m.id, m.record['status']]));

@@ -134,6 +134,19 @@ export const GOLDEN: readonly RawInput[] = [
     ts: at(44),
     payload: { id: '601', coin: 'USDT', spotTaxType: 'Interest', amount: '3.5', fee: '0', balance: '103.5', bizOrderId: 'b601', ts: String(at(44)) },
   },
+  {
+    stream: 'futures_tax_records',
+    partition: 'USDT-FUTURES',
+    key: '503',
+    ts: at(46),
+    payload: { id: '503', symbol: 'BTCUSDT', marginCoin: 'USDT', futureTaxType: 'trans_from_exchange', amount: '20', fee: '-0.5', ts: String(at(46)) },
+  },
+  {
+    stream: 'spot_tax_records',
+    key: '602',
+    ts: at(47),
+    payload: { id: '602', coin: 'USDT', spotTaxType: 'Deposit', amount: '250', fee: '0', balance: '353.5', bizOrderId: 'b602', ts: String(at(47)) },
+  },
   { stream: 'p2p_tax_records', key: '701', ts: at(45), payload: { id: '701', coin: 'USDT', p2pTaxType: 'transfer-in', balance: '100', ts: String(at(45)) } },
 ];
 
@@ -172,8 +185,8 @@ export const GOLDEN_LEDGER: readonly (readonly (string | null)[])[] = [
   ['withdrawals:303:main', '303', 'main', iso(32), 'withdrawal', 'ETH', '-1', null, '0xdef', 'on_chain erc20'],
   ['deposits:401:main', '401', 'main', iso(40), 'deposit', 'USDT', '250', null, '0xdep', 'on_chain erc20'],
   ['futures_tax_records:501:main', '501', 'main', iso(42), 'funding_fee', 'USDT', '-1.25', 'BTCUSDT', '501', 'USDT-FUTURES funding_fee'],
-  ['futures_tax_records:502:fee', '502', 'fee', iso(43), 'futures_fee', 'BTC', '-0.0001', 'BTCUSD', '502', 'COIN-FUTURES close_long'],
-  ['futures_tax_records:502:main', '502', 'main', iso(43), 'futures_close_long', 'BTC', '0.01', 'BTCUSD', '502', 'COIN-FUTURES close_long'],
+  ['futures_tax_records:503:fee', '503', 'fee', iso(46), 'futures_fee', 'USDT', '-0.5', 'BTCUSDT', '503', 'USDT-FUTURES trans_from_exchange'],
+  ['futures_tax_records:503:main', '503', 'main', iso(46), 'futures_trans_from_exchange', 'USDT', '20', 'BTCUSDT', '503', 'USDT-FUTURES trans_from_exchange'],
   ['spot_tax_records:601:main', '601', 'main', iso(44), 'Interest', 'USDT', '3.5', null, 'b601', 'Interest'],
   ['p2p_tax_records:701:main', '701', 'main', iso(45), 'transfer-in', 'USDT', '100', null, '701', 'transfer-in'],
 ];

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { futuresFills } from '../../src/streams/futures-fills.js';
+import { planNightly } from '../../src/pipeline/nightly-range.js';
+import { createRawWriter, type PageCommit } from '../../src/warehouse/raw-writer.js';
+import { startRun } from '../../src/warehouse/runs.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { rows, tempWarehouse } from '../helpers/raw.js';
+
+const DAY = 86_400_000;
+const D0 = Date.UTC(2025, 0, 1);
+let warehouse: Warehouse;
+let dispose: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ warehouse, dispose } = await tempWarehouse());
+});
+afterEach(() => dispose());
+
+const page = (partition: string, start: number, end: number, key: string, done: boolean): PageCommit => ({
+  stream: 'futures_fills',
+  partition,
+  window: { start, end },
+  records: key === '' ? [] : [{ key, ts: start + 1, payload: `{"tradeId":"${key}"}` }],
+  cursor: done ? null : `${key}0`,
+  done,
+  tie: false,
+  drift: [],
+  quarantine: [],
+});
+
+describe('the loader after a failed batch', () => {
+  it('writes nothing more: a later page must not carry the window past the lost one', async () => {
+    const real = warehouse.transaction.bind(warehouse);
+    let calls = 0;
+    const failing = {
+      ...warehouse,
+      transaction: <T>(work: Parameters<Warehouse['transaction']>[0]): Promise<T> => {
+        calls++;
+        return calls === 1 ? Promise.reject(new Error('IO Error: No space left on device')) : (real(work) as Promise<T>);
+      },
+    } as Warehouse;
+    const writer = await createRawWriter(failing, { account: 'a', runId: 'r', clock: () => D0 });
+    const first = writer.commit(page('USDT-FUTURES', D0, D0 + DAY, '1', false));
+    const second = writer.commit(page('USDT-FUTURES', D0, D0 + DAY, '2', true));
+    await expect(first).rejects.toThrow('No space left on device');
+    await expect(second).rejects.toThrow('No space left on device');
+    await expect(writer.commit(page('USDT-FUTURES', D0 + DAY, D0 + 2 * DAY, '3', true))).rejects.toThrow('No space left on device');
+    expect(await rows(warehouse, 'SELECT count(*) AS n FROM raw_records UNION ALL SELECT count(*) FROM coverage')).toEqual([{ n: '0' }, { n: '0' }]);
+  });
+});
+
+describe('nightly after a run that left a window unfinished', () => {
+  it('starts at the unfinished window (less the look-back), not after the windows done behind it', async () => {
+    const writer = await createRawWriter(warehouse, { account: 'default', runId: 'r', clock: () => D0 });
+    for (const partition of ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']) {
+      // Window 1 stopped half way; windows 2 to 4 were done by the other workers.
+      await writer.commit(page(partition, D0, D0 + 7 * DAY, partition === 'USDT-FUTURES' ? '9' : '', partition !== 'USDT-FUTURES'));
+      for (let w = 1; w < 4; w++) await writer.commit(page(partition, D0 + w * 7 * DAY, D0 + (w + 1) * 7 * DAY, '', true));
+    }
+    await startRun(warehouse.connection, { account: 'default', command: 'run year-end', from: D0, to: D0 + 28 * DAY, now: D0 + 30 * DAY });
+    const plan = await planNightly(warehouse, { account: 'default', streams: [futuresFills], lookBackDays: 3, now: D0 + 40 * DAY, refreshPending: true });
+    expect(plan.range).toEqual({ start: D0 - 3 * DAY, end: D0 + 40 * DAY });
+  });
+});
