@@ -110,6 +110,16 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     if (/No space left/i.test(message)) throw new WarehouseError(`the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`, 'LP_DISK_FULL', 'unexpected', error);
     throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
   }
-  for (const w of written) await rename(w.temp, w.final);
+  try {
+    for (const w of written) await rename(w.temp, w.final);
+  } catch (error) {
+    await Promise.all(written.map((w) => rm(w.temp, { force: true }).catch(() => undefined)));
+    throw new WarehouseError(
+      `cannot put the exports in place in --out ${options.out}: ${(error as Error).message}; some files may be from the previous export — run export again`,
+      'LP_EXPORT_RENAME',
+      'unexpected',
+      error,
+    );
+  }
   return written.map((w) => ({ path: w.final, rows: w.rows }));
 }

@@ -9,7 +9,7 @@ import { createRawWriter, type PageCommit, type RawWriter } from '../warehouse/r
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { checkRecords } from './records.js';
 import { createFetcher } from './fetcher.js';
-import { narrowedWindowMs } from './narrowing.js';
+import { narrowedWindowMs, tooManyRecords } from './narrowing.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
 import { planWindows, uncovered, windowParams, type Window } from './window-planner.js';
@@ -151,8 +151,11 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
   });
   const seenFields = new Set<string>();
 
-  /** Reads one window page by page; returns false when the server refused the window as too wide. */
-  const runTask = async (task: Task): Promise<boolean> => {
+  /**
+   * Reads one window page by page. Returns the tasks that replace it when the server refused it (too wide:
+   * the window again, to be split at the learned width; too many records: its two halves), else none.
+   */
+  const runTask = async (task: Task): Promise<Task[]> => {
     let cursor = task.cursor;
     let previousLastTs: number | undefined;
     // Commits of this window not yet on disk, oldest first; pages keep their order because the writer does.
@@ -163,7 +166,18 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
       try {
         page = await fetchPage({ ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), idLessThan: cursor });
       } catch (error) {
-        const narrower = narrowedWindowMs(error, task.window.end - task.window.start);
+        const width = task.window.end - task.window.start;
+        if (tooManyRecords(error) && width >= 2 * MIN_WINDOW_MS) {
+          await settle();
+          if (cursor !== undefined) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
+          const middle = task.window.start + Math.floor(width / 2);
+          log.warn(`${stream.name}: the server holds too many records for one window; reading it in two halves`, { stream: stream.name });
+          return [
+            { partition: task.partition, params: task.params, window: { start: task.window.start, end: middle } },
+            { partition: task.partition, params: task.params, window: { start: middle, end: task.window.end } },
+          ];
+        }
+        const narrower = narrowedWindowMs(error, width);
         if (narrower === undefined) throw error;
         await settle();
         if (narrower < MIN_WINDOW_MS) {
@@ -176,7 +190,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
           log.warn(`${stream.name}: the server refused a window as too wide; using ${Math.round((windowMs / DAY_MS) * 1000) / 1000}-day windows from now on`, { stream: stream.name });
         }
         if (cursor !== undefined) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
-        return false;
+        return [{ partition: task.partition, params: task.params, window: task.window }];
       }
       // Loaded when inside the run's range, even if the server returned it for another window: keys dedupe.
       const checked = checkRecords(stream, page.records, { time: stream.time, range: { start: context.from, end: context.to }, seenFields });
@@ -223,7 +237,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
       cursor = page.cursor;
     }
     await settle();
-    return true;
+    return [];
   };
 
   const queue = [...tasks];
@@ -239,7 +253,9 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         continue;
       }
       try {
-        if (!(await runTask(task))) queue.unshift({ partition: task.partition, params: task.params, window: task.window });
+        const replacements = await runTask(task);
+        stats.windowsPlanned += Math.max(0, replacements.length - 1);
+        queue.unshift(...replacements);
       } catch (error) {
         // The other workers finish the page in hand and stop: what is committed stays, nothing more starts.
         failed = true;

@@ -20,3 +20,11 @@ export function narrowedWindowMs(error: unknown, currentMs: number): number | un
   if (named !== undefined && named > 0 && named < currentMs) return named;
   return Math.floor(currentMs / 2);
 }
+
+/**
+ * Whether the server refused a window because it holds too many records (40303 "Can only query up to 20,000
+ * data", live-notes.md): that window is split in two, but the endpoint's window is not narrowed for good.
+ */
+export function tooManyRecords(error: unknown): boolean {
+  return error instanceof PlatformError && error.platformCode === '40303';
+}
