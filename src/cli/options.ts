@@ -32,7 +32,7 @@ export function withCommonOptions<T>(yargs: Argv<T>): Argv<T & CommonArgs> {
     .option('db', { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' })
     .option('out', { type: 'string', default: './exports', describe: 'Folder for exported files' })
     .option('streams', { type: 'string', describe: `Comma list of streams (default all): ${STREAMS.map((s) => s.name).join(', ')}` })
-    .option('format', { type: 'string', describe: "Export formats, comma list: csv, parquet (default: the pipeline's, both)" })
+    .option('format', { type: 'string', describe: "Export formats, comma list: csv, parquet, koinly, cointracking (default: the pipeline's, csv and parquet)" })
     .option('config', { type: 'string', describe: 'Profiles file (default ./ledgerpipe.config.json when present)' })
     .option('profile', { type: 'string', describe: 'Run one profile of the config file' })
     .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
+import { readSqlFolder } from '../warehouse/sql-files.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
@@ -17,8 +18,18 @@ export const EXPORTS: readonly { name: string; key: string; omit?: readonly stri
   { name: 'ledger', key: 'entry_id' },
 ];
 
-export type ExportFormat = 'csv' | 'parquet';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet'];
+export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking'];
+
+/**
+ * Tax-software files: `<out>/<name>.csv` from `sql/exports/<name>.sql`, a query over the ledger of the range
+ * (the variables lp_from and lp_to), with its CSV options.
+ */
+const TAX_FILES: Record<'koinly' | 'cointracking', string> = {
+  koinly: "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')",
+  // CoinTracking's import format quotes every field, the header included.
+  cointracking: "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"', FORCE_QUOTE *)",
+};
 
 export interface ExportOptions {
   out: string;
@@ -89,9 +100,10 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   const written: { temp: string; final: string; rows: number }[] = [];
   try {
     await warehouse.exclusive((c) => c.run('SET preserve_insertion_order = true'));
-    for (const { name, omit } of EXPORTS) {
+    const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
+    for (const { name, omit } of tables.length === 0 ? [] : EXPORTS) {
       const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
-      for (const format of options.formats) {
+      for (const format of tables) {
         const final = resolve(join(options.out, `${name}.${format}`));
         const temp = resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`));
         const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
@@ -100,6 +112,22 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
         const file = { temp, final, rows: 0 };
         written.push(file);
         const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${rangeSelect(name, cells, options)}) TO ${literal(temp)} ${target}`));
+        file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+      }
+    }
+    const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
+    if (taxFormats.length > 0) {
+      const bound = (ms: number) => `make_timestamptz(${BigInt(ms) * 1000n})`;
+      await warehouse.exclusive(async (c) => {
+        await c.run(`SET VARIABLE lp_from = ${bound(options.from)}`);
+        await c.run(`SET VARIABLE lp_to = ${bound(options.to)}`);
+      });
+      const queries = new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
+      for (const format of taxFormats) {
+        const file = { temp: resolve(join(options.out, `.${format}.csv.${process.pid}.tmp`)), final: resolve(join(options.out, `${format}.csv`)), rows: 0 };
+        written.push(file);
+        const query = queries.get(`exports/${format}.sql`) as string;
+        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${query}) TO ${literal(file.temp)} ${TAX_FILES[format]}`));
         file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
       }
     }

@@ -30,7 +30,7 @@ export const pipelineSchema = z.strictObject({
     .strictObject({
       /** `run`: the run's own range; `year-to-date`: 1 January (in --tz) of the run's end year to its end. */
       range: z.enum(['run', 'year-to-date']).default('run'),
-      formats: z.array(z.enum(['csv', 'parquet'])).min(1).default(['csv', 'parquet']),
+      formats: z.array(z.enum(['csv', 'parquet', 'koinly', 'cointracking'])).min(1).default(['csv', 'parquet']),
     })
     .default({ range: 'run', formats: ['csv', 'parquet'] }),
 });

@@ -4,7 +4,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
 import { emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import type { Window } from '../extract/window-planner.js';
-import { exportFiles, type ExportedFile } from '../export/exporter.js';
+import { exportFiles, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { createSignedClient } from '../http/client.js';
 import type { Logger } from '../log/logger.js';
 import type { ProgressReporter } from '../progress/reporter.js';
@@ -29,7 +29,7 @@ export interface RunPipelineOptions {
   /** --streams, overriding the pipeline's. */
   streams?: readonly StreamDef[];
   /** --format, overriding the pipeline's. */
-  formats?: readonly ('csv' | 'parquet')[];
+  formats?: readonly ExportFormat[];
   log: Logger;
   progress: ProgressReporter;
   clock?: () => number;
