@@ -10,7 +10,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 import { checkRecords } from './records.js';
 import { createFetcher } from './fetcher.js';
 import { narrowedWindowMs, tooManyRecords } from './narrowing.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
 import { planWindows, uncovered, windowParams, type Window } from './window-planner.js';
 
@@ -40,6 +40,11 @@ export interface ExtractOptions {
   log?: Logger;
   /** Told after every committed page. */
   onProgress?: (stream: string, stats: StreamStats) => void;
+  /**
+   * Limiters by endpoint path, shared by every extraction made with one API key in one run, so that a second
+   * extraction right after a first (nightly's re-reads) does not start with an empty window. Filled as needed.
+   */
+  limiters?: Map<string, RateLimiter>;
   /**
    * Ranges to read again although covered (the nightly look-back, windows with pending withdrawals): done
    * windows inside them are forgotten before planning, so they are planned and read afresh.
@@ -102,8 +107,13 @@ type Context = ExtractOptions & {
   writer: RawWriter;
 };
 
-function limiterFor(rate: number, context: Context) {
-  return createRateLimiter({ perSecond: rate * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+/** The endpoint's limiter: from `limiters` when given (shared by every extraction of one API key), else new. */
+function limiterFor(stream: StreamDef, context: Context): RateLimiter {
+  const existing = context.limiters?.get(stream.path);
+  if (existing !== undefined) return existing;
+  const limiter = createRateLimiter({ perSecond: stream.ratePerSecond * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+  context.limiters?.set(stream.path, limiter);
+  return limiter;
 }
 
 /** The windows still to read: unfinished ones resume at their cursor, the rest of the range is planned anew. */
@@ -144,7 +154,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
   stats.windowsPlanned = tasks.length;
   const fetchPage = createFetcher(stream.path, stream.readPage, {
     client: context.client,
-    limiter: limiterFor(stream.ratePerSecond, context),
+    limiter: limiterFor(stream, context),
     policy: context.policy,
     retryDeps: context.retryDeps,
     stats,
@@ -272,7 +282,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
 async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {
   const fetch = createFetcher(stream.path, stream.readPage, {
     client: context.client,
-    limiter: limiterFor(stream.ratePerSecond, context),
+    limiter: limiterFor(stream, context),
     policy: context.policy,
     retryDeps: context.retryDeps,
     stats,

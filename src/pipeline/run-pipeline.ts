@@ -98,6 +98,8 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     runId,
     clock,
     rateScale: options.rateScale ?? 1,
+    // One set of limiters for this key across its extractions in this run (the re-reads come right after).
+    limiters: new Map(),
     log: options.log,
     onProgress: (stream: string, stats: StreamStats) => options.progress.update(account.name, stream, stats),
   };
