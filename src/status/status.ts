@@ -73,6 +73,44 @@ export async function statusLines(warehouse: Warehouse): Promise<string[]> {
         }
       }
     }
+    lines.push(...(await reconciliationLines(warehouse, account)));
+  }
+  return lines;
+}
+
+/**
+ * Year-end reconciliation for one account: per calendar year (UTC), the ledger's net movement per asset, next
+ * to what the balance snapshots of that year show. The platform's balance endpoint values each account type
+ * in USDT and gives no per-asset balances, so the snapshots are shown as a valuation beside the movements.
+ */
+async function reconciliationLines(warehouse: Warehouse, account: string): Promise<string[]> {
+  const hasLedger = (await query(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('ledger', 'account_balances')"))[0];
+  if (Number(hasLedger?.['n'] ?? 0) < 2) return [];
+  const movements = await query(
+    warehouse,
+    `SELECT year(timezone('UTC', ts)) AS yr, asset, lp_decimal_text(sum(amount)) AS net, count(*) AS entries
+     FROM ledger WHERE account = $account GROUP BY ALL ORDER BY yr, asset`,
+    { account },
+  );
+  const snapshots = await query(
+    warehouse,
+    `SELECT year(timezone('UTC', ts)) AS yr, epoch_ms(ts) AS snapshot_ms, lp_decimal_text(sum(usdt_balance)) AS total
+     FROM account_balances WHERE account = $account GROUP BY ALL ORDER BY snapshot_ms`,
+    { account },
+  );
+  const lines: string[] = [];
+  for (const year of [...new Set(movements.map((m) => Number(m['yr'])))]) {
+    lines.push(`  ${year} ledger movements: ${movements.filter((m) => Number(m['yr']) === year).map((m) => `${String(m['asset'])} ${String(m['net'])}`).join(', ')}`);
+    const inYear = snapshots.filter((x) => Number(x['yr']) === year);
+    if (inYear.length < 2) {
+      lines.push(`  ${year} balance snapshots: ${inYear.length === 0 ? 'none' : 'one'} in this year, so no change to set beside the movements (a run takes one)`);
+    } else {
+      const first = inYear[0] as Record<string, unknown>;
+      const last = inYear.at(-1) as Record<string, unknown>;
+      lines.push(
+        `  ${year} balance snapshots (USDT valuation of all account types): ${String(first['total'])} at ${formatInstant(Number(first['snapshot_ms']))}, ${String(last['total'])} at ${formatInstant(Number(last['snapshot_ms']))}; the platform gives no per-asset balances to check the movements against`,
+      );
+    }
   }
   return lines;
 }

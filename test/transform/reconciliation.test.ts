@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { statusLines } from '../../src/status/status.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { loadRaw, tempWarehouse } from '../helpers/raw.js';
+import { at, GOLDEN } from './fixtures.js';
+
+describe('year-end reconciliation in status', () => {
+  it('sets the ledger movements per asset of each year beside the balance snapshots of that year', async () => {
+    const { warehouse, dispose } = await tempWarehouse();
+    try {
+      const snapshot = (t: number, balance: string) => ({
+        stream: 'account_balances',
+        key: `${t}:spot`,
+        ts: t,
+        payload: { accountType: 'spot', usdtBalance: balance },
+      });
+      await loadRaw(warehouse, [...GOLDEN, snapshot(at(0), '1000.5'), snapshot(at(100), '1200')]);
+      await runTransforms(warehouse);
+      const lines = await statusLines(warehouse);
+      expect(lines.filter((l) => l.startsWith('  2025 '))).toEqual([
+        '  2025 ledger movements: BGB -0.05, BTC 0.16028666, ETH -0.7021, USDC -5, USDT -1323.1',
+        '  2025 balance snapshots (USDT valuation of all account types): 1000.5 at 2025-06-01T00:00:00.000Z, 1200 at 2025-06-01T00:01:40.000Z; the platform gives no per-asset balances to check the movements against',
+      ]);
+    } finally {
+      await dispose();
+    }
+  });
+});
