@@ -23,6 +23,7 @@ export function resultLines(result: PipelineResult): string[] {
     }
   }
   if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform));
+  if (result.reconciliation.length > 0) lines.push('', 'year-end reconciliation', ...result.reconciliation);
   if (result.exports.length > 0) {
     lines.push(...(lines.length > 0 ? [''] : []), 'file                                                     rows');
     for (const f of result.exports) lines.push(`${f.path}  ${f.rows}`);

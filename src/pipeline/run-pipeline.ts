@@ -9,6 +9,7 @@ import { createSignedClient } from '../http/client.js';
 import type { Logger } from '../log/logger.js';
 import type { ProgressReporter } from '../progress/reporter.js';
 import { runTransformStage, type TransformSummary } from '../stages/transform-stage.js';
+import { reconciliationLines } from '../status/status.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
@@ -47,6 +48,8 @@ export interface AccountResult {
 export interface PipelineResult {
   accounts: AccountResult[];
   transform?: TransformSummary;
+  /** Per account and year, the ledger's movements per asset beside the balance snapshots (after a transform). */
+  reconciliation: string[];
   exports: ExportedFile[];
   /** Set when the run finished but is incomplete (quarantined records): exit 4. */
   incomplete?: string;
@@ -177,7 +180,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const streams = pipelineStreams(pipeline, options.streams);
   const warehouse = await openWarehouse(options.dbPath);
   try {
-    const result: PipelineResult = { accounts: [], exports: [] };
+    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [] };
     if (pipeline.stages.includes('extract')) {
       const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
       options.progress.stop();
@@ -187,7 +190,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       const reason = quarantineReason(result.accounts);
       if (reason !== undefined) result.incomplete = reason;
     }
-    if (pipeline.stages.includes('transform')) result.transform = await runTransformStage(warehouse, options.log);
+    if (pipeline.stages.includes('transform')) {
+      result.transform = await runTransformStage(warehouse, options.log);
+      for (const account of options.accounts) {
+        const lines = await reconciliationLines(warehouse, account.name);
+        if (lines.length > 0) result.reconciliation.push(`account ${account.name}`, ...lines);
+      }
+    }
     if (pipeline.stages.includes('export')) {
       const range = exportRange(options, result.accounts);
       result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });

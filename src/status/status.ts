@@ -83,7 +83,7 @@ export async function statusLines(warehouse: Warehouse): Promise<string[]> {
  * to what the balance snapshots of that year show. The platform's balance endpoint values each account type
  * in USDT and gives no per-asset balances, so the snapshots are shown as a valuation beside the movements.
  */
-async function reconciliationLines(warehouse: Warehouse, account: string): Promise<string[]> {
+export async function reconciliationLines(warehouse: Warehouse, account: string): Promise<string[]> {
   const hasLedger = (await query(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('ledger', 'account_balances')"))[0];
   if (Number(hasLedger?.['n'] ?? 0) < 2) return [];
   const movements = await query(
