@@ -4,6 +4,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
+import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
@@ -72,8 +73,7 @@ function csvCell(column: Column): string {
  * in memory.
  */
 function rangeSelect(table: string, cells: readonly string[], options: ExportOptions): string {
-  const bound = (ms: number) => `make_timestamptz(${BigInt(ms) * 1000n})`;
-  return `SELECT ${cells.join(', ')} FROM ${ident(table)} WHERE ts >= ${bound(options.from)} AND ts < ${bound(options.to)}`;
+  return `SELECT ${cells.join(', ')} FROM ${ident(table)} WHERE ts >= ${timestampTzSql(options.from)} AND ts < ${timestampTzSql(options.to)}`;
 }
 
 /** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
@@ -117,10 +117,9 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     }
     const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
     if (taxFormats.length > 0) {
-      const bound = (ms: number) => `make_timestamptz(${BigInt(ms) * 1000n})`;
       await warehouse.exclusive(async (c) => {
-        await c.run(`SET VARIABLE lp_from = ${bound(options.from)}`);
-        await c.run(`SET VARIABLE lp_to = ${bound(options.to)}`);
+        await c.run(`SET VARIABLE lp_from = ${timestampTzSql(options.from)}`);
+        await c.run(`SET VARIABLE lp_to = ${timestampTzSql(options.to)}`);
       });
       const queries = new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
       for (const format of taxFormats) {

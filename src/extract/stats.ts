@@ -28,11 +28,13 @@ export const emptyStreamStats = (): StreamStats => ({
   retries: 0,
 });
 
+/** Adds `source`'s counters into `target`. */
+export function addStats(target: StreamStats, source: Readonly<StreamStats>): StreamStats {
+  for (const key of Object.keys(target) as (keyof StreamStats)[]) target[key] += source[key];
+  return target;
+}
+
 /** Adds up the per-stream counters. */
 export function totalStats(streams: Readonly<Record<string, StreamStats>>): StreamStats {
-  const total = emptyStreamStats();
-  for (const s of Object.values(streams)) {
-    for (const key of Object.keys(total) as (keyof StreamStats)[]) total[key] += s[key];
-  }
-  return total;
+  return Object.values(streams).reduce(addStats, emptyStreamStats());
 }

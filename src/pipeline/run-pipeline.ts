@@ -2,7 +2,7 @@ import type { Account } from '../config/profiles.js';
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
-import { emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
+import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import type { Window } from '../extract/window-planner.js';
 import { exportFiles, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { createSignedClient } from '../http/client.js';
@@ -61,11 +61,7 @@ function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | un
 }
 
 function merge(into: Record<string, StreamStats>, from: Record<string, StreamStats>): void {
-  for (const [name, stats] of Object.entries(from)) {
-    const target = into[name] ?? emptyStreamStats();
-    for (const key of Object.keys(target) as (keyof StreamStats)[]) target[key] += stats[key];
-    into[name] = target;
-  }
+  for (const [name, stats] of Object.entries(from)) into[name] = addStats(into[name] ?? emptyStreamStats(), stats);
 }
 
 /** One account's extraction: its range (flags or since coverage), its refreshes, its run row. */

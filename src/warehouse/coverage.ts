@@ -1,4 +1,5 @@
-import { DuckDBTimestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { timestampTz } from './time-values.js';
 import type { Window } from '../extract/window-planner.js';
 
 export interface CoverageRow {
@@ -7,8 +8,6 @@ export interface CoverageRow {
   status: 'open' | 'done';
   cursor: string | null;
 }
-
-const tz = (ms: number): DuckDBTimestampTZValue => new DuckDBTimestampTZValue(BigInt(ms) * 1000n);
 
 /** Every coverage window of one account's stream. */
 export async function readCoverage(connection: DuckDBConnection, account: string, stream: string): Promise<CoverageRow[]> {
@@ -30,7 +29,7 @@ export async function dropWindow(connection: DuckDBConnection, account: string, 
   await connection.run(
     `DELETE FROM coverage WHERE account = $account AND stream = $stream AND partition = $partition
      AND window_start = $start AND window_end = $end`,
-    { account, stream, partition, start: tz(window.start), end: tz(window.end) },
+    { account, stream, partition, start: timestampTz(window.start), end: timestampTz(window.end) },
   );
 }
 
@@ -48,6 +47,6 @@ export async function saveLearnedWindow(
   await connection.run(
     `INSERT INTO learned_windows (account, stream, window_ms, reason, learned_at) VALUES ($account, $stream, $ms, $reason, $now)
      ON CONFLICT (account, stream) DO UPDATE SET window_ms = excluded.window_ms, reason = excluded.reason, learned_at = excluded.learned_at`,
-    { account: entry.account, stream: entry.stream, ms: BigInt(entry.windowMs), reason: entry.reason, now: tz(entry.now) },
+    { account: entry.account, stream: entry.stream, ms: BigInt(entry.windowMs), reason: entry.reason, now: timestampTz(entry.now) },
   );
 }

@@ -1,4 +1,5 @@
-import { DuckDBTimestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { timestampTz } from './time-values.js';
 import type { Window } from '../extract/window-planner.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -50,8 +51,6 @@ export interface RawWriter {
   commit(page: PageCommit): Promise<void>;
 }
 
-const tz = (ms: number): DuckDBTimestampTZValue => new DuckDBTimestampTZValue(BigInt(ms) * 1000n);
-
 const UPSERT_RAW = `
 INSERT INTO raw_records (account, stream, partition, key, ts, payload, first_fetched_at, last_fetched_at)
 SELECT account, stream, partition, key, ts, payload::JSON, fetched_at, fetched_at
@@ -97,7 +96,7 @@ interface Pending {
 }
 
 async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[], options: RawWriterOptions): Promise<void> {
-  const now = tz(options.clock());
+  const now = timestampTz(options.clock());
   const { account, runId: run } = options;
   let records = 0n;
   let windows = 0n;
@@ -110,7 +109,7 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
         raw.appendVarchar(page.stream);
         raw.appendVarchar(page.partition);
         raw.appendVarchar(r.key);
-        raw.appendTimestampTZ(tz(r.ts));
+        raw.appendTimestampTZ(timestampTz(r.ts));
         raw.appendVarchar(r.payload);
         raw.appendTimestampTZ(now);
         raw.appendBigInt(records++);
@@ -120,8 +119,8 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
         coverage.appendVarchar(account);
         coverage.appendVarchar(page.stream);
         coverage.appendVarchar(page.partition);
-        coverage.appendTimestampTZ(tz(page.window.start));
-        coverage.appendTimestampTZ(tz(page.window.end));
+        coverage.appendTimestampTZ(timestampTz(page.window.start));
+        coverage.appendTimestampTZ(timestampTz(page.window.end));
         coverage.appendVarchar(page.done ? 'done' : 'open');
         if (page.cursor === null) coverage.appendNull();
         else coverage.appendVarchar(page.cursor);

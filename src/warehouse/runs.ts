@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DuckDBTimestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
-
-const tz = (ms: number): DuckDBTimestampTZValue => new DuckDBTimestampTZValue(BigInt(ms) * 1000n);
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { timestampTz } from './time-values.js';
 
 export interface RunStart {
   account: string;
@@ -32,9 +31,9 @@ export async function startRun(connection: DuckDBConnection, run: RunStart): Pro
       id: runId,
       account: run.account,
       command: run.command,
-      from: run.from === undefined ? null : tz(run.from),
-      to: run.to === undefined ? null : tz(run.to),
-      now: tz(run.now),
+      from: run.from === undefined ? null : timestampTz(run.from),
+      to: run.to === undefined ? null : timestampTz(run.to),
+      now: timestampTz(run.now),
     },
   );
   return runId;
@@ -48,7 +47,7 @@ export async function finishRun(connection: DuckDBConnection, runId: string, end
      WHERE run_id = $id`,
     {
       id: runId,
-      now: tz(end.now),
+      now: timestampTz(end.now),
       status: end.status,
       code: end.exitCode,
       message: end.message,
