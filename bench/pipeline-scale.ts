@@ -11,6 +11,7 @@ import { exportFiles } from '../src/export/exporter.js';
 import { createSignedClient } from '../src/http/client.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { runTransforms } from '../src/transform/runner.js';
+import { sizeThreadPool } from '../src/runtime/threadpool.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 
@@ -26,14 +27,16 @@ export interface ScaleFigures {
 }
 
 async function main(): Promise<void> {
+  // Set up as the CLI sets itself up (src/cli/main.ts), so that the figures are a user's.
+  sizeThreadPool();
   const records = Number(process.argv[2] ?? '100000');
   const from = Date.UTC(2025, 0, 1);
   const to = Date.UTC(2026, 0, 1);
   const { child, info } = await spawnSimulator({ records, rateScale: 1000, startTimeoutMs: 300_000, seed: 'scale' });
   const dir = await mkdtemp(join(tmpdir(), 'lp-scale-'));
   try {
-    const memoryLimit = process.env['LP_BENCH_MEMORY_LIMIT'];
-    const warehouse = await openWarehouse(join(dir, 'scale.duckdb'), memoryLimit === undefined ? {} : { memoryLimit });
+    // DuckDB's memory budget is the product's default, or LEDGERPIPE_MEMORY_LIMIT, as for a user's run.
+    const warehouse = await openWarehouse(join(dir, 'scale.duckdb'));
     const client = createSignedClient({ baseUrl: info.baseUrl, credentials: info });
     try {
       let started = performance.now();

@@ -1,5 +1,6 @@
 import { mkdir, rename, rm, access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
@@ -76,6 +77,44 @@ function rangeSelect(table: string, cells: readonly string[], options: ExportOpt
   return `SELECT ${cells.join(', ')} FROM ${ident(table)} WHERE ts >= ${timestampTzSql(options.from)} AND ts < ${timestampTzSql(options.to)}`;
 }
 
+/** One COPY of the export and the file it fills. */
+interface CopyJob {
+  file: { temp: string; final: string; rows: number };
+  sql: string;
+}
+
+/**
+ * Runs the COPY statements one thread each, as many at once as DuckDB has threads, on connections of their
+ * own. A COPY running on several threads keeps the rows in order by holding finished batches in memory, and
+ * that grows with the table (over 500 MB for 1M fills); on one thread a COPY writes each row as it reads it,
+ * and the files share the cores instead. Every lane stops taking work once one has failed, and all have
+ * finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
+ */
+async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
+  const threads = await warehouse.exclusive(async (c) => Number((await c.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
+  const lanes = Math.max(1, Math.min(threads, jobs.length));
+  const queue = [...jobs];
+  let failed = false;
+  const lane = async (connection: DuckDBConnection): Promise<void> => {
+    for (const statement of setup) await connection.run(statement);
+    for (let job = queue.shift(); job !== undefined && !failed; job = queue.shift()) {
+      const reader = await connection.runAndReadAll(job.sql);
+      job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+    }
+  };
+  const extra: DuckDBConnection[] = [];
+  try {
+    await warehouse.exclusive((c) => c.run('SET threads = 1'));
+    for (let i = 1; i < lanes; i++) extra.push(await warehouse.connect());
+    const results = await Promise.allSettled([warehouse.exclusive(lane), ...extra.map(lane)].map((p) => p.catch((error: unknown) => { failed = true; throw error; })));
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (rejected !== undefined) throw rejected.reason;
+  } finally {
+    for (const c of extra) c.closeSync();
+    await warehouse.exclusive((c) => c.run(`SET threads = ${threads}`));
+  }
+}
+
 /** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
 async function prepareOut(out: string): Promise<void> {
   try {
@@ -99,37 +138,32 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   await prepareOut(options.out);
   const written: { temp: string; final: string; rows: number }[] = [];
   try {
-    await warehouse.exclusive((c) => c.run('SET preserve_insertion_order = true'));
+    const jobs: CopyJob[] = [];
     const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
     for (const { name, omit } of tables.length === 0 ? [] : EXPORTS) {
       const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
       for (const format of tables) {
-        const final = resolve(join(options.out, `${name}.${format}`));
-        const temp = resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`));
+        // Listed before it is written, so a half-written temporary file is removed too.
+        const file = { temp: resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`)), final: resolve(join(options.out, `${name}.${format}`)), rows: 0 };
+        written.push(file);
         const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
         const target = format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)';
-        // Listed before it is written, so a half-written temporary file is removed too.
-        const file = { temp, final, rows: 0 };
-        written.push(file);
-        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${rangeSelect(name, cells, options)}) TO ${literal(temp)} ${target}`));
-        file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+        jobs.push({ file, sql: `COPY (${rangeSelect(name, cells, options)}) TO ${literal(file.temp)} ${target}` });
       }
     }
     const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
-    if (taxFormats.length > 0) {
-      await warehouse.exclusive(async (c) => {
-        await c.run(`SET VARIABLE lp_from = ${timestampTzSql(options.from)}`);
-        await c.run(`SET VARIABLE lp_to = ${timestampTzSql(options.to)}`);
-      });
-      const queries = new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
-      for (const format of taxFormats) {
-        const file = { temp: resolve(join(options.out, `.${format}.csv.${process.pid}.tmp`)), final: resolve(join(options.out, `${format}.csv`)), rows: 0 };
-        written.push(file);
-        const query = queries.get(`exports/${format}.sql`) as string;
-        const reader = await warehouse.exclusive((c) => c.runAndReadAll(`COPY (${query}) TO ${literal(file.temp)} ${TAX_FILES[format]}`));
-        file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
-      }
+    const queries = taxFormats.length === 0 ? new Map<string, string>() : new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
+    for (const format of taxFormats) {
+      const file = { temp: resolve(join(options.out, `.${format}.csv.${process.pid}.tmp`)), final: resolve(join(options.out, `${format}.csv`)), rows: 0 };
+      written.push(file);
+      jobs.push({ file, sql: `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${literal(file.temp)} ${TAX_FILES[format]}` });
     }
+    await runCopies(warehouse, jobs, [
+      'SET preserve_insertion_order = true',
+      // The tax-file queries read the range from these variables (sql/exports).
+      `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
+      `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
+    ]);
   } catch (error) {
     // Cleaning up must not hide why the export failed.
     await Promise.all(written.map((w) => rm(w.temp, { force: true }).catch(() => undefined)));

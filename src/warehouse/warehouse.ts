@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { literal } from './quote.js';
 import { readSqlFolder } from './sql-files.js';
@@ -13,6 +14,8 @@ export interface Warehouse {
   transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Runs `work` alone on the connection, queued behind any other work, without a transaction of its own. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** Opens another connection to the same database, in a UTC session: for reading while `connection` works. */
+  connect(): Promise<DuckDBConnection>;
   /** Closes once queued work has finished: closing under a running query would crash the process. */
   close(): Promise<void>;
 }
@@ -34,6 +37,14 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
 }
 
 /**
+ * DuckDB's memory budget unless LEDGERPIPE_MEMORY_LIMIT says otherwise. DuckDB fills whatever budget it has
+ * with cached blocks (its default is 80% of the machine), so without one a process grows with the warehouse;
+ * with one, sorts and joins beyond it spill to disk and memory stays flat from 100k records to millions.
+ * 256 MB keeps a year of 1M fills within the speed targets (see bench/); raise it for heavy `query` work.
+ */
+export const DEFAULT_MEMORY_LIMIT = '256MB';
+
+/**
  * Opens (or creates) the warehouse file and brings the bookkeeping tables up to date.
  *
  * @example
@@ -53,7 +64,16 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   }
   // Times are stored as instants; a UTC session makes every cast and every text form UTC.
   await connection.run("SET TimeZone = 'UTC'");
-  if (options.memoryLimit !== undefined) await connection.run(`SET memory_limit = ${literal(options.memoryLimit)}`);
+  const memoryLimit = options.memoryLimit ?? process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? DEFAULT_MEMORY_LIMIT;
+  try {
+    await connection.run(`SET memory_limit = ${literal(memoryLimit)}`);
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
+  }
+  // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
+  await connection.run('SET allocator_background_threads = true');
   if (options.readOnly !== true) {
     for (const file of await readSqlFolder('warehouse')) await connection.run(file.text);
   }
@@ -81,6 +101,11 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
           throw error;
         }
       }),
+    connect: async () => {
+      const extra = await instance.connect();
+      await extra.run("SET TimeZone = 'UTC'");
+      return extra;
+    },
     close: async () => {
       await queue;
       connection.closeSync();

@@ -91,6 +91,13 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
       'ledgerpipe: GET /api/v2/public/time: gave up after 3 attempts (last: nothing answers at http://127.0.0.1:9 (connection refused); check --base-url and that the service is up); everything fetched so far is saved, run again later to resume',
     ],
     [
+      'a memory budget that is not a size',
+      () => yearEnd(),
+      { LEDGERPIPE_MEMORY_LIMIT: 'lots' },
+      2,
+      'ledgerpipe: LEDGERPIPE_MEMORY_LIMIT=lots is not a memory size; use a size such as 512MB or 2GB',
+    ],
+    [
       'an unknown pipeline',
       () => ['run', 'year-nd', '--year', '2025', '--db', db, '--out', out],
       {},
