@@ -48,6 +48,17 @@ describe('the checks after the transforms', () => {
     ]);
   });
 
+  it('find a fill whose only movement was its fee, and one with a profit, that lost their ledger rows', async () => {
+    // 201 has no profit and a fee of -0.6; 205 a profit and a fee entry without totalFee; 206 neither, so no rows.
+    await warehouse.connection.run("DELETE FROM ledger WHERE source = 'futures_fills' AND source_id IN ('201', '205')");
+    expect((await problems()).sort()).toEqual([
+      'every record has its ledger rows: fill 201 moved money but has no ledger row',
+      'every record has its ledger rows: fill 205 moved money but has no ledger row',
+      'ledger sums equal the typed tables: default USDC realized_pnl: typed -5.000000000000000000, ledger nothing',
+      'ledger sums equal the typed tables: default USDT trading_fee: typed -2.500000000000000000, ledger -1.900000000000000000',
+    ]);
+  });
+
   it('fail the transform with exit 4 and keep the previous tables when the data breaks a rule', async () => {
     // The same margin id in both margin types would book one ledger entry twice.
     await loadRaw(warehouse, [
