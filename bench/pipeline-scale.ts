@@ -11,7 +11,6 @@ import { exportFiles } from '../src/export/exporter.js';
 import { createSignedClient } from '../src/http/client.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { runTransforms } from '../src/transform/runner.js';
-import { sizeThreadPool } from '../src/runtime/threadpool.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 
@@ -27,8 +26,6 @@ export interface ScaleFigures {
 }
 
 async function main(): Promise<void> {
-  // Set up as the CLI sets itself up (src/cli/main.ts), so that the figures are a user's.
-  sizeThreadPool();
   const records = Number(process.argv[2] ?? '100000');
   const from = Date.UTC(2025, 0, 1);
   const to = Date.UTC(2026, 0, 1);

@@ -40,7 +40,8 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
  * DuckDB's memory budget unless LEDGERPIPE_MEMORY_LIMIT says otherwise. DuckDB fills whatever budget it has
  * with cached blocks (its default is 80% of the machine), so without one a process grows with the warehouse;
  * with one, sorts and joins beyond it spill to disk and memory stays flat from 100k records to millions.
- * 256 MB keeps a year of 1M fills within the speed targets (see bench/); raise it for heavy `query` work.
+ * 256 MB keeps a year of 1M fills within the speed target (see bench/). `query` opens its own read-only
+ * instance without a budget: ad-hoc analysis gets DuckDB's default.
  */
 export const DEFAULT_MEMORY_LIMIT = '256MB';
 
@@ -62,20 +63,25 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   } catch (error) {
     throw describeOpenError(path, error);
   }
-  // Times are stored as instants; a UTC session makes every cast and every text form UTC.
-  await connection.run("SET TimeZone = 'UTC'");
   const memoryLimit = options.memoryLimit ?? process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? DEFAULT_MEMORY_LIMIT;
   try {
-    await connection.run(`SET memory_limit = ${literal(memoryLimit)}`);
+    // Times are stored as instants; a UTC session makes every cast and every text form UTC.
+    await connection.run("SET TimeZone = 'UTC'");
+    try {
+      await connection.run(`SET memory_limit = ${literal(memoryLimit)}`);
+    } catch (error) {
+      throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
+    }
+    // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
+    await connection.run('SET allocator_background_threads = true');
+    if (options.readOnly !== true) {
+      for (const file of await readSqlFolder('warehouse')) await connection.run(file.text);
+    }
   } catch (error) {
+    // Nothing may keep the file locked after a failed open (a budget too small to set it up, say).
     connection.closeSync();
     instance.closeSync();
-    throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
-  }
-  // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
-  await connection.run('SET allocator_background_threads = true');
-  if (options.readOnly !== true) {
-    for (const file of await readSqlFolder('warehouse')) await connection.run(file.text);
+    throw error;
   }
   // One connection, one piece of work at a time: concurrent streams queue here rather than interleave
   // statements inside each other's transactions.
@@ -103,7 +109,12 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
       }),
     connect: async () => {
       const extra = await instance.connect();
-      await extra.run("SET TimeZone = 'UTC'");
+      try {
+        await extra.run("SET TimeZone = 'UTC'");
+      } catch (error) {
+        extra.closeSync();
+        throw error;
+      }
       return extra;
     },
     close: async () => {
