@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { extractOneByOne } from './baseline.js';
 import { measureExtraction } from './extract-bound.js';
 import type { ScaleFigures } from './pipeline-scale.js';
-import threadpool from '../src/runtime/threadpool.cjs';
 import { measureSimThroughput } from './sim-throughput.js';
 
 /** One printed figure. `target` is empty for figures that only explain another one. */
@@ -86,9 +85,7 @@ const extractionAtRealRates: Benchmark = {
 /** Runs one scale of the pipeline in its own process (its peak RSS must be its own) and reads its figures. */
 async function pipelineScale(records: number, signal: AbortSignal): Promise<ScaleFigures> {
   const script = fileURLToPath(new URL('./pipeline-scale.js', import.meta.url));
-  // The thread pool sized as the `ledgerpipe` binary sizes it (src/cli/launch.cts), so that the figures are a user's.
-  const env = { ...process.env, UV_THREADPOOL_SIZE: threadpool.threadPoolSize() };
-  const child = spawn(process.execPath, [script, String(records)], { stdio: ['ignore', 'pipe', 'inherit'], signal, env });
+  const child = spawn(process.execPath, [script, String(records)], { stdio: ['ignore', 'pipe', 'inherit'], signal });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const [code] = (await once(child, 'exit')) as [number | null];

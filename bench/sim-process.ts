@@ -64,7 +64,7 @@ export async function spawnSimulator(options: {
   from?: string;
   to?: string;
 }): Promise<{ child: ChildProcess; info: SimInfo }> {
-  const main = fileURLToPath(new URL('../src/cli/launch.cjs', import.meta.url));
+  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', options.seed ?? 'bench'];
   // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
   args.push('--from', options.from ?? '2025-01-01', '--to', options.to ?? '2026-01-01', '--port', '0', '--host', '127.0.0.1');

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { hideBin } from 'yargs/helpers';
 import { runCli } from './run.js';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
 /** The built CLI (npm test builds before it runs vitest). */
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/launch.cjs', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
 export interface CliResult {
   status: number | null;
