@@ -106,7 +106,11 @@ async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly 
   try {
     await warehouse.exclusive((c) => c.run('SET threads = 1'));
     for (let i = 1; i < lanes; i++) extra.push(await warehouse.connect());
-    const results = await Promise.allSettled([warehouse.exclusive(lane), ...extra.map(lane)].map((p) => p.catch((error: unknown) => { failed = true; throw error; })));
+    const stopOthers = (error: unknown): never => {
+      failed = true;
+      throw error;
+    };
+    const results = await Promise.allSettled([warehouse.exclusive(lane), ...extra.map(lane)].map((p) => p.catch(stopOthers)));
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected !== undefined) throw rejected.reason;
   } finally {
