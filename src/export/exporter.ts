@@ -6,7 +6,7 @@ import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
-import type { Warehouse } from '../warehouse/warehouse.js';
+import { isOutOfMemory, type Warehouse } from '../warehouse/warehouse.js';
 
 /**
  * The files `export` writes, each from its table, ordered by ts then `key` (contract.md, "Exports"): the
@@ -171,9 +171,9 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   } catch (error) {
     // Cleaning up must not hide why the export failed.
     await Promise.all(written.map((w) => rm(w.temp, { force: true }).catch(() => undefined)));
-    const message = error instanceof Error ? error.message : String(error);
     // Out of the memory budget is not a problem of --out: the CLI says which setting to raise (cli/exit.ts).
-    if (/Out of Memory Error/i.test(message)) throw error;
+    if (isOutOfMemory(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
     if (/No space left/i.test(message)) throw new WarehouseError(`the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`, 'LP_DISK_FULL', 'unexpected', error);
     throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
   }

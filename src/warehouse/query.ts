@@ -1,6 +1,6 @@
 import { DuckDBInstance, StatementType } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
-import { describeOpenError } from './warehouse.js';
+import { describeOpenError, startUtcSession } from './warehouse.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';
 
@@ -36,7 +36,7 @@ export async function runQuery(path: string, sql: string, format: QueryFormat): 
   }
   const connection = await instance.connect();
   try {
-    await connection.run("SET TimeZone = 'UTC'");
+    await startUtcSession(connection);
     let statements;
     try {
       statements = await connection.extractStatements(sql);

@@ -45,6 +45,21 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
  */
 export const DEFAULT_MEMORY_LIMIT = '256MB';
 
+/** The budget a warehouse opens with: the caller's, else LEDGERPIPE_MEMORY_LIMIT, else the default. */
+export function memoryBudget(option?: string): string {
+  return option ?? process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? DEFAULT_MEMORY_LIMIT;
+}
+
+/** Whether DuckDB failed for want of memory within its budget. */
+export function isOutOfMemory(error: unknown): boolean {
+  return /Out of Memory Error/i.test(error instanceof Error ? error.message : String(error));
+}
+
+/** Times are stored as instants; a UTC session makes every cast and every text form UTC. */
+export async function startUtcSession(connection: DuckDBConnection): Promise<void> {
+  await connection.run("SET TimeZone = 'UTC'");
+}
+
 /**
  * Opens (or creates) the warehouse file and brings the bookkeeping tables up to date.
  *
@@ -63,10 +78,9 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   } catch (error) {
     throw describeOpenError(path, error);
   }
-  const memoryLimit = options.memoryLimit ?? process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? DEFAULT_MEMORY_LIMIT;
+  const memoryLimit = memoryBudget(options.memoryLimit);
   try {
-    // Times are stored as instants; a UTC session makes every cast and every text form UTC.
-    await connection.run("SET TimeZone = 'UTC'");
+    await startUtcSession(connection);
     try {
       await connection.run(`SET memory_limit = ${literal(memoryLimit)}`);
     } catch (error) {
@@ -110,7 +124,7 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
     connect: async () => {
       const extra = await instance.connect();
       try {
-        await extra.run("SET TimeZone = 'UTC'");
+        await startUtcSession(extra);
       } catch (error) {
         extra.closeSync();
         throw error;

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeFailure } from '../../src/cli/exit.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
@@ -11,6 +11,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 async function settings(options: { memoryLimit?: string } = {}): Promise<Record<string, unknown>> {
@@ -27,31 +30,20 @@ async function settings(options: { memoryLimit?: string } = {}): Promise<Record<
 
 describe("DuckDB's memory budget", () => {
   it('is 256 MB unless LEDGERPIPE_MEMORY_LIMIT says otherwise, with freed memory returned on a timer', async () => {
-    const saved = process.env['LEDGERPIPE_MEMORY_LIMIT'];
-    try {
-      delete process.env['LEDGERPIPE_MEMORY_LIMIT'];
-      // DuckDB reports sizes in MiB: 256 MB is 244.1 MiB.
-      expect(await settings()).toEqual({ memory_limit: '244.1 MiB', background: true });
-      process.env['LEDGERPIPE_MEMORY_LIMIT'] = '1GB';
-      expect(await settings()).toEqual({ memory_limit: '953.6 MiB', background: true });
-      expect(await settings({ memoryLimit: '512MB' })).toEqual({ memory_limit: '488.2 MiB', background: true });
-    } finally {
-      if (saved === undefined) delete process.env['LEDGERPIPE_MEMORY_LIMIT'];
-      else process.env['LEDGERPIPE_MEMORY_LIMIT'] = saved;
-    }
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
+    // DuckDB reports sizes in MiB: 256 MB is 244.1 MiB.
+    expect(await settings()).toEqual({ memory_limit: '244.1 MiB', background: true });
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '1GB');
+    expect(await settings()).toEqual({ memory_limit: '953.6 MiB', background: true });
+    expect(await settings({ memoryLimit: '512MB' })).toEqual({ memory_limit: '488.2 MiB', background: true });
   });
 
   it('running out of it says which setting to raise', () => {
-    const saved = process.env['LEDGERPIPE_MEMORY_LIMIT'];
-    try {
-      delete process.env['LEDGERPIPE_MEMORY_LIMIT'];
-      const failure = describeFailure(new Error('Out of Memory Error: failed to allocate data of size 32.0 KiB (244.1 MiB/244.1 MiB used)\n\nPossible solutions: ...'));
-      expect(failure).toEqual({
-        line: 'ledgerpipe: the warehouse needed more memory than its budget of 256MB; set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)',
-        status: 1,
-      });
-    } finally {
-      if (saved !== undefined) process.env['LEDGERPIPE_MEMORY_LIMIT'] = saved;
-    }
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
+    const failure = describeFailure(new Error('Out of Memory Error: failed to allocate data of size 32.0 KiB (244.1 MiB/244.1 MiB used)\n\nPossible solutions: ...'));
+    expect(failure).toEqual({
+      line: 'ledgerpipe: the warehouse needed more memory than its budget of 256MB; set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)',
+      status: 1,
+    });
   });
 });
