@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { extractOneByOne } from './baseline.js';
-import { measureExtraction } from './extract-bound.js';
-import type { ScaleFigures } from './pipeline-scale.js';
+import { configureDuckDBAllocator } from '../src/runtime/duckdb-allocator.js';
+import type { ScaleFigures } from './scale-measure.js';
 import { measureSimThroughput } from './sim-throughput.js';
 
 /** One printed figure. `target` is empty for figures that only explain another one. */
@@ -59,6 +58,8 @@ const extractionAtRealRates: Benchmark = {
   name: 'extraction-real-rates',
   async run({ quick }) {
     // One year (a quarter with --quick) of the simulator's default scale, at the platform's real limits.
+    // Imported here, not at the top: DuckDB loads with them, after main() configured its allocator.
+    const [{ measureExtraction }, { extractOneByOne }] = await Promise.all([import('./extract-bound.js'), import('./baseline.js')]);
     const data = { seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 };
     const result = await measureExtraction(data);
     const baseline = await measureExtraction({ ...data, extractWith: extractOneByOne });
@@ -142,6 +143,7 @@ function formatTable(figures: readonly Figure[]): string {
 async function main(): Promise<void> {
   // Pessimistic until the end: if a pending promise were ever dropped, Node would exit quietly with this.
   process.exitCode = 1;
+  configureDuckDBAllocator();
   const quick = process.argv.slice(2).includes('--quick');
   // Ctrl-C or a CI timeout ends the run through the benchmarks' own cleanup, so no simulator is left behind.
   const controller = new AbortController();

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { hideBin } from 'yargs/helpers';
-import { runCli } from './run.js';
+import { configureDuckDBAllocator } from '../runtime/duckdb-allocator.js';
+
+// Before DuckDB's library loads, so the rest of the CLI (which imports it) comes in afterwards.
+configureDuckDBAllocator();
+const { runCli } = await import('./run.js');
 
 // A reader that stops early (`ledgerpipe query ... | head`) closes the pipe: that is not a failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

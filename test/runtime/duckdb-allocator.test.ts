@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { configureDuckDBAllocator, DUCKDB_ALLOCATOR_OPTIONS, DUCKDB_ALLOCATOR_VARIABLE } from '../../src/runtime/duckdb-allocator.js';
+import { CLI } from '../helpers/cli.js';
+
+const PROBE = fileURLToPath(new URL('../helpers/dlopen-probe.cjs', import.meta.url));
+
+/** Runs node with `args`, without the variable in its environment unless `extra` sets it; resolves to stderr. */
+async function nodeStderr(args: readonly string[], extra: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  if (extra[DUCKDB_ALLOCATOR_VARIABLE] === undefined) delete env[DUCKDB_ALLOCATOR_VARIABLE];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stderr };
+}
+
+describe('DuckDB allocator options', () => {
+  it('are set when the variable is unset, and a user’s own value is kept', () => {
+    const unset: NodeJS.ProcessEnv = {};
+    configureDuckDBAllocator(unset);
+    expect(unset).toEqual({ DUCKDB_JE_MALLOC_CONF: 'narenas:1' });
+    const own: NodeJS.ProcessEnv = { DUCKDB_JE_MALLOC_CONF: 'narenas:4' };
+    configureDuckDBAllocator(own);
+    expect(own).toEqual({ DUCKDB_JE_MALLOC_CONF: 'narenas:4' });
+  });
+
+  it('are in place when the CLI loads DuckDB’s library', async () => {
+    const { status, stderr } = await nodeStderr(['--require', PROBE, CLI, '--help']);
+    expect(status).toBe(0);
+    expect(stderr.split('\n').filter((l) => l.startsWith('probe:'))).toEqual(['probe: DuckDB loads with DUCKDB_JE_MALLOC_CONF=narenas:1']);
+  });
+
+  it('are read by DuckDB’s jemalloc from that variable', async () => {
+    // stats_print makes jemalloc print its options at exit: the variable's name and format are the right ones.
+    const script = `const { DuckDBInstance } = await import('@duckdb/node-api');
+      const connection = await (await DuckDBInstance.create(':memory:')).connect();
+      await connection.run('SELECT 42');`;
+    const { status, stderr } = await nodeStderr(['--input-type=module', '-e', script], {
+      [DUCKDB_ALLOCATOR_VARIABLE]: `${DUCKDB_ALLOCATOR_OPTIONS},stats_print:true`,
+    });
+    expect(status).toBe(0);
+    expect(stderr).toMatch(/^ {2}opt\.narenas: 1$/m);
+  });
+});
