@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { extract } from '../src/extract/extractor.js';
 import { exportFiles } from '../src/export/exporter.js';
 import { createSignedClient } from '../src/http/client.js';
+import { collectGarbage } from '../src/runtime/collect-garbage.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { runTransforms } from '../src/transform/runner.js';
-import { openWarehouse } from '../src/warehouse/warehouse.js';
+import { extractionMemoryBudget, openWarehouse } from '../src/warehouse/warehouse.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 
 export interface ScaleFigures {
@@ -35,11 +36,15 @@ export async function measureScale(records: number): Promise<ScaleFigures> {
     const client = createSignedClient({ baseUrl: info.baseUrl, credentials: info });
     try {
       let started = performance.now();
-      const result = await extract({ warehouse, client, account: 'bench', runId: 'bench', streams: [futuresFills], from, to, rateScale: 1000 });
+      // As runPipeline does: extraction within its own budget, and a collection before the transform.
+      const result = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
+        extract({ warehouse, client, account: 'bench', runId: 'bench', streams: [futuresFills], from, to, rateScale: 1000 }),
+      );
       const extractSeconds = (performance.now() - started) / 1000;
       const peakAfter = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
       const phases = { extract: peakAfter(), transform: 0, export: 0 };
       await stopChild(child);
+      collectGarbage();
       started = performance.now();
       await runTransforms(warehouse);
       const transformSeconds = (performance.now() - started) / 1000;

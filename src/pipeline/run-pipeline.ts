@@ -8,13 +8,14 @@ import { exportFiles, type ExportedFile, type ExportFormat } from '../export/exp
 import { createSignedClient } from '../http/client.js';
 import type { Logger } from '../log/logger.js';
 import type { ProgressReporter } from '../progress/reporter.js';
+import { collectGarbage } from '../runtime/collect-garbage.js';
 import { runTransformStage, type TransformSummary } from '../stages/transform-stage.js';
 import { reconciliationLines } from '../status/status.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
 import { finishRun, startRun } from '../warehouse/runs.js';
-import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
+import { extractionMemoryBudget, openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
 
@@ -178,7 +179,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   try {
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [] };
     if (pipeline.stages.includes('extract')) {
-      const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
+      const settled = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
+        Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams))),
+      );
       options.progress.stop();
       const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failure !== undefined) throw failure.reason;
@@ -187,6 +190,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       if (reason !== undefined) result.incomplete = reason;
     }
     if (pipeline.stages.includes('transform')) {
+      // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
+      if (pipeline.stages.includes('extract')) collectGarbage();
       result.transform = await runTransformStage(warehouse, options.log);
       for (const account of options.accounts) {
         const lines = await reconciliationLines(warehouse, account.name);

@@ -2,23 +2,25 @@
 export const DUCKDB_ALLOCATOR_VARIABLE = 'DUCKDB_JE_MALLOC_CONF';
 
 /**
- * One jemalloc arena for every thread. DuckDB's build asks for one arena per core, and each arena keeps the
- * pages its threads freed for reuse by those threads only. A run's queries move between DuckDB's workers and
- * Node's thread pool, so each arena ended up holding its own copy of the transform's working set: at 1M fills
- * the transform's peak varied from 436 to 626 MB run to run. With one arena every thread reuses the same
- * freed pages: 436 to 463 MB, at the same speed (bench/pipeline-scale.ts).
+ * One jemalloc arena for every thread. DuckDB's build asks for one arena per core (its compiled-in options
+ * say `narenas:2` on 2 cores); threads are bound to arenas, and pages freed into one arena are reused only
+ * by the threads bound to it. A run's queries move between DuckDB's workers and Node's thread pool, so each
+ * arena ended up keeping its own copy of the transform's working set: on 2 cores, the transform's peak at 1M
+ * fills varied from 438 to 626 MB run to run. With one arena it was 436 to 463 MB, at the same speed.
  */
 export const DUCKDB_ALLOCATOR_OPTIONS = 'narenas:1';
 
 /**
- * Gives DuckDB's allocator ledgerpipe's options, unless the variable is already set (a user's own setting
- * wins). jemalloc reads them once, when DuckDB's library loads: call this before anything imports
- * `@duckdb/node-api`, which is why entry points call it and then import the rest.
+ * Gives DuckDB's allocator ledgerpipe's options, ahead of any the user set in the variable (jemalloc reads
+ * them left to right, so the user's own win). jemalloc reads them once, when DuckDB's library loads: call
+ * this before anything imports `@duckdb/node-api`, which is why entry points call it and then import the rest.
  *
  * @example
  * configureDuckDBAllocator();
  * const { runCli } = await import('./run.js');
  */
 export function configureDuckDBAllocator(env: NodeJS.ProcessEnv = process.env): void {
-  if (env[DUCKDB_ALLOCATOR_VARIABLE] === undefined) env[DUCKDB_ALLOCATOR_VARIABLE] = DUCKDB_ALLOCATOR_OPTIONS;
+  const own = env[DUCKDB_ALLOCATOR_VARIABLE];
+  if (own?.startsWith(DUCKDB_ALLOCATOR_OPTIONS) === true) return;
+  env[DUCKDB_ALLOCATOR_VARIABLE] = own === undefined || own === '' ? DUCKDB_ALLOCATOR_OPTIONS : `${DUCKDB_ALLOCATOR_OPTIONS},${own}`;
 }

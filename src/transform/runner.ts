@@ -1,5 +1,4 @@
 import { CheckError } from '../errors/check-error.js';
-import { collectGarbage } from '../runtime/collect-garbage.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -25,9 +24,6 @@ export interface TransformReport {
 export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, clock: () => number = () => performance.now()): Promise<TransformReport> {
   const files = (await Promise.all(TRANSFORM_FOLDERS.map((f) => readSqlFolder(f)))).flat();
   const checks = await readSqlFolder('checks');
-  // The transform is a run's memory peak (DuckDB sorts up to its budget): drop what the extraction left dead
-  // in the JavaScript heap first, rather than carry it through.
-  collectGarbage();
   return warehouse.transaction(async (connection) => {
     const report: TransformReport = { files: [], checks: [] };
     for (const file of files) {
