@@ -179,13 +179,15 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   try {
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [] };
     if (pipeline.stages.includes('extract')) {
-      const settled = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-        Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams))),
-      );
+      // Every account finishes or fails first; the first failure is thrown from inside, so that it is the one
+      // reported even if restoring the budget fails after it.
+      result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), async () => {
+        const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
+        const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (failure !== undefined) throw failure.reason;
+        return settled.map((s) => (s as PromiseFulfilledResult<AccountResult>).value);
+      });
       options.progress.stop();
-      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failure !== undefined) throw failure.reason;
-      result.accounts = settled.map((s) => (s as PromiseFulfilledResult<AccountResult>).value);
       const reason = quarantineReason(result.accounts);
       if (reason !== undefined) result.incomplete = reason;
     }

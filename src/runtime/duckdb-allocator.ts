@@ -6,7 +6,8 @@ export const DUCKDB_ALLOCATOR_VARIABLE = 'DUCKDB_JE_MALLOC_CONF';
  * jemalloc's `stats_print` shows); threads are bound to arenas, and pages freed into one arena are reused
  * only by the threads bound to it. A run's queries move between DuckDB's workers and Node's thread pool, so each
  * arena ended up keeping its own copy of the transform's working set: on 2 cores, the transform's peak at 1M
- * fills varied from 438 to 626 MB run to run. With one arena it was 436 to 463 MB, at the same speed.
+ * fills varied from 438 to 626 MB run to run (standalone, at the 256 MB budget of the time). With one arena it
+ * was 436 to 463 MB, at the same speed.
  */
 export const DUCKDB_ALLOCATOR_OPTIONS = 'narenas:1';
 
@@ -21,6 +22,6 @@ export const DUCKDB_ALLOCATOR_OPTIONS = 'narenas:1';
  */
 export function configureDuckDBAllocator(env: NodeJS.ProcessEnv = process.env): void {
   const own = env[DUCKDB_ALLOCATOR_VARIABLE];
-  if (own?.startsWith(DUCKDB_ALLOCATOR_OPTIONS) === true) return;
+  if (own !== undefined && new RegExp(`^${DUCKDB_ALLOCATOR_OPTIONS}(,|$)`).test(own)) return;
   env[DUCKDB_ALLOCATOR_VARIABLE] = own === undefined || own === '' ? DUCKDB_ALLOCATOR_OPTIONS : `${DUCKDB_ALLOCATOR_OPTIONS},${own}`;
 }

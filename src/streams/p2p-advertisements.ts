@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idString, msString } from './fields.js';
+import { idString, msString, optionalDecimalString } from './fields.js';
 import { defineStream } from './stream.js';
 
 /** rest-interface.md "Merchant advertisement"; the example spells the times ctime/utime, so either is read. */
@@ -10,6 +10,12 @@ export const advertisementSchema = z.looseObject({
   coin: z.string().nullish(),
   fiat: z.string().nullish(),
   status: z.string().nullish(),
+  // Read with lp_amount (sql/staging/40_p2p_advertisements.sql): checked here like every other amount.
+  advSize: optionalDecimalString,
+  size: optionalDecimalString,
+  price: optionalDecimalString,
+  minTradeAmount: optionalDecimalString,
+  maxTradeAmount: optionalDecimalString,
   cTime: msString.optional(),
   ctime: msString.optional(),
 }).refine((r) => r.cTime !== undefined || r.ctime !== undefined, { message: 'neither cTime nor ctime', path: ['cTime'] });

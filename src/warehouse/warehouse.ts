@@ -14,7 +14,10 @@ export interface Warehouse {
   transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Runs `work` alone on the connection, queued behind any other work, without a transaction of its own. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
-  /** Runs `work` with DuckDB held to `limit` (a size DuckDB accepts), then restores the warehouse's budget. */
+  /**
+   * Runs `work` with DuckDB held to `limit` (a size DuckDB accepts), then restores the warehouse's budget. The
+   * budget is the whole instance's: calls must not overlap. If `work` fails, its error is the one thrown.
+   */
   withMemoryLimit<T>(limit: string, work: () => Promise<T>): Promise<T>;
   /** Opens another connection to the same database, in a UTC session: for reading while `connection` works. */
   connect(): Promise<DuckDBConnection>;
@@ -144,11 +147,16 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
       }),
     withMemoryLimit: async (limit, work) => {
       await setMemoryLimit(limit);
+      let result;
       try {
-        return await work();
-      } finally {
-        await setMemoryLimit(memoryLimit);
+        result = await work();
+      } catch (error) {
+        // Best effort: a database DuckDB gave up on refuses the SET too, and that must not hide why.
+        await setMemoryLimit(memoryLimit).catch(() => undefined);
+        throw error;
       }
+      await setMemoryLimit(memoryLimit);
+      return result;
     },
     connect: async () => {
       const extra = await instance.connect();

@@ -197,8 +197,9 @@ describe('checkRecords', () => {
   });
 
   it('reads an advertisement time from cTime or ctime', () => {
-    const upper = { advId: '11', advNo: 'A11', side: 'sell', coin: 'USDT', fiat: 'EUR', status: 'online', cTime: String(T) };
-    const lower = { advId: '12', advNo: 'A12', side: 'buy', coin: 'USDT', fiat: 'EUR', status: 'online', ctime: String(T + 5), utime: String(T + 9) };
+    const amounts = { advSize: '1000', size: '250.5', price: '0.92', minTradeAmount: '10', maxTradeAmount: '' };
+    const upper = { advId: '11', advNo: 'A11', side: 'sell', coin: 'USDT', fiat: 'EUR', status: 'online', ...amounts, cTime: String(T) };
+    const lower = { advId: '12', advNo: 'A12', side: 'buy', coin: 'USDT', fiat: 'EUR', status: 'online', ...amounts, ctime: String(T + 5), utime: String(T + 9) };
     const result = check(p2pAdvertisements, [upper, lower]);
     expect(result.load).toEqual([
       { key: '11', ts: T, payload: JSON.stringify(upper) },
@@ -211,6 +212,13 @@ describe('checkRecords', () => {
   it('quarantines an advertisement with neither cTime nor ctime', () => {
     const record = { advId: '13', coin: 'USDT' };
     expect(check(p2pAdvertisements, [record]).quarantine).toEqual([{ key: '13', payload: '{"advId":"13","coin":"USDT"}', error: 'cTime: neither cTime nor ctime' }]);
+  });
+
+  it('quarantines an advertisement whose amount is not a plain decimal, rather than read part of it', () => {
+    const record = { advId: '14', advNo: 'A14', side: 'sell', coin: 'USDT', fiat: 'EUR', status: 'online', advSize: '1000', size: '0', price: '1.000.000,50', minTradeAmount: '10', maxTradeAmount: '500', cTime: String(T) };
+    const result = check(p2pAdvertisements, [record]);
+    expect(result.load).toEqual([]);
+    expect(result.quarantine).toEqual([{ key: '14', payload: JSON.stringify(record), error: 'price: not a plain decimal string' }]);
   });
 
   it('keys margin records by id and times them by ts', () => {
