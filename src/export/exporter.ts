@@ -140,27 +140,28 @@ async function prepareOut(out: string): Promise<void> {
  */
 export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
   await prepareOut(options.out);
-  const written: { temp: string; final: string; rows: number }[] = [];
+  const jobs: CopyJob[] = [];
+  // Every file is planned before any is written, so a half-written temporary file is removed too.
+  const removeTemps = (): Promise<unknown> => Promise.all(jobs.map(({ file }) => rm(file.temp, { force: true }).catch(() => undefined)));
+  /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
+  const plan = (basename: string, copy: (temp: string) => string): void => {
+    const temp = resolve(join(options.out, `.${basename}.${process.pid}.tmp`));
+    jobs.push({ file: { temp, final: resolve(join(options.out, basename)), rows: 0 }, sql: copy(literal(temp)) });
+  };
   try {
-    const jobs: CopyJob[] = [];
     const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
     for (const { name, omit } of tables.length === 0 ? [] : EXPORTS) {
       const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
       for (const format of tables) {
-        // Listed before it is written, so a half-written temporary file is removed too.
-        const file = { temp: resolve(join(options.out, `.${name}.${format}.${process.pid}.tmp`)), final: resolve(join(options.out, `${name}.${format}`)), rows: 0 };
-        written.push(file);
         const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
         const target = format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)';
-        jobs.push({ file, sql: `COPY (${rangeSelect(name, cells, options)}) TO ${literal(file.temp)} ${target}` });
+        plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, cells, options)}) TO ${temp} ${target}`);
       }
     }
     const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
     const queries = taxFormats.length === 0 ? new Map<string, string>() : new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
     for (const format of taxFormats) {
-      const file = { temp: resolve(join(options.out, `.${format}.csv.${process.pid}.tmp`)), final: resolve(join(options.out, `${format}.csv`)), rows: 0 };
-      written.push(file);
-      jobs.push({ file, sql: `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${literal(file.temp)} ${TAX_FILES[format]}` });
+      plan(`${format}.csv`, (temp) => `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${temp} ${TAX_FILES[format]}`);
     }
     await runCopies(warehouse, jobs, [
       'SET preserve_insertion_order = true',
@@ -170,7 +171,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     ]);
   } catch (error) {
     // Cleaning up must not hide why the export failed.
-    await Promise.all(written.map((w) => rm(w.temp, { force: true }).catch(() => undefined)));
+    await removeTemps();
     // Out of the memory budget is not a problem of --out: the CLI says which setting to raise (cli/exit.ts).
     if (isOutOfMemory(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -178,9 +179,9 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
   }
   try {
-    for (const w of written) await rename(w.temp, w.final);
+    for (const { file } of jobs) await rename(file.temp, file.final);
   } catch (error) {
-    await Promise.all(written.map((w) => rm(w.temp, { force: true }).catch(() => undefined)));
+    await removeTemps();
     throw new WarehouseError(
       `cannot put the exports in place in --out ${options.out}: ${(error as Error).message}; some files may be from the previous export — run export again`,
       'LP_EXPORT_RENAME',
@@ -188,5 +189,5 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       error,
     );
   }
-  return written.map((w) => ({ path: w.final, rows: w.rows }));
+  return jobs.map(({ file }) => ({ path: file.final, rows: file.rows }));
 }

@@ -58,19 +58,27 @@ export const DEFAULT_MEMORY_LIMIT = '224MB';
  */
 export const DEFAULT_EXTRACTION_MEMORY_LIMIT = '128MB';
 
+/** The user's budget for every stage, when LEDGERPIPE_MEMORY_LIMIT sets one. */
+const userBudget = (): string | undefined => process.env['LEDGERPIPE_MEMORY_LIMIT'];
+
 /** The budget a warehouse opens with: the caller's, else LEDGERPIPE_MEMORY_LIMIT, else the default. */
 export function memoryBudget(option?: string): string {
-  return option ?? process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? DEFAULT_MEMORY_LIMIT;
+  return option ?? userBudget() ?? DEFAULT_MEMORY_LIMIT;
 }
 
 /** The budget extraction runs within: LEDGERPIPE_MEMORY_LIMIT when set, else the extraction default. */
 export function extractionMemoryBudget(): string {
-  return process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? DEFAULT_EXTRACTION_MEMORY_LIMIT;
+  return userBudget() ?? DEFAULT_EXTRACTION_MEMORY_LIMIT;
 }
 
 /** The budgets in words, for messages: one when LEDGERPIPE_MEMORY_LIMIT is set, else both defaults. */
 export function describeMemoryBudget(): string {
-  return process.env['LEDGERPIPE_MEMORY_LIMIT'] ?? `${DEFAULT_MEMORY_LIMIT}, ${DEFAULT_EXTRACTION_MEMORY_LIMIT} while extracting`;
+  return userBudget() ?? `${DEFAULT_MEMORY_LIMIT}, ${DEFAULT_EXTRACTION_MEMORY_LIMIT} while extracting`;
+}
+
+/** Holds DuckDB (the whole instance) to `limit`. */
+async function setMemoryLimit(connection: DuckDBConnection, limit: string): Promise<void> {
+  await connection.run(`SET memory_limit = ${literal(limit)}`);
 }
 
 /** Whether DuckDB failed for want of memory within its budget. */
@@ -105,7 +113,7 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   try {
     await startUtcSession(connection);
     try {
-      await connection.run(`SET memory_limit = ${literal(memoryLimit)}`);
+      await setMemoryLimit(connection, memoryLimit);
     } catch (error) {
       throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
     }
@@ -128,7 +136,7 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
     queue = run.catch(() => undefined);
     return run;
   };
-  const setMemoryLimit = (limit: string): Promise<void> => exclusive((c) => c.run(`SET memory_limit = ${literal(limit)}`).then(() => undefined));
+  const limitTo = (limit: string): Promise<void> => exclusive((c) => setMemoryLimit(c, limit));
   return {
     path,
     connection,
@@ -146,16 +154,16 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
         }
       }),
     withMemoryLimit: async (limit, work) => {
-      await setMemoryLimit(limit);
+      await limitTo(limit);
       let result;
       try {
         result = await work();
       } catch (error) {
         // Best effort: a database DuckDB gave up on refuses the SET too, and that must not hide why.
-        await setMemoryLimit(memoryLimit).catch(() => undefined);
+        await limitTo(memoryLimit).catch(() => undefined);
         throw error;
       }
-      await setMemoryLimit(memoryLimit);
+      await limitTo(memoryLimit);
       return result;
     },
     connect: async () => {

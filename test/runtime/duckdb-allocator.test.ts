@@ -1,21 +1,15 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configureDuckDBAllocator, DUCKDB_ALLOCATOR_VARIABLE } from '../../src/runtime/duckdb-allocator.js';
-import { CLI } from '../helpers/cli.js';
+import { CLI, runNodeProcess } from '../helpers/cli.js';
 
 const PROBE = fileURLToPath(new URL('../helpers/dlopen-probe.cjs', import.meta.url));
 
-/** Runs node with `args`, without the variable in its environment unless `extra` sets it; resolves to stderr. */
-async function nodeStderr(args: readonly string[], extra: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stderr: string }> {
+/** Runs node with `args`, without the variable in its environment unless `extra` sets it. */
+function runNode(args: readonly string[], extra: NodeJS.ProcessEnv = {}): ReturnType<typeof runNodeProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   if (extra[DUCKDB_ALLOCATOR_VARIABLE] === undefined) delete env[DUCKDB_ALLOCATOR_VARIABLE];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const [status] = (await once(child, 'close')) as [number | null];
-  return { status, stderr };
+  return runNodeProcess(args, { env });
 }
 
 describe('DuckDB allocator options', () => {
@@ -32,7 +26,7 @@ describe('DuckDB allocator options', () => {
   });
 
   it('are in place when the CLI loads DuckDB’s library', async () => {
-    const { status, stderr } = await nodeStderr(['--require', PROBE, CLI, '--help']);
+    const { status, stderr } = await runNode(['--require', PROBE, CLI, '--help']);
     expect(status).toBe(0);
     expect(stderr.split('\n').filter((l) => l.startsWith('probe:'))).toEqual(['probe: DuckDB loads with DUCKDB_JE_MALLOC_CONF=narenas:1']);
   });
@@ -46,7 +40,7 @@ describe('DuckDB allocator options', () => {
       await connection.run('SELECT 42');`;
     const env: NodeJS.ProcessEnv = { [DUCKDB_ALLOCATOR_VARIABLE]: 'narenas:3,stats_print:true' };
     configureDuckDBAllocator(env);
-    const { status, stderr } = await nodeStderr(['--input-type=module', '-e', script], env);
+    const { status, stderr } = await runNode(['--input-type=module', '-e', script], env);
     expect(status).toBe(0);
     expect(stderr).toMatch(/^ {2}opt\.narenas: 3$/m);
   });
