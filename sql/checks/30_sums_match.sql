@@ -1,32 +1,61 @@
 -- Check: per account, asset and category, the ledger adds up to the typed tables it comes from, summed here
--- straight from those tables. A row lost or doubled on the way shows up as a difference.
-WITH expected AS (
-  SELECT m.account, m.coin AS asset, coalesce(t.category, 'unknown') AS category,
-         sum(CASE WHEN t.direction IS NULL THEN m.amount WHEN t.direction > 0 THEN abs(m.amount) ELSE -abs(m.amount) END) AS total
-  FROM margin_records AS m LEFT JOIN margin_tax_types AS t USING (margin_tax_type) GROUP BY ALL
+-- straight from those tables by type and booked by the type catalog. A row lost or doubled on the way shows up
+-- as a difference.
+WITH
+booking AS (SELECT source, field, type, category, direction FROM type_catalog WHERE source <> 'ledgerpipe'),
+unreviewed AS (SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category),
+-- Per account, asset and type: the sum as written and the sum of absolute values, and the record's main type
+-- (which decides whether a fee leg is booked). default_direction: a stream's own direction (withdrawals out,
+-- deposits in) for a status the catalog lacks.
+typed AS (
+  SELECT account, 'margin_records' AS source, 'marginTaxType' AS field, margin_tax_type AS type, 'marginTaxType' AS main_field,
+    margin_tax_type AS main_type, NULL AS default_direction, coin AS asset, sum(amount) AS written, sum(abs(amount)) AS magnitude
+  FROM margin_records GROUP BY ALL
   UNION ALL
-  SELECT account, coin, 'fee', -sum(abs(fee)) FROM margin_records WHERE fee <> 0 GROUP BY ALL
+  SELECT account, 'margin_records', 'fee', '*', 'marginTaxType', margin_tax_type, NULL, coin, sum(fee), sum(abs(fee))
+  FROM margin_records WHERE fee <> 0 GROUP BY ALL
   UNION ALL
-  SELECT account, margin_coin, 'realized_pnl', sum(profit) FROM futures_fills WHERE profit <> 0 GROUP BY ALL
+  SELECT account, 'futures_fills', 'profit', '*', 'profit', '*', NULL, margin_coin, sum(profit), sum(abs(profit))
+  FROM futures_fills WHERE profit <> 0 GROUP BY ALL
   UNION ALL
-  SELECT account, fee_coin, 'trading_fee', sum(total_fee) FROM futures_fill_fees WHERE total_fee <> 0 GROUP BY ALL
+  SELECT account, 'futures_fills', 'feeDetail.deduction', coalesce(deduction, ''), 'feeDetail.deduction', coalesce(deduction, ''), NULL,
+    fee_coin, sum(total_fee), sum(abs(total_fee))
+  FROM futures_fill_fees WHERE total_fee <> 0 GROUP BY ALL
   UNION ALL
-  SELECT account, coin, 'withdrawal', -sum(abs(size)) FROM withdrawals WHERE status = 'success' GROUP BY ALL
+  SELECT account, 'withdrawals', 'status', status, 'status', status, 'out', coin, sum(size), sum(abs(size)) FROM withdrawals GROUP BY ALL
   UNION ALL
-  SELECT account, coin, 'withdrawal_fee', -sum(abs(fee)) FROM withdrawals WHERE status = 'success' AND fee <> 0 GROUP BY ALL
+  SELECT account, 'withdrawals', 'fee', '*', 'status', status, NULL, coin, sum(fee), sum(abs(fee)) FROM withdrawals WHERE fee <> 0 GROUP BY ALL
   UNION ALL
-  SELECT account, coin, 'deposit', sum(abs(size)) FROM deposits WHERE status = 'success' GROUP BY ALL
+  SELECT account, 'deposits', 'status', status, 'status', status, 'in', coin, sum(size), sum(abs(size)) FROM deposits GROUP BY ALL
   UNION ALL
-  SELECT account, margin_coin, CASE WHEN lower(future_tax_type) LIKE '%funding%' THEN 'funding_fee' ELSE 'futures_' || future_tax_type END,
-         sum(amount) FROM futures_tax_records WHERE lp_futures_tax_booked(future_tax_type) GROUP BY ALL
+  SELECT account, 'futures_tax_records', 'futureTaxType', future_tax_type, 'futureTaxType', future_tax_type, NULL, margin_coin,
+    sum(amount), sum(abs(amount))
+  FROM futures_tax_records GROUP BY ALL
   UNION ALL
-  SELECT account, margin_coin, 'futures_fee', sum(fee) FROM futures_tax_records WHERE fee <> 0 AND lp_futures_tax_booked(future_tax_type) GROUP BY ALL
+  SELECT account, 'futures_tax_records', 'fee', '*', 'futureTaxType', future_tax_type, NULL, margin_coin, sum(fee), sum(abs(fee))
+  FROM futures_tax_records WHERE fee <> 0 GROUP BY ALL
   UNION ALL
-  SELECT account, coin, spot_tax_type, sum(amount) FROM spot_tax_records WHERE lp_spot_tax_booked(spot_tax_type) GROUP BY ALL
+  SELECT account, 'spot_tax_records', 'spotTaxType', spot_tax_type, 'spotTaxType', spot_tax_type, NULL, coin, sum(amount), sum(abs(amount))
+  FROM spot_tax_records GROUP BY ALL
   UNION ALL
-  SELECT account, coin, 'spot_fee', sum(fee) FROM spot_tax_records WHERE fee <> 0 AND lp_spot_tax_booked(spot_tax_type) GROUP BY ALL
+  SELECT account, 'spot_tax_records', 'fee', '*', 'spotTaxType', spot_tax_type, NULL, coin, sum(fee), sum(abs(fee))
+  FROM spot_tax_records WHERE fee <> 0 GROUP BY ALL
   UNION ALL
-  SELECT account, coin, p2p_tax_type, sum(balance) FROM p2p_tax_records GROUP BY ALL
+  SELECT account, 'p2p_tax_records', 'p2pTaxType', p2p_tax_type, 'p2pTaxType', p2p_tax_type, NULL, coin,
+    sum(coalesce(balance, total)), sum(abs(coalesce(balance, total)))
+  FROM p2p_tax_records GROUP BY ALL
+),
+expected AS (
+  SELECT
+    t.account, t.asset, coalesce(b.category, u.category) AS category,
+    sum(CASE coalesce(b.direction, lp_direction_by_name(t.type), t.default_direction, 'signed')
+          WHEN 'in' THEN t.magnitude WHEN 'out' THEN -t.magnitude ELSE t.written END) AS total
+  FROM typed AS t
+  CROSS JOIN unreviewed AS u
+  LEFT JOIN booking AS b ON b.source = t.source AND b.field = t.field AND b.type = t.type
+  LEFT JOIN booking AS mb ON mb.source = t.source AND mb.field = t.main_field AND mb.type = t.main_type
+  WHERE coalesce(b.direction, '') <> 'none' AND coalesce(mb.direction, '') <> 'none'
+  GROUP BY ALL
 ),
 booked AS (
   SELECT account, asset, category, sum(amount) AS total FROM ledger GROUP BY ALL

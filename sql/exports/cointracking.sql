@@ -1,35 +1,23 @@
--- cointracking.csv: the ledger of [lp_from, lp_to) in CoinTracking's CSV import format (every field quoted).
--- Run by hand with SET VARIABLE lp_from / lp_to as in koinly.sql. One row per entry of tax_export_entries
--- (a withdrawal's fee in its own row, internal transfers left out); the Comment carries the ledger entry_id.
-WITH rows AS (
-  SELECT
-    *,
-    CASE
-      WHEN category = 'realized_pnl' THEN CASE WHEN amount >= 0 THEN 'Derivatives / Futures Profit' ELSE 'Derivatives / Futures Loss' END
-      WHEN category = 'interest' THEN 'Borrowing Fee'
-      WHEN category = 'loan_borrow' THEN 'Receive Loan'
-      WHEN category = 'loan_repay' THEN 'Repay Loan'
-      WHEN category = 'deposit' THEN 'Deposit'
-      WHEN category = 'withdrawal' THEN 'Withdrawal'
-      WHEN is_fee
-        THEN CASE WHEN amount < 0 THEN 'Margin Fee' ELSE 'Other Income' END
-      ELSE CASE WHEN amount < 0 THEN 'Other Fee' ELSE 'Other Income' END
-    END AS type
-  FROM tax_export_entries
-  WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
-)
+-- cointracking.csv: the tax rows of [lp_from, lp_to) in CoinTracking's CSV import format (every field quoted;
+-- README, "Tax-software files"). Run by hand with SET VARIABLE lp_from / lp_to as in koinly.sql.
+-- The rows, amounts and types come from tax_export_rows (sql/ledger/20_tax_export.sql): Buy and Sell include
+-- the fees, the Fee column is informational ("Entering fees"). The Comment carries the ledger entries of the
+-- row, and starts with REVIEW when a person must look at it. Exchange is the account, Trade-Group the stream,
+-- Tx-ID the chain transaction of an on-chain deposit or withdrawal, else unique to the row (a re-import does
+-- not duplicate it).
 SELECT
-  type                                                                   AS "Type",
-  CASE WHEN amount > 0 THEN lp_decimal_text(amount) ELSE '' END          AS "Buy Amount",
-  CASE WHEN amount > 0 THEN asset ELSE '' END                            AS "Buy Currency",
-  CASE WHEN amount < 0 THEN lp_decimal_text(-amount) ELSE '' END         AS "Sell Amount",
-  CASE WHEN amount < 0 THEN asset ELSE '' END                            AS "Sell Currency",
-  coalesce(lp_decimal_text(fee), '')                                     AS "Fee",
-  coalesce(fee_asset, '')                                                AS "Fee Currency",
+  cointracking_type                                                      AS "Type",
+  coalesce(lp_decimal_text(cointracking_buy), '')                        AS "Buy Amount",
+  coalesce(cointracking_buy_asset, '')                                   AS "Buy Currency",
+  coalesce(lp_decimal_text(cointracking_sell), '')                       AS "Sell Amount",
+  coalesce(cointracking_sell_asset, '')                                  AS "Sell Currency",
+  coalesce(lp_decimal_text(cointracking_fee), '')                        AS "Fee",
+  coalesce(cointracking_fee_asset, '')                                   AS "Fee Currency",
   account                                                                AS "Exchange",
   source                                                                 AS "Trade-Group",
-  category || ' ' || entry_id                                            AS "Comment",
+  coalesce('REVIEW (' || review || '): ', '') || description             AS "Comment",
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S')                     AS "Date",
-  CASE WHEN source IN ('withdrawals', 'deposits') AND note LIKE 'on_chain%' THEN reference ELSE entry_id END AS "Tx-ID"
-FROM rows
-ORDER BY ts, entry_id;
+  tx_id                                                                  AS "Tx-ID"
+FROM tax_export_rows
+WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
+ORDER BY ts, row_id, account;

@@ -1,37 +1,23 @@
--- koinly.csv: the ledger of [lp_from, lp_to) in Koinly's universal import format. Run by hand with
+-- koinly.csv: the tax rows of [lp_from, lp_to) in Koinly's universal import format (README, "Tax-software files").
+-- Run by hand with
 --   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
--- One row per entry of tax_export_entries (sql/ledger/20_tax_export_entries.sql: a withdrawal's fee in its
--- own row, internal transfers left out). The Description carries the
--- ledger entry_id, so every row can be traced back. Empty cells are NULL, which the CSV writes as nothing.
-WITH rows AS (
-  SELECT
-    ts, entry_id, amount, asset, fee, fee_asset,
-    CASE
-      WHEN category = 'realized_pnl' THEN 'realized gain'
-      WHEN category = 'interest' THEN 'loan fee'
-      WHEN category = 'loan_borrow' THEN 'margin loan'
-      WHEN category = 'loan_repay' THEN 'margin repayment'
-      -- A fee paid; a rebate or funding received is income on the position.
-      WHEN is_fee
-        THEN CASE WHEN amount < 0 THEN 'margin fee' ELSE 'realized gain' END
-    END AS label,
-    CASE WHEN source IN ('withdrawals', 'deposits') AND note LIKE 'on_chain%' THEN reference END AS tx_hash,
-    category || ' ' || entry_id AS description
-  FROM tax_export_entries
-  WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
-)
+-- The rows, their amounts and tags come from tax_export_rows (sql/ledger/20_tax_export.sql). The Description
+-- carries the ledger entries of the row, and starts with REVIEW when a person must look at it. Dates in UTC
+-- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
+-- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023).
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
-  CASE WHEN amount < 0 THEN lp_decimal_text(-amount) END                 AS "Sent Amount",
-  CASE WHEN amount < 0 THEN asset END                                    AS "Sent Currency",
-  CASE WHEN amount > 0 THEN lp_decimal_text(amount) END                  AS "Received Amount",
-  CASE WHEN amount > 0 THEN asset END                                    AS "Received Currency",
-  lp_decimal_text(fee)                                                   AS "Fee Amount",
-  fee_asset                                                              AS "Fee Currency",
-  CAST(NULL AS VARCHAR)                                                  AS "Net Worth Amount",
-  CAST(NULL AS VARCHAR)                                                  AS "Net Worth Currency",
-  label                                                                  AS "Label",
-  description                                                            AS "Description",
-  tx_hash                                                                AS "TxHash"
-FROM rows
-ORDER BY ts, entry_id;
+  lp_decimal_text(koinly_sent)                                          AS "Sent Amount",
+  koinly_sent_asset                                                     AS "Sent Currency",
+  lp_decimal_text(koinly_received)                                      AS "Received Amount",
+  koinly_received_asset                                                 AS "Received Currency",
+  lp_decimal_text(koinly_fee)                                           AS "Fee Amount",
+  koinly_fee_asset                                                      AS "Fee Currency",
+  CAST(NULL AS VARCHAR)                                                 AS "Net Worth Amount",
+  CAST(NULL AS VARCHAR)                                                 AS "Net Worth Currency",
+  koinly_tag                                                            AS "Tag",
+  coalesce('REVIEW (' || review || '): ', '') || description            AS "Description",
+  tx_hash                                                               AS "TxHash"
+FROM tax_export_rows
+WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
+ORDER BY ts, row_id, account;

@@ -1,155 +1,155 @@
--- ledger: one row per movement of one asset (contract.md, "The ledger"), built from the staging tables.
--- amount is signed: + into the account, - out of it. entry_id = source:source_id:leg, stable across runs.
+-- ledger: one row per movement of one asset (README, "The ledger"), built from the staging tables and the type
+-- catalog (sql/seeds/type_catalog.csv). amount is signed: + into the account, - out of it.
+-- entry_id = source:source_id:leg, stable across runs. trade_group links the legs of one trade.
+--
+-- Every record gives legs: its main movement, read by its type (marginTaxType, futureTaxType, spotTaxType,
+-- p2pTaxType, a withdrawal's or deposit's status, a fill fee entry's deduction), and its fee, profit or fee
+-- entries, read by their field (type '*'). The catalog row of (source, field, type) gives the leg its category
+-- and direction: 'in' books +abs(amount), 'out' -abs(amount), 'signed' the amount as written, 'none' nothing
+-- (a pending status, a movement another stream books). A fee leg is booked only when its record's main
+-- movement is. A type the catalog lacks is booked under the category of its 'unreviewed' rule row, in or out
+-- by its name (lp_direction_by_name), else by the stream's own direction (withdrawals out, deposits in), else
+-- as signed; its note is the field and the type.
 CREATE OR REPLACE TABLE ledger AS
 WITH
--- A margin record: one row, +/- abs(amount) by its type (margin_tax_types). A type not listed there is
--- kept as category 'unknown' with the amount exactly as the platform wrote it (its direction is unknown).
-margin_movements AS (
-  SELECT
-    m.account, 'margin_records' AS source, m.id AS source_id, 'main' AS leg, m.ts,
-    coalesce(t.category, 'unknown') AS category,
-    m.coin AS asset,
-    CASE WHEN t.direction IS NULL THEN m.amount WHEN t.direction > 0 THEN abs(m.amount) ELSE -abs(m.amount) END AS amount,
-    m.symbol, m.id AS reference,
-    m.margin_type || ' ' || m.margin_tax_type AS note
-  FROM margin_records AS m
-  LEFT JOIN margin_tax_types AS t USING (margin_tax_type)
+booking AS (
+  SELECT source, field, type, category, direction, trade_role FROM type_catalog WHERE source <> 'ledgerpipe'
+),
+-- The category of a type the catalog lacks (a scalar: one row of the catalog).
+unreviewed AS (
+  SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category
 ),
 
--- ... plus a fee row, -abs(fee), when the fee is not zero.
-margin_fees AS (
-  SELECT
-    account, 'margin_records' AS source, id AS source_id, 'fee' AS leg, ts,
-    'fee' AS category, coin AS asset, -abs(fee) AS amount,
-    symbol, id AS reference, margin_type || ' ' || margin_tax_type AS note
+-- The legs of every record but fills. main_field and main_type name the record's main movement, which decides
+-- whether a fee leg is booked and which trade it belongs to. pair_scope and pair_key say which legs of one
+-- millisecond form one trade: the margin type and symbol, the product type and symbol, a spot order.
+record_legs AS (
+  SELECT account, 'margin_records' AS source, id AS source_id, 'main' AS leg, ts, 'marginTaxType' AS field, margin_tax_type AS type,
+    'marginTaxType' AS main_field, margin_tax_type AS main_type, coin AS asset, amount AS written, NULL AS default_direction,
+    symbol, id AS reference, margin_type || ' ' || margin_tax_type AS note, margin_type AS pair_scope, coalesce(symbol, '') AS pair_key
   FROM margin_records
-  WHERE fee <> 0
+  UNION ALL
+  SELECT account, 'margin_records', id, 'fee', ts, 'fee', '*', 'marginTaxType', margin_tax_type, coin, fee, NULL,
+    symbol, id, margin_type || ' ' || margin_tax_type, margin_type, coalesce(symbol, '')
+  FROM margin_records WHERE fee <> 0
+  UNION ALL
+  -- reference: the on-chain transaction hash for on-chain withdrawals and deposits, else the order id.
+  SELECT account, 'withdrawals', order_id, 'main', ts, 'status', status, 'status', status, coin, size, 'out',
+    NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
+  FROM withdrawals
+  UNION ALL
+  SELECT account, 'withdrawals', order_id, 'fee', ts, 'fee', '*', 'status', status, coin, fee, NULL,
+    NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
+  FROM withdrawals WHERE fee <> 0
+  UNION ALL
+  SELECT account, 'deposits', order_id, 'main', ts, 'status', status, 'status', status, coin, size, 'in',
+    NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
+  FROM deposits
+  UNION ALL
+  SELECT account, 'futures_tax_records', id, 'main', ts, 'futureTaxType', future_tax_type, 'futureTaxType', future_tax_type, margin_coin, amount, NULL,
+    symbol, id, product_type || ' ' || future_tax_type, product_type, coalesce(symbol, '')
+  FROM futures_tax_records
+  UNION ALL
+  SELECT account, 'futures_tax_records', id, 'fee', ts, 'fee', '*', 'futureTaxType', future_tax_type, margin_coin, fee, NULL,
+    symbol, id, product_type || ' ' || future_tax_type, product_type, coalesce(symbol, '')
+  FROM futures_tax_records WHERE fee <> 0
+  UNION ALL
+  SELECT account, 'spot_tax_records', id, 'main', ts, 'spotTaxType', spot_tax_type, 'spotTaxType', spot_tax_type, coin, amount, NULL,
+    NULL, coalesce(biz_order_id, id), spot_tax_type, '', coalesce(biz_order_id, '')
+  FROM spot_tax_records
+  UNION ALL
+  SELECT account, 'spot_tax_records', id, 'fee', ts, 'fee', '*', 'spotTaxType', spot_tax_type, coin, fee, NULL,
+    NULL, coalesce(biz_order_id, id), spot_tax_type, '', coalesce(biz_order_id, '')
+  FROM spot_tax_records WHERE fee <> 0
+  UNION ALL
+  SELECT account, 'p2p_tax_records', id, 'main', ts, 'p2pTaxType', p2p_tax_type, 'p2pTaxType', p2p_tax_type, coin, coalesce(balance, total), NULL,
+    NULL, id, p2p_tax_type, '', ''
+  FROM p2p_tax_records
+),
+booked_records AS (
+  SELECT
+    l.*,
+    b.type IS NULL AS is_unreviewed,
+    coalesce(b.category, u.category) AS category,
+    coalesce(b.direction, lp_direction_by_name(l.type), l.default_direction, 'signed') AS direction,
+    coalesce(mb.trade_role, '') AS main_role
+  FROM record_legs AS l
+  CROSS JOIN unreviewed AS u
+  LEFT JOIN booking AS b ON b.source = l.source AND b.field = l.field AND b.type = l.type
+  LEFT JOIN booking AS mb ON mb.source = l.source AND mb.field = l.main_field AND mb.type = l.main_type
+  WHERE coalesce(b.direction, '') <> 'none' AND coalesce(mb.direction, '') <> 'none'
 ),
 
--- A futures fill: realized profit or loss in the margin coin, when not zero (opening fills have none).
-fill_pnl AS (
+-- Trades: the legs whose main type is a trade leg ('in', 'out', or 'leg' by its sign) and their fee legs form
+-- one trade per account, source, pair scope, pair key and millisecond. A record whose type is a trade fee
+-- (system_fee_in) joins the trade of its scope, key and millisecond; without a key (a fee with no symbol), the
+-- one trade of its scope and millisecond, when there is exactly one.
+trades AS (
+  SELECT DISTINCT account, source, pair_scope, pair_key, ts,
+    source || ':' || pair_scope || ':' || pair_key || ':' || epoch_ms(ts) AS trade_group
+  FROM booked_records WHERE main_role IN ('in', 'out', 'leg')
+),
+only_trade_of_ms AS (
+  SELECT account, source, pair_scope, ts, any_value(trade_group) AS trade_group
+  FROM trades GROUP BY ALL HAVING count(*) = 1
+),
+record_rows AS (
   SELECT
-    account, 'futures_fills' AS source, trade_id AS source_id, 'pnl' AS leg, ts,
-    'realized_pnl' AS category, margin_coin AS asset, profit AS amount,
+    b.account, b.source, b.source_id, b.leg, b.ts, b.category, b.asset,
+    lp_directed(b.written, b.direction) AS amount,
+    b.symbol, b.reference,
+    CASE WHEN b.is_unreviewed THEN b.field || ' ' || coalesce(b.type, '') ELSE b.note END AS note,
+    CASE
+      WHEN b.main_role IN ('in', 'out', 'leg') THEN b.source || ':' || b.pair_scope || ':' || b.pair_key || ':' || epoch_ms(b.ts)
+      WHEN b.main_role = 'fee' THEN coalesce(t.trade_group, o.trade_group)
+    END AS trade_group
+  FROM booked_records AS b
+  LEFT JOIN trades AS t
+    ON b.main_role = 'fee' AND t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.pair_key AND t.ts = b.ts
+  LEFT JOIN only_trade_of_ms AS o
+    ON b.main_role = 'fee' AND b.pair_key = '' AND o.account = b.account AND o.source = b.source AND o.pair_scope = b.pair_scope AND o.ts = b.ts
+),
+
+-- Fills, the bulk of the ledger, pair with nothing: realized profit or loss in the margin coin when not zero
+-- (opening fills have none), and one row per feeDetail entry whose totalFee is not zero, in its fee coin.
+fill_legs AS (
+  SELECT account, trade_id AS source_id, 'pnl' AS leg, ts, 'profit' AS field, '*' AS type, margin_coin AS asset, profit AS written,
     symbol, order_id AS reference, product_type || ' ' || trade_side AS note
   FROM futures_fills
   WHERE profit <> 0
-),
-
--- ... and one trading_fee row per feeDetail entry, totalFee as given: negative is paid, positive a rebate.
--- An entry whose totalFee is null or zero moves nothing and gets no row.
-fill_fees AS (
-  SELECT
-    account, 'futures_fills' AS source, trade_id AS source_id, 'fee' || n AS leg, ts,
-    'trading_fee' AS category, fee_coin AS asset, total_fee AS amount,
-    symbol, order_id AS reference,
-    product_type || CASE WHEN deduction = 'yes' THEN ' deduction' ELSE '' END AS note
+  UNION ALL
+  SELECT account, trade_id, 'fee' || n, ts, 'feeDetail.deduction', coalesce(deduction, ''), fee_coin, total_fee,
+    symbol, order_id, product_type || CASE WHEN deduction = 'yes' THEN ' deduction' ELSE '' END
   FROM futures_fill_fees
   WHERE total_fee <> 0
 ),
-
--- A withdrawal, only once it succeeded: -size, and the fee, -abs(fee), when present and not zero.
--- reference is the on-chain transaction hash for on-chain withdrawals, else the order id.
-successful_withdrawals AS (
-  SELECT *, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END AS reference
-  FROM withdrawals
-  WHERE status = 'success'
-),
-withdrawal_moves AS (
+fill_rows AS (
   SELECT
-    account, 'withdrawals' AS source, order_id AS source_id, 'main' AS leg, ts,
-    'withdrawal' AS category, coin AS asset, -abs(size) AS amount,
-    NULL AS symbol, reference, dest || coalesce(' ' || chain, '') AS note
-  FROM successful_withdrawals
-),
-withdrawal_fees AS (
-  SELECT
-    account, 'withdrawals' AS source, order_id AS source_id, 'fee' AS leg, ts,
-    'withdrawal_fee' AS category, coin AS asset, -abs(fee) AS amount,
-    NULL AS symbol, reference, dest || coalesce(' ' || chain, '') AS note
-  FROM successful_withdrawals
-  WHERE fee <> 0
-),
-
--- A deposit, only once it succeeded: +size. reference as for withdrawals.
-deposit_moves AS (
-  SELECT
-    account, 'deposits' AS source, order_id AS source_id, 'main' AS leg, ts,
-    'deposit' AS category, coin AS asset, abs(size) AS amount,
-    NULL AS symbol,
-    CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END AS reference,
-    dest || coalesce(' ' || chain, '') AS note
-  FROM deposits
-  WHERE status = 'success'
-),
-
--- A futures tax record: funding_fee when its type says funding, else futures_<type>; amount as given. Only
--- types the fills do not carry are booked (lp_futures_tax_booked): a close is in the fills already.
-futures_tax_moves AS (
-  SELECT
-    account, 'futures_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
-    CASE WHEN lower(future_tax_type) LIKE '%funding%' THEN 'funding_fee' ELSE 'futures_' || future_tax_type END AS category,
-    margin_coin AS asset, amount,
-    symbol, id AS reference, product_type || ' ' || future_tax_type AS note
-  FROM futures_tax_records
-  WHERE lp_futures_tax_booked(future_tax_type)
-),
--- ... plus its fee, as given (negative is paid), when not zero.
-futures_tax_fees AS (
-  SELECT
-    account, 'futures_tax_records' AS source, id AS source_id, 'fee' AS leg, ts,
-    'futures_fee' AS category, margin_coin AS asset, fee AS amount,
-    symbol, id AS reference, product_type || ' ' || future_tax_type AS note
-  FROM futures_tax_records
-  WHERE fee <> 0 AND lp_futures_tax_booked(future_tax_type)
-),
-
--- Spot and P2P tax records keep their type as the category; amounts as given (P2P's is in `balance`).
--- Spot deposits and withdrawals are booked from their own streams (lp_spot_tax_booked).
-spot_tax_moves AS (
-  SELECT
-    account, 'spot_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
-    spot_tax_type AS category, coin AS asset, amount,
-    NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note
-  FROM spot_tax_records
-  WHERE lp_spot_tax_booked(spot_tax_type)
-),
-spot_tax_fees AS (
-  SELECT
-    account, 'spot_tax_records' AS source, id AS source_id, 'fee' AS leg, ts,
-    'spot_fee' AS category, coin AS asset, fee AS amount,
-    NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note
-  FROM spot_tax_records
-  WHERE fee <> 0 AND lp_spot_tax_booked(spot_tax_type)
-),
-p2p_tax_moves AS (
-  SELECT
-    account, 'p2p_tax_records' AS source, id AS source_id, 'main' AS leg, ts,
-    p2p_tax_type AS category, coin AS asset, balance AS amount,
-    NULL AS symbol, id AS reference, p2p_tax_type AS note
-  FROM p2p_tax_records
+    l.account, 'futures_fills' AS source, l.source_id, l.leg, l.ts,
+    coalesce(b.category, u.category) AS category,
+    l.asset,
+    lp_directed(l.written, coalesce(b.direction, lp_direction_by_name(l.type), 'signed')) AS amount,
+    l.symbol, l.reference,
+    CASE WHEN b.type IS NULL THEN l.field || ' ' || l.type ELSE l.note END AS note,
+    NULL AS trade_group
+  FROM fill_legs AS l
+  CROSS JOIN unreviewed AS u
+  LEFT JOIN booking AS b ON b.source = 'futures_fills' AND b.field = l.field AND b.type = l.type
+  WHERE coalesce(b.direction, '') <> 'none'
 ),
 
 movements AS (
-  SELECT * FROM margin_movements
-  UNION ALL SELECT * FROM margin_fees
-  UNION ALL SELECT * FROM fill_pnl
-  UNION ALL SELECT * FROM fill_fees
-  UNION ALL SELECT * FROM withdrawal_moves
-  UNION ALL SELECT * FROM withdrawal_fees
-  UNION ALL SELECT * FROM deposit_moves
-  UNION ALL SELECT * FROM futures_tax_moves
-  UNION ALL SELECT * FROM futures_tax_fees
-  UNION ALL SELECT * FROM spot_tax_moves
-  UNION ALL SELECT * FROM spot_tax_fees
-  UNION ALL SELECT * FROM p2p_tax_moves
+  SELECT * FROM record_rows
+  UNION ALL
+  SELECT * FROM fill_rows
 )
 
 SELECT
   source || ':' || source_id || ':' || leg AS entry_id,
   account, source, source_id, leg, ts, category, asset,
   CAST(amount AS DECIMAL(38, 18)) AS amount,
-  CAST(symbol AS VARCHAR) AS symbol, reference, note
+  CAST(symbol AS VARCHAR) AS symbol, reference, note,
+  CAST(trade_group AS VARCHAR) AS trade_group
 FROM movements
 -- Stored in export order (ts, then entry_id): exports read it as it lies, without sorting again.
 ORDER BY ts, entry_id, account;

@@ -42,13 +42,15 @@ CREATE OR REPLACE MACRO lp_time_text(value) AS
 CREATE OR REPLACE MACRO lp_fee_detail(detail) AS
   json_transform(detail, '[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]');
 
--- Whether the ledger books a futures tax record. Funding fees are booked (fill-history lacks them), and so is
--- any type fills do not carry; opens, closes, liquidations ('burst'), partial reductions, offsets, delivery
--- and auto-deleveraging are already in the fills' realized_pnl and trading_fee rows, and booking them
--- again would count one movement twice.
-CREATE OR REPLACE MACRO lp_futures_tax_booked(type) AS
-  lower(type) LIKE '%funding%' OR NOT regexp_matches(lower(type), '^(open|close|burst|reduce|offset|delivery|dte|liquidat)');
+-- The direction of a type not in the catalog, from its name: 'in' when a word of it is "in" (transfer_in,
+-- USER_IN, transfer-in), 'out' when one is "out", else NULL (then the stream's own direction, or as signed).
+-- A name with both says nothing. README, "Types not in the catalog".
+CREATE OR REPLACE MACRO lp_direction_by_name(type) AS
+  CASE
+    WHEN regexp_matches(lower(type), '(^|[^a-z])in([^a-z]|$)') AND NOT regexp_matches(lower(type), '(^|[^a-z])out([^a-z]|$)') THEN 'in'
+    WHEN regexp_matches(lower(type), '(^|[^a-z])out([^a-z]|$)') AND NOT regexp_matches(lower(type), '(^|[^a-z])in([^a-z]|$)') THEN 'out'
+  END;
 
--- Whether the ledger books a spot tax record: deposits and withdrawals have streams of their own.
-CREATE OR REPLACE MACRO lp_spot_tax_booked(type) AS
-  NOT regexp_matches(lower(type), 'deposit|withdraw');
+-- An amount booked by a direction: 'in' is +abs, 'out' is -abs, anything else ('signed') as the platform wrote it.
+CREATE OR REPLACE MACRO lp_directed(amount, direction) AS
+  CASE direction WHEN 'in' THEN abs(amount) WHEN 'out' THEN -abs(amount) ELSE amount END;

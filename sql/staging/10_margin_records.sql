@@ -5,7 +5,7 @@ WITH source AS (
   SELECT
     account, partition, ts,
     json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","symbol":"VARCHAR","marginTaxType":"VARCHAR",
-      "amount":"VARCHAR","fee":"VARCHAR","total":"VARCHAR"}') AS r
+      "amount":"VARCHAR","fee":"VARCHAR","total":"VARCHAR","balance":"VARCHAR"}') AS r
   FROM raw_records
   WHERE stream = 'margin_records'
 ),
@@ -19,7 +19,8 @@ renamed AS (
     r.marginTaxType           AS margin_tax_type,
     lp_amount(r.amount)       AS amount,
     lp_amount(r.fee)          AS fee,
-    lp_amount(r.total)        AS total,
+    -- The docs name it total; a client built on real records reads balance (docs/platform.md).
+    lp_amount(coalesce(r.total, r.balance)) AS total,
     ts
   FROM source
 )

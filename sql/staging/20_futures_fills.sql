@@ -1,6 +1,7 @@
 -- futures_fills: GET /api/v2/mix/order/fill-history, one row per fill, renamed and cast.
 -- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and
---   the symbol's base coin for COIN-FUTURES (contract.md, "The ledger").
+--   the symbol's base coin for COIN-FUTURES: BTC of the perpetual BTCUSD and of the delivery contract BTCUSDH23
+--   (README, "The ledger").
 -- fee, fee_coin: the sum of totalFee over the feeDetail entries in the first entry's coin (NULL when none
 --   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it.
 -- fee_detail: the feeDetail entries exactly as received (JSON); futures_fill_fees has one row per entry,
@@ -38,8 +39,9 @@ SELECT
     CASE partition
       WHEN 'USDT-FUTURES' THEN 'USDT'
       WHEN 'USDC-FUTURES' THEN 'USDC'
-      -- COIN-FUTURES symbols are the base coin then USD (BTCUSD): the base coin is the margin.
-      ELSE regexp_replace(r.symbol, 'USD$', '')
+      -- COIN-FUTURES symbols are the base coin, USD, and for a delivery contract its month code and year
+      -- (BTCUSD, BTCUSDH23): the base coin is the margin.
+      ELSE regexp_replace(r.symbol, 'USD([A-Z][0-9]{2})?$', '')
     END
   )                              AS margin_coin,
   list_sum(list_transform(list_filter(fees, e -> e.feeCoin = fees[1].feeCoin), e -> lp_amount(e.totalFee))) AS fee,

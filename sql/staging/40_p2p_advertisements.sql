@@ -1,15 +1,24 @@
 -- p2p_advertisements: GET /api/v2/p2p/advList, one row per advertisement, renamed and cast.
--- The spec's example spells the update time utime where its field table says uTime: either is read.
+-- An advertisement is read once per side and status (the partitions), so one whose status changed was read
+-- under more than one: the last fetched is kept.
+-- The docs' field table spells the update time uTime, their example utime: either is read. DuckDB matches
+-- struct fields without regard to case, so the second spelling is read from the JSON by its own path.
 CREATE OR REPLACE TABLE p2p_advertisements AS
-WITH source AS (
+WITH latest AS (
+  SELECT account, ts, payload
+  FROM raw_records
+  WHERE stream = 'p2p_advertisements'
+  QUALIFY row_number() OVER (PARTITION BY account, key ORDER BY last_fetched_at DESC, partition) = 1
+),
+source AS (
   SELECT
     account, ts,
     json_transform(payload, '{"advId":"VARCHAR","advNo":"VARCHAR","side":"VARCHAR","coin":"VARCHAR","fiat":"VARCHAR",
       "fiatSymbol":"VARCHAR","advSize":"VARCHAR","size":"VARCHAR","price":"VARCHAR","minTradeAmount":"VARCHAR",
       "maxTradeAmount":"VARCHAR","status":"VARCHAR","hide":"VARCHAR","payDuration":"VARCHAR","turnoverNum":"VARCHAR",
-      "turnoverRate":"VARCHAR","label":"VARCHAR","uTime":"VARCHAR","utime":"VARCHAR"}') AS r
-  FROM raw_records
-  WHERE stream = 'p2p_advertisements'
+      "turnoverRate":"VARCHAR","label":"VARCHAR","uTime":"VARCHAR"}') AS r,
+    json_extract_string(payload, '$.utime') AS utime
+  FROM latest
 ),
 renamed AS (
   SELECT
@@ -31,8 +40,9 @@ renamed AS (
     r.turnoverNum                    AS turnover_num,
     r.turnoverRate                   AS turnover_rate,
     nullif(r.label, '')              AS label,
-    lp_ms(coalesce(r.uTime, r.utime)) AS u_time,
+    lp_ms(coalesce(r.uTime, utime)) AS u_time,
     ts
   FROM source
 )
-SELECT * FROM renamed;
+SELECT * FROM renamed
+ORDER BY ts, adv_id, account;

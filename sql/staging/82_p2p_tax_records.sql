@@ -1,8 +1,9 @@
--- p2p_tax_records: GET /api/v2/tax/p2p-record, one row per record, renamed and cast. The live example carries
--- the amount moved in `balance` (live-notes.md): it is kept under that name here.
+-- p2p_tax_records: GET /api/v2/tax/p2p-record, one row per record, renamed and cast. The amount moved is in
+-- `balance` in the newest docs' example and in `total` in earlier docs and SDK types (docs/platform.md):
+-- both are kept under their names, and the ledger reads balance, else total.
 CREATE OR REPLACE TABLE p2p_tax_records AS
 WITH source AS (
-  SELECT account, ts, json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","p2pTaxType":"VARCHAR","balance":"VARCHAR"}') AS r
+  SELECT account, ts, json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","p2pTaxType":"VARCHAR","balance":"VARCHAR","total":"VARCHAR"}') AS r
   FROM raw_records
   WHERE stream = 'p2p_tax_records'
 )
@@ -12,6 +13,7 @@ SELECT
   r.coin                      AS coin,
   r.p2pTaxType                AS p2p_tax_type,
   lp_amount(r.balance)        AS balance,
+  lp_amount(r.total)          AS total,
   ts
 FROM source
 ORDER BY ts, id, account;

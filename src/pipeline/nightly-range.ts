@@ -24,7 +24,10 @@ export interface PendingWindow {
 export interface NightlyPlan {
   /** The range to read: from the end of coverage, less the look-back, to now. */
   range: Window;
-  /** Windows outside it that still hold a withdrawal or deposit whose status may change, to read again. */
+  /**
+   * Windows outside it to read again: those that still hold a withdrawal or deposit whose status may change,
+   * and the unfinished windows of a partition that has no finished one.
+   */
   pendingWindows: PendingWindow[];
 }
 
@@ -43,11 +46,23 @@ export async function planNightly(
       await c.runAndReadAll('SELECT min(epoch_ms(range_from)) AS s FROM runs WHERE account = $account AND range_from IS NOT NULL', { account: options.account })
     ).getRowObjectsJS()[0]?.['s'];
     const ends: number[] = [];
+    const pendingWindows: PendingWindow[] = [];
     for (const stream of options.streams) {
       if (stream.kind !== 'paged') continue;
-      const rows = (await readCoverage(c, options.account, stream.name)).filter((r) => r.status === 'done');
+      const coverage = await readCoverage(c, options.account, stream.name);
+      const rows = coverage.filter((r) => r.status === 'done');
       for (const partition of stream.partitions) {
         const done = rows.filter((r) => r.partition === partition.name);
+        const open = coverage.filter((r) => r.partition === partition.name && r.status === 'open');
+        if (done.length === 0 && open.length > 0) {
+          // Only unfinished windows (a partition an upgrade added, sql/warehouse/002_second_release.sql): they are
+          // read again where they lie, instead of moving the whole nightly range back to them.
+          const window = { start: Math.min(...open.map((r) => r.window.start)), end: Math.max(...open.map((r) => r.window.end)) };
+          if (!pendingWindows.some((p) => p.stream === stream.name && p.window.start === window.start && p.window.end === window.end)) {
+            pendingWindows.push({ stream: stream.name, window });
+          }
+          continue;
+        }
         if (done.length === 0) {
           throw new UsageError(
             `nightly starts where earlier runs stopped, but account ${options.account} has no coverage of ${stream.name}${partition.name === '' ? '' : ` ${partition.name}`} yet; run year-end first, or give --from`,
@@ -60,7 +75,6 @@ export async function planNightly(
     }
     const start = Math.min(Math.min(...ends) - options.lookBackDays * DAY_MS, options.now - 1);
     const range = { start, end: options.now };
-    const pendingWindows: PendingWindow[] = [];
     for (const [stream, statuses] of Object.entries(OPEN_STATUSES)) {
       if (!options.refreshPending || !options.streams.some((s) => s.name === stream)) continue;
       const reader = await c.runAndReadAll(

@@ -83,7 +83,7 @@ function buildEndpoints(dataset: Dataset, marginWindowDays: number): Endpoint[] 
     marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays),
     fillHistoryEndpoint(indexes(dataset, 'futures_fills')),
     withdrawalRecordsEndpoint(single('withdrawals')),
-    advListEndpoint(single('p2p_advertisements')),
+    advListEndpoint(indexes(dataset, 'p2p_advertisements')),
     recordListEndpoint(
       { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' } },
       indexes(dataset, 'deposits'),

@@ -1,5 +1,8 @@
 import type { Logger } from '../log/logger.js';
+import { STREAMS } from '../streams/index.js';
+import { readmitQuarantined, type Readmitted } from '../transform/readmit.js';
 import { runTransforms, type TransformReport } from '../transform/runner.js';
+import { readUnreviewed, unreviewedLines, type UnreviewedType } from '../transform/unreviewed.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface TransformSummary {
@@ -8,8 +11,10 @@ export interface TransformSummary {
   rows: Record<string, number>;
   /** Ledger totals per account, asset and category, amounts as exact decimal strings. */
   totals: { account: string; asset: string; category: string; entries: number; amount: string }[];
-  /** marginTaxType values the ledger does not know: kept as category 'unknown'. */
-  unknownMarginTypes: { type: string; records: number }[];
+  /** Types the catalog lacks, booked as unreviewed. */
+  unreviewed: UnreviewedType[];
+  /** Quarantined records this release accepts, moved back before the transform, per stream. */
+  readmitted: Readmitted;
 }
 
 export const TYPED_TABLES = [
@@ -27,10 +32,14 @@ export const TYPED_TABLES = [
 ] as const;
 
 /**
- * Runs the transforms and reads what the run summary shows: rows per table, ledger totals per asset and
- * category, and any margin record type the ledger had to keep as `unknown`.
+ * Re-admits the quarantined records this release accepts, runs the transforms, and reads what the run summary
+ * shows: rows per table, ledger totals per asset and category, and the types the catalog lacks.
  */
 export async function runTransformStage(warehouse: Warehouse, log: Logger): Promise<TransformSummary> {
+  const readmitted = await readmitQuarantined(warehouse, STREAMS);
+  for (const [stream, n] of Object.entries(readmitted)) {
+    log.info(`${stream}: ${n} quarantined record${n === 1 ? '' : 's'} this release can read moved back into the warehouse`);
+  }
   const report = await runTransforms(warehouse);
   const steps = [...report.files, ...report.checks];
   log.info(`transform: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
@@ -45,18 +54,11 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger): Prom
     )
       .getRowObjectsJS()
       .map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
-    const unknownMarginTypes = (
-      await c.runAndReadAll(
-        `SELECT margin_tax_type AS type, count(*) AS records FROM margin_records ANTI JOIN margin_tax_types USING (margin_tax_type)
-         GROUP BY ALL ORDER BY 1`,
-      )
-    )
-      .getRowObjectsJS()
-      .map((r) => ({ type: String(r['type']), records: Number(r['records']) }));
-    for (const u of unknownMarginTypes) {
-      log.warn(`margin records of type "${u.type}" are not in ledgerpipe's mapping; ${u.records} kept in the ledger as category "unknown" with the amount as given`);
+    const unreviewed = await readUnreviewed(c);
+    for (const u of unreviewed) {
+      log.warn(`${u.source} ${u.field} "${u.type}" is not in the type catalog: ${u.records} records booked as unreviewed (${u.asset} ${u.total}); add it to sql/seeds/type_catalog.csv`);
     }
-    return { report, rows, totals, unknownMarginTypes };
+    return { report, rows, totals, unreviewed, readmitted };
   });
 }
 
@@ -64,9 +66,12 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger): Prom
 export function transformSummaryLines(summary: TransformSummary): string[] {
   const lines = ['table                 rows'];
   for (const [name, n] of Object.entries(summary.rows)) lines.push(`${name.padEnd(20)} ${String(n).padStart(9)}`);
-  lines.push('', 'account      asset     category            entries  total');
+  lines.push('', 'account      asset     category              entries  total');
   for (const t of summary.totals) {
-    lines.push(`${t.account.padEnd(12)} ${t.asset.padEnd(9)} ${t.category.padEnd(18)} ${String(t.entries).padStart(8)}  ${t.amount}`);
+    lines.push(`${t.account.padEnd(12)} ${t.asset.padEnd(9)} ${t.category.padEnd(20)} ${String(t.entries).padStart(8)}  ${t.amount}`);
   }
+  const unreviewed = unreviewedLines(summary.unreviewed);
+  if (unreviewed.length > 0) lines.push('', ...unreviewed);
+  lines.push('', `type catalog ${summary.report.catalogVersion}`);
   return lines;
 }

@@ -1,6 +1,7 @@
 import { uncovered, type Window } from '../extract/window-planner.js';
 import { STREAMS } from '../streams/index.js';
 import { formatInstant } from '../time/instant.js';
+import { readUnreviewed, unreviewedLines } from '../transform/unreviewed.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** Merges windows into the fewest contiguous ranges. */
@@ -74,7 +75,10 @@ export async function statusLines(warehouse: Warehouse): Promise<string[]> {
       }
     }
     lines.push(...(await reconciliationLines(warehouse, account)));
+    lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
   }
+  const catalog = (await query(warehouse, "SELECT version, epoch_ms(updated_at) AS at FROM model_versions WHERE name = 'type_catalog'"))[0];
+  if (catalog !== undefined) lines.push(`type catalog of the last transform: ${String(catalog['version'])} (${formatInstant(Number(catalog['at']))})`);
   return lines;
 }
 

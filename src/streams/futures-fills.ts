@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { decimalString, idString, msString } from './fields.js';
+import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
 import { defineStream } from './stream.js';
 
+// Fee fields may be null, and real fills carry totalDeductionFee as "0", null or "" (docs/platform.md, "Fills").
 const feeDetailSchema = z.looseObject({
   deduction: z.string().nullish(),
   feeCoin: z.string(),
-  totalDeductionFee: decimalString.nullish(),
-  // live-notes.md: fee fields may be null.
-  totalFee: decimalString.nullish(),
+  totalDeductionFee: optionalDecimalString,
+  totalFee: optionalDecimalString,
 });
 
 /** rest-interface.md "Futures fill record"; `marginCoin` appears on fills since 2025 (live-notes.md). */

@@ -24,14 +24,24 @@ const pageSchema = z
   .object({ advList: z.array(z.unknown()).nullish(), merchantList: z.array(z.unknown()).nullish(), minAdvId: z.string().nullish() })
   .nullish();
 
-/** GET /api/v2/p2p/advList: 90-day windows; the list key is advList or merchantList (the spec has both). */
+/** The values of the parameters the live docs require that split the advertisements (docs/platform.md). */
+const SIDES = ['buy', 'sell'] as const;
+const STATUSES = ['online', 'offline', 'editing', 'completed'] as const;
+
+/**
+ * GET /api/v2/p2p/advList: 90-day windows; the list key is advList or merchantList (the spec has both).
+ * The live docs require `side` and `status` (the spec makes them optional filters), so every side and status
+ * is a partition of its own, read with both parameters set: what the live service requires, in a form the
+ * spec accepts. The live service caps a page at 20 (since 2024-08-28; the spec's default is 100): pages of 20,
+ * so that a full page is recognised as one and the next is asked for (docs/platform.md, "P2P advertisements").
+ */
 export const p2pAdvertisements = defineStream({
   kind: 'paged',
   name: 'p2p_advertisements',
   path: '/api/v2/p2p/advList',
-  partitions: [{ name: '', params: {} }],
+  partitions: SIDES.flatMap((side) => STATUSES.map((status) => ({ name: `${side}:${status}`, params: { side, status } }))),
   maxWindowDays: 90,
-  pageLimit: 100,
+  pageLimit: 20,
   ratePerSecond: 10,
   schema: advertisementSchema,
   keyField: 'advId',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalString, idString, msString } from './fields.js';
+import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
 /** The live docs give the tax-record endpoints a 30-day window; a narrower one is learned if refused. */
@@ -58,15 +58,22 @@ export const spotTaxRecords = defineStream({
   readPage: flatArrayPage('id'),
 });
 
-export const p2pTaxRecordSchema = z.looseObject({
-  id: idString,
-  coin: z.string(),
-  p2pTaxType: z.string(),
-  balance: decimalString,
-  ts: msString,
-});
+/**
+ * The amount moved is `balance` in the newest docs' example and `total` in the earlier docs and in SDK types
+ * (docs/platform.md, "Tax records"): either will do, one must be there.
+ */
+export const p2pTaxRecordSchema = z
+  .looseObject({
+    id: idString,
+    coin: z.string(),
+    p2pTaxType: z.string(),
+    balance: optionalDecimalString,
+    total: optionalDecimalString,
+    ts: msString,
+  })
+  .refine((r) => (r.balance ?? r.total) !== undefined && (r.balance ?? r.total) !== null, { message: 'neither balance nor total', path: ['balance'] });
 
-/** GET /api/v2/tax/p2p-record; its example carries the amount moved in `balance` (live-notes.md). */
+/** GET /api/v2/tax/p2p-record; the amount moved is in `balance` or `total` (docs/platform.md). */
 export const p2pTaxRecords = defineStream({
   kind: 'paged',
   name: 'p2p_tax_records',
@@ -77,6 +84,7 @@ export const p2pTaxRecords = defineStream({
   ratePerSecond: 1,
   schema: p2pTaxRecordSchema,
   keyField: 'id',
+  optionalFields: ['balance', 'total'],
   time,
   readPage: flatArrayPage('id'),
 });

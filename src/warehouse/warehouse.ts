@@ -3,8 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
+import { migrate } from './migrations.js';
 import { literal } from './quote.js';
-import { readSqlFolder } from './sql-files.js';
 
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
 export interface Warehouse {
@@ -119,9 +119,7 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
     }
     // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
     await connection.run('SET allocator_background_threads = true');
-    if (options.readOnly !== true) {
-      for (const file of await readSqlFolder('warehouse')) await connection.run(file.text);
-    }
+    if (options.readOnly !== true) await migrate(connection, Date.now());
   } catch (error) {
     // Nothing may keep the file locked after a failed open (a budget too small to set it up, say).
     connection.closeSync();

@@ -24,12 +24,12 @@ afterAll(() => dispose());
 describe('ledgerpipe query', () => {
   it('prints exact results as csv, json and a table', async () => {
     const sql = "SELECT asset, lp_decimal_text(sum(amount)) AS total, count(*) AS n FROM ledger WHERE asset IN ('BTC', 'ETH') GROUP BY asset ORDER BY asset";
-    expect((await runCliProcess(['query', sql, '--db', db, '--format', 'csv'])).stdout).toBe('asset,total,n\nBTC,0.16028666,7\nETH,-0.7021,4\n');
+    expect((await runCliProcess(['query', sql, '--db', db, '--format', 'csv'])).stdout).toBe('asset,total,n\nBTC,0.16427466,10\nETH,-0.7021,4\n');
     expect(JSON.parse((await runCliProcess(['query', sql, '--db', db, '--format', 'json'])).stdout)).toEqual([
-      { asset: 'BTC', total: '0.16028666', n: '7' },
+      { asset: 'BTC', total: '0.16427466', n: '10' },
       { asset: 'ETH', total: '-0.7021', n: '4' },
     ]);
-    expect((await runCliProcess(['query', sql, '--db', db])).stdout).toBe('asset  total       n\n-----  ----------  -\nBTC    0.16028666  7\nETH    -0.7021     4\n(2 rows)\n');
+    expect((await runCliProcess(['query', sql, '--db', db])).stdout).toBe('asset  total       n\n-----  ----------  --\nBTC    0.16427466  10\nETH    -0.7021     4\n(2 rows)\n');
   });
 
   it('refuses a write with exit 2 and one line', async () => {

@@ -88,7 +88,7 @@ describe('time windows and parameters', () => {
     [MARGIN, {}, 366, '00001', 'startTime and endTime interval cannot be greater than 366 days'],
     [FILLS, { productType: 'USDT-FUTURES' }, 7, '00001', 'startTime and endTime interval cannot be greater than 7 days'],
     [WITHDRAWALS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
-    [ADVERTS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
+    [ADVERTS, { side: 'buy', status: 'online' }, 90, '40705', 'The start and end time cannot exceed 90 days'],
     [DEPOSITS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
     [FUTURE_TAX, { productType: 'USDT-FUTURES' }, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
     [SPOT_TAX, {}, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
@@ -120,6 +120,9 @@ describe('time windows and parameters', () => {
     [MARGIN, { startTime: String(FROM) }, 'endTime'],
     [WITHDRAWALS, { startTime: String(FROM) }, 'endTime'],
     [ADVERTS, { endTime: String(FROM) }, 'startTime'],
+    // The live docs require side and status (the spec makes them optional).
+    [ADVERTS, { ...span(FROM, 1), status: 'online' }, 'side'],
+    [ADVERTS, { ...span(FROM, 1), side: 'sell' }, 'status'],
     [FILLS, span(FROM, 1), 'productType'],
     [DEPOSITS, { startTime: String(FROM) }, 'endTime'],
     [FUTURE_TAX, span(FROM, 1), 'productType'],
@@ -133,7 +136,8 @@ describe('time windows and parameters', () => {
     [MARGIN, {}, '501'],
     [FILLS, { productType: 'USDT-FUTURES' }, '101'],
     [WITHDRAWALS, {}, '101'],
-    [ADVERTS, {}, '101'],
+    // The live cap since 2024-08-28 (the spec's default is 100).
+    [ADVERTS, { side: 'buy', status: 'online' }, '21'],
     [WITHDRAWALS, {}, '0'],
     [WITHDRAWALS, {}, 'ten'],
     [DEPOSITS, {}, '101'],
@@ -222,11 +226,14 @@ describe('paging', () => {
       expectedPage(sim.dataset, 'futures_fills', 'USDT-FUTURES', { startTime: FROM, endTime: FROM + 7 * DAY_MS, limit: 7 }).map((r) => r['tradeId']),
     );
     expect(page.endId).toBe(page.fillList.at(-1)?.tradeId);
-    const adverts = await get(ADVERTS, { ...span(FROM, 90), limit: '9' });
-    const list = adverts.data as { advList: { advId: string }[]; minAdvId: string };
+    const adverts = await get(ADVERTS, { ...span(FROM, 90), side: 'sell', status: 'completed', limit: '9' });
+    const list = adverts.data as { advList: { advId: string; side: string; status: string }[]; minAdvId: string };
     expect(list.advList).toHaveLength(9);
+    expect(list.advList.every((a) => a.side === 'sell' && a.status === 'completed')).toBe(true);
     expect(list.minAdvId).toBe(list.advList.map((a) => a.advId).sort().at(0));
-    expect((await get(ADVERTS, span(TO + 10 * DAY_MS, 10))).data).toEqual({ advList: [], minAdvId: '' });
+    // 20 by default, the live default and cap.
+    expect(((await get(ADVERTS, { ...span(FROM, 90), side: 'sell', status: 'completed' })).data as { advList: unknown[] }).advList).toHaveLength(20);
+    expect((await get(ADVERTS, { ...span(TO + 10 * DAY_MS, 10), side: 'buy', status: 'online' })).data).toEqual({ advList: [], minAdvId: '' });
   });
 });
 

@@ -14,12 +14,12 @@ beforeEach(async () => {
 afterEach(() => dispose());
 
 const LEDGER = `SELECT entry_id, account, source, source_id, leg, lp_time_text(ts) AS ts, category, asset,
-  lp_decimal_text(amount) AS amount, symbol, reference, note FROM ledger ORDER BY entry_id`;
+  lp_decimal_text(amount) AS amount, symbol, reference, note, trade_group FROM ledger ORDER BY entry_id`;
 
 describe('the ledger from hand-written records', () => {
   it('is exactly the rows the contract asks for, and the same on a second run', async () => {
     await runTransforms(warehouse);
-    const expected = GOLDEN_LEDGER.map(([entryId, sourceId, leg, ts, category, asset, amount, symbol, reference, note]) => ({
+    const expected = GOLDEN_LEDGER.map(([entryId, sourceId, leg, ts, category, asset, amount, symbol, reference, note, tradeGroup]) => ({
       entry_id: entryId,
       account: 'default',
       source: (entryId as string).split(':')[0] as string,
@@ -32,6 +32,7 @@ describe('the ledger from hand-written records', () => {
       symbol,
       reference,
       note,
+      trade_group: tradeGroup,
     })).sort((a, b) => ((a.entry_id as string) < (b.entry_id as string) ? -1 : 1));
     expect(await rows(warehouse, LEDGER)).toEqual(expected);
     await runTransforms(warehouse);
@@ -53,6 +54,8 @@ describe('the ledger from hand-written records', () => {
       { trade_id: '205', product_type: 'USDC-FUTURES', margin_coin: 'USDC', profit: '-5', fee: null, fee_coin: 'USDC', quote_volume: '100', ts: iso(24) },
       { trade_id: '206', product_type: 'USDC-FUTURES', margin_coin: 'USDC', profit: '0', fee: '0', fee_coin: 'USDC', quote_volume: '100', ts: iso(25) },
       { trade_id: '207', product_type: 'USDT-FUTURES', margin_coin: 'USDT', profit: '-100', fee: '-2', fee_coin: 'USDT', quote_volume: '100', ts: iso(26) },
+      // A delivery contract without marginCoin settles in its base coin.
+      { trade_id: '208', product_type: 'COIN-FUTURES', margin_coin: 'BTC', profit: '0.004', fee: '-0.00001', fee_coin: 'BTC', quote_volume: '100', ts: iso(27) },
     ]);
   });
 

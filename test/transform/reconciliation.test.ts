@@ -18,7 +18,7 @@ describe('year-end reconciliation in status', () => {
       await runTransforms(warehouse);
       const lines = await statusLines(warehouse);
       expect(lines.filter((l) => l.startsWith('  2025 '))).toEqual([
-        '  2025 ledger movements: BGB -0.05, BTC 0.16028666, ETH -0.7021, USDC -5, USDT -1323.1',
+        '  2025 ledger movements: ARB 12, BGB -0.05, BTC 0.16427466, ETH -0.7021, EUR 500, SOL 1.998, USDC -5, USDT -14244.35',
         '  2025 balance snapshots (USDT valuation of all account types): 1000.5 at 2025-06-01T00:00:00.000Z, 1200 at 2025-06-01T00:01:40.000Z; the platform gives no per-asset balances to check the movements against',
       ]);
     } finally {

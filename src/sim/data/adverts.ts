@@ -10,7 +10,11 @@ const FIATS = [
   ['TRY', '₺', 28, 42],
 ] as const;
 
-function advert(rng: Rng, ts: number, advId: string): Payload {
+/** The values of side and status: each pair is a partition of the stream (the live docs require both). */
+export const ADVERT_SIDES = ['buy', 'sell'] as const;
+export const ADVERT_STATUSES = ['online', 'offline', 'editing', 'completed'] as const;
+
+function advert(rng: Rng, ts: number, advId: string, forced?: { side: string; status: string }): Payload {
   const [fiat, fiatSymbol, low, high] = rng.pick(FIATS);
   const coin = rng.weighted([
     ['USDT', 80],
@@ -21,16 +25,21 @@ function advert(rng: Rng, ts: number, advId: string): Payload {
   const advSize = randomUnits(rng, btc ? 0.01 : 100, btc ? 2 : 50_000, btc ? 6 : 2);
   const filled = (advSize * BigInt(rng.int(0, 100))) / 100n;
   const price = btc ? randomUnits(rng, low * 40_000, high * 100_000, 2) : randomUnits(rng, low, high, 3);
-  const status = rng.weighted([
+  const drawn = rng.weighted([
     ['completed', 40],
     ['offline', 30],
     ['online', 25],
     ['editing', 5],
   ] as const);
+  const side = rng.pick(ADVERT_SIDES);
+  const created = String(ts);
+  const updated = String(ts + rng.int(0, 7 * DAY_MS));
+  // The live docs' field table spells the times cTime/uTime, their example ctime/utime: serve both.
+  const times = rng.chance(0.5) ? { cTime: created, uTime: updated } : { ctime: created, utime: updated };
   return {
     advNo: String(BigInt(advId) / 1000n),
     advId,
-    side: rng.pick(['buy', 'sell']),
+    side: forced?.side ?? side,
     advSize: formatUnits(advSize, btc ? 6 : 2),
     size: formatUnits(filled, btc ? 6 : 2),
     coin,
@@ -39,7 +48,7 @@ function advert(rng: Rng, ts: number, advId: string): Payload {
     fiat,
     fiatPrecision: '2',
     fiatSymbol,
-    status,
+    status: forced?.status ?? drawn,
     hide: rng.chance(0.1) ? 'yes' : 'no',
     maxTradeAmount: formatUnits(randomUnits(rng, 1_000, 20_000, 0), 0),
     minTradeAmount: formatUnits(randomUnits(rng, 10, 500, 0), 0),
@@ -47,8 +56,7 @@ function advert(rng: Rng, ts: number, advId: string): Payload {
     turnoverNum: String(rng.int(0, 900)),
     turnoverRate: formatUnits(BigInt(rng.int(8000, 10000)), 4),
     label: rng.chance(0.3) ? 'fast release' : '',
-    cTime: String(ts),
-    uTime: String(ts + rng.int(0, 7 * DAY_MS)),
+    ...times,
     userLimitList: [
       {
         minCompleteNum: '0',
@@ -70,15 +78,25 @@ function advert(rng: Rng, ts: number, advId: string): Payload {
   };
 }
 
-/** The account's own P2P advertisements: 90-day seams, range ends, runs of 137 and 100 in one millisecond. */
+/**
+ * The account's own P2P advertisements, one partition per side and status (`buy:online`, ...): 90-day seams,
+ * range ends, and runs of 137 and 100 in one millisecond, each inside one partition, longer than the live
+ * page of 20. Ids grow with time across the whole stream, so they do inside every partition.
+ */
 export function generateAdverts(options: GenerateOptions, rng: Rng): Partition[] {
   const { from, to } = options;
   const prng = rng.fork('p2p_advertisements');
+  const runs = [
+    { ts: anchor(from, to, 0.18), length: 137, side: 'sell', status: 'completed' },
+    { ts: anchor(from, to, 0.52), length: 100, side: 'buy', status: 'online' },
+  ];
   const times = [
     ...edgeTimes(from, to, [90 * DAY_MS], []),
     ...randomTimes(prng, Math.max(20, Math.round(options.records / 30)), from - MARGIN_BEYOND_MS, to + MARGIN_BEYOND_MS, []),
-    ...run(anchor(from, to, 0.18), 137),
-    ...run(anchor(from, to, 0.52), 100),
+    ...runs.flatMap((r) => run(r.ts, r.length)),
   ];
-  return [{ name: '', records: buildRecords(times, 0, prng, (ts, advId) => ({ record: advert(prng, ts, advId) })) }];
+  const records = buildRecords(times, 0, prng, (ts, advId) => ({ record: advert(prng, ts, advId, runs.find((r) => r.ts === ts)) }));
+  return ADVERT_SIDES.flatMap((side) =>
+    ADVERT_STATUSES.map((status) => ({ name: `${side}:${status}`, records: records.filter((r) => r.record['side'] === side && r.record['status'] === status) })),
+  );
 }

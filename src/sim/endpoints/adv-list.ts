@@ -1,16 +1,18 @@
+import { badParam } from '../api-error.js';
 import { DAY_MS } from '../data/model.js';
 import { checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
 
-const FILTERS = ['status', 'side', 'coin', 'fiat', 'advNo'] as const;
+const FILTERS = ['coin', 'fiat', 'advNo'] as const;
 
 /**
- * GET /api/v2/p2p/advList (spec section 1): startTime required; endTime optional, at most 90 days after it
- * (omitted, it is taken as startTime + 90 days); newest first by creation time; `{advList, minAdvId}`.
- * The spec gives no maximum page size; the simulator holds it to the default, 100.
+ * GET /api/v2/p2p/advList (spec section 1, with the live docs' rules): startTime required; endTime optional, at
+ * most 90 days after it (omitted, it is taken as startTime + 90 days); `side` and `status` required (the live
+ * docs; the spec makes them optional), so each pair is one partition; `limit` default and maximum 20 (the live
+ * cap since 2024-08-28; the spec says default 100); newest first by creation time; `{advList, minAdvId}`.
  */
-export function advListEndpoint(index: PartitionIndex): Endpoint {
+export function advListEndpoint(partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
   return {
     path: '/api/v2/p2p/advList',
     signed: true,
@@ -19,7 +21,11 @@ export function advListEndpoint(index: PartitionIndex): Endpoint {
       const startTime = params.time('startTime', true);
       const endTime = params.time('endTime', false) ?? startTime + 90 * DAY_MS;
       checkWindow(startTime, endTime, 90, 'exceed');
-      const limit = params.limit(100, 100);
+      const side = params.required('side');
+      const status = params.required('status');
+      const index = partitions.get(`${side}:${status}`);
+      if (index === undefined) throw badParam(partitions.has(`buy:${status}`) ? 'side' : 'status');
+      const limit = params.limit(20, 20);
       const idLessThan = params.id('idLessThan');
       const wanted = FILTERS.flatMap((name) => {
         const value = params.optional(name);

@@ -1,0 +1,34 @@
+-- The seeds: mapping tables kept as CSV files beside this file, loaded with the models. Paths are relative to
+-- ledgerpipe's folder (the transform sets DuckDB's file_search_path to it; by hand, run from that folder).
+-- Empty cells are '' rather than NULL, so that rules compare them with =.
+
+-- type_catalog: every type the platform documents, per stream and field, with its ledger category, direction,
+-- tax class, trade role, Koinly tag and CoinTracking type, and where it is documented (README, "The type
+-- catalog"). The ledger, the checks and the tax files read it; nothing else lists categories.
+CREATE OR REPLACE TABLE type_catalog AS
+SELECT
+  source, field, type,
+  coalesce(category, '')         AS category,
+  direction,
+  tax_class,
+  coalesce(trade_role, '')       AS trade_role,
+  coalesce(koinly_in, '')        AS koinly_in,
+  coalesce(koinly_out, '')       AS koinly_out,
+  coalesce(cointracking_in, '')  AS cointracking_in,
+  coalesce(cointracking_out, '') AS cointracking_out,
+  meaning, documented_in
+FROM read_csv('sql/seeds/type_catalog.csv', header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
+  columns = {'source': 'VARCHAR', 'field': 'VARCHAR', 'type': 'VARCHAR', 'category': 'VARCHAR', 'direction': 'VARCHAR',
+    'tax_class': 'VARCHAR', 'trade_role': 'VARCHAR', 'koinly_in': 'VARCHAR', 'koinly_out': 'VARCHAR',
+    'cointracking_in': 'VARCHAR', 'cointracking_out': 'VARCHAR', 'meaning': 'VARCHAR', 'documented_in': 'VARCHAR'});
+
+-- tax_classes: what each tax class means, and whether its rows go into the tax files.
+CREATE OR REPLACE TABLE tax_classes AS
+SELECT tax_class, meaning, in_tax_files = 'yes' AS in_tax_files
+FROM read_csv('sql/seeds/tax_classes.csv', header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
+  columns = {'tax_class': 'VARCHAR', 'meaning': 'VARCHAR', 'in_tax_files': 'VARCHAR'});
+
+-- tax_tool_vocabulary: the Koinly tags and CoinTracking types the catalog may use, each from the tool's own help.
+CREATE OR REPLACE TABLE tax_tool_vocabulary AS
+SELECT * FROM read_csv('sql/seeds/tax_tool_vocabulary.csv', header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
+  columns = {'tool': 'VARCHAR', 'side': 'VARCHAR', 'value': 'VARCHAR', 'meaning': 'VARCHAR', 'documented_in': 'VARCHAR'});

@@ -1,0 +1,47 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** A type the catalog lacks, per account, stream, field and asset (the view `unreviewed_types`). */
+export interface UnreviewedType {
+  account: string;
+  source: string;
+  field: string;
+  type: string;
+  asset: string;
+  records: number;
+  /** What its rows add up to in the ledger, an exact decimal string. */
+  total: string;
+}
+
+/**
+ * The types the last transform booked as unreviewed, for one account or all; none when no transform has run.
+ *
+ * @example
+ * for (const u of await readUnreviewed(connection)) console.log(u.type, u.records, u.total);
+ */
+export async function readUnreviewed(connection: DuckDBConnection, account?: string): Promise<UnreviewedType[]> {
+  const exists = await connection.runAndReadAll("SELECT count(*) FROM information_schema.tables WHERE table_name = 'unreviewed_types'");
+  if (Number(exists.getRows()[0]?.[0] ?? 0) === 0) return [];
+  const reader = await connection.runAndReadAll(
+    `SELECT account, source, field, type, asset, records, lp_decimal_text(total) AS total FROM unreviewed_types
+     WHERE $account IS NULL OR account = $account ORDER BY account, source, field, type, asset`,
+    { account: account ?? null },
+  );
+  return reader.getRowObjectsJS().map((r) => ({
+    account: String(r['account']),
+    source: String(r['source']),
+    field: String(r['field']),
+    type: String(r['type']),
+    asset: String(r['asset']),
+    records: Number(r['records']),
+    total: String(r['total']),
+  }));
+}
+
+/** One line per unreviewed type and asset, after a heading that says what to do; none when there are none. */
+export function unreviewedLines(list: readonly UnreviewedType[], indent = ''): string[] {
+  if (list.length === 0) return [];
+  return [
+    `${indent}types not in the type catalog, booked as unreviewed (add each to sql/seeds/type_catalog.csv, then run transform):`,
+    ...list.map((u) => `${indent}  ${u.account} ${u.source} ${u.field} "${u.type}": ${u.records} record${u.records === 1 ? '' : 's'}, ${u.asset} ${u.total}`),
+  ];
+}

@@ -1,0 +1,32 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { readSqlFolder } from './sql-files.js';
+import { timestampTz } from './time-values.js';
+
+/**
+ * Brings a warehouse's schema up to this release: each file of `sql/warehouse/` runs once, in name order, in
+ * its own transaction with the row that records it in `schema_migrations`. A warehouse of the first release
+ * has no `schema_migrations`: its `001` runs again (every statement in it is idempotent) and the later files
+ * migrate it. Returns the names of the files applied now.
+ *
+ * @example
+ * const applied = await migrate(connection, Date.now()); // ['warehouse/002_second_release.sql'] on a first-release warehouse
+ */
+export async function migrate(connection: DuckDBConnection, now: number): Promise<string[]> {
+  await connection.run('CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+  const done = new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
+  const applied: string[] = [];
+  for (const file of await readSqlFolder('warehouse')) {
+    if (done.has(file.name)) continue;
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      await connection.run(file.text);
+      await connection.run('INSERT INTO schema_migrations VALUES ($name, $now)', { name: file.name, now: timestampTz(now) });
+      await connection.run('COMMIT');
+    } catch (error) {
+      await connection.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    applied.push(file.name);
+  }
+  return applied;
+}
