@@ -47,11 +47,10 @@ typed AS (
 ),
 expected AS (
   SELECT
-    t.account, t.asset, coalesce(b.category, u.category) AS category,
+    t.account, t.asset, coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
     sum(CASE coalesce(b.direction, lp_direction_by_name(t.type), t.default_direction, 'signed')
           WHEN 'in' THEN t.magnitude WHEN 'out' THEN -t.magnitude ELSE t.written END) AS total
   FROM typed AS t
-  CROSS JOIN unreviewed AS u
   LEFT JOIN booking AS b ON b.source = t.source AND b.field = t.field AND b.type = t.type
   LEFT JOIN booking AS mb ON mb.source = t.source AND mb.field = t.main_field AND mb.type = t.main_type
   WHERE coalesce(b.direction, '') <> 'none' AND coalesce(mb.direction, '') <> 'none'

@@ -5,6 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset, writeTruth } from '../../src/sim/data/dataset.js';
 import { FILL_PRODUCT_TYPES } from '../../src/sim/data/fills.js';
 import { MARGIN_TAX_TYPES, UNKNOWN_MARGIN_TAX_TYPE } from '../../src/sim/data/margin.js';
+import {
+  FUTURE_TAX_TYPES,
+  P2P_TAX_TYPES,
+  SPOT_TAX_TYPES,
+  UNKNOWN_FUTURE_TAX_TYPE,
+  UNKNOWN_P2P_TAX_TYPE,
+  UNKNOWN_SPOT_TAX_TYPE,
+} from '../../src/sim/data/tax-records.js';
 import { DAY_MS, PAGED_STREAMS, type Dataset, type SimRecord } from '../../src/sim/data/model.js';
 import { WITHDRAWAL_DESTS, WITHDRAWAL_STATUSES } from '../../src/sim/data/withdrawals.js';
 
@@ -110,6 +118,41 @@ describe('generated data', () => {
     const types = (name: string) => new Set(data.streams.margin_records.find((p) => p.name === name)!.records.filter(inRange).map((r) => r.record['marginTaxType']));
     expect([...types('crossed')].sort()).toEqual([...MARGIN_TAX_TYPES, UNKNOWN_MARGIN_TAX_TYPE].sort());
     expect([...types('isolated')].sort()).toEqual([...MARGIN_TAX_TYPES].sort());
+  });
+
+  it('records a margin trade as the platform does: deal_in and deal_out of one symbol in one millisecond, the fee on the leg received', () => {
+    for (const partition of data.streams.margin_records) {
+      const deals = partition.records.filter((r) => String(r.record['marginTaxType']).startsWith('deal_'));
+      const byTrade = new Map<string, string[]>();
+      for (const r of deals) byTrade.set(`${r.ts}/${String(r.record['symbol'])}`, [...(byTrade.get(`${r.ts}/${String(r.record['symbol'])}`) ?? []), String(r.record['marginTaxType'])]);
+      expect([...byTrade.values()].every((types) => types.sort().join() === 'deal_in,deal_out'), partition.name).toBe(true);
+      expect(deals.filter((r) => r.record['marginTaxType'] === 'deal_out').every((r) => r.record['fee'] === '0')).toBe(true);
+      expect(deals.some((r) => r.record['marginTaxType'] === 'deal_in' && String(r.record['fee']).startsWith('-'))).toBe(true);
+    }
+  });
+
+  it('uses the real futures, spot and P2P vocabularies, and one undocumented type of each, inside the range', () => {
+    const types = (stream: 'futures_tax_records' | 'spot_tax_records' | 'p2p_tax_records', field: string) =>
+      new Set(all(stream).filter(inRange).map((r) => String(r.record[field])));
+    expect([...types('futures_tax_records', 'futureTaxType')].sort()).toEqual([...FUTURE_TAX_TYPES.map(([t]) => t), UNKNOWN_FUTURE_TAX_TYPE].sort());
+    expect([...types('spot_tax_records', 'spotTaxType')].sort()).toEqual([...SPOT_TAX_TYPES, UNKNOWN_SPOT_TAX_TYPE].sort());
+    expect([...types('p2p_tax_records', 'p2pTaxType')].sort()).toEqual([...P2P_TAX_TYPES, UNKNOWN_P2P_TAX_TYPE].sort());
+    // Both shapes of a P2P record: the amount in balance (newest docs) or in total (earlier docs, SDK types).
+    const p2p = all('p2p_tax_records').map((r) => r.record);
+    expect(p2p.some((r) => 'balance' in r && !('total' in r)) && p2p.some((r) => 'total' in r && !('balance' in r))).toBe(true);
+    // A spot order: its legs and its fee share one bizOrderId and one millisecond.
+    const orders = new Map<string, string[]>();
+    for (const r of all('spot_tax_records')) if (['Buy', 'Sell', 'Transaction fee deduct'].includes(String(r.record['spotTaxType']))) orders.set(String(r.record['bizOrderId']), [...(orders.get(String(r.record['bizOrderId'])) ?? []), `${r.ts}`]);
+    expect([...orders.values()].every((times) => times.length === 3 && new Set(times).size === 1)).toBe(true);
+  });
+
+  it('writes fee entries as real fills have them: totalDeductionFee "0", null or "", BGB deductions equal to totalFee of either sign', () => {
+    const entries = all('futures_fills').flatMap((r) => (r.record['feeDetail'] as Record<string, unknown>[] | null) ?? []);
+    expect(new Set(entries.filter((e) => e['deduction'] === 'no').map((e) => e['totalDeductionFee']))).toEqual(new Set(['0', null, '']));
+    const bgb = entries.filter((e) => e['deduction'] === 'yes');
+    expect(bgb.every((e) => e['feeCoin'] === 'BGB' && e['totalDeductionFee'] === e['totalFee'])).toBe(true);
+    expect(bgb.some((e) => String(e['totalFee']).startsWith('-')) && bgb.some((e) => !String(e['totalFee']).startsWith('-'))).toBe(true);
+    expect(all('futures_fills').some((r) => r.record['symbol'] === 'BTCUSDZ25' && !('marginCoin' in r.record))).toBe(true);
   });
 
   it('holds every withdrawal status and dest inside the range', () => {

@@ -24,6 +24,8 @@ const MARKETS: Record<FillProductType, readonly Market[]> = {
   'COIN-FUTURES': [
     { symbol: 'BTCUSD', base: 'BTC', price: [20_000, 110_000, 1], volume: [0.001, 1, 4] },
     { symbol: 'ETHUSD', base: 'ETH', price: [1_000, 4_500, 2], volume: [0.01, 20, 3] },
+    // A delivery contract: base coin, USD, month code and year (docs/platform.md, "Fills").
+    { symbol: 'BTCUSDZ25', base: 'BTC', price: [20_000, 110_000, 1], volume: [0.001, 1, 4] },
   ],
   'USDC-FUTURES': [
     { symbol: 'BTCPERP', base: 'BTC', price: [20_000, 110_000, 1], volume: [0.001, 1, 4] },
@@ -89,16 +91,20 @@ function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: strin
   const feeBase = productType === 'COIN-FUTURES' ? mulUnits(volume, vPlaces, rate, 4, 8) : mulUnits(quote, pPlaces + vPlaces, rate, 4, 8);
   // Makers sometimes earn a rebate: a positive totalFee.
   const feeUnits = maker && rng.chance(0.3) ? feeBase / 2n : -feeBase;
+  // totalDeductionFee comes as "0", null (real fills) or "" (real spot fills) when nothing was deducted.
   const feeDetail: Payload[] = [
     {
       deduction: 'no',
       feeCoin: marginCoin,
-      totalDeductionFee: rng.chance(0.05) ? null : '0',
+      totalDeductionFee: rng.weighted([['0', 90], [null, 6], ['', 4]] as const),
       totalFee: formatUnits(feeUnits, 8),
     },
   ];
   if (!maker && rng.chance(0.05)) {
-    feeDetail.push({ deduction: 'yes', feeCoin: 'BGB', totalDeductionFee: formatUnits(-randomUnits(rng, 0.0001, 0.5, 8), 8), totalFee: formatUnits(-randomUnits(rng, 0.0001, 0.5, 8), 8) });
+    // A fee paid in BGB: the docs' example writes totalFee negative and totalDeductionFee equal to it; a public
+    // client reads it positive, so some are (docs/platform.md, "Fills"). Either way it is paid.
+    const bgb = formatUnits((rng.chance(0.2) ? 1n : -1n) * randomUnits(rng, 0.0001, 0.5, 8), 8);
+    feeDetail.push({ deduction: 'yes', feeCoin: 'BGB', totalDeductionFee: bgb, totalFee: bgb });
   }
   const profitScale = marginCoin === 'USDT' || marginCoin === 'USDC' ? [0.01, 2_500] : [0.00000001, 0.08];
   const profit = closing ? formatUnits((rng.chance(0.55) ? 1n : -1n) * randomUnits(rng, profitScale[0] as number, profitScale[1] as number, 8), 8) : '0';

@@ -2,12 +2,55 @@ import { formatUnits, randomUnits } from './decimal.js';
 import { FILL_PRODUCT_TYPES } from './fills.js';
 import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
 import type { Rng } from './rng.js';
-import { anchor, buildRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
+import { anchor, buildEventRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 
-/** futureTaxType values the simulator writes: funding fees, closes, liquidations, delivery settlement. */
-export const FUTURE_TAX_TYPES = ['funding_fee', 'close_long', 'close_short', 'burst_long_loss', 'burst_short_loss', 'delivery_settle'] as const;
-export const SPOT_TAX_TYPES = ['Interest', 'Airdrop', 'Rebate', 'Commission', 'Transfer in', 'Transfer out'] as const;
+/**
+ * futureTaxType values as real records carry them (lower-case codes; docs/platform.md, "Tax records"): funding
+ * fees, opens and closes (which the fills carry too), a liquidation, transfers with the spot account, a bonus,
+ * each with its weight. UNKNOWN_FUTURE_TAX_TYPE is one no documentation lists.
+ */
+export const FUTURE_TAX_TYPES: readonly (readonly [string, number])[] = [
+  ['contract_main_settle_fee', 30],
+  ['contract_margin_settle_fee', 2],
+  ['open_long', 15],
+  ['open_short', 15],
+  ['close_long', 12],
+  ['close_short', 12],
+  ['burst_close_long', 1],
+  ['trans_from_exchange', 4],
+  ['trans_to_exchange', 3],
+  ['bonus_issue', 1],
+];
+export const UNKNOWN_FUTURE_TAX_TYPE = 'contract_settle_adjust';
+
+/**
+ * spotTaxType display names of the docs' list. A spot order is two records of its type in one millisecond with
+ * one bizOrderId (the coin received, positive; the coin given, negative) and a "Transaction fee deduct"; a
+ * conversion is "Exchange spending" and "Exchange income". UNKNOWN_SPOT_TAX_TYPE is one no documentation lists.
+ */
+export const SPOT_SINGLE_TYPES: readonly (readonly [string, number])[] = [
+  ['Deposit', 6],
+  ['Withdrawal', 5],
+  ['Transfer in', 6],
+  ['Transfer out', 5],
+  ['Interest', 6],
+  ['Airdrop Reward-A', 1],
+  ['Rebate rewards', 2],
+  ['Trading fee rebate', 2],
+  ['Fiat deposit', 1],
+  ['Fast withdrawal fee', 1],
+  ['Subscribe', 2],
+  ['Redemption', 2],
+];
+export const SPOT_TAX_TYPES = ['Buy', 'Sell', 'Transaction fee deduct', 'Exchange spending', 'Exchange income', ...SPOT_SINGLE_TYPES.map(([t]) => t)];
+export const UNKNOWN_SPOT_TAX_TYPE = 'Card cashback-user in';
+
+/** p2pTaxType values: the newest docs' example spells the transfers with a hyphen. */
 export const P2P_TAX_TYPES = ['transfer-in', 'transfer-out', 'buy', 'sell'] as const;
+export const UNKNOWN_P2P_TAX_TYPE = 'appeal_adjustment';
+
+/** Outflows among the single types: written negative. */
+const SPOT_OUT = new Set(['Withdrawal', 'Transfer out', 'Fast withdrawal fee', 'Subscribe']);
 
 const MARGIN_COINS: Record<(typeof FILL_PRODUCT_TYPES)[number], readonly string[]> = {
   'USDT-FUTURES': ['USDT'],
@@ -22,33 +65,43 @@ function times(options: GenerateOptions, rng: Rng, count: number, withRun: boole
     ...edgeTimes(from, to, [30 * DAY_MS], []),
     ...randomTimes(rng, count, from - MARGIN_BEYOND_MS, to + MARGIN_BEYOND_MS, []),
     ...(withRun ? run(anchor(from, to, 0.58), 503) : []),
-  ];
+  ].sort((a, b) => a - b);
 }
 
-/** Every type once inside the range, then by weight. */
-function typeChooser<T extends string>(options: GenerateOptions, rng: Rng, types: readonly T[]): (ts: number) => T {
-  const forced = [...types];
-  return (ts) => (ts >= options.from && ts < options.to && forced.length > 0 ? (forced.shift() as T) : rng.pick(types));
+/**
+ * Every type of `types` once inside the range (in order), then by weight; now and then (`rare`) the
+ * undocumented one, so the review path is exercised at every scale.
+ */
+function typeChooser(options: GenerateOptions, rng: Rng, types: readonly (readonly [string, number])[], unknown: string, rare = 0.004): (ts: number) => string {
+  const forced = [...types.map(([t]) => t), unknown];
+  return (ts) => {
+    if (ts >= options.from && ts < options.to && forced.length > 0) return forced.shift() as string;
+    return rng.chance(rare) ? unknown : rng.weighted(types);
+  };
 }
 
-/** Futures tax records (GET /api/v2/tax/future-record), per product type: funding fees, closes, liquidations. */
+/** Futures tax records (GET /api/v2/tax/future-record), per product type. */
 export function generateFutureTaxRecords(options: GenerateOptions, rng: Rng): Partition[] {
   return FILL_PRODUCT_TYPES.map((name, index) => {
     const prng = rng.fork(name);
-    const typeAt = typeChooser(options, prng, FUTURE_TAX_TYPES);
+    const typeAt = typeChooser(options, prng, FUTURE_TAX_TYPES, UNKNOWN_FUTURE_TAX_TYPE);
     const stable = name !== 'COIN-FUTURES';
-    const records = buildRecords(times(options, prng, Math.round(options.records / (index === 0 ? 6 : 15)), index === 0), index, prng, (ts, id) => {
-      const type = typeAt(ts);
+    const events = times(options, prng, Math.round(options.records / (index === 0 ? 6 : 15)), index === 0).map((ts) => ({ ts, legs: [typeAt(ts)] }));
+    const records = buildEventRecords(events, index, prng, (event, _leg, ts, id) => {
+      const type = event.legs[0] as string;
+      const funding = type.includes('settle');
       const marginCoin = prng.pick(MARGIN_COINS[name]);
-      const size = stable ? randomUnits(prng, 0.01, type === 'funding_fee' ? 30 : 2_000, 8) : randomUnits(prng, 0.00000001, type === 'funding_fee' ? 0.002 : 0.05, 8);
-      const sign = type.startsWith('burst') ? -1n : type === 'funding_fee' || type.startsWith('close') ? (prng.chance(0.5) ? 1n : -1n) : 1n;
+      const size = stable ? randomUnits(prng, 0.01, funding ? 30 : 2_000, 8) : randomUnits(prng, 0.00000001, funding ? 0.002 : 0.05, 8);
+      // Opens move nothing but their fee (real records: amount "0"); transfers out and liquidations are negative.
+      const amount = type.startsWith('open') ? 0n : type.startsWith('burst') || type === 'trans_to_exchange' ? -size : funding || type.startsWith('close') ? (prng.chance(0.5) ? size : -size) : size;
+      const charged = type.startsWith('open') || type.startsWith('close') || type.startsWith('burst');
       const record: Payload = {
         id,
         symbol: name === 'USDT-FUTURES' ? 'BTCUSDT' : name === 'USDC-FUTURES' ? 'BTCPERP' : `${marginCoin}USD`,
         marginCoin,
         futureTaxType: type,
-        amount: formatUnits(sign * size, 8),
-        fee: type === 'funding_fee' ? '0' : formatUnits(-randomUnits(prng, 0.00000001, stable ? 2 : 0.0005, 8), 8),
+        amount: formatUnits(amount, 8),
+        fee: charged ? formatUnits(-randomUnits(prng, 0.00000001, stable ? 2 : 0.0005, 8), 8) : '0',
         ts: String(ts),
       };
       return { record };
@@ -57,23 +110,51 @@ export function generateFutureTaxRecords(options: GenerateOptions, rng: Rng): Pa
   });
 }
 
-/** Spot tax records (GET /api/v2/tax/spot-record): interest, airdrops, rebates, transfers. */
+type SpotEvent = { kind: 'buy' | 'sell' | 'convert' } | { kind: 'single'; type: string };
+
+/** The records of one spot event: type, coin and signed amount of each. */
+function spotLegs(rng: Rng, event: SpotEvent): (readonly [string, string, bigint])[] {
+  if (event.kind === 'single') {
+    const units = randomUnits(rng, 0.00000001, 500, 8);
+    return [[event.type, event.type === 'Fiat deposit' ? 'EUR' : rng.pick(['USDT', 'BTC', 'ETH', 'BGB']), SPOT_OUT.has(event.type) ? -units : units]];
+  }
+  const coin = rng.pick(['BTC', 'ETH', 'BGB', 'SOL']);
+  const qty = randomUnits(rng, 0.001, 20, 8);
+  const cost = randomUnits(rng, 1, 5_000, 8);
+  if (event.kind === 'buy') return [['Buy', coin, qty], ['Buy', 'USDT', -cost], ['Transaction fee deduct', coin, -(qty / 1000n || 1n)]];
+  if (event.kind === 'sell') return [['Sell', 'USDT', cost], ['Sell', coin, -qty], ['Transaction fee deduct', 'USDT', -(cost / 1000n || 1n)]];
+  return [['Exchange spending', 'USDT', -cost], ['Exchange income', coin, qty]];
+}
+
+/** Spot tax records (GET /api/v2/tax/spot-record): orders, conversions, and every single type. */
 export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng): Partition[] {
   const prng = rng.fork('spot');
-  const typeAt = typeChooser(options, prng, SPOT_TAX_TYPES);
+  const single = typeChooser(options, prng, SPOT_SINGLE_TYPES, UNKNOWN_SPOT_TAX_TYPE);
+  const forced: SpotEvent[] = [{ kind: 'buy' }, { kind: 'sell' }, { kind: 'convert' }];
+  const choose = (ts: number): SpotEvent => {
+    if (ts >= options.from && ts < options.to && forced.length > 0) return forced.shift() as SpotEvent;
+    const roll = prng.next();
+    if (roll < 0.15) return { kind: 'buy' };
+    if (roll < 0.3) return { kind: 'sell' };
+    if (roll < 0.34) return { kind: 'convert' };
+    return { kind: 'single', type: single(ts) };
+  };
   let balance = 50_000_000_000n;
-  const records = buildRecords(times(options, prng, Math.max(30, Math.round(options.records / 20)), false), 0, prng, (ts, id) => {
-    const type = typeAt(ts);
-    const amount = randomUnits(prng, 0.00000001, 500, 8);
-    balance += type === 'Transfer out' ? -amount : amount;
+  const events = times(options, prng, Math.max(30, Math.round(options.records / 20)), false).map((ts) => {
+    const event = choose(ts);
+    return { ts, legs: spotLegs(prng, event), order: event.kind === 'single' ? undefined : String(ts * 10 + prng.int(0, 9)) };
+  });
+  const records = buildEventRecords(events, 0, prng, (event, leg, ts, id) => {
+    const [type, coin, amount] = event.legs[leg] as readonly [string, string, bigint];
+    balance += amount;
     const record: Payload = {
       id,
-      coin: prng.pick(['USDT', 'BTC', 'ETH', 'BGB']),
+      coin,
       spotTaxType: type,
-      amount: formatUnits(type === 'Transfer out' ? -amount : amount, 8),
-      fee: type === 'Commission' ? formatUnits(-randomUnits(prng, 0.00000001, 0.5, 8), 8) : '0',
+      amount: formatUnits(amount, 8),
+      fee: '0',
       balance: formatUnits(balance < 0n ? -balance : balance, 8),
-      bizOrderId: String(BigInt(id) + 11n),
+      bizOrderId: event.order ?? String(BigInt(id) + 11n),
       ts: String(ts),
     };
     return { record };
@@ -81,15 +162,20 @@ export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng): Part
   return [{ name: '', records }];
 }
 
-/** P2P tax records (GET /api/v2/tax/p2p-record): the moved amount is in `balance` (live-notes.md example). */
+/**
+ * P2P tax records (GET /api/v2/tax/p2p-record). The amount moved is in `balance` (the newest docs' example) or
+ * in `total` (the earlier docs and SDK types): both shapes are served.
+ */
 export function generateP2pTaxRecords(options: GenerateOptions, rng: Rng): Partition[] {
   const prng = rng.fork('p2p');
-  const typeAt = typeChooser(options, prng, P2P_TAX_TYPES);
-  const records = buildRecords(times(options, prng, Math.max(20, Math.round(options.records / 40)), false), 0, prng, (ts, id) => {
-    const type = typeAt(ts);
+  const typeAt = typeChooser(options, prng, P2P_TAX_TYPES.map((t) => [t, 1] as const), UNKNOWN_P2P_TAX_TYPE, 0.01);
+  const events = times(options, prng, Math.max(20, Math.round(options.records / 40)), false).map((ts) => ({ ts, legs: [typeAt(ts)] }));
+  const records = buildEventRecords(events, 0, prng, (event, _leg, ts, id) => {
+    const type = event.legs[0] as string;
     const amount = randomUnits(prng, 1, 5_000, 2);
     const out = type === 'transfer-out' || type === 'sell';
-    const record: Payload = { id, coin: 'USDT', p2pTaxType: type, balance: formatUnits(out ? -amount : amount, 2), ts: String(ts) };
+    const field = prng.chance(0.5) ? 'balance' : 'total';
+    const record: Payload = { id, coin: 'USDT', p2pTaxType: type, [field]: formatUnits(out ? -amount : amount, 2), ts: String(ts) };
     return { record };
   });
   return [{ name: '', records }];

@@ -64,22 +64,38 @@ export function assignIds(sortedTimes: readonly number[], partitionIndex: number
 }
 
 /**
- * Builds a partition's records newest first: sorts the times, gives them ids, and lets `build` make each
- * payload (oldest first, so builders may carry state forward such as a running balance).
+ * Builds a partition's records newest first from events, each of one or more records at one time (a trade's
+ * legs): sorts the events by time, gives every record an id, and lets `build` make each payload (oldest first,
+ * legs in order, so builders may carry state forward such as a running balance).
  */
+export function buildEventRecords<E extends { ts: number; legs: readonly unknown[] }>(
+  events: readonly E[],
+  partitionIndex: number,
+  rng: Rng,
+  build: (event: E, leg: number, ts: number, id: string) => { record: Payload; before?: Payload },
+): SimRecord[] {
+  const slots = [...events].sort((a, b) => a.ts - b.ts).flatMap((event) => event.legs.map((_, leg) => ({ event, leg })));
+  const ids = assignIds(slots.map((s) => s.event.ts), partitionIndex, rng);
+  const records = slots.map(({ event, leg }, index) => {
+    const id = ids[index] as string;
+    return { ts: event.ts, id, ...build(event, leg, event.ts, id) };
+  });
+  return records.reverse();
+}
+
+/** Builds a partition's records newest first, one record per time (buildEventRecords with one leg each). */
 export function buildRecords(
   times: number[],
   partitionIndex: number,
   rng: Rng,
-  build: (ts: number, id: string, index: number) => { record: Payload; before?: Payload },
+  build: (ts: number, id: string) => { record: Payload; before?: Payload },
 ): SimRecord[] {
-  const sorted = [...times].sort((a, b) => a - b);
-  const ids = assignIds(sorted, partitionIndex, rng);
-  const records = sorted.map((ts, index) => {
-    const id = ids[index] as string;
-    return { ts, id, ...build(ts, id, index) };
-  });
-  return records.reverse();
+  return buildEventRecords(
+    times.map((ts) => ({ ts, legs: [0] })),
+    partitionIndex,
+    rng,
+    (_event, _leg, ts, id) => build(ts, id),
+  );
 }
 
 /** Mid-range anchor times for same-millisecond runs, away from seams. */
