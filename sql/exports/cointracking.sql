@@ -2,9 +2,10 @@
 -- README, "Tax-software files"). Run by hand with SET VARIABLE lp_from / lp_to as in koinly.sql.
 -- The rows, amounts and types come from tax_export_rows (sql/ledger/20_tax_export.sql): Buy and Sell include
 -- the fees, the Fee column is informational ("Entering fees"). The Comment carries the ledger entries of the
--- row, and starts with REVIEW when a person must look at it. Exchange is the account, Trade-Group the stream,
--- Tx-ID the chain transaction of an on-chain deposit or withdrawal, else unique to the row (a re-import does
--- not duplicate it).
+-- row and the chain transaction of an on-chain deposit or withdrawal, and starts with REVIEW when a person must
+-- look at it. Exchange is the account, Trade-Group the stream. Tx-ID is the account and the row's first entry:
+-- unique in the file and the same on every export, so a re-import does not duplicate a row, and no two rows
+-- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one.
 SELECT
   cointracking_type                                                      AS "Type",
   coalesce(lp_decimal_text(cointracking_buy), '')                        AS "Buy Amount",
@@ -15,9 +16,9 @@ SELECT
   coalesce(cointracking_fee_asset, '')                                   AS "Fee Currency",
   account                                                                AS "Exchange",
   source                                                                 AS "Trade-Group",
-  coalesce('REVIEW (' || review || '): ', '') || description             AS "Comment",
+  coalesce('REVIEW (' || review || '): ', '') || description || coalesce(' tx ' || tx_hash, '') AS "Comment",
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S')                     AS "Date",
-  tx_id                                                                  AS "Tx-ID"
+  account || ':' || row_id                                               AS "Tx-ID"
 FROM tax_export_rows
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
 ORDER BY ts, row_id, account;

@@ -2,7 +2,8 @@
 -- Run by hand with
 --   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
 -- The rows, their amounts and tags come from tax_export_rows (sql/ledger/20_tax_export.sql). The Description
--- carries the ledger entries of the row, and starts with REVIEW when a person must look at it. Dates in UTC
+-- carries the ledger entries of the row and, in brackets, its account; it starts with REVIEW when a person must
+-- look at it. Dates in UTC
 -- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
 -- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023).
 SELECT
@@ -16,7 +17,7 @@ SELECT
   CAST(NULL AS VARCHAR)                                                 AS "Net Worth Amount",
   CAST(NULL AS VARCHAR)                                                 AS "Net Worth Currency",
   koinly_tag                                                            AS "Tag",
-  coalesce('REVIEW (' || review || '): ', '') || description            AS "Description",
+  coalesce('REVIEW (' || review || '): ', '') || description || ' [' || account || ']' AS "Description",
   tx_hash                                                               AS "TxHash"
 FROM tax_export_rows
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')

@@ -99,14 +99,14 @@ trade_rows AS (
     CASE WHEN t.f_r <> 0 THEN t.f_r WHEN t.f_s <> 0 THEN t.f_s END AS cointracking_fee,
     CASE WHEN t.f_r <> 0 THEN t.r_asset WHEN t.f_s <> 0 THEN t.s_asset END AS cointracking_fee_asset,
     NULL AS review,
-    NULL AS tx_hash,
-    t.trade_group AS tx_id
+    NULL AS tx_hash
   FROM trades AS t
   JOIN legs AS l ON l.account = t.account AND l.trade_group = t.trade_group AND (l.part <> 'fee' OR l.asset IN (t.r_asset, t.s_asset))
   GROUP BY t.account, t.trade_group, t.r, t.r_asset, t.s, t.s_asset, t.f_r, t.f_s
 ),
+-- Entry ids are unique per account only: every join on them carries the account.
 folded_fees AS (
-  SELECT f.entry_id AS fee_entry, w.entry_id AS into_entry, -f.amount AS fee
+  SELECT f.account, f.entry_id AS fee_entry, w.entry_id AS into_entry, -f.amount AS fee
   FROM legs AS f
   JOIN legs AS w ON w.account = f.account AND w.source = f.source AND w.source_id = f.source_id AND w.asset = f.asset
     AND w.tax_class = 'external_withdrawal' AND w.amount < 0
@@ -120,9 +120,9 @@ singles AS (
   SELECT l.*, (l.part IN ('received', 'sent')) AS is_unpaired, ff.fee AS folded_fee, ff.fee_entry AS folded_entry
   FROM legs AS l
   LEFT JOIN trades AS t ON t.account = l.account AND t.trade_group = l.trade_group
-  LEFT JOIN folded_fees AS ff ON ff.into_entry = l.entry_id
+  LEFT JOIN folded_fees AS ff ON ff.account = l.account AND ff.into_entry = l.entry_id
   WHERE (t.trade_group IS NULL OR (l.part = 'fee' AND l.asset NOT IN (t.r_asset, t.s_asset)))
-    AND l.entry_id NOT IN (SELECT fee_entry FROM folded_fees)
+    AND NOT EXISTS (SELECT 1 FROM folded_fees AS f WHERE f.account = l.account AND f.fee_entry = l.entry_id)
 ),
 single_rows AS (
   SELECT
@@ -153,8 +153,7 @@ single_rows AS (
       WHEN s.tax_class = 'unreviewed' THEN 'a type not in the catalog: ' || s.note
       WHEN s.tax_class = 'unclear' THEN 'the platform does not say what this is: ' || s.note
     END AS review,
-    CASE WHEN s.source IN ('withdrawals', 'deposits') AND s.note LIKE 'on_chain%' THEN s.reference END AS tx_hash,
-    CASE WHEN s.source IN ('withdrawals', 'deposits') AND s.note LIKE 'on_chain%' THEN s.reference ELSE s.entry_id END AS tx_id
+    CASE WHEN s.source IN ('withdrawals', 'deposits') AND s.note LIKE 'on_chain%' THEN s.reference END AS tx_hash
   FROM singles AS s
   CROSS JOIN unpaired AS u
 )

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Dataset, PagedStream } from '../../src/sim/data/model.js';
+import { STREAMS } from '../../src/streams/index.js';
 import { createRawWriter } from '../../src/warehouse/raw-writer.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 
@@ -54,4 +56,21 @@ export async function rows(warehouse: Warehouse, sql: string): Promise<Record<st
   const reader = await warehouse.connection.runAndReadAll(sql);
   const names = reader.columnNames();
   return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] === null ? null : String(row[i])])));
+}
+
+/**
+ * Loads the records of `[from, to)` of a generated data set (in their final form) through the real loader, one
+ * page per partition, as an extraction of that range would leave them.
+ */
+export async function loadDataset(warehouse: Warehouse, dataset: Dataset, from: number, to: number, account = 'default'): Promise<void> {
+  const writer = await createRawWriter(warehouse, { account, runId: 'test', clock: () => Date.UTC(2026, 0, 2) });
+  for (const stream of STREAMS) {
+    if (stream.kind !== 'paged') continue;
+    for (const partition of dataset.streams[stream.name as PagedStream]) {
+      const records = partition.records
+        .filter((r) => r.ts >= from && r.ts < to)
+        .map((r) => ({ key: String(r.record[stream.keyField]), ts: stream.time(r.record), payload: JSON.stringify(r.record) }));
+      await writer.commit({ stream: stream.name, partition: partition.name, records, cursor: null, done: true, tie: false, drift: [], quarantine: [] });
+    }
+  }
 }

@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { REPLAY_ACCOUNTS } from '../fixtures/replay-accounts.js';
+import { runCliProcess, type CliResult } from '../helpers/cli.js';
+import { rows } from '../helpers/raw.js';
+import { startReplay, type Replay } from '../helpers/replay-server.js';
+import { cointrackingNets, koinlyNets, ledgerNets, netLines } from '../helpers/tax-files.js';
+
+let dir: string;
+let replay: Replay;
+let run: CliResult;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-real-'));
+  const accounts = Object.entries(REPLAY_ACCOUNTS);
+  replay = await startReplay(Object.fromEntries(accounts.map(([account, files]) => [`key-${account}`, { account, files }])));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const config = {
+    accounts: accounts.map(([account]) => {
+      const prefix = `REPLAY_${account.toUpperCase()}`;
+      Object.assign(env, { [`${prefix}_KEY`]: `key-${account}`, [`${prefix}_SECRET`]: 'replay-secret', [`${prefix}_PASSPHRASE`]: 'replay-pass' });
+      return { name: account, baseUrl: replay.baseUrl, env: { key: `${prefix}_KEY`, secret: `${prefix}_SECRET`, passphrase: `${prefix}_PASSPHRASE` } };
+    }),
+  };
+  await writeFile(join(dir, 'config.json'), JSON.stringify(config));
+  run = await runCliProcess(
+    ['run', 'year-end', '--from', '2021-07-01', '--to', '2025-09-01', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
+      '--format', 'csv,parquet,koinly,cointracking', '--rate-scale', '1000', '--quiet'],
+    { env },
+  );
+}, 300_000);
+afterAll(async () => {
+  await replay.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** account, entry_id, category, asset, amount, trade_group: the ledger the published responses give. */
+const LEDGER: readonly (readonly (string | null)[])[] = [
+  ['clients', 'deposits:1083832260799930368:main', 'deposit', 'BTC', '0.0003', null],
+  ['clients', 'futures_fills:1111468664328269825:fee1', 'trading_fee', 'USDT', '-0.02236284', null],
+  ['clients', 'futures_fills:1111468664328269825:pnl', 'realized_pnl', 'USDT', '-0.0007', null],
+  ['clients', 'futures_fills:1115965644337205249:fee1', 'trading_fee', 'USDT', '-0.004335', null],
+  ['clients', 'futures_fills:1115965644337205249:pnl', 'realized_pnl', 'USDT', '-0.002', null],
+  ['clients', 'futures_fills:3687452565:fee1', 'trading_fee', 'USDT', '-0.01807344', null],
+  ['clients', 'futures_fills:3687452565:pnl', 'realized_pnl', 'USDT', '0.01232', null],
+  ['clients', 'futures_tax_records:1260675616772616210:main', 'funding_fee', 'USDT', '-0.0030672', null],
+  ['clients', 'futures_tax_records:1260917227205062710:main', 'funding_fee', 'USDT', '0.0052043524', null],
+  ['clients', 'withdrawals:1083832260799930368:fee', 'withdrawal_fee', 'BTC', '-1', null],
+  ['clients', 'withdrawals:1083832260799930368:main', 'withdrawal', 'BTC', '-0.0003', null],
+  ['docs', 'deposits:1:main', 'deposit', 'USDT', '10', null],
+  ['docs', 'futures_fills:1103122437840805890:fee1', 'trading_fee', 'USDT', '-0.02161596', null],
+  ['docs', 'futures_fills:1103122437840805890:pnl', 'realized_pnl', 'USDT', '0.0252', null],
+  ['docs', 'futures_fills:123:fee1', 'trading_fee', 'BGB', '-0.017118519726', null],
+  ['docs', 'futures_fills:123:pnl', 'realized_pnl', 'USDT', '102', null],
+  ['docs', 'margin_records:1:main', 'transfer_in', 'USDT', '13333', null],
+  ['docs', 'p2p_tax_records:152526631:main', 'transfer_in', 'USDT', '1', null],
+  ['docs', 'spot_tax_records:1:main', 'interest_earned', 'AIBB', '6018333.33333333', null],
+  ['docs', 'withdrawals:1:fee', 'withdrawal_fee', 'USDT', '-1', null],
+  ['docs', 'withdrawals:1:main', 'withdrawal', 'USDT', '-10', null],
+  ['earlier', 'deposits:912533114861326336:main', 'deposit', 'USDT', '10', null],
+  ['earlier', 'futures_fills:1103122437840805890:fee1', 'trading_fee', 'USDT', '-0.02161596', null],
+  ['earlier', 'futures_fills:1103122437840805890:pnl', 'realized_pnl', 'USDT', '0.0252', null],
+  ['earlier', 'p2p_tax_records:1752117:main', 'p2p_buy', 'USDT', '10', null],
+  ['earlier', 'spot_tax_records:1050266154437103616:main', 'interest_earned', 'AIBB', '6018333.33333333', null],
+  ['earlier', 'spot_tax_records:1:main', 'interest_earned', 'AIBB', '6018333.33333333', null],
+  ['earlier', 'withdrawals:1:main', 'withdrawal', 'USDT', '-10', null],
+  ['earlier', 'withdrawals:912533114861326336:main', 'withdrawal', 'USDT', '-10', null],
+  ['variants', 'futures_fills:1103122437840805891:fee1', 'trading_fee', 'BTC', '-0.0000021', null],
+  ['variants', 'futures_fills:1103122437840805891:pnl', 'realized_pnl', 'BTC', '0.00012', null],
+  ['variants', 'futures_fills:1103122437840805892:fee1', 'trading_fee', 'USDT', '-0.02161596', null],
+  ['variants', 'futures_fills:1103122437840805892:fee2', 'trading_fee', 'BGB', '-0.017118519726', null],
+  ['variants', 'futures_fills:1103122437840805892:pnl', 'realized_pnl', 'USDT', '3.5', null],
+  ['variants', 'margin_records:11:fee', 'fee', 'BTC', '-0.00001', 'margin_records:crossed:BTCUSDT:1686129290000'],
+  ['variants', 'margin_records:11:main', 'trade_in', 'BTC', '0.01', 'margin_records:crossed:BTCUSDT:1686129290000'],
+  ['variants', 'margin_records:12:main', 'trade_out', 'USDT', '-265.5', 'margin_records:crossed:BTCUSDT:1686129290000'],
+  ['variants', 'margin_records:13:main', 'unreviewed', 'USDT', '-100', null],
+  ['zh', 'withdrawals:912533114861326336:main', 'withdrawal', 'USDT', '-10', null],
+];
+
+describe('the CLI over responses others published (test/fixtures/real/)', () => {
+  it('loads every record and books each as its type means: no quarantine, BGB deductions paid whatever their sign, delivery in its base coin', async () => {
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, 'SELECT count(*) AS n FROM quarantine')).toEqual([{ n: '0' }]);
+      const ledger = await rows(warehouse, 'SELECT account, entry_id, category, asset, lp_decimal_text(amount) AS amount, trade_group FROM ledger ORDER BY account, entry_id');
+      expect(ledger.map((r) => Object.values(r))).toEqual(LEDGER);
+    } finally {
+      await warehouse.close();
+    }
+    expect(run.stdout).toContain('types not in the type catalog, booked as unreviewed (add each to sql/seeds/type_catalog.csv, then run transform):\n  variants margin_records marginTaxType "special_transfer_out": 1 record, USDT -100\n');
+  });
+
+  it('writes tax files whose import gives each account the ledger\'s net change less internal transfers, exactly', async () => {
+    const from = Date.UTC(2021, 6, 1);
+    const to = Date.UTC(2025, 8, 1);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    let ledger: string[];
+    try {
+      ledger = netLines(await ledgerNets(warehouse, from, to));
+      // Every ledger row is in a tax file, or listed with its reason: here, the transfers between own wallets.
+      expect(await rows(warehouse, 'SELECT count(*) AS n FROM ledger ANTI JOIN tax_export_entries USING (account, entry_id) ANTI JOIN tax_export_excluded USING (account, entry_id)')).toEqual([{ n: '0' }]);
+      expect(await rows(warehouse, "SELECT account, entry_id, split_part(reason, ':', 1) AS reason FROM tax_export_excluded ORDER BY account, entry_id")).toEqual([
+        { account: 'docs', entry_id: 'margin_records:1:main', reason: 'internal_transfer' },
+        { account: 'docs', entry_id: 'p2p_tax_records:152526631:main', reason: 'internal_transfer' },
+      ]);
+    } finally {
+      await warehouse.close();
+    }
+    expect(ledger).toEqual([
+      'clients BTC -1000000000000000000',
+      'clients USDT -33014127600000000',
+      'docs AIBB 6018333333333330000000000',
+      'docs BGB -17118519726000000',
+      'docs USDT 101003584040000000000',
+      'earlier AIBB 12036666666666660000000000',
+      'earlier USDT 3584040000000000',
+      'variants BGB -17118519726000000',
+      'variants BTC 10107900000000000',
+      'variants USDT -362021615960000000000',
+      'zh USDT -10000000000000000000',
+    ]);
+    expect(netLines(koinlyNets(await readFile(join(dir, 'out', 'koinly.csv'), 'utf8')))).toEqual(ledger);
+    expect(netLines(cointrackingNets(await readFile(join(dir, 'out', 'cointracking.csv'), 'utf8')))).toEqual(ledger);
+  });
+});

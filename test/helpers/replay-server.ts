@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** The folder of the published examples (test/fixtures/real/README.md says where each comes from). */
+export const REAL_FIXTURES = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
+
+/** One fixture file served to one account, and the partition its records belong to (marginType, productType). */
+export interface ReplayFile {
+  file: string;
+  partition?: string;
+}
+
+interface Endpoint {
+  path: string;
+  /** The fixture file name starts with this. */
+  prefix: string;
+  key: string;
+  /** Request parameter that selects the partition, and the partition when a file names none. */
+  partitionParam?: string;
+  defaultPartition?: string;
+  /** Record fields that must equal request parameters of the same name (advList's side and status). */
+  filters?: readonly string[];
+  shape: 'array' | 'fills' | 'adverts' | 'snapshot';
+}
+
+const ENDPOINTS: readonly Endpoint[] = [
+  { path: '/api/v2/tax/margin-record', prefix: 'margin-record--', key: 'id', partitionParam: 'marginType', defaultPartition: 'crossed', shape: 'array' },
+  { path: '/api/v2/mix/order/fill-history', prefix: 'fill-history--', key: 'tradeId', partitionParam: 'productType', defaultPartition: 'USDT-FUTURES', shape: 'fills' },
+  { path: '/api/v2/spot/wallet/withdrawal-records', prefix: 'withdrawal-records--', key: 'orderId', shape: 'array' },
+  { path: '/api/v2/p2p/advList', prefix: 'advList--', key: 'advId', filters: ['side', 'status'], shape: 'adverts' },
+  { path: '/api/v2/spot/wallet/deposit-records', prefix: 'deposit-records--', key: 'orderId', shape: 'array' },
+  { path: '/api/v2/tax/future-record', prefix: 'future-record--', key: 'id', partitionParam: 'productType', defaultPartition: 'USDT-FUTURES', shape: 'array' },
+  { path: '/api/v2/tax/spot-record', prefix: 'spot-record--', key: 'id', shape: 'array' },
+  { path: '/api/v2/tax/p2p-record', prefix: 'p2p-record--', key: 'id', shape: 'array' },
+  { path: '/api/v2/account/all-account-balance', prefix: 'all-account-balance--', key: 'accountType', shape: 'snapshot' },
+];
+
+type Row = Record<string, unknown>;
+
+/** The records of a fixture file, whether it holds the whole answer (`response`) or only its `data`. */
+function recordsOf(fixture: { response?: { data?: unknown }; data?: unknown }): Row[] {
+  const data = fixture.response !== undefined ? fixture.response.data : fixture.data;
+  if (Array.isArray(data)) return data as Row[];
+  const page = (data ?? {}) as { fillList?: Row[]; advList?: Row[]; merchantList?: Row[] };
+  return page.fillList ?? page.advList ?? page.merchantList ?? [];
+}
+
+const timeOf = (r: Row): number => Number(r['ts'] ?? r['cTime'] ?? r['ctime']);
+const byIdDescending = (key: string) => (a: Row, b: Row) => {
+  const x = BigInt(String(a[key]));
+  const y = BigInt(String(b[key]));
+  return x < y ? 1 : x > y ? -1 : 0;
+};
+
+export interface Replay {
+  baseUrl: string;
+  /** Paths asked for, in order, with the account that asked. */
+  requests: { account: string; path: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A stand-in for the platform that answers with published examples (test/fixtures/real/) instead of generated
+ * data: each API key sees its own files. Windows are inclusive at both ends, records newest first by key,
+ * idLessThan exclusive, at most `limit` per page; the envelope and the shapes are the live ones. It checks no
+ * signature (the simulator does): it is here to replay what others saw. Binds 127.0.0.1 on a free port.
+ *
+ * @example
+ * const replay = await startReplay({ key1: { account: 'docs', files: [{ file: 'margin-record--bitget-docs.json' }] } });
+ */
+export async function startReplay(keys: Readonly<Record<string, { account: string; files: readonly ReplayFile[] }>>): Promise<Replay> {
+  const served = new Map<string, { account: string; byPath: Map<string, { partition: string; record: Row }[]> }>();
+  for (const [apiKey, { account, files }] of Object.entries(keys)) {
+    const byPath = new Map<string, { partition: string; record: Row }[]>();
+    for (const { file, partition } of files) {
+      const endpoint = ENDPOINTS.find((e) => file.startsWith(e.prefix));
+      if (endpoint === undefined) throw new Error(`replay: no endpoint serves ${file}`);
+      const fixture = JSON.parse(await readFile(`${REAL_FIXTURES}${file}`, 'utf8')) as { response?: { data?: unknown }; data?: unknown };
+      const rows = recordsOf(fixture).map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }));
+      byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), ...rows]);
+    }
+    served.set(apiKey, { account, byPath });
+  }
+  const requests: Replay['requests'] = [];
+  const send = (res: ServerResponse, status: number, body: unknown): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+  const ok = (data: unknown) => ({ code: '00000', msg: 'success', requestTime: Date.now(), data });
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://replay');
+    if (url.pathname === '/api/v2/public/time') return send(res, 200, ok({ serverTime: String(Date.now()) }));
+    const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
+    if (req.method !== 'GET' || endpoint === undefined) return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
+    const who = served.get(String(req.headers['access-key'] ?? ''));
+    if (who === undefined) return send(res, 400, { code: '40037', msg: 'Apikey does not exist', data: null });
+    requests.push({ account: who.account, path: endpoint.path });
+    const rows = who.byPath.get(endpoint.path) ?? [];
+    if (endpoint.shape === 'snapshot') return send(res, 200, ok(rows.map((r) => r.record)));
+    const q = url.searchParams;
+    const start = Number(q.get('startTime') ?? 0);
+    const end = Number(q.get('endTime') ?? Number.MAX_SAFE_INTEGER);
+    const partition = endpoint.partitionParam === undefined ? '' : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition ?? '');
+    const below = q.get('idLessThan');
+    const limit = Number(q.get('limit') ?? 20);
+    const page = rows
+      .filter((r) => r.partition === (endpoint.partitionParam === undefined ? r.partition : partition))
+      .map((r) => r.record)
+      .filter((r) => timeOf(r) >= start && timeOf(r) <= end)
+      .filter((r) => (endpoint.filters ?? []).every((f) => q.get(f) === null || r[f] === q.get(f)))
+      .filter((r) => below === null || BigInt(String(r[endpoint.key])) < BigInt(below))
+      .sort(byIdDescending(endpoint.key))
+      .slice(0, limit);
+    const last = page.at(-1)?.[endpoint.key];
+    if (endpoint.shape === 'fills') return send(res, 200, ok({ fillList: page, endId: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'adverts') return send(res, 200, ok({ advList: page, minAdvId: last === undefined ? '' : String(last) }));
+    return send(res, 200, ok(page));
+  };
+  const server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
