@@ -9,16 +9,18 @@
 -- (a pending status, a movement another stream books). A fee leg is booked only when its record's main
 -- movement is. A type the catalog lacks is booked under the category of its 'unreviewed' rule row, in or out
 -- by its name (lp_direction_by_name), else by the stream's own direction (withdrawals out, deposits in), else
--- as signed; its note is the field and the type.
+-- as signed. An unreviewed row's note is the field and the type (sql/ledger/30_unreviewed_types.sql reads it).
 CREATE OR REPLACE TABLE ledger AS
 WITH
-booking AS (
-  SELECT source, field, type, category, direction, trade_role FROM type_catalog WHERE source <> 'ledgerpipe'
-),
 -- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it costs the 2M fill
 -- rows of a busy year 1.5 s inside the transform's transaction.
 unreviewed AS (
   SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category
+),
+-- How each (source, field, type) is booked. A plain projection of the catalog: anything more in it (a subquery,
+-- a join) and DuckDB plans the 2M fill rows of a busy year past the memory budget.
+booking AS (
+  SELECT source, field, type, category, direction, trade_role FROM type_catalog WHERE source <> 'ledgerpipe'
 ),
 
 -- The legs of every record but fills. main_field and main_type name the record's main movement, which decides
@@ -70,7 +72,6 @@ record_legs AS (
 booked_records AS (
   SELECT
     l.*,
-    b.type IS NULL AS is_unreviewed,
     coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
     coalesce(b.direction, lp_direction_by_name(l.type), l.default_direction, 'signed') AS direction,
     coalesce(mb.trade_role, '') AS main_role
@@ -98,7 +99,8 @@ record_rows AS (
     b.account, b.source, b.source_id, b.leg, b.ts, b.category, b.asset,
     lp_directed(b.written, b.direction) AS amount,
     b.symbol, b.reference,
-    CASE WHEN b.is_unreviewed THEN b.field || ' ' || coalesce(b.type, '') ELSE b.note END AS note,
+    -- Unreviewed: not in the catalog, or a documented type the catalog books so (futures "unknown").
+    CASE WHEN b.category = (SELECT category FROM unreviewed) THEN b.field || ' ' || coalesce(b.type, '') ELSE b.note END AS note,
     CASE
       WHEN b.main_role IN ('in', 'out', 'leg') THEN b.source || ':' || b.pair_scope || ':' || b.pair_key || ':' || epoch_ms(b.ts)
       WHEN b.main_role = 'fee' THEN coalesce(t.trade_group, o.trade_group)
@@ -130,6 +132,7 @@ fill_rows AS (
     l.asset,
     lp_directed(l.written, coalesce(b.direction, lp_direction_by_name(l.type), 'signed')) AS amount,
     l.symbol, l.reference,
+    -- No fill field maps to the unreviewed category (checks/00_catalog.sql): not in the catalog is enough.
     CASE WHEN b.type IS NULL THEN l.field || ' ' || l.type ELSE l.note END AS note,
     NULL AS trade_group
   FROM fill_legs AS l
