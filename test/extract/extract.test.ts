@@ -66,6 +66,25 @@ const pagedRequests = (sim: Simulator) =>
   );
 
 describe('extract', () => {
+  it('reads advList once per side and status with both set and pages of 20, as the live docs require, and loses no advert past 20', async () => {
+    const asked: URLSearchParams[] = [];
+    await withSim({ onRequest: (r) => (r.path === '/api/v2/p2p/advList' ? asked.push(r.query) : undefined) }, async (sim) => {
+      const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+      try {
+        await run(sim, warehouse, { streams: STREAMS.filter((s) => s.name === 'p2p_advertisements') });
+        await expectExactlyTruth(sim, warehouse, ['p2p_advertisements']);
+      } finally {
+        await warehouse.close();
+      }
+    });
+    expect(new Set(asked.map((q) => `${q.get('side')}:${q.get('status')}`))).toEqual(
+      new Set(['buy:online', 'buy:offline', 'buy:editing', 'buy:completed', 'sell:online', 'sell:offline', 'sell:editing', 'sell:completed']),
+    );
+    expect(new Set(asked.map((q) => q.get('limit')))).toEqual(new Set(['20']));
+    // The run of 137 adverts in one millisecond took pages after the first.
+    expect(asked.some((q) => q.get('idLessThan') !== null)).toBe(true);
+  });
+
   it('loads every record of the range exactly once, and a rerun requests no covered window', async () => {
     await withSim({}, async (sim) => {
       const warehouse = await openWarehouse(join(dir, 'w.duckdb'));

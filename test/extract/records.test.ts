@@ -6,6 +6,7 @@ import { futuresFills } from '../../src/streams/futures-fills.js';
 import { marginRecords } from '../../src/streams/margin-records.js';
 import { p2pAdvertisements } from '../../src/streams/p2p-advertisements.js';
 import type { PagedStreamDef } from '../../src/streams/stream.js';
+import { p2pTaxRecords } from '../../src/streams/tax-records.js';
 import { withdrawals } from '../../src/streams/withdrawals.js';
 
 const T = 1_700_000_000_000;
@@ -236,5 +237,28 @@ describe('checkRecords', () => {
       drift: [],
       outside: 0,
     });
+  });
+});
+
+describe('shapes the first release quarantined and real responses have', () => {
+  const check = (stream: PagedStreamDef, record: Record<string, unknown>) =>
+    checkRecords(stream, [record], { time: stream.time, seenFields: new Set() });
+
+  it('loads a P2P tax record whose amount is in total (earlier docs, SDK types) or in balance (newest docs), and quarantines one with neither', () => {
+    const total = { id: '1752117', coin: 'USDT', p2pTaxType: 'buy', total: '10', ts: '1680582050393' };
+    const balance = { id: '152526631', coin: 'USDT', p2pTaxType: 'transfer-in', balance: '1', ts: '1755846320684' };
+    expect(check(p2pTaxRecords, total).load.map((r) => r.key)).toEqual(['1752117']);
+    expect(check(p2pTaxRecords, balance).load.map((r) => r.key)).toEqual(['152526631']);
+    const neither = check(p2pTaxRecords, { id: '7', coin: 'USDT', p2pTaxType: 'buy', ts: '1680582050393' });
+    expect([neither.load, neither.quarantine.map((q) => q.error)]).toEqual([[], ['balance: neither balance nor total']]);
+    // Neither field is reported missing: one of the two is enough.
+    expect(check(p2pTaxRecords, total).drift).toEqual([]);
+  });
+
+  it('loads a fill whose fee entry has totalDeductionFee "" or null, and still quarantines a malformed one', () => {
+    const entry = (totalDeductionFee: unknown) => ({ deduction: 'no', feeCoin: 'USDT', totalDeductionFee, totalFee: '-0.004335' });
+    expect(check(futuresFills, fill({ feeDetail: [entry('')] })).load).toHaveLength(1);
+    expect(check(futuresFills, fill({ feeDetail: [entry(null)] })).load).toHaveLength(1);
+    expect(check(futuresFills, fill({ feeDetail: [entry('1e-3')] })).quarantine.map((q) => q.error)).toEqual(['feeDetail.0.totalDeductionFee: not a plain decimal string']);
   });
 });

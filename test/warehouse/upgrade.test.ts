@@ -1,0 +1,107 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { planNightly } from '../../src/pipeline/nightly-range.js';
+import { runTransformStage } from '../../src/stages/transform-stage.js';
+import { STREAMS } from '../../src/streams/index.js';
+import { readSqlFolder } from '../../src/warehouse/sql-files.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { rows } from '../helpers/raw.js';
+
+const DAY = 86_400_000;
+const T = Date.UTC(2025, 2, 3, 12);
+let dir: string;
+let db: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-upgrade-'));
+  db = join(dir, 'first.duckdb');
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const p2pTotal = { id: '1752117', coin: 'USDT', p2pTaxType: 'buy', total: '10', ts: String(T) };
+const fillEmptyDeduction = {
+  tradeId: '1115965644337205249', symbol: 'LTCUSDT', orderId: '1115965643967582214', price: '72.25', baseVolume: '0.1', quoteVolume: '7.225',
+  feeDetail: [{ deduction: 'no', feeCoin: 'USDT', totalDeductionFee: '', totalFee: '-0.004335' }],
+  side: 'buy', profit: '-0.002', enterPointSource: 'api', tradeSide: 'close', posMode: 'hedge_mode', tradeScope: 'taker', cTime: String(T + 1000),
+};
+const advert = { advId: '88', advNo: '8', side: 'sell', coin: 'USDT', fiat: 'EUR', status: 'online', advSize: '100', size: '0', price: '0.92', cTime: String(T), utime: String(T + 5) };
+
+/** A warehouse as the first release left it: its bookkeeping, its marginTaxType table, its advList coverage, its quarantine. */
+async function firstReleaseWarehouse(): Promise<void> {
+  const instance = await DuckDBInstance.create(db);
+  const c = await instance.connect();
+  try {
+    await c.run("SET TimeZone = 'UTC'");
+    const [bookkeeping] = await readSqlFolder('warehouse');
+    await c.run((bookkeeping as { text: string }).text);
+    await c.run("CREATE TABLE margin_tax_types (margin_tax_type VARCHAR PRIMARY KEY, category VARCHAR NOT NULL, direction INTEGER NOT NULL); INSERT INTO margin_tax_types VALUES ('deal_in', 'trade_in', 1)");
+    const ts = (ms: number) => `make_timestamptz(${ms * 1000})`;
+    const window = [T - 10 * DAY, T + 20 * DAY];
+    const cover = (stream: string, partition: string) =>
+      `INSERT INTO coverage VALUES ('default', '${stream}', '${partition}', ${ts(window[0] as number)}, ${ts(window[1] as number)}, 'done', NULL, 1, 1, 0, 'r1', ${ts(T)})`;
+    await c.run(cover('p2p_advertisements', ''));
+    await c.run(cover('p2p_tax_records', ''));
+    await c.run(cover('futures_fills', 'USDT-FUTURES'));
+    await c.run(
+      `INSERT INTO raw_records VALUES ('default', 'p2p_advertisements', '', '88', ${ts(T)}, '${JSON.stringify(advert)}', ${ts(T)}, ${ts(T)})`,
+    );
+    const quarantine = (stream: string, partition: string, key: string, payload: unknown, error: string) =>
+      c.run(`INSERT INTO quarantine VALUES ('default', '${stream}', '${partition}', '${key}', '${JSON.stringify(payload)}', '${error}', ${ts(T)}, 'r1')`);
+    await quarantine('p2p_tax_records', '', '1752117', p2pTotal, 'balance: Invalid input: expected string, received undefined');
+    await quarantine('futures_fills', 'USDT-FUTURES', '1115965644337205249', fillEmptyDeduction, 'feeDetail.0.totalDeductionFee: not a plain decimal string');
+    // Still refused by this release: it stays.
+    await quarantine('p2p_tax_records', '', '999', { id: '999', coin: 'USDT', p2pTaxType: 'buy', ts: String(T) }, 'balance: missing');
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('a warehouse of the first release', () => {
+  it('is migrated when opened, and the next transform re-admits what this release accepts', async () => {
+    await firstReleaseWarehouse();
+    const warehouse = await openWarehouse(db);
+    try {
+      expect(await rows(warehouse, 'SELECT name FROM schema_migrations ORDER BY name')).toEqual([{ name: 'warehouse/001_bookkeeping.sql' }, { name: 'warehouse/002_second_release.sql' }]);
+      expect(await rows(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'margin_tax_types'")).toEqual([{ n: '0' }]);
+      // The first release's advList windows are unfinished windows of every side and status now.
+      expect(await rows(warehouse, "SELECT partition, status FROM coverage WHERE stream = 'p2p_advertisements' ORDER BY partition")).toEqual(
+        ['buy:completed', 'buy:editing', 'buy:offline', 'buy:online', 'sell:completed', 'sell:editing', 'sell:offline', 'sell:online'].map((partition) => ({ partition, status: 'open' })),
+      );
+      // Nightly reads them again where they lie, and starts the rest where coverage ends.
+      const plan = await planNightly(warehouse, {
+        account: 'default',
+        streams: STREAMS.filter((s) => s.name === 'p2p_advertisements' || s.name === 'p2p_tax_records'),
+        lookBackDays: 3,
+        now: T + 30 * DAY,
+        refreshPending: false,
+      });
+      expect(plan).toEqual({ range: { start: T + 17 * DAY, end: T + 30 * DAY }, pendingWindows: [{ stream: 'p2p_advertisements', window: { start: T - 10 * DAY, end: T + 20 * DAY } }] });
+
+      const summary = await runTransformStage(warehouse, silentLogger);
+      expect(summary.readmitted).toEqual({ p2p_tax_records: 1, futures_fills: 1 });
+      expect(await rows(warehouse, 'SELECT stream, key FROM quarantine')).toEqual([{ stream: 'p2p_tax_records', key: '999' }]);
+      expect(await rows(warehouse, 'SELECT entry_id, category, asset, lp_decimal_text(amount) AS amount FROM ledger ORDER BY entry_id')).toEqual([
+        { entry_id: 'futures_fills:1115965644337205249:fee1', category: 'trading_fee', asset: 'USDT', amount: '-0.004335' },
+        { entry_id: 'futures_fills:1115965644337205249:pnl', category: 'realized_pnl', asset: 'USDT', amount: '-0.002' },
+        { entry_id: 'p2p_tax_records:1752117:main', category: 'p2p_buy', asset: 'USDT', amount: '10' },
+      ]);
+      // The advert loaded under the first release's partition reads as before, its utime included.
+      expect(await rows(warehouse, 'SELECT adv_id, status, lp_time_text(u_time) AS u_time FROM p2p_advertisements')).toEqual([{ adv_id: '88', status: 'online', u_time: new Date(T + 5).toISOString() }]);
+      expect(await rows(warehouse, "SELECT name, length(version) AS n FROM model_versions")).toEqual([{ name: 'type_catalog', n: '64' }]);
+    } finally {
+      await warehouse.close();
+    }
+    // Opening it again applies nothing more.
+    const again = await openWarehouse(db);
+    try {
+      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '2' }]);
+    } finally {
+      await again.close();
+    }
+  });
+});
