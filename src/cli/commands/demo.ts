@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
+import { EXPORT_FORMATS } from '../../export/exporter.js';
 import { createLogger } from '../../log/logger.js';
 import { loadPipeline } from '../../pipeline/load.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
@@ -16,9 +17,10 @@ interface DemoArgs {
   'rate-scale': number;
 }
 
-/** The three queries the demo suggests; the README and a test run them too. */
+/** The queries the demo suggests; the README and a test run them too. */
 export function demoQueries(db: string): string[] {
   return [
+    `npx ledgerpipe query --db ${db} "SELECT c.tax_class, l.category, count(*) AS entries FROM ledger AS l JOIN category_meaning AS c USING (category) GROUP BY ALL ORDER BY 1, 2"`,
     `npx ledgerpipe query --db ${db} "SELECT asset, category, count(*) AS entries, lp_decimal_text(sum(amount)) AS total FROM ledger GROUP BY ALL ORDER BY asset, category"`,
     `npx ledgerpipe query --db ${db} "SELECT strftime(ts, '%Y-%m') AS month, lp_decimal_text(sum(profit)) AS realized_pnl, lp_decimal_text(sum(fee)) AS fees FROM futures_fills WHERE margin_coin = 'USDT' GROUP BY ALL ORDER BY month"`,
     `npx ledgerpipe query --db ${db} "SELECT status, count(*) AS withdrawals, lp_decimal_text(sum(size)) AS size FROM withdrawals GROUP BY ALL ORDER BY status"`,
@@ -52,6 +54,8 @@ export function demoCommand(io: CliIo): CommandModule<object, DemoArgs> {
           out: exportsDir,
           range: { start: year.from, end: year.to },
           tz: 'UTC',
+          // Every format: the tables as CSV and Parquet, and the files for Koinly and CoinTracking.
+          formats: EXPORT_FORMATS,
           log,
           progress: args.quiet ? silentProgress : io.interactive && args['log-format'] === 'pretty' ? terminalProgress() : periodicProgress(log),
           rateScale: args['rate-scale'],
@@ -59,7 +63,7 @@ export function demoCommand(io: CliIo): CommandModule<object, DemoArgs> {
         for (const line of resultLines(result)) io.out(line);
         io.out('');
         io.out(`warehouse: ${db}`);
-        io.out(`exports:   ${exportsDir}/ (margin_records, futures_fills, withdrawals, ledger; .csv and .parquet)`);
+        io.out(`exports:   ${exportsDir}/ (margin_records, futures_fills, withdrawals, ledger as .csv and .parquet; koinly.csv, cointracking.csv)`);
         io.out('try:');
         for (const q of demoQueries(db)) io.out(`  ${q}`);
       } finally {
