@@ -28,6 +28,16 @@ FROM (
   SELECT source || ' ' || field || ' ' || type || CASE WHEN direction = 'none' THEN ': moves nothing, so it takes no category' ELSE ': moves money, so it needs a category' END
   FROM rows WHERE source <> 'ledgerpipe' AND (direction = 'none') <> (category = '')
   UNION ALL
+  SELECT 'tax class ' || tax_class || ': in_tax_files must be yes or no'
+  FROM tax_classes WHERE in_tax_files IS NULL
+  UNION ALL
+  -- A trade leg the pairing does not know as one would go into the tax files alone, unmarked.
+  SELECT source || ' ' || field || ' ' || type || ': tax class ' || tax_class || ' needs trade_role in, out or leg'
+  FROM rows WHERE source <> 'ledgerpipe' AND tax_class IN ('trade_leg', 'conversion') AND trade_role NOT IN ('in', 'out', 'leg')
+  UNION ALL
+  SELECT source || ' ' || field || ' ' || type || ': tax class ' || tax_class || ' books nothing, so its direction must be none'
+  FROM rows WHERE tax_class IN ('booked_elsewhere', 'not_moved') AND direction <> 'none'
+  UNION ALL
   -- The ledger tells an unreviewed fill by its type missing from the catalog (sql/ledger/10_ledger.sql).
   SELECT source || ' ' || field || ' ' || type || ': a fill field cannot be booked as unreviewed; leave it out of the catalog instead'
   FROM rows WHERE source = 'futures_fills' AND category = (SELECT category FROM rows WHERE source = 'ledgerpipe' AND type = 'unreviewed')

@@ -48,7 +48,7 @@ typed AS (
 expected AS (
   SELECT
     t.account, t.asset, coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
-    sum(CASE coalesce(b.direction, lp_direction_by_name(t.type), t.default_direction, 'signed')
+    sum(CASE coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(t.type), t.default_direction, 'signed')
           WHEN 'in' THEN t.magnitude WHEN 'out' THEN -t.magnitude ELSE t.written END) AS total
   FROM typed AS t
   LEFT JOIN booking AS b ON b.source = t.source AND b.field = t.field AND b.type = t.type

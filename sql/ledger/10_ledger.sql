@@ -73,7 +73,8 @@ booked_records AS (
   SELECT
     l.*,
     coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
-    coalesce(b.direction, lp_direction_by_name(l.type), l.default_direction, 'signed') AS direction,
+    -- A catalog row whose direction is by_name follows the same rule as a type the catalog lacks.
+    coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(l.type), l.default_direction, 'signed') AS direction,
     coalesce(mb.trade_role, '') AS main_role
   FROM record_legs AS l
   LEFT JOIN booking AS b ON b.source = l.source AND b.field = l.field AND b.type = l.type
@@ -84,7 +85,7 @@ booked_records AS (
 -- Trades: the legs whose main type is a trade leg ('in', 'out', or 'leg' by its sign) and their fee legs form
 -- one trade per account, source, pair scope, pair key and millisecond. A record whose type is a trade fee
 -- (system_fee_in) joins the trade of its scope, key and millisecond; without a key (a fee with no symbol), the
--- one trade of its scope and millisecond, when there is exactly one.
+-- one trade of its scope and millisecond, when there is exactly one, else none (it stands alone).
 trades AS (
   SELECT DISTINCT account, source, pair_scope, pair_key, ts,
     source || ':' || pair_scope || ':' || pair_key || ':' || epoch_ms(ts) AS trade_group
@@ -107,7 +108,7 @@ record_rows AS (
     END AS trade_group
   FROM booked_records AS b
   LEFT JOIN trades AS t
-    ON b.main_role = 'fee' AND t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.pair_key AND t.ts = b.ts
+    ON b.main_role = 'fee' AND b.pair_key <> '' AND t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.pair_key AND t.ts = b.ts
   LEFT JOIN only_trade_of_ms AS o
     ON b.main_role = 'fee' AND b.pair_key = '' AND o.account = b.account AND o.source = b.source AND o.pair_scope = b.pair_scope AND o.ts = b.ts
 ),
@@ -130,7 +131,7 @@ fill_rows AS (
     l.account, 'futures_fills' AS source, l.source_id, l.leg, l.ts,
     coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
     l.asset,
-    lp_directed(l.written, coalesce(b.direction, lp_direction_by_name(l.type), 'signed')) AS amount,
+    lp_directed(l.written, coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(l.type), 'signed')) AS amount,
     l.symbol, l.reference,
     -- No fill field maps to the unreviewed category (checks/00_catalog.sql): not in the catalog is enough.
     CASE WHEN b.type IS NULL THEN l.field || ' ' || l.type ELSE l.note END AS note,

@@ -36,7 +36,8 @@ WHERE NOT m.in_tax_files OR l.amount = 0;
 -- Sent = sent + f_s and Fee = f_r; CoinTracking's amounts include the fee and its Fee column is informational
 -- ("Entering fees"), so Buy = received - f_r and Sell = sent + f_s. A fee in a third asset (BGB) is a row of
 -- its own (CoinTracking: "create an additional transaction as OTHER FEE"). A group that is no such trade
--- (one side missing, several assets on a side) is written leg by leg, each leg marked for review.
+-- (one side missing, several assets on a side, fees larger than an amount) is written leg by leg, each leg
+-- marked for review. CoinTracking's Fee column shows the fee paid; a rebate is in the amounts only.
 --
 -- Withdrawals: the fee row of a withdrawal goes into the withdrawal's row: Koinly's Sent and CoinTracking's Sell
 -- are the amount with the fee (Koinly: "Fees can not be added to incoming or outgoing transactions";
@@ -96,8 +97,9 @@ trade_rows AS (
     any_value(l.cointracking_in) FILTER (WHERE l.part = 'received') AS cointracking_type,
     t.r - t.f_r AS cointracking_buy, t.r_asset AS cointracking_buy_asset,
     t.s + t.f_s AS cointracking_sell, t.s_asset AS cointracking_sell_asset,
-    CASE WHEN t.f_r <> 0 THEN t.f_r WHEN t.f_s <> 0 THEN t.f_s END AS cointracking_fee,
-    CASE WHEN t.f_r <> 0 THEN t.r_asset WHEN t.f_s <> 0 THEN t.s_asset END AS cointracking_fee_asset,
+    -- Informational: the fee paid, in the received asset, else in the sent one. A rebate is in the amounts only.
+    CASE WHEN t.f_r > 0 THEN t.f_r WHEN t.f_s > 0 THEN t.f_s END AS cointracking_fee,
+    CASE WHEN t.f_r > 0 THEN t.r_asset WHEN t.f_s > 0 THEN t.s_asset END AS cointracking_fee_asset,
     NULL AS review,
     NULL AS tx_hash
   FROM trades AS t
@@ -149,7 +151,7 @@ single_rows AS (
     s.folded_fee AS cointracking_fee,
     CASE WHEN s.folded_fee IS NOT NULL THEN s.asset END AS cointracking_fee_asset,
     CASE
-      WHEN s.is_unpaired THEN 'a trade leg without its other side in ' || s.trade_group
+      WHEN s.is_unpaired THEN 'a trade leg that makes no one trade (one coin in, another out, fees below the amounts) with the rest of ' || s.trade_group
       WHEN s.tax_class = 'unreviewed' THEN 'a type not in the catalog: ' || s.note
       WHEN s.tax_class = 'unclear' THEN 'the platform does not say what this is: ' || s.note
     END AS review,

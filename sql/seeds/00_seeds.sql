@@ -24,7 +24,8 @@ FROM read_csv('sql/seeds/type_catalog.csv', header = true, delim = ',', quote = 
 
 -- tax_classes: what each tax class means, and whether its rows go into the tax files.
 CREATE OR REPLACE TABLE tax_classes AS
-SELECT tax_class, meaning, in_tax_files = 'yes' AS in_tax_files
+-- in_tax_files other than yes or no is NULL here, and the catalog check names it.
+SELECT tax_class, meaning, CASE in_tax_files WHEN 'yes' THEN true WHEN 'no' THEN false END AS in_tax_files
 FROM read_csv('sql/seeds/tax_classes.csv', header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
   columns = {'tax_class': 'VARCHAR', 'meaning': 'VARCHAR', 'in_tax_files': 'VARCHAR'});
 

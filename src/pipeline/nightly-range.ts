@@ -56,11 +56,13 @@ export async function planNightly(
         const open = coverage.filter((r) => r.partition === partition.name && r.status === 'open');
         if (done.length === 0 && open.length > 0) {
           // Only unfinished windows (a partition an upgrade added, sql/warehouse/002_second_release.sql): they are
-          // read again where they lie, instead of moving the whole nightly range back to them.
+          // read again where they lie, instead of moving the whole nightly range back to them, and the range
+          // goes on from their end.
           const window = { start: Math.min(...open.map((r) => r.window.start)), end: Math.max(...open.map((r) => r.window.end)) };
           if (!pendingWindows.some((p) => p.stream === stream.name && p.window.start === window.start && p.window.end === window.end)) {
             pendingWindows.push({ stream: stream.name, window });
           }
+          ends.push(window.end);
           continue;
         }
         if (done.length === 0) {

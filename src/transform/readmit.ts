@@ -51,10 +51,11 @@ export async function readmitQuarantined(warehouse: Pick<Warehouse, 'transaction
       const read = snapshotAt !== undefined || windows.some((w) => load.ts >= Number(w.start) && load.ts < Number(w.end));
       if (!read) continue;
       const fetched = timestampTz(Number(row['fetched']));
-      await c.run(
+      // A record a later run loaded already keeps its row; its quarantine entry goes all the same.
+      const inserted = await c.runAndReadAll(
         `INSERT INTO raw_records (account, stream, partition, key, ts, payload, first_fetched_at, last_fetched_at)
          VALUES ($account, $stream, $partition, $key, $ts, $payload::JSON, $fetched, $fetched)
-         ON CONFLICT (account, stream, partition, key) DO NOTHING`,
+         ON CONFLICT (account, stream, partition, key) DO NOTHING RETURNING key`,
         { account: String(row['account']), stream: stream.name, partition: String(row['partition']), key: load.key, ts: timestampTz(load.ts), payload: load.payload, fetched },
       );
       await c.run('DELETE FROM quarantine WHERE account = $account AND stream = $stream AND partition = $partition AND key = $key', {
@@ -63,6 +64,7 @@ export async function readmitQuarantined(warehouse: Pick<Warehouse, 'transaction
         partition: String(row['partition']),
         key,
       });
+      if (inserted.getRows().length === 0) continue;
       readmitted[stream.name] = (readmitted[stream.name] ?? 0) + 1;
     }
     return readmitted;

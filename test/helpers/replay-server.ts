@@ -20,7 +20,7 @@ interface Endpoint {
   /** Request parameter that selects the partition, and the partition when a file names none. */
   partitionParam?: string;
   defaultPartition?: string;
-  /** Record fields that must equal request parameters of the same name (advList's side and status). */
+  /** Required parameters that records must equal, field for field (advList's side and status, as the live docs say). */
   filters?: readonly string[];
   shape: 'array' | 'fills' | 'adverts' | 'snapshot';
 }
@@ -101,6 +101,8 @@ export async function startReplay(keys: Readonly<Record<string, { account: strin
     const rows = who.byPath.get(endpoint.path) ?? [];
     if (endpoint.shape === 'snapshot') return send(res, 200, ok(rows.map((r) => r.record)));
     const q = url.searchParams;
+    const missing = (endpoint.filters ?? []).find((f) => (q.get(f) ?? '') === '');
+    if (missing !== undefined) return send(res, 400, { code: '40019', msg: `Parameter ${missing} cannot be empty`, data: null });
     const start = Number(q.get('startTime') ?? 0);
     const end = Number(q.get('endTime') ?? Number.MAX_SAFE_INTEGER);
     const partition = endpoint.partitionParam === undefined ? '' : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition ?? '');
@@ -110,7 +112,7 @@ export async function startReplay(keys: Readonly<Record<string, { account: strin
       .filter((r) => r.partition === (endpoint.partitionParam === undefined ? r.partition : partition))
       .map((r) => r.record)
       .filter((r) => timeOf(r) >= start && timeOf(r) <= end)
-      .filter((r) => (endpoint.filters ?? []).every((f) => q.get(f) === null || r[f] === q.get(f)))
+      .filter((r) => (endpoint.filters ?? []).every((f) => r[f] === q.get(f)))
       .filter((r) => below === null || BigInt(String(r[endpoint.key])) < BigInt(below))
       .sort(byIdDescending(endpoint.key))
       .slice(0, limit);

@@ -124,9 +124,9 @@ describe('tax-software files from hand-written records of every kind', () => {
         warehouse,
         `SELECT count(*) AS ledger,
            (SELECT count(*) FROM tax_export_entries) AS in_files,
-           (SELECT count(DISTINCT entry_id) FROM tax_export_entries) AS distinct_in_files,
+           (SELECT count(DISTINCT (account, entry_id)) FROM tax_export_entries) AS distinct_in_files,
            (SELECT count(*) FROM tax_export_excluded) AS excluded,
-           (SELECT count(*) FROM ledger ANTI JOIN tax_export_entries USING (entry_id) ANTI JOIN tax_export_excluded USING (entry_id)) AS unaccounted
+           (SELECT count(*) FROM ledger ANTI JOIN tax_export_entries USING (account, entry_id) ANTI JOIN tax_export_excluded USING (account, entry_id)) AS unaccounted
          FROM ledger`,
       ),
     ).toEqual([{ ledger: '49', in_files: '44', distinct_in_files: '44', excluded: '5', unaccounted: '0' }]);
