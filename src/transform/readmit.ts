@@ -41,7 +41,7 @@ export async function readmitQuarantined(warehouse: Pick<Warehouse, 'transaction
       const snapshotAt = stream.kind === 'snapshot' ? Number(/^(\d+):/.exec(key)?.[1]) : undefined;
       if (snapshotAt !== undefined && !Number.isFinite(snapshotAt)) continue;
       const checked = checkRecords(stream, [record], {
-        time: snapshotAt === undefined && stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
+        time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
         ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
         seenFields: new Set(),
       });
