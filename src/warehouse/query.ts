@@ -1,11 +1,52 @@
-import { DuckDBInstance, StatementType } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { describeOpenError, startUtcSession } from './warehouse.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';
 
-/** Statement kinds `query` runs: reads only. */
-const READS = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
+/**
+ * How `query` opens the warehouse: read-only, with no access to any file but the warehouse (no COPY TO, no
+ * read_csv or read_text of other files, no ATTACH), and no extension installed or loaded. After the session is
+ * set up, the configuration is locked, so a statement cannot SET its way back.
+ */
+const LOCKED_DOWN = {
+  access_mode: 'READ_ONLY',
+  enable_external_access: 'false',
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+} as const;
+
+/** Leading comments, then EXPLAIN with its options: what wraps the statement an EXPLAIN runs. */
+const EXPLAIN_PREFIX = /^\s*(?:(?:--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)\s*)*explain\s+(?:analy[sz]e\s+|\([^)]*\)\s*)?/i;
+
+/**
+ * The one statement of `sql`, prepared, when it only reads: a SELECT (DESCRIBE, SHOW and FROM-first queries
+ * are SELECTs), or an EXPLAIN of one, which is checked inside: EXPLAIN ANALYZE runs what it explains.
+ */
+async function preparedRead(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+  let statements;
+  try {
+    statements = await connection.extractStatements(sql);
+  } catch (error) {
+    throw new UsageError(`the query does not parse: ${(error as Error).message.split('\n')[0]}`, error);
+  }
+  if (statements.count !== 1) throw new UsageError(`give one statement to query, not ${statements.count}`);
+  let prepared;
+  try {
+    prepared = await statements.prepare(0);
+  } catch (error) {
+    throw new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
+  }
+  const refuse = (type: StatementType) =>
+    new UsageError(`query only reads; this statement (${StatementType[type]}) would change something — use a SELECT`);
+  if (prepared.statementType === StatementType.SELECT) return prepared;
+  if (prepared.statementType !== StatementType.EXPLAIN) throw refuse(prepared.statementType);
+  const explained = sql.replace(EXPLAIN_PREFIX, '');
+  if (explained === sql) throw new UsageError('query cannot tell what this EXPLAIN runs; write it as EXPLAIN <select>');
+  const inner = await preparedRead(connection, explained);
+  if (inner.statementType !== StatementType.SELECT) throw refuse(inner.statementType);
+  return prepared;
+}
 
 function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -21,8 +62,9 @@ function render(columns: string[], rows: (string | null)[][], format: QueryForma
 }
 
 /**
- * Runs one read-only statement on the warehouse, opened read-only, and returns the lines to print. Values are
- * DuckDB's own text forms, so decimals print exactly. A write is refused before it runs.
+ * Runs one read-only statement on the warehouse, opened read-only and locked down (LOCKED_DOWN), and returns the
+ * lines to print. Values are DuckDB's own text forms, so decimals print exactly. A write is refused before it
+ * runs; a read of any other file fails.
  *
  * @example
  * await runQuery('./ledgerpipe.duckdb', 'SELECT count(*) FROM ledger', 'csv') // => ['count_star()', '42']
@@ -30,30 +72,21 @@ function render(columns: string[], rows: (string | null)[][], format: QueryForma
 export async function runQuery(path: string, sql: string, format: QueryFormat): Promise<string[]> {
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    instance = await DuckDBInstance.create(path, LOCKED_DOWN);
   } catch (error) {
     throw describeOpenError(path, error);
   }
   const connection = await instance.connect();
   try {
     await startUtcSession(connection);
-    let statements;
+    await connection.run('SET lock_configuration = true');
+    const prepared = await preparedRead(connection, sql);
+    let reader;
     try {
-      statements = await connection.extractStatements(sql);
-    } catch (error) {
-      throw new UsageError(`the query does not parse: ${(error as Error).message.split('\n')[0]}`, error);
-    }
-    if (statements.count !== 1) throw new UsageError(`give one statement to query, not ${statements.count}`);
-    let prepared;
-    try {
-      prepared = await statements.prepare(0);
+      reader = await prepared.runAndReadAll();
     } catch (error) {
       throw new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
     }
-    if (!READS.has(prepared.statementType)) {
-      throw new UsageError(`query only reads; this statement (${StatementType[prepared.statementType]}) would change something — use a SELECT`);
-    }
-    const reader = await prepared.runAndReadAll();
     const columns = reader.columnNames();
     const rows = reader.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
     return render(columns, rows, format);

@@ -9,10 +9,12 @@ import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 import { GOLDEN } from '../transform/fixtures.js';
 
 let db: string;
+let dir: string;
 let dispose: () => Promise<void>;
 
 beforeAll(async () => {
   const temp = await tempWarehouse();
+  dir = temp.dir;
   db = join(temp.dir, 'w.duckdb');
   await loadRaw(temp.warehouse, GOLDEN);
   await runTransforms(temp.warehouse);
@@ -37,6 +39,37 @@ describe('ledgerpipe query', () => {
     expect([result.status, result.stdout, result.stderr]).toEqual([2, '', 'ledgerpipe: query only reads; this statement (DELETE) would change something — use a SELECT\n']);
     const two = await runCliProcess(['query', 'SELECT 1; SELECT 2', '--db', db]);
     expect([two.status, two.stderr]).toEqual([2, 'ledgerpipe: give one statement to query, not 2\n']);
+  });
+
+  it('reaches no file but the warehouse: no COPY, no EXPLAIN ANALYZE of one, no other file read, no extension, no SET', async () => {
+    const { readFile, stat } = await import('node:fs/promises');
+    const before = await readFile(db);
+    const target = join(dir, 'written.csv');
+    const other = join(dir, 'other.csv');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(other, 'a,b\n1,2\n');
+    const cases: [string, string][] = [
+      [`EXPLAIN ANALYZE COPY (SELECT 'x') TO '${db}' (FORMAT csv)`, 'query only reads; this statement (COPY) would change something — use a SELECT'],
+      // A COPY to a file that does not exist yet is stopped when it binds, by the locked-down file access.
+      [`/* hi */ explain analyze COPY (SELECT 'x') TO '${target}' (FORMAT csv)`, `the query cannot run: Permission Error: Cannot access file "${target}" - file system operations are disabled by configuration`],
+      [`COPY (SELECT 'x') TO '${target}' (FORMAT csv)`, `the query cannot run: Permission Error: Cannot access file "${target}" - file system operations are disabled by configuration`],
+      ["SELECT * FROM read_text('/etc/passwd')", 'the query cannot run: Permission Error: Cannot access file "/etc/passwd" - file system operations are disabled by configuration'],
+      [`SELECT * FROM read_csv('${other}')`, `the query cannot run: Permission Error: Cannot access file "${other}" - file system operations are disabled by configuration`],
+      ['INSTALL httpfs', 'query only reads; this statement (LOAD) would change something — use a SELECT'],
+      ["SET enable_external_access = true", 'query only reads; this statement (SET) would change something — use a SELECT'],
+      [`ATTACH '${join(dir, 'other.duckdb')}' AS o`, 'query only reads; this statement (ATTACH) would change something — use a SELECT'],
+    ];
+    for (const [sql, line] of cases) {
+      const result = await runCliProcess(['query', sql, '--db', db]);
+      expect([result.status, result.stdout, result.stderr], sql).toEqual([2, '', `ledgerpipe: ${line}\n`]);
+    }
+    expect((await readFile(db)).equals(before)).toBe(true);
+    await expect(stat(target)).rejects.toThrow(/ENOENT/);
+    // EXPLAIN of a SELECT, DESCRIBE and SHOW still answer.
+    for (const sql of ['EXPLAIN SELECT count(*) FROM ledger', 'EXPLAIN ANALYZE SELECT count(*) FROM ledger', 'DESCRIBE ledger', 'SHOW TABLES']) {
+      const result = await runCliProcess(['query', sql, '--db', db, '--format', 'csv']);
+      expect([result.status, result.stderr], sql).toEqual([0, '']);
+    }
   });
 
   it('says so and exits 75 while another process holds the warehouse', async () => {
