@@ -69,7 +69,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * Extracts every record of `[from, to)` for each stream into `raw_records`, exactly once, as fast as the
  * rate limits allow: all streams at once, each endpoint at its own pace, windows of one endpoint side by
- * side. Windows covered by an earlier run are skipped and an unfinished one resumes at its cursor.
+ * side. Windows covered by an earlier run are skipped and an unfinished one resumes at its cursor. The range
+ * ends at the platform's present at the latest (its clock, measured first).
  *
  * @example
  * const result = await extract({ warehouse, client, account: 'default', runId, streams: STREAMS, from, to });
@@ -86,9 +87,16 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   // The clock offset first: a machine minutes off would have every signed request refused (40008).
   const offset = await withRetry(() => options.client.syncTime(), { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
   log.debug('clock synced', { offsetMs: Math.round(offset) });
+  // Nothing is read, or marked covered, past the platform's present: a record of a later instant does not exist
+  // yet, and a window closed over it would be skipped by the run that could read it.
+  const present = Math.floor(clock() + offset);
+  const to = Math.max(options.from, Math.min(options.to, present));
+  if (to < options.to) {
+    log.info(`the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`);
+  }
   const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
   const stats: Record<string, StreamStats> = Object.fromEntries(options.streams.map((s) => [s.name, emptyStreamStats()]));
-  const context = { ...options, clock, retryDeps, policy, log, writer };
+  const context = { ...options, to, clock, retryDeps, policy, log, writer };
   const settled = await Promise.allSettled(
     options.streams.map((stream) =>
       stream.kind === 'paged' ? extractPaged(stream, stats[stream.name] as StreamStats, context) : extractSnapshot(stream, stats[stream.name] as StreamStats, context),

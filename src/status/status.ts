@@ -24,9 +24,10 @@ async function query(warehouse: Warehouse, sql: string, params: Record<string, s
 
 /**
  * What `status` prints: per account and stream, the covered ranges, the gaps inside the history runs asked
- * for, unfinished windows, page breaks inside same-millisecond runs, rows, learned windows and the last run.
+ * for (up to `now`: what has not happened yet is no gap), unfinished windows, page breaks inside
+ * same-millisecond runs, rows, learned windows and the last run.
  */
-export async function statusLines(warehouse: Warehouse): Promise<string[]> {
+export async function statusLines(warehouse: Warehouse, now: number = Date.now()): Promise<string[]> {
   const accounts = (await query(warehouse, 'SELECT DISTINCT account FROM runs UNION SELECT DISTINCT account FROM raw_records ORDER BY 1')).map((r) => String(r['account']));
   if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet'];
   const lines: string[] = [];
@@ -64,7 +65,7 @@ export async function statusLines(warehouse: Warehouse): Promise<string[]> {
         const done = mergeWindows(rows.filter((r) => r['status'] === 'done').map((r) => ({ start: Number(r['s']), end: Number(r['e']) })));
         const open = rows.filter((r) => r['status'] !== 'done').length;
         const ties = rows.reduce((n, r) => n + Number(r['tie_pages']), 0);
-        const gaps = requested.flatMap((w) => uncovered(w.start, w.end, done));
+        const gaps = requested.flatMap((w) => (w.start < now ? uncovered(w.start, Math.min(w.end, now), done) : []));
         const label = partition.name === '' ? '' : `${partition.name} `;
         lines.push(`    ${label}covered: ${done.length === 0 ? 'nothing' : done.map(span).join(', ')}`);
         if (gaps.length > 0) lines.push(`    ${label}gaps: ${gaps.map(span).join(', ')} (run again over this range to fill them)`);

@@ -41,11 +41,14 @@ async function firstReleaseWarehouse(): Promise<void> {
     await c.run("CREATE TABLE margin_tax_types (margin_tax_type VARCHAR PRIMARY KEY, category VARCHAR NOT NULL, direction INTEGER NOT NULL); INSERT INTO margin_tax_types VALUES ('deal_in', 'trade_in', 1)");
     const ts = (ms: number) => `make_timestamptz(${ms * 1000})`;
     const window = [T - 10 * DAY, T + 20 * DAY];
+    // Read a day after the window ended.
     const cover = (stream: string, partition: string) =>
-      `INSERT INTO coverage VALUES ('default', '${stream}', '${partition}', ${ts(window[0] as number)}, ${ts(window[1] as number)}, 'done', NULL, 1, 1, 0, 'r1', ${ts(T)})`;
+      `INSERT INTO coverage VALUES ('default', '${stream}', '${partition}', ${ts(window[0] as number)}, ${ts(window[1] as number)}, 'done', NULL, 1, 1, 0, 'r1', ${ts(T + 21 * DAY)})`;
     await c.run(cover('p2p_advertisements', ''));
     await c.run(cover('p2p_tax_records', ''));
     await c.run(cover('futures_fills', 'USDT-FUTURES'));
+    // Marked done at T + 25 days though it ends at T + 30: the first release did not stop at the present.
+    await c.run(`INSERT INTO coverage VALUES ('default', 'withdrawals', '', ${ts(T + 20 * DAY)}, ${ts(T + 30 * DAY)}, 'done', NULL, 1, 0, 0, 'r1', ${ts(T + 25 * DAY)})`);
     await c.run(
       `INSERT INTO raw_records VALUES ('default', 'p2p_advertisements', '', '88', ${ts(T)}, '${JSON.stringify(advert)}', ${ts(T)}, ${ts(T)})`,
     );
@@ -66,7 +69,17 @@ describe('a warehouse of the first release', () => {
     await firstReleaseWarehouse();
     const warehouse = await openWarehouse(db);
     try {
-      expect(await rows(warehouse, 'SELECT name FROM schema_migrations ORDER BY name')).toEqual([{ name: 'warehouse/001_bookkeeping.sql' }, { name: 'warehouse/002_second_release.sql' }]);
+      expect(await rows(warehouse, 'SELECT name FROM schema_migrations ORDER BY name')).toEqual([
+        { name: 'warehouse/001_bookkeeping.sql' },
+        { name: 'warehouse/002_second_release.sql' },
+        { name: 'warehouse/003_reopen_future_windows.sql' },
+      ]);
+      // The window closed over the future is open again, from its start; the others stay done.
+      expect(await rows(warehouse, "SELECT stream, status, cursor FROM coverage WHERE stream IN ('withdrawals', 'p2p_tax_records', 'futures_fills') ORDER BY stream")).toEqual([
+        { stream: 'futures_fills', status: 'done', cursor: null },
+        { stream: 'p2p_tax_records', status: 'done', cursor: null },
+        { stream: 'withdrawals', status: 'open', cursor: null },
+      ]);
       expect(await rows(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'margin_tax_types'")).toEqual([{ n: '0' }]);
       // The first release's advList windows are unfinished windows of every side and status now.
       expect(await rows(warehouse, "SELECT partition, status FROM coverage WHERE stream = 'p2p_advertisements' ORDER BY partition")).toEqual(
@@ -99,7 +112,7 @@ describe('a warehouse of the first release', () => {
     // Opening it again applies nothing more.
     const again = await openWarehouse(db);
     try {
-      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '2' }]);
+      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '3' }]);
     } finally {
       await again.close();
     }
