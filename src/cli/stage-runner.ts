@@ -13,11 +13,11 @@ import { parseRange, parseStreams, type CommonArgs } from './options.js';
 export function resultLines(result: PipelineResult): string[] {
   const lines: string[] = [];
   if (result.accounts.length > 0) {
-    lines.push('account      stream               windows  skipped    pages   records  requests  429s  retries');
+    lines.push('account      stream               windows  skipped    pages   records  outside  requests  429s  retries');
     for (const a of result.accounts) {
       for (const [name, s] of Object.entries(a.extract.streams)) {
         lines.push(
-          `${a.account.padEnd(12)} ${name.padEnd(20)} ${String(s.windowsDone).padStart(7)}  ${String(s.windowsSkipped).padStart(7)}  ${String(s.pages).padStart(7)}  ${String(s.records).padStart(8)}  ${String(s.requests).padStart(8)}  ${String(s.rateLimited).padStart(4)}  ${String(s.retries).padStart(7)}`,
+          `${a.account.padEnd(12)} ${name.padEnd(20)} ${String(s.windowsDone).padStart(7)}  ${String(s.windowsSkipped).padStart(7)}  ${String(s.pages).padStart(7)}  ${String(s.records).padStart(8)}  ${String(s.outsideWindow).padStart(7)}  ${String(s.requests).padStart(8)}  ${String(s.rateLimited).padStart(4)}  ${String(s.retries).padStart(7)}`,
         );
       }
     }

@@ -176,6 +176,10 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
   const runTask = async (task: Task): Promise<Task[]> => {
     let cursor = task.cursor;
     let previousLastTs: number | undefined;
+    // Records this window returned, and how many lay inside it: none inside means times read wrong.
+    let returned = 0;
+    let inside = 0;
+    let firstOutside: number | undefined;
     // Commits of this window not yet on disk, oldest first; pages keep their order because the writer does.
     const pending: Promise<void>[] = [];
     const settle = () => Promise.all(pending.splice(0));
@@ -211,9 +215,20 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         return [{ partition: task.partition, params: task.params, window: task.window }];
       }
       // Loaded when inside the run's range, even if the server returned it for another window: keys dedupe.
-      const checked = checkRecords(stream, page.records, { time: stream.time, range: { start: context.from, end: context.to }, seenFields });
-      if (checked.outside > 0) log.debug(`${stream.name}: ${checked.outside} records outside the range were not loaded`, { stream: stream.name });
+      const checked = checkRecords(stream, page.records, { time: stream.time, range: { start: context.from, end: context.to }, window: task.window, seenFields });
+      const valid = page.records.length - checked.quarantine.length;
+      returned += valid;
+      inside += valid - checked.outsideWindow;
+      firstOutside ??= checked.firstOutsideWindow;
       const full = page.records.length >= stream.pageLimit;
+      // A window whose records all lie outside it is not marked read: its times were probably misread.
+      const stray = !full && returned > 0 && inside === 0;
+      if (stray) {
+        log.warn(
+          `${stream.name}${task.partition === '' ? '' : ` ${task.partition}`}: the window ${new Date(task.window.start).toISOString()} .. ${new Date(task.window.end).toISOString()} returned ${returned} record${returned === 1 ? '' : 's'} and none lay inside it (the first at ${String(firstOutside)}); the window stays unread`,
+          { stream: stream.name },
+        );
+      }
       if (full) {
         if (page.cursor === undefined) {
           throw new ExtractError(`${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`, 'LP_CURSOR_MISSING');
@@ -231,7 +246,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         window: task.window,
         records: checked.load,
         cursor: full ? (page.cursor as string) : null,
-        done: !full,
+        done: !full && !stray,
         tie,
         drift: checked.drift,
         quarantine: checked.quarantine,
@@ -243,9 +258,11 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
         stats.pages++;
         stats.records += checked.load.length;
         stats.outside += checked.outside;
+        stats.outsideWindow += checked.outsideWindow;
         stats.quarantined += checked.quarantine.length;
         if (tie) stats.tiePages++;
-        if (!full) stats.windowsDone++;
+        if (stray) stats.strayWindows++;
+        else if (!full) stats.windowsDone++;
         context.onProgress?.(stream.name, stats);
       });
       // Awaited below; the no-op handler keeps a failed batch from also surfacing as unhandled rejections.

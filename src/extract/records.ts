@@ -6,8 +6,12 @@ export interface CheckedRecords {
   load: LoadRecord[];
   quarantine: QuarantineEntry[];
   drift: DriftEntry[];
-  /** Records outside the window asked for: dropped, never loaded. */
+  /** Records outside the run's range: dropped, never loaded. */
   outside: number;
+  /** Records outside the window asked for (`window`), loaded or not. */
+  outsideWindow: number;
+  /** The time of the first of them, to show in a warning. */
+  firstOutsideWindow?: number;
 }
 
 /**
@@ -25,6 +29,8 @@ export function checkRecords(
     keyPrefix?: string;
     /** Loaded only when start <= time < end. */
     range?: { start: number; end: number };
+    /** The window the records were asked for: those outside it are counted. */
+    window?: { start: number; end: number };
     /** Drift already reported, as `unknown:field` and `missing:field`; shared across the pages of a run. */
     seenFields: Set<string>;
   },
@@ -36,7 +42,7 @@ export function checkRecords(
     options.seenFields.add(`${kind}:${field}`);
     out.drift.push({ field, kind, sample });
   };
-  const out: CheckedRecords = { load: [], quarantine: [], drift: [], outside: 0 };
+  const out: CheckedRecords = { load: [], quarantine: [], drift: [], outside: 0, outsideWindow: 0 };
   for (const raw of records) {
     const payload = JSON.stringify(raw);
     const parsed = stream.schema.safeParse(raw);
@@ -49,6 +55,10 @@ export function checkRecords(
     }
     const record = parsed.data as Record<string, unknown>;
     const ts = options.time(record);
+    if (options.window !== undefined && !(ts >= options.window.start && ts < options.window.end)) {
+      out.outsideWindow++;
+      out.firstOutsideWindow ??= ts;
+    }
     if (options.range !== undefined && !(ts >= options.range.start && ts < options.range.end)) {
       out.outside++;
       continue;

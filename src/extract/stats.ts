@@ -6,7 +6,12 @@ export interface StreamStats {
   windowsSkipped: number;
   pages: number;
   records: number;
+  /** Records outside the run's range, not loaded. */
   outside: number;
+  /** Records the server returned outside the window they were asked for (loaded when inside the range). */
+  outsideWindow: number;
+  /** Windows that returned records of which none lay inside them: left unread, and the run exits 4. */
+  strayWindows: number;
   quarantined: number;
   tiePages: number;
   requests: number;
@@ -21,6 +26,8 @@ export const emptyStreamStats = (): StreamStats => ({
   pages: 0,
   records: 0,
   outside: 0,
+  outsideWindow: 0,
+  strayWindows: 0,
   quarantined: 0,
   tiePages: 0,
   requests: 0,

@@ -113,11 +113,15 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     }
     result.total = totalStats(result.streams);
     const t = result.total;
+    const incomplete = [
+      ...(t.quarantined > 0 ? [`${t.quarantined} records quarantined`] : []),
+      ...(t.strayWindows > 0 ? [`${t.strayWindows} windows returned records none of which lay inside them`] : []),
+    ];
     await warehouse.exclusive((c) =>
       finishRun(c, runId, {
-        status: t.quarantined > 0 ? 'incomplete' : 'done',
-        exitCode: t.quarantined > 0 ? EXIT_STATUS.incomplete : 0,
-        message: t.quarantined > 0 ? `${t.quarantined} records quarantined` : 'ok',
+        status: incomplete.length > 0 ? 'incomplete' : 'done',
+        exitCode: incomplete.length > 0 ? EXIT_STATUS.incomplete : 0,
+        message: incomplete.length > 0 ? incomplete.join('; ') : 'ok',
         requests: t.requests,
         rateLimited: t.rateLimited,
         retries: t.retries,
@@ -145,14 +149,20 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
 }
 
 /** Why a finished extraction is incomplete (exit 4), or undefined when it is whole. */
-function quarantineReason(accounts: readonly AccountResult[]): string | undefined {
-  const parts = accounts.flatMap((a) =>
-    Object.entries(a.extract.streams)
-      .filter(([, s]) => s.quarantined > 0)
-      .map(([name, s]) => `${accounts.length > 1 ? `${a.account} ` : ''}${name}: ${s.quarantined}`),
-  );
-  if (parts.length === 0) return undefined;
-  return `records that failed their schema were set aside in the quarantine table (${parts.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`;
+function incompleteReason(accounts: readonly AccountResult[]): string | undefined {
+  const who = (a: AccountResult, stream: string) => `${accounts.length > 1 ? `${a.account} ` : ''}${stream}`;
+  const per = (count: (s: StreamStats) => number) =>
+    accounts.flatMap((a) => Object.entries(a.extract.streams).filter(([, s]) => count(s) > 0).map(([name, s]) => `${who(a, name)}: ${count(s)}`));
+  const reasons: string[] = [];
+  const quarantined = per((s) => s.quarantined);
+  if (quarantined.length > 0) {
+    reasons.push(`records that failed their schema were set aside in the quarantine table (${quarantined.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`);
+  }
+  const stray = per((s) => s.strayWindows);
+  if (stray.length > 0) {
+    reasons.push(`windows returned records of which none lay inside them (${stray.join(', ')}): the record times may be misread, so those windows stay unread; see the warnings above and report this`);
+  }
+  return reasons.length === 0 ? undefined : reasons.join('; ');
 }
 
 /** The export range: the run's own, or its end year so far in --tz. */
@@ -188,7 +198,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         return settled.map((s) => (s as PromiseFulfilledResult<AccountResult>).value);
       });
       options.progress.stop();
-      const reason = quarantineReason(result.accounts);
+      const reason = incompleteReason(result.accounts);
       if (reason !== undefined) result.incomplete = reason;
     }
     if (pipeline.stages.includes('transform')) {
