@@ -68,6 +68,7 @@ describe('checkRecords', () => {
       quarantine: [],
       drift: [],
       outside: 0,
+      outsideWindow: 0,
     });
   });
 
@@ -119,6 +120,7 @@ describe('checkRecords', () => {
       quarantine: [{ key: '1001', payload: JSON.stringify(record), error: 'size: not a plain decimal string' }],
       drift: [],
       outside: 0,
+      outsideWindow: 0,
     });
   });
 
@@ -174,7 +176,7 @@ describe('checkRecords', () => {
     const seenFields = new Set<string>();
     const outside = withdrawal({ cTime: String(T - 1), network: 'TRON' });
     const result = check(withdrawals, [outside], { range: { start: T, end: T + 1000 }, seenFields });
-    expect(result).toEqual({ load: [], quarantine: [], drift: [], outside: 1 });
+    expect(result).toEqual({ load: [], quarantine: [], drift: [], outside: 1, outsideWindow: 0 });
     expect([...seenFields]).toEqual([]);
   });
 
@@ -189,12 +191,13 @@ describe('checkRecords', () => {
       quarantine: [],
       drift: [],
       outside: 0,
+      outsideWindow: 0,
     });
   });
 
   it('loads a fill with marginCoin (live since 2025) without drift', () => {
     const record = fill({ marginCoin: 'USDT' });
-    expect(check(futuresFills, [record])).toEqual({ load: [{ key: '9001', ts: T, payload: JSON.stringify(record) }], quarantine: [], drift: [], outside: 0 });
+    expect(check(futuresFills, [record])).toEqual({ load: [{ key: '9001', ts: T, payload: JSON.stringify(record) }], quarantine: [], drift: [], outside: 0, outsideWindow: 0 });
   });
 
   it('reads an advertisement time from cTime or ctime', () => {
@@ -236,6 +239,7 @@ describe('checkRecords', () => {
       quarantine: [{ key: `${T}:futures`, payload: '{"accountType":"futures","usdtBalance":"1e2"}', error: 'usdtBalance: not a plain decimal string' }],
       drift: [],
       outside: 0,
+      outsideWindow: 0,
     });
   });
 });
@@ -260,5 +264,19 @@ describe('shapes the first release quarantined and real responses have', () => {
     expect(check(futuresFills, fill({ feeDetail: [entry('')] })).load).toHaveLength(1);
     expect(check(futuresFills, fill({ feeDetail: [entry(null)] })).load).toHaveLength(1);
     expect(check(futuresFills, fill({ feeDetail: [entry('1e-3')] })).quarantine.map((q) => q.error)).toEqual(['feeDetail.0.totalDeductionFee: not a plain decimal string']);
+  });
+});
+
+describe('records outside the window they were asked for', () => {
+  it('are counted, with the first time seen, and loaded when inside the run\'s range', () => {
+    const window = { start: T, end: T + 1000 };
+    const at = (id: string, ms: number) => withdrawal({ orderId: id, cTime: String(ms) });
+    const result = checkRecords(withdrawals, [at('1', T + 10), at('2', T + 5000), at('3', T - 1), at('4', T + 999_999)], {
+      time: withdrawals.time,
+      range: { start: T - 10_000, end: T + 10_000 },
+      window,
+      seenFields: new Set(),
+    });
+    expect([result.load.map((r) => r.key), result.outside, result.outsideWindow, result.firstOutsideWindow]).toEqual([['1', '2', '3'], 1, 3, T + 5000]);
   });
 });
