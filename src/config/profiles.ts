@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { UsageError } from '../errors/usage-error.js';
 import type { Credentials } from '../http/credentials.js';
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name');
+/**
+ * The name of an environment variable, in the usual upper case (MAIN_API_KEY). Anything else may be the secret
+ * itself typed where its name belongs (an API key such as bg_3f2a... is a valid identifier), so it is refused,
+ * and the message never repeats it.
+ */
+const envName = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'does not look like the name of an environment variable (such as MAIN_API_KEY): put the name of the variable that holds the value here, not the value');
 
 /**
  * The profiles file (`--config`, default ./ledgerpipe.config.json when present): accounts, each with its base

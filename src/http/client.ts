@@ -2,6 +2,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { Credentials } from './credentials.js';
+import { redactor } from './redact.js';
 import { envelopeSchema, serverTimeSchema, SUCCESS_CODE } from './envelope.js';
 import { canonicalQuery, sign } from './signing.js';
 
@@ -93,6 +94,8 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
         })
       : undefined;
   const dispatcher = options.dispatcher ?? (ownDispatcher as Agent);
+  // Everything the server says passes through this before it is parsed, logged, stored or printed.
+  const redact = redactor([options.credentials.apiKey, options.credentials.secretKey, options.credentials.passphrase]);
   let offsetMs = 0;
 
   const get = async (path: string, params: Readonly<Record<string, string | undefined>> = {}, opts: { signed?: boolean } = {}) => {
@@ -117,7 +120,7 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
         signal: AbortSignal.timeout(timeouts.totalMs),
       });
       status = res.statusCode;
-      text = await res.body.text();
+      text = redact(await res.body.text());
     } catch (error) {
       throw networkError(error, where, base, timeouts.totalMs);
     }

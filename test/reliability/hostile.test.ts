@@ -33,6 +33,52 @@ async function against(handlers: Readonly<Record<string, HostileHandler>>, args:
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 
 describe('a hostile server, through the CLI', () => {
+  it('echoes the request headers in an error and a record: no secret is printed, logged, stored or shown by status', async () => {
+    const echo: HostileHandler = (r) => ({
+      status: 400,
+      body: { code: '40017', msg: `bad request; headers were ${JSON.stringify({ key: r.headers['access-key'], passphrase: r.headers['access-passphrase'] })}`, data: null },
+    });
+    const record: HostileHandler = (r) =>
+      ok(r.query.has('idLessThan') ? [] : [{ id: '7', coin: 'USDT', p2pTaxType: `buy ${String(r.headers['access-passphrase'])}`, balance: '1', ts: String(Date.UTC(2025, 0, 5)) }]);
+    const args = ['extract', '--streams', 'p2p_tax_records,withdrawals', '--from', '2025-01-01', '--to', '2025-02-01'];
+    const handlers = { '/api/v2/spot/wallet/withdrawal-records': echo, '/api/v2/tax/p2p-record': record };
+    const pretty = await against(handlers, args);
+    const json = await against(handlers, [...args, '--log-format', 'json']);
+    const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
+    expect([pretty.status, json.status, status.status]).toEqual([1, 1, 0]);
+    expect(lastLine(pretty.stderr)).toBe(
+      'ledgerpipe: the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 400, code 40017 "bad request; headers were {"key":"[redacted]","passphrase":"[redacted]"}"; this is likely a ledgerpipe bug; please report it with this line',
+    );
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    let stored: string;
+    try {
+      await warehouse.connection.run('CHECKPOINT');
+      stored = JSON.stringify(await rows(warehouse, "SELECT (SELECT string_agg(payload::VARCHAR, ' ') FROM raw_records) AS payloads, (SELECT string_agg(message, ' ') FROM runs) AS messages"));
+    } finally {
+      await warehouse.close();
+    }
+    expect(stored).toContain('buy [redacted]');
+    expect(stored).toContain('"key\\":\\"[redacted]');
+    const { readFile } = await import('node:fs/promises');
+    const file = await readFile(join(dir, 'w.duckdb'));
+    for (const secret of [SECRETS.LEDGERPIPE_API_KEY, SECRETS.LEDGERPIPE_API_PASSPHRASE, SECRETS.LEDGERPIPE_API_SECRET]) {
+      expect([pretty.stderr, pretty.stdout, json.stderr, json.stdout, status.stdout, stored].filter((t) => t.includes(secret))).toEqual([]);
+      expect(file.includes(secret)).toBe(false);
+    }
+  });
+
+  it('refuses a secret typed into a config file where the name of its variable belongs, without repeating it', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    const config = join(dir, 'config.json');
+    await writeFile(config, JSON.stringify({ accounts: [{ name: 'main', baseUrl: 'https://example.com', env: { key: 'bg_3f2a9c1d7e', secret: 'MAIN_SECRET', passphrase: 'MAIN_PASS' } }] }));
+    const result = await runCliProcess(['extract', '--year', '2025', '--config', config, '--db', join(dir, 'w.duckdb')]);
+    expect([result.status, result.stdout, result.stderr]).toEqual([
+      2,
+      '',
+      `ledgerpipe: config ${config}: accounts.0.env.key: does not look like the name of an environment variable (such as MAIN_API_KEY): put the name of the variable that holds the value here, not the value; fix that field\n`,
+    ]);
+  });
+
   it('answers with times in seconds: nothing is loaded or marked read, the records outside are counted, exit 4', async () => {
     const seconds: HostileHandler = (r) =>
       ok(r.query.has('idLessThan') ? [] : [{ id: '9', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Math.floor(Date.UTC(2025, 0, 10) / 1000)) }]);
