@@ -5,20 +5,21 @@
 -- row and the chain transaction of an on-chain deposit or withdrawal, and starts with REVIEW when a person must
 -- look at it. Exchange is the account, Trade-Group the stream. Tx-ID is the account and the row's first entry:
 -- unique in the file and the same on every export, so a re-import does not duplicate a row, and no two rows
--- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one.
+-- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one. Text cells go through
+-- lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 SELECT
-  cointracking_type                                                      AS "Type",
+  lp_csv_text(cointracking_type)                                         AS "Type",
   coalesce(lp_decimal_text(cointracking_buy), '')                        AS "Buy Amount",
-  coalesce(cointracking_buy_asset, '')                                   AS "Buy Currency",
+  coalesce(lp_csv_text(cointracking_buy_asset), '')                                   AS "Buy Currency",
   coalesce(lp_decimal_text(cointracking_sell), '')                       AS "Sell Amount",
-  coalesce(cointracking_sell_asset, '')                                  AS "Sell Currency",
+  coalesce(lp_csv_text(cointracking_sell_asset), '')                                  AS "Sell Currency",
   coalesce(lp_decimal_text(cointracking_fee), '')                        AS "Fee",
-  coalesce(cointracking_fee_asset, '')                                   AS "Fee Currency",
-  account                                                                AS "Exchange",
-  source                                                                 AS "Trade-Group",
-  coalesce('REVIEW (' || review || '): ', '') || description || coalesce(' tx ' || tx_hash, '') AS "Comment",
+  coalesce(lp_csv_text(cointracking_fee_asset), '')                                   AS "Fee Currency",
+  lp_csv_text(account)                                                   AS "Exchange",
+  lp_csv_text(source)                                                    AS "Trade-Group",
+  lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || coalesce(' tx ' || tx_hash, '')) AS "Comment",
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S')                     AS "Date",
-  account || ':' || row_id                                               AS "Tx-ID"
+  lp_csv_text(account || ':' || row_id)                                  AS "Tx-ID"
 FROM tax_export_rows
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
 ORDER BY ts, row_id, account;

@@ -5,20 +5,21 @@
 -- carries the ledger entries of the row and, in brackets, its account; it starts with REVIEW when a person must
 -- look at it. Dates in UTC
 -- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
--- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023).
+-- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023). Text cells go
+-- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
   lp_decimal_text(koinly_sent)                                          AS "Sent Amount",
-  koinly_sent_asset                                                     AS "Sent Currency",
+  lp_csv_text(koinly_sent_asset)                                        AS "Sent Currency",
   lp_decimal_text(koinly_received)                                      AS "Received Amount",
-  koinly_received_asset                                                 AS "Received Currency",
+  lp_csv_text(koinly_received_asset)                                    AS "Received Currency",
   lp_decimal_text(koinly_fee)                                           AS "Fee Amount",
-  koinly_fee_asset                                                      AS "Fee Currency",
+  lp_csv_text(koinly_fee_asset)                                         AS "Fee Currency",
   CAST(NULL AS VARCHAR)                                                 AS "Net Worth Amount",
   CAST(NULL AS VARCHAR)                                                 AS "Net Worth Currency",
-  koinly_tag                                                            AS "Tag",
-  coalesce('REVIEW (' || review || '): ', '') || description || ' [' || account || ']' AS "Description",
-  tx_hash                                                               AS "TxHash"
+  lp_csv_text(koinly_tag)                                               AS "Tag",
+  lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || ' [' || account || ']') AS "Description",
+  lp_csv_text(tx_hash)                                                  AS "TxHash"
 FROM tax_export_rows
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
 ORDER BY ts, row_id, account;

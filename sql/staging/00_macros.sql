@@ -33,6 +33,17 @@ CREATE OR REPLACE MACRO lp_ms(text) AS
 CREATE OR REPLACE MACRO lp_decimal_text(value) AS
   CASE WHEN value IS NULL THEN NULL ELSE rtrim(rtrim(CAST(value AS VARCHAR), '0'), '.') END;
 
+-- A text cell as the CSV files write it: one that a spreadsheet would take for a formula (it starts with =, +,
+-- -, @, a tab or a carriage return) gets a single quote in front, as OWASP's "CSV Injection" page recommends
+-- (https://owasp.org/www-community/attacks/CSV_Injection). A cell that is a plain number (-12.5, an amount
+-- written as text) is no formula and stays as it is.
+CREATE OR REPLACE MACRO lp_csv_text(value) AS
+  CASE
+    WHEN left(value, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) AND NOT regexp_full_match(value, '[+-]?[0-9]+(\.[0-9]+)?')
+      THEN '''' || value
+    ELSE value
+  END;
+
 -- A time as the exports write it: ISO 8601, UTC, milliseconds, 'Z'.
 CREATE OR REPLACE MACRO lp_time_text(value) AS
   strftime(timezone('UTC', value), '%Y-%m-%dT%H:%M:%S.%gZ');

@@ -59,11 +59,15 @@ async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]>
   return reader.getRowObjectsJS().map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
 }
 
-/** A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (contract.md). */
+/**
+ * A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (README, "Output files"),
+ * text with a formula's first character neutralised (lp_csv_text).
+ */
 function csvCell(column: Column): string {
   const name = ident(column.name);
   if (column.type.startsWith('DECIMAL')) return `lp_decimal_text(${name}) AS ${name}`;
   if (column.type === 'TIMESTAMP WITH TIME ZONE') return `lp_time_text(${name}) AS ${name}`;
+  if (column.type === 'VARCHAR') return `lp_csv_text(${name}) AS ${name}`;
   return name;
 }
 
@@ -140,6 +144,11 @@ async function prepareOut(out: string): Promise<void> {
  */
 export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
   await prepareOut(options.out);
+  // The files are written with the macros and views of the transform (sql/): one of this release must have run.
+  const transformed = await warehouse.exclusive(async (c) =>
+    Number((await c.runAndReadAll("SELECT count(*) FROM model_versions WHERE name = 'type_catalog'")).getRows()[0]?.[0] ?? 0),
+  );
+  if (transformed === 0) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
   const jobs: CopyJob[] = [];
   // Every file is planned before any is written, so a half-written temporary file is removed too.
   const removeTemps = (): Promise<unknown> => Promise.all(jobs.map(({ file }) => rm(file.temp, { force: true }).catch(() => undefined)));

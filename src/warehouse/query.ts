@@ -1,4 +1,4 @@
-import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, DuckDBTypeId, StatementType } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { describeOpenError, startUtcSession } from './warehouse.js';
 
@@ -52,9 +52,22 @@ function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function render(columns: string[], rows: (string | null)[][], format: QueryFormat): string[] {
+/**
+ * A text cell a spreadsheet would take for a formula, with a single quote in front; a plain number stays as it
+ * is. The rule of the SQL macro lp_csv_text (sql/staging/00_macros.sql), for query's CSV, whose values come from
+ * DuckDB already as text.
+ */
+export function neutraliseFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+}
+
+function render(columns: string[], rows: (string | null)[][], format: QueryFormat, text: readonly boolean[]): string[] {
   if (format === 'json') return [JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null]))), null, 2)];
-  if (format === 'csv') return [columns.map(csvField).join(','), ...rows.map((row) => row.map((v) => (v === null ? '' : csvField(v))).join(','))];
+  if (format === 'csv') {
+    // Text columns only: numbers and times are not text, so -12.5 stays -12.5.
+    const cell = (v: string | null, i: number) => (v === null ? '' : csvField(text[i] === true ? neutraliseFormula(v) : v));
+    return [columns.map(csvField).join(','), ...rows.map((row) => row.map(cell).join(','))];
+  }
   const cells = rows.map((row) => row.map((v) => (v === null ? 'NULL' : v)));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] ?? '').length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
@@ -88,8 +101,9 @@ export async function runQuery(path: string, sql: string, format: QueryFormat): 
       throw new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
     }
     const columns = reader.columnNames();
+    const text = reader.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR);
     const rows = reader.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
-    return render(columns, rows, format);
+    return render(columns, rows, format, text);
   } finally {
     connection.closeSync();
     instance.closeSync();
