@@ -71,5 +71,28 @@ export function checkRecords(
     for (const field of expected) if (!(field in record)) report('missing', field, key);
     out.load.push({ key, ts, payload });
   }
-  return out;
+  return withoutConflicts(out);
+}
+
+/**
+ * One id twice in one page: copies that are the same are loaded once; copies that differ are loaded not at all,
+ * since nothing tells which is right, and go to quarantine together (a JSON array of them) under that id.
+ */
+function withoutConflicts(out: CheckedRecords): CheckedRecords {
+  const byKey = new Map<string, LoadRecord[]>();
+  for (const r of out.load) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+  if (byKey.size === out.load.length) return out;
+  const load: LoadRecord[] = [];
+  for (const [key, copies] of byKey) {
+    const first = copies[0] as LoadRecord;
+    if (copies.every((c) => c.payload === first.payload)) load.push(first);
+    else {
+      out.quarantine.push({
+        key,
+        payload: `[${copies.map((c) => c.payload).join(',')}]`,
+        error: `the page held ${copies.length} records with this id and different content; none was loaded`,
+      });
+    }
+  }
+  return { ...out, load };
 }

@@ -156,7 +156,7 @@ function incompleteReason(accounts: readonly AccountResult[]): string | undefine
   const reasons: string[] = [];
   const quarantined = per((s) => s.quarantined);
   if (quarantined.length > 0) {
-    reasons.push(`records that failed their schema were set aside in the quarantine table (${quarantined.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`);
+    reasons.push(`records that could not be loaded as they came were set aside in the quarantine table, each with its reason (${quarantined.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`);
   }
   const stray = per((s) => s.strayWindows);
   if (stray.length > 0) {

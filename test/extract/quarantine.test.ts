@@ -61,7 +61,7 @@ describe('records that fail their schema', () => {
     const result = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--base-url', baseUrl, '--db', db, '--quiet'], { env });
     expect(result.status).toBe(4);
     expect(result.stderr).toBe(
-      'ledgerpipe: records that failed their schema were set aside in the quarantine table (withdrawals: 1); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"\n',
+      'ledgerpipe: records that could not be loaded as they came were set aside in the quarantine table, each with its reason (withdrawals: 1); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"\n',
     );
     const warehouse = await openWarehouse(db);
     try {

@@ -280,3 +280,18 @@ describe('records outside the window they were asked for', () => {
     expect([result.load.map((r) => r.key), result.outside, result.outsideWindow, result.firstOutsideWindow]).toEqual([['1', '2', '3'], 1, 3, T + 5000]);
   });
 });
+
+describe('one id twice in one page', () => {
+  it('loads identical copies once, and neither of two that differ: they go to quarantine together', () => {
+    const a = withdrawal({ orderId: '5', size: '1' });
+    const b = withdrawal({ orderId: '5', size: '2' });
+    const c = withdrawal({ orderId: '6' });
+    const same = checkRecords(withdrawals, [a, a, c], { time: withdrawals.time, seenFields: new Set() });
+    expect([same.load.map((r) => r.key), same.quarantine]).toEqual([['5', '6'], []]);
+    const differ = checkRecords(withdrawals, [a, c, b], { time: withdrawals.time, seenFields: new Set() });
+    expect(differ.load.map((r) => r.key)).toEqual(['6']);
+    expect(differ.quarantine).toEqual([
+      { key: '5', payload: `[${JSON.stringify(a)},${JSON.stringify(b)}]`, error: 'the page held 2 records with this id and different content; none was loaded' },
+    ]);
+  });
+});

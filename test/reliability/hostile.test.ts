@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess, type CliResult } from '../helpers/cli.js';
-import { ok, startHostile, type HostileHandler, type HostileServer } from '../helpers/hostile-server.js';
+import { ok, startHostile, type HostileHandler, type HostileRequest, type HostileServer } from '../helpers/hostile-server.js';
 import { rows } from '../helpers/raw.js';
 
 let dir: string;
@@ -64,6 +64,26 @@ describe('a hostile server, through the CLI', () => {
     for (const secret of [SECRETS.LEDGERPIPE_API_KEY, SECRETS.LEDGERPIPE_API_PASSPHRASE, SECRETS.LEDGERPIPE_API_SECRET]) {
       expect([pretty.stderr, pretty.stdout, json.stderr, json.stdout, status.stdout, stored].filter((t) => t.includes(secret))).toEqual([]);
       expect(file.includes(secret)).toBe(false);
+    }
+  });
+
+  it('sends one id twice in a page with different content: neither copy is loaded, both are in quarantine, exit 4', async () => {
+    const record = (id: string, amount: string) => ({ id, coin: 'USDT', p2pTaxType: 'buy', balance: amount, ts: String(Date.UTC(2025, 0, 5)) });
+    // Only the window that holds the records answers them.
+    const inWindow = (r: HostileRequest) => Number(r.query.get('startTime')) <= Date.UTC(2025, 0, 5) && Date.UTC(2025, 0, 5) <= Number(r.query.get('endTime'));
+    const twice: HostileHandler = (r) => ok(r.query.has('idLessThan') || !inWindow(r) ? [] : [record('4', '1'), record('3', '2'), record('3', '200'), record('2', '5')]);
+    const result = await against({ '/api/v2/tax/p2p-record': twice }, ['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01']);
+    expect(result.status).toBe(4);
+    expect(lastLine(result.stderr)).toBe(
+      'ledgerpipe: records that could not be loaded as they came were set aside in the quarantine table, each with its reason (p2p_tax_records: 1); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"',
+    );
+    expect(result.stdout).toContain('default      p2p_tax_records            2        0        2         2');
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, "SELECT key FROM raw_records ORDER BY key")).toEqual([{ key: '2' }, { key: '4' }]);
+      expect(await rows(warehouse, 'SELECT key, error FROM quarantine')).toEqual([{ key: '3', error: 'the page held 2 records with this id and different content; none was loaded' }]);
+    } finally {
+      await warehouse.close();
     }
   });
 
