@@ -1,9 +1,10 @@
-import { mkdir, rename, rm, access, constants } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { access, constants, mkdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
+import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory, type Warehouse } from '../warehouse/warehouse.js';
@@ -22,6 +23,17 @@ export const EXPORTS: readonly { name: string; key: string; omit?: readonly stri
 
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking'];
+
+/** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
+export const EXPORT_FILE_NAMES: readonly string[] = [...EXPORTS.flatMap(({ name }) => [`${name}.csv`, `${name}.parquet`]), 'koinly.csv', 'cointracking.csv'];
+
+/**
+ * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
+ * rolled back, stray temporary files removed): every run that exports does this before anything else.
+ */
+export function recoverExports(out: string): Promise<string> {
+  return recoverExportSet(out, EXPORT_FILE_NAMES);
+}
 
 /**
  * Tax-software files: `<out>/<name>.csv` from `sql/exports/<name>.sql`, a query over the ledger of the range
@@ -136,8 +148,9 @@ async function prepareOut(out: string): Promise<void> {
 
 /**
  * Writes the four exports for `[from, to)` in each format: CSV with RFC 4180 quoting, `\n` line ends and a
- * header row, and Parquet with the warehouse's types. Every file is written under a temporary name first and
- * renamed only once all of them are complete, so a failed export leaves the previous files whole.
+ * header row, and Parquet with the warehouse's types. The files are replaced as a set (export-set.ts): all are
+ * written under temporary names, then renamed, and the set is recorded complete last, so a failed export leaves
+ * the previous set whole, and one killed half way is finished or rolled back by the next run.
  *
  * @example
  * await exportFiles(warehouse, { out: './exports', from, to, formats: ['csv', 'parquet'] });
@@ -149,29 +162,31 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     Number((await c.runAndReadAll("SELECT count(*) FROM model_versions WHERE name = 'type_catalog'")).getRows()[0]?.[0] ?? 0),
   );
   if (transformed === 0) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  await recoverExports(options.out);
   const jobs: CopyJob[] = [];
-  // Every file is planned before any is written, so a half-written temporary file is removed too.
-  const removeTemps = (): Promise<unknown> => Promise.all(jobs.map(({ file }) => rm(file.temp, { force: true }).catch(() => undefined)));
   /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
-  const plan = (basename: string, copy: (temp: string) => string): void => {
-    const temp = resolve(join(options.out, `.${basename}.${process.pid}.tmp`));
-    jobs.push({ file: { temp, final: resolve(join(options.out, basename)), rows: 0 }, sql: copy(literal(temp)) });
+  const plan = (name: string, copy: (temp: string) => string): void => {
+    const temp = resolve(join(options.out, tempName(name)));
+    jobs.push({ file: { temp, final: resolve(join(options.out, name)), rows: 0 }, sql: copy(literal(temp)) });
   };
+  const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
+  for (const { name, omit } of tables.length === 0 ? [] : EXPORTS) {
+    const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
+    for (const format of tables) {
+      const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
+      const target = format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)';
+      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, cells, options)}) TO ${temp} ${target}`);
+    }
+  }
+  const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
+  const queries = taxFormats.length === 0 ? new Map<string, string>() : new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
+  for (const format of taxFormats) {
+    plan(`${format}.csv`, (temp) => `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${temp} ${TAX_FILES[format]}`);
+  }
+  // Every file is planned before any is written: the journal names them all, so a killed run's are found.
+  const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
+  const previous = await beginExportSet(options.out, set);
   try {
-    const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
-    for (const { name, omit } of tables.length === 0 ? [] : EXPORTS) {
-      const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
-      for (const format of tables) {
-        const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
-        const target = format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)';
-        plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, cells, options)}) TO ${temp} ${target}`);
-      }
-    }
-    const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
-    const queries = taxFormats.length === 0 ? new Map<string, string>() : new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
-    for (const format of taxFormats) {
-      plan(`${format}.csv`, (temp) => `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${temp} ${TAX_FILES[format]}`);
-    }
     await runCopies(warehouse, jobs, [
       'SET preserve_insertion_order = true',
       // The tax-file queries read the range from these variables (sql/exports).
@@ -180,7 +195,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     ]);
   } catch (error) {
     // Cleaning up must not hide why the export failed.
-    await removeTemps();
+    await abandonExportSet(options.out, set, previous);
     // Out of the memory budget is not a problem of --out: the CLI says which setting to raise (cli/exit.ts).
     if (isOutOfMemory(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -188,11 +203,11 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
   }
   try {
-    for (const { file } of jobs) await rename(file.temp, file.final);
+    await commitExportSet(options.out, set);
   } catch (error) {
-    await removeTemps();
+    // The journal says every file was complete: the next export puts the rest in place before anything else.
     throw new WarehouseError(
-      `cannot put the exports in place in --out ${options.out}: ${(error as Error).message}; some files may be from the previous export — run export again`,
+      `cannot put the exports in place in --out ${options.out}: ${(error as Error).message}; run export again, and it finishes putting this set in place first`,
       'LP_EXPORT_RENAME',
       'unexpected',
       error,

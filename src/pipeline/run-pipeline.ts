@@ -4,7 +4,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import type { Window } from '../extract/window-planner.js';
-import { exportFiles, type ExportedFile, type ExportFormat } from '../export/exporter.js';
+import { exportFiles, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { createSignedClient } from '../http/client.js';
 import type { Logger } from '../log/logger.js';
 import type { ProgressReporter } from '../progress/reporter.js';
@@ -185,6 +185,8 @@ function exportRange(options: RunPipelineOptions, accounts: readonly AccountResu
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
   const { pipeline } = options;
   const streams = pipelineStreams(pipeline, options.streams);
+  // An export set an earlier run left half renamed or half written is put right before anything else.
+  if (pipeline.stages.includes('export')) await recoverExports(options.out);
   const warehouse = await openWarehouse(options.dbPath);
   try {
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [] };

@@ -42,6 +42,7 @@ beforeAll(async () => {
   expect(first.status).toBe(0);
   before = await snapshot();
   expect([...before.keys()]).toEqual([
+    '.ledgerpipe-export.json',
     'futures_fills.csv',
     'futures_fills.parquet',
     'ledger.csv',

@@ -71,7 +71,7 @@ describe('exports', () => {
         '',
       ].join('\n'),
     );
-    expect(await readdir(out)).toEqual(['futures_fills.csv', 'ledger.csv', 'margin_records.csv', 'withdrawals.csv']);
+    expect(await readdir(out)).toEqual(['.ledgerpipe-export.json', 'futures_fills.csv', 'ledger.csv', 'margin_records.csv', 'withdrawals.csv']);
   });
 
   it('give byte-identical CSV for the same range twice, and Parquet rows equal to the CSV rows', async () => {
@@ -119,6 +119,9 @@ describe('exports', () => {
     await expect(exportFiles(warehouse, { out, from: T, to: T + 60_000, formats: ['csv'] })).rejects.toThrow(/^cannot write the exports to --out .*; the previous exports are untouched$/);
     const after = await Promise.all(['margin_records', 'futures_fills', 'withdrawals', 'ledger'].map((n) => readFile(join(out, `${n}.csv`))));
     expect(after.map((b, i) => b.equals(before[i] as Buffer))).toEqual([true, true, true, true]);
-    expect((await readdir(out)).filter((n) => n.startsWith('.') && n !== `.withdrawals.csv.${process.pid}.tmp`)).toEqual([]);
+    // Nothing of the failed set is left; the journal is the previous set's, complete.
+    expect((await readdir(out)).filter((n) => n.startsWith('.') && n !== `.withdrawals.csv.${process.pid}.tmp`)).toEqual(['.ledgerpipe-export.json']);
+    const journal = JSON.parse(await readFile(join(out, '.ledgerpipe-export.json'), 'utf8')) as { state: string; files: { final: string }[] };
+    expect([journal.state, journal.files.map((f) => f.final)]).toEqual(['complete', ['margin_records.csv', 'futures_fills.csv', 'withdrawals.csv', 'ledger.csv']]);
   });
 });
