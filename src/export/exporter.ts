@@ -136,7 +136,7 @@ async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly 
 }
 
 /** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
-async function prepareOut(out: string): Promise<void> {
+export async function prepareOut(out: string): Promise<void> {
   try {
     await mkdir(out, { recursive: true });
     await access(out, constants.W_OK);

@@ -4,7 +4,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import type { Window } from '../extract/window-planner.js';
-import { exportFiles, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
+import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { createSignedClient } from '../http/client.js';
 import type { Logger } from '../log/logger.js';
 import type { ProgressReporter } from '../progress/reporter.js';
@@ -14,7 +14,7 @@ import { reconciliationLines } from '../status/status.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
-import { finishRun, startRun } from '../warehouse/runs.js';
+import { finishRun, setRunStage, startRun, type Stage } from '../warehouse/runs.js';
 import { extractionMemoryBudget, openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
@@ -44,6 +44,8 @@ export interface AccountResult {
   account: string;
   range: Window;
   extract: ExtractResult;
+  /** Its row in `runs`, finished when the whole pipeline is. */
+  runId: string;
 }
 
 export interface PipelineResult {
@@ -88,7 +90,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     extra = plan.pendingWindows;
   }
   const runId = await warehouse.exclusive((c) =>
-    startRun(c, { account: account.name, command: options.command ?? `run ${pipeline.name}`, from: range.start, to: range.end, now: clock() }),
+    startRun(c, { account: account.name, command: options.command ?? `run ${pipeline.name}`, from: range.start, to: range.end, now: clock(), stage: 'extract' }),
   );
   const client = createSignedClient({ baseUrl: account.baseUrl, credentials: account.credentials, clock });
   const base = {
@@ -113,39 +115,34 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     }
     result.total = totalStats(result.streams);
     const t = result.total;
-    const incomplete = [
-      ...(t.quarantined > 0 ? [`${t.quarantined} records quarantined`] : []),
-      ...(t.strayWindows > 0 ? [`${t.strayWindows} windows returned records none of which lay inside them`] : []),
-    ];
-    await warehouse.exclusive((c) =>
-      finishRun(c, runId, {
-        status: incomplete.length > 0 ? 'incomplete' : 'done',
-        exitCode: incomplete.length > 0 ? EXIT_STATUS.incomplete : 0,
-        message: incomplete.length > 0 ? incomplete.join('; ') : 'ok',
-        requests: t.requests,
-        rateLimited: t.rateLimited,
-        retries: t.retries,
-        records: t.records,
-        now: clock(),
-      }),
-    );
-    return { account: account.name, range, extract: result };
+    await warehouse.exclusive((c) => setRunStage(c, runId, 'extract', { requests: t.requests, rateLimited: t.rateLimited, retries: t.retries, records: t.records }));
+    return { account: account.name, range, extract: result, runId };
   } catch (error) {
-    const e = error instanceof LedgerpipeError ? error : undefined;
-    await warehouse
-      .exclusive((c) =>
-        finishRun(c, runId, {
-          status: e?.exit === 'incomplete' ? 'incomplete' : 'failed',
-          exitCode: EXIT_STATUS[e?.exit ?? 'unexpected'],
-          message: error instanceof Error ? error.message : String(error),
-          now: clock(),
-        }),
-      )
-      .catch(() => undefined);
+    await warehouse.exclusive((c) => finishRun(c, runId, failedEnd(error, clock()))).catch(() => undefined);
     throw error;
   } finally {
     await client.close();
   }
+}
+
+/** How a run that failed with `error` ends in `runs`. */
+function failedEnd(error: unknown, now: number): Parameters<typeof finishRun>[2] {
+  const e = error instanceof LedgerpipeError ? error : undefined;
+  return {
+    status: e?.exit === 'incomplete' ? 'incomplete' : 'failed',
+    exitCode: EXIT_STATUS[e?.exit ?? 'unexpected'],
+    message: error instanceof Error ? error.message : String(error),
+    now,
+  };
+}
+
+/** What one account's extraction left incomplete, in a few words for its row in `runs`; empty when whole. */
+function accountIncomplete(a: AccountResult): string[] {
+  const t = a.extract.total;
+  return [
+    ...(t.quarantined > 0 ? [`${t.quarantined} records quarantined`] : []),
+    ...(t.strayWindows > 0 ? [`${t.strayWindows} windows returned records none of which lay inside them`] : []),
+  ];
 }
 
 /** Why a finished extraction is incomplete (exit 4), or undefined when it is whole. */
@@ -184,38 +181,93 @@ function exportRange(options: RunPipelineOptions, accounts: readonly AccountResu
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
   const { pipeline } = options;
+  const clock = options.clock ?? Date.now;
   const streams = pipelineStreams(pipeline, options.streams);
-  // An export set an earlier run left half renamed or half written is put right before anything else.
-  if (pipeline.stages.includes('export')) await recoverExports(options.out);
+  if (pipeline.stages.includes('export')) {
+    // A --out that cannot be written is said now, not after hours of extraction; and an export set an earlier
+    // run left half renamed or half written is put right before anything else.
+    await prepareOut(options.out);
+    await recoverExports(options.out);
+  }
   const warehouse = await openWarehouse(options.dbPath);
+  // The rows of `runs` this run keeps up to date: one per account, each with the stage it is in.
+  let runIds: string[] = [];
+  const stage = async <T>(name: Stage, work: () => Promise<T>): Promise<T> => {
+    await warehouse.exclusive(async (c) => {
+      for (const id of runIds) await setRunStage(c, id, name);
+    });
+    try {
+      return await work();
+    } catch (error) {
+      await warehouse
+        .exclusive(async (c) => {
+          for (const id of runIds) await finishRun(c, id, failedEnd(error, clock()));
+        })
+        .catch(() => undefined);
+      throw error;
+    }
+  };
   try {
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [] };
     if (pipeline.stages.includes('extract')) {
-      // Every account finishes or fails first; the first failure is thrown from inside, so that it is the one
-      // reported even if restoring the budget fails after it.
+      // Every account finishes or fails first (each records its own failure); the first failure is thrown from
+      // inside, so that it is the one reported even if restoring the budget fails after it.
       result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), async () => {
         const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
+        runIds = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.runId] : []));
         const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-        if (failure !== undefined) throw failure.reason;
+        if (failure !== undefined) {
+          await warehouse.exclusive(async (c) => {
+            for (const id of runIds) await finishRun(c, id, failedEnd(failure.reason, clock()));
+          });
+          throw failure.reason;
+        }
         return settled.map((s) => (s as PromiseFulfilledResult<AccountResult>).value);
       });
       options.progress.stop();
       const reason = incompleteReason(result.accounts);
       if (reason !== undefined) result.incomplete = reason;
+    } else {
+      // A transform or export alone acts on every account the warehouse holds: each gets its row.
+      const first = pipeline.stages[0] as Stage;
+      runIds = await warehouse.exclusive(async (c) => {
+        const accounts = (await c.runAndReadAll('SELECT DISTINCT account FROM raw_records ORDER BY 1')).getRows().map((r) => String(r[0]));
+        const ids: string[] = [];
+        for (const account of accounts) {
+          ids.push(await startRun(c, { account, command: options.command ?? `run ${pipeline.name}`, ...(options.range === undefined ? {} : { from: options.range.start, to: options.range.end }), now: clock(), stage: first }));
+        }
+        return ids;
+      });
     }
     if (pipeline.stages.includes('transform')) {
-      // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
-      if (pipeline.stages.includes('extract')) collectGarbage();
-      result.transform = await runTransformStage(warehouse, options.log);
-      for (const account of options.accounts) {
-        const lines = await reconciliationLines(warehouse, account.name);
-        if (lines.length > 0) result.reconciliation.push(`account ${account.name}`, ...lines);
-      }
+      await stage('transform', async () => {
+        // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
+        if (pipeline.stages.includes('extract')) collectGarbage();
+        result.transform = await runTransformStage(warehouse, options.log);
+        for (const account of options.accounts) {
+          const lines = await reconciliationLines(warehouse, account.name);
+          if (lines.length > 0) result.reconciliation.push(`account ${account.name}`, ...lines);
+        }
+      });
     }
     if (pipeline.stages.includes('export')) {
-      const range = exportRange(options, result.accounts);
-      result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });
+      await stage('export', async () => {
+        const range = exportRange(options, result.accounts);
+        result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });
+      });
     }
+    await warehouse.exclusive(async (c) => {
+      const byRun = new Map(result.accounts.map((a) => [a.runId, accountIncomplete(a)]));
+      for (const id of runIds) {
+        const incomplete = byRun.get(id) ?? [];
+        await finishRun(c, id, {
+          status: incomplete.length > 0 ? 'incomplete' : 'done',
+          exitCode: incomplete.length > 0 ? EXIT_STATUS.incomplete : 0,
+          message: incomplete.length > 0 ? incomplete.join('; ') : 'ok',
+          now: clock(),
+        });
+      }
+    });
     return result;
   } finally {
     options.progress.stop();

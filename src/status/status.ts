@@ -36,14 +36,18 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
     const last = (
       await query(
         warehouse,
-        `SELECT command, status, exit_code, message, epoch_ms(started_at) AS started, epoch_ms(finished_at) AS finished
+        `SELECT command, status, exit_code, message, stage, epoch_ms(started_at) AS started, epoch_ms(finished_at) AS finished
          FROM runs WHERE account = $account ORDER BY started_at DESC LIMIT 1`,
         { account },
       )
     )[0];
     if (last !== undefined) {
       const finished = last['finished'] === null ? 'still running or killed' : `finished ${formatInstant(Number(last['finished']))}`;
-      lines.push(`  last run: ${String(last['command'])}, started ${formatInstant(Number(last['started']))}, ${finished}: ${String(last['status'])} (exit ${String(last['exit_code'] ?? '-')}) ${String(last['message'] ?? '')}`.trimEnd());
+      // Where a run stopped short: the stage it failed in, or was in when it was killed (older runs have none).
+      const stage = last['stage'] !== null && last['status'] !== 'done' ? ` at ${String(last['stage'])}` : '';
+      lines.push(
+        `  last run: ${String(last['command'])}, started ${formatInstant(Number(last['started']))}, ${finished}: ${String(last['status'])}${stage} (exit ${String(last['exit_code'] ?? '-')}) ${String(last['message'] ?? '')}`.trimEnd(),
+      );
     }
     const requested = mergeWindows(
       (await query(warehouse, "SELECT epoch_ms(range_from) AS s, epoch_ms(range_to) AS e FROM runs WHERE account = $account AND range_from IS NOT NULL AND command <> 'export' AND command <> 'transform'", { account })).map(

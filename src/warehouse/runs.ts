@@ -2,12 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
 
+/** The stages of a pipeline, in order. */
+export type Stage = 'extract' | 'transform' | 'export';
+
 export interface RunStart {
   account: string;
   command: string;
   from?: number;
   to?: number;
   now: number;
+  /** The stage it starts with. */
+  stage: Stage;
 }
 
 export interface RunEnd {
@@ -25,10 +30,11 @@ export interface RunEnd {
 export async function startRun(connection: DuckDBConnection, run: RunStart): Promise<string> {
   const runId = randomUUID();
   await connection.run(
-    `INSERT INTO runs (run_id, account, command, range_from, range_to, started_at, status)
-     VALUES ($id, $account, $command, $from, $to, $now, 'running')`,
+    `INSERT INTO runs (run_id, account, command, range_from, range_to, started_at, status, stage)
+     VALUES ($id, $account, $command, $from, $to, $now, 'running', $stage)`,
     {
       id: runId,
+      stage: run.stage,
       account: run.account,
       command: run.command,
       from: run.from === undefined ? null : timestampTz(run.from),
@@ -39,11 +45,23 @@ export async function startRun(connection: DuckDBConnection, run: RunStart): Pro
   return runId;
 }
 
+/** Records that a run moved on to `stage`, with the extraction's counters when it has them. */
+export async function setRunStage(connection: DuckDBConnection, runId: string, stage: Stage, counters: Pick<RunEnd, 'requests' | 'rateLimited' | 'retries' | 'records'> = {}): Promise<void> {
+  const big = (n: number | undefined) => (n === undefined ? null : BigInt(n));
+  await connection.run(
+    `UPDATE runs SET stage = $stage, requests = coalesce($requests, requests), rate_limited = coalesce($limited, rate_limited),
+       retries = coalesce($retries, retries), records = coalesce($records, records)
+     WHERE run_id = $id`,
+    { id: runId, stage, requests: big(counters.requests), limited: big(counters.rateLimited), retries: big(counters.retries), records: big(counters.records) },
+  );
+}
+
 export async function finishRun(connection: DuckDBConnection, runId: string, end: RunEnd): Promise<void> {
   const big = (n: number | undefined) => (n === undefined ? null : BigInt(n));
   await connection.run(
     `UPDATE runs SET finished_at = $now, status = $status, exit_code = $code, message = $message,
-       requests = $requests, rate_limited = $limited, retries = $retries, records = $records
+       requests = coalesce($requests, requests), rate_limited = coalesce($limited, rate_limited),
+       retries = coalesce($retries, retries), records = coalesce($records, records)
      WHERE run_id = $id`,
     {
       id: runId,

@@ -34,7 +34,7 @@ async function withSim<T>(options: Partial<SimulatorOptions>, work: (sim: Simula
 async function run(sim: Simulator, warehouse: Warehouse, extra: Partial<ExtractOptions> = {}) {
   const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, timeouts: { totalMs: 400 } });
   try {
-    const runId = await startRun(warehouse.connection, { account: 'default', command: 'extract', from: FROM, to: TO, now: Date.now() });
+    const runId = await startRun(warehouse.connection, { account: 'default', command: 'extract', from: FROM, to: TO, now: Date.now(), stage: 'extract' });
     return await extract({
       warehouse,
       client,

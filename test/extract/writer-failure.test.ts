@@ -57,7 +57,7 @@ describe('nightly after a run that left a window unfinished', () => {
       await writer.commit(page(partition, D0, D0 + 7 * DAY, partition === 'USDT-FUTURES' ? '9' : '', partition !== 'USDT-FUTURES'));
       for (let w = 1; w < 4; w++) await writer.commit(page(partition, D0 + w * 7 * DAY, D0 + (w + 1) * 7 * DAY, '', true));
     }
-    await startRun(warehouse.connection, { account: 'default', command: 'run year-end', from: D0, to: D0 + 28 * DAY, now: D0 + 30 * DAY });
+    await startRun(warehouse.connection, { account: 'default', command: 'run year-end', from: D0, to: D0 + 28 * DAY, now: D0 + 30 * DAY, stage: 'extract' });
     const plan = await planNightly(warehouse, { account: 'default', streams: [futuresFills], lookBackDays: 3, now: D0 + 40 * DAY, refreshPending: true });
     expect(plan.range).toEqual({ start: D0 - 3 * DAY, end: D0 + 40 * DAY });
   });

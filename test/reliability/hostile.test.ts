@@ -87,6 +87,29 @@ describe('a hostile server, through the CLI', () => {
     }
   });
 
+  it('makes the transform fail its checks: runs and status say the run stopped at the transform', async () => {
+    // One id in both margin types books one ledger entry twice: the transform's key check refuses it.
+    const same: HostileHandler = (r) =>
+      ok(r.query.has('idLessThan') ? [] : [{ id: '1', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Date.UTC(2025, 0, 5)) }]);
+    const result = await against({ '/api/v2/tax/margin-record': same }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
+    expect(result.status).toBe(4);
+    const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
+    expect(status.stdout).toMatch(
+      /^ {2}last run: run year-end, started \S+, finished \S+: incomplete at transform \(exit 4\) the ledger failed its checks, so the previous one was kept: ledger keys are unique: entry margin_records:1:main of account default appears 2 times; report this with the warehouse$/m,
+    );
+  });
+
+  it('is never asked anything when --out cannot be written: the run stops first', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'file'), 'x');
+    const server = await startHostile({});
+    servers.push(server);
+    const result = await runCliProcess(['run', 'year-end', '--year', '2025', '--base-url', server.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'file', 'out')], {
+      env: { ...process.env, ...SECRETS },
+    });
+    expect([result.status, lastLine(result.stderr), server.requests.length]).toEqual([2, `ledgerpipe: cannot write to --out ${join(dir, 'file', 'out')} (ENOTDIR); choose a folder you can write to`, 0]);
+  });
+
   it('refuses a secret typed into a config file where the name of its variable belongs, without repeating it', async () => {
     const { writeFile } = await import('node:fs/promises');
     const config = join(dir, 'config.json');

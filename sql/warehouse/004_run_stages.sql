@@ -1,0 +1,2 @@
+-- Which stage a run is in, or failed in: extract, transform or export (status shows it).
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS stage VARCHAR;
