@@ -29,12 +29,22 @@ export function assertTimeZone(timeZone: string): void {
   }
 }
 
-/** The UTC instant of a wall-clock time in `timeZone` (for a time skipped by DST, the instant after the gap). */
+const DAY_MS = 86_400_000;
+
+/**
+ * The UTC instant of a wall-clock time in `timeZone`, by one rule wherever the clocks change (the "compatible"
+ * rule of JavaScript's Temporal and of java.time): a wall time that happens twice (clocks set back) is its first
+ * occurrence; a wall time that never happens (clocks set forward) is moved forward by the jump, so 02:30 on a
+ * night the clocks go from 02:00 to 03:00 is 03:30, and a day whose midnight is skipped (America/Santiago,
+ * Havana, Asuncion) starts when its clocks jump, at 01:00. Zones change offset at most once in two days.
+ */
 function wallToUtc(wallMs: number, timeZone: string): number {
   if (timeZone === 'UTC') return wallMs;
-  let utc = wallMs - zoneOffsetMs(timeZone, wallMs);
-  utc = wallMs - zoneOffsetMs(timeZone, utc);
-  return utc;
+  const before = zoneOffsetMs(timeZone, wallMs - DAY_MS);
+  const after = zoneOffsetMs(timeZone, wallMs + DAY_MS);
+  const fits = [...new Set([before, after])].map((offset) => wallMs - offset).filter((utc) => utc + zoneOffsetMs(timeZone, utc) === wallMs);
+  // Skipped: the offset from before the jump places it that far past the jump.
+  return fits.length === 0 ? wallMs - before : Math.min(...fits);
 }
 
 /**
