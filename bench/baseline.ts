@@ -7,9 +7,11 @@ import { totalStats } from '../src/extract/stats.js';
  */
 export async function extractOneByOne(options: ExtractOptions): Promise<ExtractResult> {
   const streams: ExtractResult['streams'] = {};
+  const failures: ExtractResult['failures'] = [];
   for (const stream of options.streams) {
     const result = await extract({ ...options, streams: [stream], concurrency: 1 });
     Object.assign(streams, result.streams);
+    failures.push(...result.failures);
   }
-  return { streams, total: totalStats(streams) };
+  return { streams, total: totalStats(streams), failures };
 }

@@ -20,6 +20,7 @@ export interface CommonArgs {
   'log-format': 'pretty' | 'json';
   quiet: boolean;
   'rate-scale': number;
+  'allow-gaps': boolean;
 }
 
 export function withCommonOptions<T>(yargs: Argv<T>): Argv<T & CommonArgs> {
@@ -37,6 +38,7 @@ export function withCommonOptions<T>(yargs: Argv<T>): Argv<T & CommonArgs> {
     .option('profile', { type: 'string', describe: 'Run one profile of the config file' })
     .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Log errors only' })
+    .option('allow-gaps', { type: 'boolean', default: false, describe: 'Write the files even when a stream could not be read (the run still exits 4)' })
     .option('rate-scale', { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' }) as Argv<T & CommonArgs>;
 }
 

@@ -64,6 +64,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     progress: progressFor(args, io, log),
     rateScale: args['rate-scale'],
     command,
+    allowGaps: args['allow-gaps'],
   });
   for (const line of resultLines(result)) io.out(line);
   if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_QUARANTINE', exit: 'incomplete' });

@@ -1,4 +1,6 @@
 import { ExtractError } from '../errors/extract-error.js';
+import { PlatformError } from '../errors/platform-error.js';
+import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
 import { silentLogger, type Logger } from '../log/logger.js';
@@ -52,9 +54,30 @@ export interface ExtractOptions {
   refresh?: readonly Window[];
 }
 
+/** A stream that could not be read to its end: the platform refused it or kept failing; the others went on. */
+export interface StreamFailure {
+  stream: string;
+  /** The error's one line (the platform's message included, secrets taken out). */
+  message: string;
+  code: string;
+}
+
 export interface ExtractResult {
   streams: Record<string, StreamStats>;
   total: StreamStats;
+  /** Streams left unread: their windows stay gaps, and the run is incomplete. */
+  failures: StreamFailure[];
+}
+
+/**
+ * Whether a failure concerns its own stream only, so the other streams go on: the platform refused its requests
+ * (a parameter, a window) or kept failing, or answered something its windows cannot be read from (a cursor
+ * that does not end). Refused credentials, a warehouse that cannot be written, and anything unforeseen stop
+ * the whole extraction.
+ */
+function stopsOnlyItsStream(error: unknown): boolean {
+  if (error instanceof PlatformError) return error.exit !== 'auth';
+  return error instanceof TransportError || error instanceof ExtractError;
 }
 
 interface Task {
@@ -102,9 +125,16 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
       stream.kind === 'paged' ? extractPaged(stream, stats[stream.name] as StreamStats, context) : extractSnapshot(stream, stats[stream.name] as StreamStats, context),
     ),
   );
-  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure !== undefined) throw failure.reason;
-  return { streams: stats, total: totalStats(stats) };
+  const failures: StreamFailure[] = [];
+  for (const [i, outcome] of settled.entries()) {
+    if (outcome.status === 'fulfilled') continue;
+    if (!stopsOnlyItsStream(outcome.reason)) throw outcome.reason;
+    const error = outcome.reason as Error & { code: string };
+    const stream = (options.streams[i] as StreamDef).name;
+    log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
+    failures.push({ stream, message: error.message, code: error.code });
+  }
+  return { streams: stats, total: totalStats(stats), failures };
 }
 
 type Context = ExtractOptions & {

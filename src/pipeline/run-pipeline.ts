@@ -38,6 +38,8 @@ export interface RunPipelineOptions {
   rateScale?: number;
   /** How the run is named in the runs table (default `run <pipeline>`). */
   command?: string;
+  /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
+  allowGaps?: boolean;
 }
 
 export interface AccountResult {
@@ -112,6 +114,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
       options.log.info(`${account.name}: reading ${stream} again ${new Date(w.start).toISOString()} .. ${new Date(w.end).toISOString()} for records still pending`);
       const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w] });
       merge(result.streams, again.streams);
+      result.failures.push(...again.failures);
     }
     result.total = totalStats(result.streams);
     const t = result.total;
@@ -140,6 +143,7 @@ function failedEnd(error: unknown, now: number): Parameters<typeof finishRun>[2]
 function accountIncomplete(a: AccountResult): string[] {
   const t = a.extract.total;
   return [
+    ...a.extract.failures.map((f) => `${f.stream} not read: ${f.message}`),
     ...(t.quarantined > 0 ? [`${t.quarantined} records quarantined`] : []),
     ...(t.strayWindows > 0 ? [`${t.strayWindows} windows returned records none of which lay inside them`] : []),
   ];
@@ -151,6 +155,9 @@ function incompleteReason(accounts: readonly AccountResult[]): string | undefine
   const per = (count: (s: StreamStats) => number) =>
     accounts.flatMap((a) => Object.entries(a.extract.streams).filter(([, s]) => count(s) > 0).map(([name, s]) => `${who(a, name)}: ${count(s)}`));
   const reasons: string[] = [];
+  for (const a of accounts) {
+    for (const f of a.extract.failures) reasons.push(`${who(a, f.stream)} could not be read and its range is a gap: ${f.message}; run again to fill it`);
+  }
   const quarantined = per((s) => s.quarantined);
   if (quarantined.length > 0) {
     reasons.push(`records that could not be loaded as they came were set aside in the quarantine table, each with its reason (${quarantined.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`);
@@ -250,7 +257,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         }
       });
     }
-    if (pipeline.stages.includes('export')) {
+    const gaps = result.accounts.some((a) => a.extract.failures.length > 0);
+    if (pipeline.stages.includes('export') && gaps && options.allowGaps !== true) {
+      // Files of a range with a gap would read as complete: none are written unless the user asks.
+      result.incomplete = `${result.incomplete ?? 'the range has a gap'}; no files were written (add --allow-gaps to write them with the gap)`;
+    } else if (pipeline.stages.includes('export')) {
       await stage('export', async () => {
         const range = exportRange(options, result.accounts);
         result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });

@@ -32,6 +32,9 @@ async function against(handlers: Readonly<Record<string, HostileHandler>>, args:
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 
+/** Whether the window a request asks for holds `time`, so a handler answers a record only where it belongs. */
+const holds = (r: HostileRequest, time: number) => Number(r.query.get('startTime')) <= time && time <= Number(r.query.get('endTime'));
+
 describe('a hostile server, through the CLI', () => {
   it('echoes the request headers in an error and a record: no secret is printed, logged, stored or shown by status', async () => {
     const echo: HostileHandler = (r) => ({
@@ -39,15 +42,15 @@ describe('a hostile server, through the CLI', () => {
       body: { code: '40017', msg: `bad request; headers were ${JSON.stringify({ key: r.headers['access-key'], passphrase: r.headers['access-passphrase'] })}`, data: null },
     });
     const record: HostileHandler = (r) =>
-      ok(r.query.has('idLessThan') ? [] : [{ id: '7', coin: 'USDT', p2pTaxType: `buy ${String(r.headers['access-passphrase'])}`, balance: '1', ts: String(Date.UTC(2025, 0, 5)) }]);
+      ok(r.query.has('idLessThan') || !holds(r, Date.UTC(2025, 0, 5)) ? [] : [{ id: '7', coin: 'USDT', p2pTaxType: `buy ${String(r.headers['access-passphrase'])}`, balance: '1', ts: String(Date.UTC(2025, 0, 5)) }]);
     const args = ['extract', '--streams', 'p2p_tax_records,withdrawals', '--from', '2025-01-01', '--to', '2025-02-01'];
     const handlers = { '/api/v2/spot/wallet/withdrawal-records': echo, '/api/v2/tax/p2p-record': record };
     const pretty = await against(handlers, args);
     const json = await against(handlers, [...args, '--log-format', 'json']);
     const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
-    expect([pretty.status, json.status, status.status]).toEqual([1, 1, 0]);
+    expect([pretty.status, json.status, status.status]).toEqual([4, 4, 0]);
     expect(lastLine(pretty.stderr)).toBe(
-      'ledgerpipe: the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 400, code 40017 "bad request; headers were {"key":"[redacted]","passphrase":"[redacted]"}"; this is likely a ledgerpipe bug; please report it with this line',
+      'ledgerpipe: withdrawals could not be read and its range is a gap: the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 400, code 40017 "bad request; headers were {"key":"[redacted]","passphrase":"[redacted]"}"; this is likely a ledgerpipe bug; please report it with this line; run again to fill it',
     );
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     let stored: string;
@@ -69,9 +72,7 @@ describe('a hostile server, through the CLI', () => {
 
   it('sends one id twice in a page with different content: neither copy is loaded, both are in quarantine, exit 4', async () => {
     const record = (id: string, amount: string) => ({ id, coin: 'USDT', p2pTaxType: 'buy', balance: amount, ts: String(Date.UTC(2025, 0, 5)) });
-    // Only the window that holds the records answers them.
-    const inWindow = (r: HostileRequest) => Number(r.query.get('startTime')) <= Date.UTC(2025, 0, 5) && Date.UTC(2025, 0, 5) <= Number(r.query.get('endTime'));
-    const twice: HostileHandler = (r) => ok(r.query.has('idLessThan') || !inWindow(r) ? [] : [record('4', '1'), record('3', '2'), record('3', '200'), record('2', '5')]);
+    const twice: HostileHandler = (r) => ok(r.query.has('idLessThan') || !holds(r, Date.UTC(2025, 0, 5)) ? [] : [record('4', '1'), record('3', '2'), record('3', '200'), record('2', '5')]);
     const result = await against({ '/api/v2/tax/p2p-record': twice }, ['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01']);
     expect(result.status).toBe(4);
     expect(lastLine(result.stderr)).toBe(
@@ -85,6 +86,36 @@ describe('a hostile server, through the CLI', () => {
     } finally {
       await warehouse.close();
     }
+  });
+
+  it('refuses one stream: the others are read and transformed, no file is written without --allow-gaps, exit 4', async () => {
+    const refuse: HostileHandler = () => ({ status: 400, body: { code: '40017', msg: 'Parameter verification failed', data: null } });
+    const margin: HostileHandler = (r) =>
+      ok(r.query.has('idLessThan') || r.query.get('marginType') !== 'crossed' || !holds(r, Date.UTC(2025, 0, 5)) ? [] : [{ id: '1', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Date.UTC(2025, 0, 5)) }]);
+    const handlers = { '/api/v2/p2p/advList': refuse, '/api/v2/tax/margin-record': margin };
+    const args = ['run', 'year-end', '--streams', 'margin_records,p2p_advertisements', '--from', '2025-01-01', '--to', '2025-02-01'];
+    const { readdir } = await import('node:fs/promises');
+
+    const held = await against(handlers, args);
+    const reason = 'p2p_advertisements could not be read and its range is a gap: the platform refused GET /api/v2/p2p/advList: HTTP 400, code 40017 "Parameter verification failed"; this is likely a ledgerpipe bug; please report it with this line; run again to fill it';
+    expect([held.status, lastLine(held.stderr)]).toEqual([4, `ledgerpipe: ${reason}; no files were written (add --allow-gaps to write them with the gap)`]);
+    expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, 'SELECT source, source_id, amount::VARCHAR AS amount FROM ledger')).toEqual([{ source: 'margin_records', source_id: '1', amount: '5.000000000000000000' }]);
+      expect(await rows(warehouse, "SELECT count(*) AS read FROM coverage WHERE stream = 'p2p_advertisements' AND status = 'done'")).toEqual([{ read: '0' }]);
+    } finally {
+      await warehouse.close();
+    }
+
+    const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
+    const month = '2025-01-01T00:00:00.000Z .. 2025-02-01T00:00:00.000Z';
+    expect(status.stdout).toContain(`    crossed covered: ${month}\n`);
+    expect(status.stdout).toContain(`    sell:completed covered: nothing\n    sell:completed gaps: ${month} (run again over this range to fill them)\n`);
+
+    const written = await against(handlers, [...args, '--allow-gaps']);
+    expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${reason}`]);
+    expect((await readdir(join(dir, 'out'))).filter((f) => f.startsWith('ledger'))).toEqual(['ledger.csv', 'ledger.parquet']);
   });
 
   it('makes the transform fail its checks: runs and status say the run stopped at the transform', async () => {
