@@ -1,67 +1,78 @@
 -- Check: per account, asset and category, the ledger adds up to the typed tables it comes from, summed here
 -- straight from those tables by type and booked by the type catalog. A row lost or doubled on the way shows up
--- as a difference.
+-- as a difference. Totals are summed as whole and decimal parts (lp_sum_whole, lp_sum_frac, lp_exact_text in
+-- 00_macros.sql) and compared as exact text: two amounts at the platform's limit add up past DECIMAL(38,18).
 WITH
 booking AS (SELECT source, field, type, category, direction FROM type_catalog WHERE source <> 'ledgerpipe'),
 unreviewed AS (SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category),
--- Per account, asset and type: the sum as written and the sum of absolute values, and the record's main type
--- (which decides whether a fee leg is booked). default_direction: a stream's own direction (withdrawals out,
--- deposits in) for a status the catalog lacks.
+-- Every amount with its type and its record's main type (which decides whether a fee leg is booked).
+-- default_direction: a stream's own direction (withdrawals out, deposits in) for a status the catalog lacks.
 typed AS (
   SELECT account, 'margin_records' AS source, 'marginTaxType' AS field, margin_tax_type AS type, 'marginTaxType' AS main_field,
-    margin_tax_type AS main_type, NULL AS default_direction, coin AS asset, sum(amount) AS written, sum(abs(amount)) AS magnitude
-  FROM margin_records GROUP BY ALL
+    margin_tax_type AS main_type, NULL AS default_direction, coin AS asset, amount
+  FROM margin_records
   UNION ALL
-  SELECT account, 'margin_records', 'fee', '*', 'marginTaxType', margin_tax_type, NULL, coin, sum(fee), sum(abs(fee))
-  FROM margin_records WHERE fee <> 0 GROUP BY ALL
+  SELECT account, 'margin_records', 'fee', '*', 'marginTaxType', margin_tax_type, NULL, coin, fee
+  FROM margin_records WHERE fee <> 0
   UNION ALL
-  SELECT account, 'futures_fills', 'profit', '*', 'profit', '*', NULL, margin_coin, sum(profit), sum(abs(profit))
-  FROM futures_fills WHERE profit <> 0 GROUP BY ALL
+  SELECT account, 'futures_fills', 'profit', '*', 'profit', '*', NULL, margin_coin, profit
+  FROM futures_fills WHERE profit <> 0
   UNION ALL
   SELECT account, 'futures_fills', 'feeDetail.deduction', coalesce(deduction, ''), 'feeDetail.deduction', coalesce(deduction, ''), NULL,
-    fee_coin, sum(total_fee), sum(abs(total_fee))
-  FROM futures_fill_fees WHERE total_fee <> 0 GROUP BY ALL
+    fee_coin, total_fee
+  FROM futures_fill_fees WHERE total_fee <> 0
   UNION ALL
-  SELECT account, 'withdrawals', 'status', status, 'status', status, 'out', coin, sum(size), sum(abs(size)) FROM withdrawals GROUP BY ALL
+  SELECT account, 'withdrawals', 'status', status, 'status', status, 'out', coin, size FROM withdrawals
   UNION ALL
-  SELECT account, 'withdrawals', 'fee', '*', 'status', status, NULL, coin, sum(fee), sum(abs(fee)) FROM withdrawals WHERE fee <> 0 GROUP BY ALL
+  SELECT account, 'withdrawals', 'fee', '*', 'status', status, NULL, coin, fee FROM withdrawals WHERE fee <> 0
   UNION ALL
-  SELECT account, 'deposits', 'status', status, 'status', status, 'in', coin, sum(size), sum(abs(size)) FROM deposits GROUP BY ALL
+  SELECT account, 'deposits', 'status', status, 'status', status, 'in', coin, size FROM deposits
   UNION ALL
   SELECT account, 'futures_tax_records', 'futureTaxType', future_tax_type, 'futureTaxType', future_tax_type, NULL, margin_coin,
-    sum(amount), sum(abs(amount))
-  FROM futures_tax_records GROUP BY ALL
+    amount
+  FROM futures_tax_records
   UNION ALL
-  SELECT account, 'futures_tax_records', 'fee', '*', 'futureTaxType', future_tax_type, NULL, margin_coin, sum(fee), sum(abs(fee))
-  FROM futures_tax_records WHERE fee <> 0 GROUP BY ALL
+  SELECT account, 'futures_tax_records', 'fee', '*', 'futureTaxType', future_tax_type, NULL, margin_coin, fee
+  FROM futures_tax_records WHERE fee <> 0
   UNION ALL
-  SELECT account, 'spot_tax_records', 'spotTaxType', spot_tax_type, 'spotTaxType', spot_tax_type, NULL, coin, sum(amount), sum(abs(amount))
-  FROM spot_tax_records GROUP BY ALL
+  SELECT account, 'spot_tax_records', 'spotTaxType', spot_tax_type, 'spotTaxType', spot_tax_type, NULL, coin, amount
+  FROM spot_tax_records
   UNION ALL
-  SELECT account, 'spot_tax_records', 'fee', '*', 'spotTaxType', spot_tax_type, NULL, coin, sum(fee), sum(abs(fee))
-  FROM spot_tax_records WHERE fee <> 0 GROUP BY ALL
+  SELECT account, 'spot_tax_records', 'fee', '*', 'spotTaxType', spot_tax_type, NULL, coin, fee
+  FROM spot_tax_records WHERE fee <> 0
   UNION ALL
   SELECT account, 'p2p_tax_records', 'p2pTaxType', p2p_tax_type, 'p2pTaxType', p2p_tax_type, NULL, coin,
-    sum(coalesce(balance, total)), sum(abs(coalesce(balance, total)))
-  FROM p2p_tax_records GROUP BY ALL
+    coalesce(balance, total)
+  FROM p2p_tax_records
 ),
-expected AS (
-  SELECT
-    t.account, t.asset, coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
-    sum(CASE coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(t.type), t.default_direction, 'signed')
-          WHEN 'in' THEN t.magnitude WHEN 'out' THEN -t.magnitude ELSE t.written END) AS total
-  FROM typed AS t
+-- Per account, asset and type: the sum as written and the sum of absolute values, each in whole and decimal parts.
+grouped AS (
+  SELECT account, source, field, type, main_field, main_type, default_direction, asset,
+    lp_sum_whole(amount) AS written_whole, lp_sum_frac(amount) AS written_frac,
+    lp_sum_whole(abs(amount)) AS magnitude_whole, lp_sum_frac(abs(amount)) AS magnitude_frac
+  FROM typed GROUP BY ALL
+),
+directed AS (
+  SELECT t.*, coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
+    coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(t.type), t.default_direction, 'signed') AS direction
+  FROM grouped AS t
   LEFT JOIN booking AS b ON b.source = t.source AND b.field = t.field AND b.type = t.type
   LEFT JOIN booking AS mb ON mb.source = t.source AND mb.field = t.main_field AND mb.type = t.main_type
   WHERE coalesce(b.direction, '') <> 'none' AND coalesce(mb.direction, '') <> 'none'
-  GROUP BY ALL
+),
+expected AS (
+  SELECT account, asset, category,
+    lp_exact_text(
+      sum(CASE direction WHEN 'in' THEN magnitude_whole WHEN 'out' THEN -magnitude_whole ELSE written_whole END),
+      sum(CASE direction WHEN 'in' THEN magnitude_frac WHEN 'out' THEN -magnitude_frac ELSE written_frac END)) AS total
+  FROM directed GROUP BY ALL
 ),
 booked AS (
-  SELECT account, asset, category, sum(amount) AS total FROM ledger GROUP BY ALL
+  SELECT account, asset, category, lp_total(amount) AS total FROM ledger GROUP BY ALL
 )
 SELECT 'ledger sums equal the typed tables' AS check_name,
        coalesce(e.account, b.account) || ' ' || coalesce(e.asset, b.asset) || ' ' || coalesce(e.category, b.category)
-         || ': typed ' || coalesce(CAST(e.total AS VARCHAR), 'nothing') || ', ledger ' || coalesce(CAST(b.total AS VARCHAR), 'nothing') AS problem
+         || ': typed ' || coalesce(e.total, 'nothing') || ', ledger ' || coalesce(b.total, 'nothing') AS problem
 FROM expected AS e
 FULL OUTER JOIN booked AS b ON e.account = b.account AND e.asset = b.asset AND e.category = b.category
 WHERE e.total IS DISTINCT FROM b.total;

@@ -9,7 +9,7 @@ SELECT
   substr(note, strpos(note, ' ') + 1)       AS type,
   asset,
   count(DISTINCT source_id)                 AS records,
-  sum(amount)                               AS total
+  lp_total(amount)                          AS total
 FROM ledger
 WHERE category = (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed')
 GROUP BY ALL;

@@ -33,6 +33,42 @@ CREATE OR REPLACE MACRO lp_ms(text) AS
 CREATE OR REPLACE MACRO lp_decimal_text(value) AS
   CASE WHEN value IS NULL THEN NULL ELSE rtrim(rtrim(CAST(value AS VARCHAR), '0'), '.') END;
 
+-- Exact totals that cannot overflow. A DECIMAL(38,18) holds amounts below 10^20, and so does its sum: two
+-- amounts the platform may send (20 whole digits, extraction's limit) already add up past it. lp_total(x) is
+-- an aggregate that writes the exact total as lp_decimal_text would ('-12.5', '0'):
+--   SELECT asset, lp_total(amount) FROM ledger GROUP BY asset
+-- It adds amounts under 10^10 as they are (fast: DuckDB's own sum, which would need 10^10 of them to reach
+-- 10^20), and the larger ones as whole and decimal parts in two HUGEINTs (up to 10^38 each, so 10^18 amounts
+-- at the limit), then joins the two and carries. Splitting every amount instead costs 1.8 s per million rows
+-- against 0.04 s. lp_sum_whole and lp_sum_frac are its two parts, for totals that choose between sums
+-- (check 30): lp_exact_text(sum of wholes, sum of decimals) writes such a pair.
+CREATE OR REPLACE MACRO lp_whole(value) AS CAST(trunc(value) AS HUGEINT);
+CREATE OR REPLACE MACRO lp_frac(value) AS CAST((value - trunc(value)) * CAST(1000000000000000000 AS DECIMAL(19, 0)) AS HUGEINT);
+CREATE OR REPLACE MACRO lp_small(value) AS value > -10000000000 AND value < 10000000000;
+CREATE OR REPLACE MACRO lp_sum_whole(value) AS
+  CASE WHEN count(value) = 0 THEN NULL ELSE
+    coalesce(sum(CASE WHEN NOT lp_small(value) THEN lp_whole(value) END), 0)
+      + coalesce(lp_whole(sum(CASE WHEN lp_small(value) THEN value END)), 0) END;
+CREATE OR REPLACE MACRO lp_sum_frac(value) AS
+  coalesce(sum(CASE WHEN NOT lp_small(value) THEN lp_frac(value) END), 0)
+    + coalesce(lp_frac(sum(CASE WHEN lp_small(value) THEN value END)), 0);
+-- Whole and decimals of one sign (|frac| < 10^18) as text.
+CREATE OR REPLACE MACRO lp_signed_text(whole, frac) AS
+  (CASE WHEN whole < 0 OR frac < 0 THEN '-' ELSE '' END) || CAST(abs(whole) AS VARCHAR)
+    || rtrim(rtrim('.' || lpad(CAST(abs(frac) AS VARCHAR), 18, '0'), '0'), '.');
+-- Whole and decimals with |frac| < 10^18, of any signs, brought to one sign.
+CREATE OR REPLACE MACRO lp_carried_text(whole, frac) AS
+  CASE
+    WHEN whole > 0 AND frac < 0 THEN lp_signed_text(whole - 1, frac + CAST(1000000000000000000 AS HUGEINT))
+    WHEN whole < 0 AND frac > 0 THEN lp_signed_text(whole + 1, frac - CAST(1000000000000000000 AS HUGEINT))
+    ELSE lp_signed_text(whole, frac)
+  END;
+-- A total in whole and decimal parts (each summed on its own, so the decimals may pass 1) as exact text.
+CREATE OR REPLACE MACRO lp_exact_text(whole, frac) AS
+  CASE WHEN whole IS NULL THEN NULL
+    ELSE lp_carried_text(whole + frac // CAST(1000000000000000000 AS HUGEINT), frac % CAST(1000000000000000000 AS HUGEINT)) END;
+CREATE OR REPLACE MACRO lp_total(value) AS lp_exact_text(lp_sum_whole(value), lp_sum_frac(value));
+
 -- A text cell as the CSV files write it: one that a spreadsheet would take for a formula (it starts with =, +,
 -- -, @, a tab or a carriage return) gets a single quote in front, as OWASP's "CSV Injection" page recommends
 -- (https://owasp.org/www-community/attacks/CSV_Injection). A cell that is a plain number (-12.5, an amount

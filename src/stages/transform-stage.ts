@@ -48,7 +48,7 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger): Prom
     const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
     const totals = (
       await c.runAndReadAll(
-        `SELECT account, asset, category, count(*) AS entries, lp_decimal_text(sum(amount)) AS amount
+        `SELECT account, asset, category, count(*) AS entries, lp_total(amount) AS amount
          FROM ledger GROUP BY ALL ORDER BY account, asset, category`,
       )
     )

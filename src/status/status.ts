@@ -97,13 +97,13 @@ export async function reconciliationLines(warehouse: Warehouse, account: string)
   if (Number(hasLedger?.['n'] ?? 0) < 2) return [];
   const movements = await query(
     warehouse,
-    `SELECT year(timezone('UTC', ts)) AS yr, asset, lp_decimal_text(sum(amount)) AS net, count(*) AS entries
+    `SELECT year(timezone('UTC', ts)) AS yr, asset, lp_total(amount) AS net, count(*) AS entries
      FROM ledger WHERE account = $account GROUP BY ALL ORDER BY yr, asset`,
     { account },
   );
   const snapshots = await query(
     warehouse,
-    `SELECT year(timezone('UTC', ts)) AS yr, epoch_ms(ts) AS snapshot_ms, lp_decimal_text(sum(usdt_balance)) AS total
+    `SELECT year(timezone('UTC', ts)) AS yr, epoch_ms(ts) AS snapshot_ms, lp_total(usdt_balance) AS total
      FROM account_balances WHERE account = $account GROUP BY ALL ORDER BY snapshot_ms`,
     { account },
   );

@@ -22,7 +22,7 @@ export async function readUnreviewed(connection: DuckDBConnection, account?: str
   const exists = await connection.runAndReadAll("SELECT count(*) FROM information_schema.tables WHERE table_name = 'unreviewed_types'");
   if (Number(exists.getRows()[0]?.[0] ?? 0) === 0) return [];
   const reader = await connection.runAndReadAll(
-    `SELECT account, source, field, type, asset, records, lp_decimal_text(total) AS total FROM unreviewed_types
+    `SELECT account, source, field, type, asset, records, total FROM unreviewed_types
      WHERE $account IS NULL OR account = $account ORDER BY account, source, field, type, asset`,
     { account: account ?? null },
   );

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess, type CliResult } from '../helpers/cli.js';
 import { ok, startHostile, type HostileHandler, type HostileRequest, type HostileServer } from '../helpers/hostile-server.js';
 import { rows } from '../helpers/raw.js';
+import { parseCsv } from '../helpers/tax-files.js';
 
 let dir: string;
 const servers: HostileServer[] = [];
@@ -62,7 +63,6 @@ describe('a hostile server, through the CLI', () => {
     }
     expect(stored).toContain('buy [redacted]');
     expect(stored).toContain('"key\\":\\"[redacted]');
-    const { readFile } = await import('node:fs/promises');
     const file = await readFile(join(dir, 'w.duckdb'));
     for (const secret of [SECRETS.LEDGERPIPE_API_KEY, SECRETS.LEDGERPIPE_API_PASSPHRASE, SECRETS.LEDGERPIPE_API_SECRET]) {
       expect([pretty.stderr, pretty.stdout, json.stderr, json.stdout, status.stdout, stored].filter((t) => t.includes(secret))).toEqual([]);
@@ -94,7 +94,6 @@ describe('a hostile server, through the CLI', () => {
       ok(r.query.has('idLessThan') || r.query.get('marginType') !== 'crossed' || !holds(r, Date.UTC(2025, 0, 5)) ? [] : [{ id: '1', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Date.UTC(2025, 0, 5)) }]);
     const handlers = { '/api/v2/p2p/advList': refuse, '/api/v2/tax/margin-record': margin };
     const args = ['run', 'year-end', '--streams', 'margin_records,p2p_advertisements', '--from', '2025-01-01', '--to', '2025-02-01'];
-    const { readdir } = await import('node:fs/promises');
 
     const held = await against(handlers, args);
     const reason = 'p2p_advertisements could not be read and its range is a gap: the platform refused GET /api/v2/p2p/advList: HTTP 400, code 40017 "Parameter verification failed"; this is likely a ledgerpipe bug; please report it with this line; run again to fill it';
@@ -131,7 +130,6 @@ describe('a hostile server, through the CLI', () => {
   });
 
   it('is never asked anything when --out cannot be written: the run stops first', async () => {
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'file'), 'x');
     const server = await startHostile({});
     servers.push(server);
@@ -142,7 +140,6 @@ describe('a hostile server, through the CLI', () => {
   });
 
   it('refuses a secret typed into a config file where the name of its variable belongs, without repeating it', async () => {
-    const { writeFile } = await import('node:fs/promises');
     const config = join(dir, 'config.json');
     await writeFile(config, JSON.stringify({ accounts: [{ name: 'main', baseUrl: 'https://example.com', env: { key: 'bg_3f2a9c1d7e', secret: 'MAIN_SECRET', passphrase: 'MAIN_PASS' } }] }));
     const result = await runCliProcess(['extract', '--year', '2025', '--config', config, '--db', join(dir, 'w.duckdb')]);
@@ -176,5 +173,23 @@ describe('a hostile server, through the CLI', () => {
     } finally {
       await warehouse.close();
     }
+  });
+});
+
+describe('amounts at the schema\'s maximum', () => {
+  it('adds up without overflow in the checks, the summary and status, exactly', async () => {
+    const max = '99999999999999999999.999999999999999999';
+    const margin: HostileHandler = (r) =>
+      ok(r.query.has('idLessThan') || r.query.get('marginType') !== 'crossed' || !holds(r, Date.UTC(2025, 0, 5)) ? [] : [
+        { id: '2', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: max, fee: '0', total: max, ts: String(Date.UTC(2025, 0, 5)) },
+        { id: '1', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: max, fee: '0', total: max, ts: String(Date.UTC(2025, 0, 5)) },
+      ]);
+    const result = await against({ '/api/v2/tax/margin-record': margin }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
+    const total = '199999999999999999999.999999999999999998';
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`default      USDT      loan_borrow                 2  ${total}\n`);
+    expect(result.stdout).toContain(`  2025 ledger movements: USDT ${total}\n`);
+    const ledger = parseCsv(await readFile(join(dir, 'out', 'ledger.csv'), 'utf8'));
+    expect(ledger.slice(1).map((r) => r[ledger[0]?.indexOf('amount') ?? -1])).toEqual([max, max]);
   });
 });

@@ -42,3 +42,88 @@ describe('lp_amount', () => {
     await expect(amounts(['0.0000000000000000001'])).rejects.toThrow('amount 0.0000000000000000001 has more than 18 decimals');
   });
 });
+
+/** lp_total over each group of amount texts (read with lp_amount), in order. */
+async function totals(groups: readonly (readonly string[])[]): Promise<(string | null)[]> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    const macros = (await readSqlFolder('staging')).find((f) => f.name === 'staging/00_macros.sql');
+    await connection.run(macros?.text ?? '');
+    const values = groups.flatMap((g, i) => g.map((text) => `(${i}, '${text}')`));
+    const reader = await connection.runAndReadAll(
+      `SELECT g, lp_total(lp_amount(t)) AS total FROM (VALUES ${values.join(', ')}) AS v(g, t) GROUP BY g ORDER BY g`,
+    );
+    return reader.getRowObjectsJS().map((r) => r['total'] as string | null);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('lp_total', () => {
+  const max = '99999999999999999999.999999999999999999';
+  it('adds amounts past DECIMAL(38,18) exactly, large and small together, carrying decimals across the point and across signs', async () => {
+    expect(
+      await totals([
+        [max, max],
+        [`-${max}`, `-${max}`, `-${max}`],
+        [max, `-${max}`],
+        ['0.6', '0.6'],
+        ['-0.6', '-0.6'],
+        ['5', '-0.25'],
+        ['-5', '0.25'],
+        ['0.25', '-5'],
+        ['1.5', '-1.5', '0.000000000000000001'],
+        ['12.5'],
+        [max, '0.5', '-1.75'],
+        ['10000000000', '-0.000000000000000001'],
+        ['-10000000000.5', '9999999999.25', '-0.25'],
+        [''],
+      ]),
+    ).toEqual([
+      '199999999999999999999.999999999999999998',
+      '-299999999999999999999.999999999999999997',
+      '0',
+      '1.2',
+      '-1.2',
+      '4.75',
+      '-4.75',
+      '-4.75',
+      '0.000000000000000001',
+      '12.5',
+      '99999999999999999998.749999999999999999',
+      '9999999999.999999999999999999',
+      '-1.5',
+      null,
+    ]);
+  });
+
+  it('is what sum gives where sum does not overflow', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      const macros = (await readSqlFolder('staging')).find((f) => f.name === 'staging/00_macros.sql');
+      await connection.run(macros?.text ?? '');
+      // 20,000 amounts of mixed signs, on both sides of 10^10 (where lp_total switches ways of adding): the exact
+      // text of lp_total equals DuckDB's own sum.
+      const reader = await connection.runAndReadAll(
+        `WITH v AS (
+           SELECT lp_amount(CAST(((i * 7919) % 40001 - 20000) * 1000003 AS VARCHAR) || '.' || lpad(CAST((i * 104729 * 1000003) % 1000000000000000000 AS VARCHAR), 18, '0')) AS x
+           FROM range(20000) t(i))
+         SELECT lp_total(x) AS total, lp_decimal_text(sum(x)) AS reference FROM v`,
+      );
+      const [row] = reader.getRowObjectsJS();
+      expect(row?.['total']).toBe(row?.['reference']);
+      expect(row?.['total']).not.toBe('0');
+      const split = await connection.runAndReadAll(
+        `SELECT count(*) FILTER (WHERE abs(x) >= 10000000000) AS large, count(*) FILTER (WHERE abs(x) < 10000000000) AS small
+         FROM (SELECT CAST(((i * 7919) % 40001 - 20000) * 1000003 AS DECIMAL(38, 18)) AS x FROM range(20000) t(i))`,
+      );
+      expect(split.getRowObjectsJS()[0]).toEqual({ large: 10001n, small: 9999n });
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+});

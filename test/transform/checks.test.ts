@@ -33,7 +33,7 @@ describe('the checks after the transforms', () => {
     await warehouse.connection.run("INSERT INTO ledger SELECT * FROM ledger WHERE entry_id = 'withdrawals:301:main'");
     expect(await problems()).toEqual([
       'ledger keys are unique: entry withdrawals:301:main of account default appears 2 times',
-      'ledger sums equal the typed tables: default USDT withdrawal: typed -100.000000000000000000, ledger -200.000000000000000000',
+      'ledger sums equal the typed tables: default USDT withdrawal: typed -100, ledger -200',
     ]);
   });
 
@@ -43,8 +43,8 @@ describe('the checks after the transforms', () => {
     expect((await problems()).sort()).toEqual([
       'every record has its ledger rows: margin record 103 has no ledger row',
       'every record has its ledger rows: withdrawal 302 in status pending has ledger rows',
-      'ledger sums equal the typed tables: default BTC loan_borrow: typed 0.500000000000000000, ledger nothing',
-      'ledger sums equal the typed tables: default BTC withdrawal: typed nothing, ledger -0.100000000000000000',
+      'ledger sums equal the typed tables: default BTC loan_borrow: typed 0.5, ledger nothing',
+      'ledger sums equal the typed tables: default BTC withdrawal: typed nothing, ledger -0.1',
     ]);
   });
 
@@ -54,8 +54,8 @@ describe('the checks after the transforms', () => {
     expect((await problems()).sort()).toEqual([
       'every record has its ledger rows: fill 201 moved money but has no ledger row',
       'every record has its ledger rows: fill 205 moved money but has no ledger row',
-      'ledger sums equal the typed tables: default USDC realized_pnl: typed -5.000000000000000000, ledger nothing',
-      'ledger sums equal the typed tables: default USDT trading_fee: typed -2.500000000000000000, ledger -1.900000000000000000',
+      'ledger sums equal the typed tables: default USDC realized_pnl: typed -5, ledger nothing',
+      'ledger sums equal the typed tables: default USDT trading_fee: typed -2.5, ledger -1.9',
     ]);
   });
 

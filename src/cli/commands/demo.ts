@@ -21,9 +21,9 @@ interface DemoArgs {
 export function demoQueries(db: string): string[] {
   return [
     `npx ledgerpipe query --db ${db} "SELECT c.tax_class, l.category, count(*) AS entries FROM ledger AS l JOIN category_meaning AS c USING (category) GROUP BY ALL ORDER BY 1, 2"`,
-    `npx ledgerpipe query --db ${db} "SELECT asset, category, count(*) AS entries, lp_decimal_text(sum(amount)) AS total FROM ledger GROUP BY ALL ORDER BY asset, category"`,
-    `npx ledgerpipe query --db ${db} "SELECT strftime(ts, '%Y-%m') AS month, lp_decimal_text(sum(profit)) AS realized_pnl, lp_decimal_text(sum(fee)) AS fees FROM futures_fills WHERE margin_coin = 'USDT' GROUP BY ALL ORDER BY month"`,
-    `npx ledgerpipe query --db ${db} "SELECT status, count(*) AS withdrawals, lp_decimal_text(sum(size)) AS size FROM withdrawals GROUP BY ALL ORDER BY status"`,
+    `npx ledgerpipe query --db ${db} "SELECT asset, category, count(*) AS entries, lp_total(amount) AS total FROM ledger GROUP BY ALL ORDER BY asset, category"`,
+    `npx ledgerpipe query --db ${db} "SELECT strftime(ts, '%Y-%m') AS month, lp_total(profit) AS realized_pnl, lp_total(fee) AS fees FROM futures_fills WHERE margin_coin = 'USDT' GROUP BY ALL ORDER BY month"`,
+    `npx ledgerpipe query --db ${db} "SELECT status, count(*) AS withdrawals, lp_total(size) AS size FROM withdrawals GROUP BY ALL ORDER BY status"`,
   ];
 }
 
