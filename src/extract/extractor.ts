@@ -21,6 +21,12 @@ const DAY_MS = 86_400_000;
 const PAGES_AHEAD = 8;
 /** Below this the server is not narrowing a window but refusing the endpoint: stop and say so. */
 const MIN_WINDOW_MS = 60_000;
+/**
+ * Records one window may return before its paging is taken for broken: 2.5 times the 20,000 the live service
+ * serves for one query before it refuses with 40303 (README, "How extraction works"). A cursor that moves on
+ * forever would otherwise read without end.
+ */
+export const MAX_WINDOW_RECORDS = 50_000;
 
 export interface ExtractOptions {
   warehouse: Warehouse;
@@ -205,6 +211,8 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
    */
   const runTask = async (task: Task): Promise<Task[]> => {
     let cursor = task.cursor;
+    let pages = 0;
+    const maxPages = Math.ceil(MAX_WINDOW_RECORDS / stream.pageLimit);
     let previousLastTs: number | undefined;
     // Records this window returned, and how many lay inside it: none inside means times read wrong.
     let returned = 0;
@@ -300,6 +308,16 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
       pending.push(committed);
       if (!full) break;
       cursor = page.cursor;
+      if (++pages >= maxPages) {
+        // Started over by the next run: what this window loaded stays (keys dedupe), its cursor does not.
+        await settle();
+        await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
+        throw new ExtractError(
+          `${stream.name}${task.partition === '' ? '' : ` ${task.partition}`}: the window ${new Date(task.window.start).toISOString()} .. ${new Date(task.window.end).toISOString()} went on past ${maxPages} pages (${MAX_WINDOW_RECORDS} records, the most ledgerpipe reads from one window) without an end; its paging looks broken, so the window is left unread — report this`,
+          'LP_PAGE_CAP',
+          { exit: 'incomplete' },
+        );
+      }
     }
     await settle();
     return [];

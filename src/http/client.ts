@@ -19,6 +19,13 @@ export interface ClientTimeouts {
 
 export const DEFAULT_TIMEOUTS: ClientTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 45_000 };
 
+/**
+ * The largest answer read: 16 MiB. The largest page of any record endpoint (500 tax records, 100 fills with
+ * their fee details, 20 advertisements) is well under 1 MiB; a larger answer is a server gone wrong, and
+ * reading it whole would only fill memory (a 100 MB answer took 868 MB).
+ */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 export interface SignedClientOptions {
   baseUrl: string;
   credentials: Credentials;
@@ -29,6 +36,8 @@ export interface SignedClientOptions {
   connections?: number;
   /** For tests: a dispatcher to send through instead of a new Agent. */
   dispatcher?: Dispatcher;
+  /** The largest answer read (default MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -72,6 +81,34 @@ function networkError(error: unknown, where: string, baseUrl: string, timeoutMs:
   return new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', error);
 }
 
+/** A size for messages: "16 MiB", or "1000 bytes" below a mebibyte. */
+const size = (bytes: number) => (bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`);
+
+/**
+ * Reads a body to its end as UTF-8, stopping (and dropping the connection) as soon as it passes `max` bytes,
+ * or before reading at all when its declared length does.
+ */
+async function readCapped(res: Dispatcher.ResponseData, max: number, where: string): Promise<string> {
+  const tooLarge = () => {
+    res.body.destroy();
+    return new TransportError(
+      `${where}: the answer is larger than ${size(max)}, the most ledgerpipe reads (a page of records is well under 1 MiB), so it was not read; the server is misbehaving`,
+      'LP_BODY_TOO_LARGE',
+      undefined,
+      { retryable: false },
+    );
+  };
+  if (Number(res.headers['content-length'] ?? 0) > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let read = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    read += chunk.length;
+    if (read > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, read).toString('utf8');
+}
+
 /**
  * @example
  * const client = createSignedClient({ baseUrl: 'https://api.example.com', credentials });
@@ -80,6 +117,7 @@ function networkError(error: unknown, where: string, baseUrl: string, timeoutMs:
  */
 export function createSignedClient(options: SignedClientOptions): SignedClient {
   const clock = options.clock ?? Date.now;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const base = options.baseUrl.replace(/\/+$/, '');
   const ownDispatcher =
@@ -120,8 +158,9 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
         signal: AbortSignal.timeout(timeouts.totalMs),
       });
       status = res.statusCode;
-      text = redact(await res.body.text());
+      text = redact(await readCapped(res, maxBodyBytes, where));
     } catch (error) {
+      if (error instanceof TransportError) throw error;
       throw networkError(error, where, base, timeouts.totalMs);
     }
     let json: unknown;

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MockAgent, type Interceptable } from 'undici';
 import { LedgerpipeError } from '../../src/errors/ledgerpipe-error.js';
 import { PlatformError } from '../../src/errors/platform-error.js';
@@ -359,5 +361,89 @@ describe('createSignedClient', () => {
       await c.close();
       expect(await c.get(WITHDRAWALS)).toEqual([]);
     });
+  });
+});
+
+describe('the size of an answer', () => {
+  /** A server on 127.0.0.1 that answers every request with `write`, and counts the bytes it got out. */
+  async function serve(write: (res: ServerResponse) => void): Promise<{ url: string; sent: () => number; close: () => Promise<void> }> {
+    let sent = 0;
+    const server = createServer((_req, res) => {
+      const original = res.write.bind(res);
+      res.write = ((chunk: string, ...rest: never[]) => {
+        sent += Buffer.byteLength(chunk);
+        return original(chunk, ...rest);
+      }) as typeof res.write;
+      write(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      sent: () => sent,
+      close: () => new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    };
+  }
+
+  const capped = (url: string, maxBodyBytes: number) => createSignedClient({ baseUrl: url, credentials: CREDENTIALS, maxBodyBytes });
+  const body = (bytes: number) => {
+    const head = JSON.stringify({ code: '00000', msg: '', data: [] });
+    return JSON.stringify({ code: '00000', msg: 'x'.repeat(bytes - head.length), data: [] });
+  };
+
+  it('reads an answer of exactly the cap', async () => {
+    const server = await serve((res) => res.end(body(1000)));
+    const c = capped(server.url, 1000);
+    try {
+      expect(body(1000)).toHaveLength(1000);
+      expect(await c.get(WITHDRAWALS)).toEqual([]);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('stops reading an answer without a length as soon as it passes the cap, and does not ask again', async () => {
+    // 300-byte chunks without end: the client must stop it, at the fourth chunk.
+    const server = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => {
+        if (res.destroyed || !res.write('x'.repeat(300))) clearInterval(timer);
+      }, 2);
+      res.on('close', () => clearInterval(timer));
+    });
+    const c = capped(server.url, 1000);
+    try {
+      const error = await c.get(WITHDRAWALS).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error).toMatchObject({
+        code: 'LP_BODY_TOO_LARGE',
+        retryable: false,
+        exit: 'incomplete',
+        message: `GET ${WITHDRAWALS}: the answer is larger than 1000 bytes, the most ledgerpipe reads (a page of records is well under 1 MiB), so it was not read; the server is misbehaving`,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.sent()).toBeLessThan(3000);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('refuses an answer whose declared length passes the default cap of 16 MiB before reading it', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(16 * 1024 * 1024 + 1) });
+      res.write('{"code":"00000"');
+    });
+    const c = createSignedClient({ baseUrl: server.url, credentials: CREDENTIALS });
+    try {
+      await expect(c.get(WITHDRAWALS)).rejects.toThrow(`GET ${WITHDRAWALS}: the answer is larger than 16 MiB, the most ledgerpipe reads`);
+      expect(server.sent()).toBe(15);
+    } finally {
+      await c.close();
+      await server.close();
+    }
   });
 });

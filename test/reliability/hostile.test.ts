@@ -117,6 +117,39 @@ describe('a hostile server, through the CLI', () => {
     expect((await readdir(join(dir, 'out'))).filter((f) => f.startsWith('ledger'))).toEqual(['ledger.csv', 'ledger.parquet']);
   });
 
+  it('answers more than 16 MiB: the answer is not read, the stream is a gap, exit 4', async () => {
+    const huge: HostileHandler = () => ({ body: `{"code":"00000","msg":"${'x'.repeat(17 * 1024 * 1024)}","data":[]}` });
+    const result = await against({ '/api/v2/spot/wallet/withdrawal-records': huge }, ['extract', '--streams', 'withdrawals,margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
+    expect([result.status, lastLine(result.stderr)]).toEqual([
+      4,
+      'ledgerpipe: withdrawals could not be read and its range is a gap: GET /api/v2/spot/wallet/withdrawal-records: the answer is larger than 16 MiB, the most ledgerpipe reads (a page of records is well under 1 MiB), so it was not read; the server is misbehaving; run again to fill it',
+    ]);
+    // Not asked again: the same request would bring the same answer.
+    expect(result.server.requests.filter((r) => r.path === '/api/v2/spot/wallet/withdrawal-records')).toHaveLength(1);
+    expect(result.stdout).toContain('default      margin_records             2        0        2         0');
+  });
+
+  it('pages on without end: the window stops at 50,000 records and stays unread, exit 4', async () => {
+    // Every page is full and its last id is lower than the last: a cursor that always moves, never ends.
+    const endless: HostileHandler = (r) => {
+      if (r.query.get('marginType') !== 'crossed') return ok([]);
+      const below = Number(r.query.get('idLessThan') ?? 1_000_000);
+      return ok(Array.from({ length: 500 }, (_, i) => ({ id: String(below - 1 - i), coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '1', fee: '0', total: '1', ts: String(Date.UTC(2025, 0, 5)) })));
+    };
+    const result = await against({ '/api/v2/tax/margin-record': endless }, ['extract', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
+    expect([result.status, lastLine(result.stderr)]).toEqual([
+      4,
+      'ledgerpipe: margin_records could not be read and its range is a gap: margin_records crossed: the window 2025-01-01T00:00:00.000Z .. 2025-02-01T00:00:00.000Z went on past 100 pages (50000 records, the most ledgerpipe reads from one window) without an end; its paging looks broken, so the window is left unread — report this; run again to fill it',
+    ]);
+    expect(result.server.requests.filter((r) => r.query.get('marginType') === 'crossed')).toHaveLength(100);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, "SELECT partition, status FROM coverage WHERE stream = 'margin_records' ORDER BY partition")).toEqual([{ partition: 'isolated', status: 'done' }]);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
   it('makes the transform fail its checks: runs and status say the run stopped at the transform', async () => {
     // One id in both margin types books one ledger entry twice: the transform's key check refuses it.
     const same: HostileHandler = (r) =>
