@@ -1,9 +1,9 @@
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
-import { migrate } from './migrations.js';
+import { migrate, pendingMigrations } from './migrations.js';
 import { literal } from './quote.js';
 
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
@@ -180,4 +180,36 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
       instance.closeSync();
     },
   };
+}
+
+/**
+ * Opens a warehouse that must already exist, to read it: read-only, so it never creates a file and works on a
+ * read-only disk. A warehouse of an earlier release is upgraded first, as every command does, which needs
+ * write access.
+ *
+ * @example
+ * const warehouse = await openWarehouseToRead('./ledgerpipe.duckdb'); // `status`
+ */
+export async function openWarehouseToRead(path: string): Promise<Warehouse> {
+  try {
+    await access(path);
+  } catch {
+    throw new UsageError(`there is no warehouse at ${path}; check --db (run or extract creates one)`);
+  }
+  const warehouse = await openWarehouse(path, { readOnly: true });
+  let pending: string[];
+  try {
+    pending = await pendingMigrations(warehouse.connection);
+  } catch (error) {
+    await warehouse.close();
+    throw error;
+  }
+  if (pending.length === 0) return warehouse;
+  await warehouse.close();
+  try {
+    return await openWarehouse(path);
+  } catch (error) {
+    if (error instanceof WarehouseError && error.exit !== 'usage') throw error;
+    throw new UsageError(`${path} was written by an earlier release and must be upgraded, which needs write access (${(error as Error).message}); run ledgerpipe status where the file can be written`, error);
+  }
 }

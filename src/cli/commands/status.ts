@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { statusLines } from '../../status/status.js';
-import { openWarehouse } from '../../warehouse/warehouse.js';
+import { openWarehouseToRead } from '../../warehouse/warehouse.js';
 import type { CliIo } from '../io.js';
 
 interface StatusArgs {
@@ -17,7 +17,7 @@ export function statusCommand(io: CliIo): CommandModule<object, StatusArgs> {
         .option('db', { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' })
         .example('ledgerpipe status', 'What ./ledgerpipe.duckdb holds') as unknown as Argv<StatusArgs>,
     handler: async (args) => {
-      const warehouse = await openWarehouse(args.db);
+      const warehouse = await openWarehouseToRead(args.db);
       try {
         for (const line of await statusLines(warehouse)) io.out(line);
       } finally {

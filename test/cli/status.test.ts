@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { runCliProcess } from '../helpers/cli.js';
+import { rows } from '../helpers/raw.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-status-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const T = Date.UTC(2025, 0, 1);
+const DAY = 86_400_000;
+
+/** A warehouse with one finished extract of withdrawals over [T, T + 1 day), the day read. */
+async function oneRun(db: string): Promise<void> {
+  const warehouse = await openWarehouse(db);
+  try {
+    const ts = (ms: number) => `make_timestamptz(${ms * 1000})`;
+    await warehouse.connection.run(
+      `INSERT INTO runs (run_id, account, command, range_from, range_to, started_at, finished_at, status, exit_code, message, stage)
+       VALUES ('r1', 'default', 'extract', ${ts(T)}, ${ts(T + DAY)}, ${ts(T + 2 * DAY)}, ${ts(T + 2 * DAY + 1000)}, 'done', 0, NULL, 'extract')`,
+    );
+    await warehouse.connection.run(`INSERT INTO coverage VALUES ('default', 'withdrawals', '', ${ts(T)}, ${ts(T + DAY)}, 'done', NULL, 1, 0, 0, 'r1', ${ts(T + 2 * DAY)})`);
+    await warehouse.connection.run('CHECKPOINT');
+  } finally {
+    await warehouse.close();
+  }
+}
+
+const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
+
+describe('status', () => {
+  it('on a path where there is no warehouse says so, exit 2, and creates nothing', async () => {
+    const db = join(dir, 'typo', 'ledgerpipe.duckdb');
+    const result = await runCliProcess(['status', '--db', db]);
+    expect([result.status, result.stdout, result.stderr]).toEqual([2, '', `ledgerpipe: there is no warehouse at ${db}; check --db (run or extract creates one)\n`]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('reads a warehouse without writing it: it runs while another process holds it read-only, and the file is unchanged', async () => {
+    const db = join(dir, 'w.duckdb');
+    await oneRun(db);
+    const before = await sha256(db);
+    // A read-only holder lets only readers in: a status that opened the file for writing would exit 75.
+    const holder = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+    try {
+      const result = await runCliProcess(['status', '--db', db]);
+      expect([result.status, result.stderr]).toEqual([0, '']);
+      expect(result.stdout.split('\n').slice(0, 2)).toEqual([
+        'account default',
+        '  last run: extract, started 2025-01-03T00:00:00.000Z, finished 2025-01-03T00:00:01.000Z: done (exit 0)',
+      ]);
+      expect(result.stdout).toContain('  withdrawals: 0 records\n    covered: 2025-01-01T00:00:00.000Z .. 2025-01-02T00:00:00.000Z\n');
+    } finally {
+      holder.closeSync();
+    }
+    expect(await sha256(db)).toBe(before);
+    expect((await readdir(dir)).sort()).toEqual(['w.duckdb']);
+  });
+
+  it('upgrades a warehouse of an earlier release first, as every command does', async () => {
+    const db = join(dir, 'w.duckdb');
+    await oneRun(db);
+    const instance = await DuckDBInstance.create(db);
+    const c = await instance.connect();
+    await c.run("DELETE FROM schema_migrations WHERE name = 'warehouse/004_run_stages.sql'; ALTER TABLE runs DROP COLUMN stage; CHECKPOINT");
+    c.closeSync();
+    instance.closeSync();
+    const result = await runCliProcess(['status', '--db', db]);
+    expect([result.status, result.stderr, result.stdout.split('\n')[1]]).toEqual([
+      0,
+      '',
+      '  last run: extract, started 2025-01-03T00:00:00.000Z, finished 2025-01-03T00:00:01.000Z: done (exit 0)',
+    ]);
+    const warehouse = await openWarehouse(db, { readOnly: true });
+    try {
+      expect(await rows(warehouse, "SELECT count(*) AS n FROM schema_migrations WHERE name = 'warehouse/004_run_stages.sql'")).toEqual([{ n: '1' }]);
+    } finally {
+      await warehouse.close();
+    }
+  });
+});
