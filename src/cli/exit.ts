@@ -1,18 +1,42 @@
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { describeMemoryBudget, isOutOfMemory } from '../warehouse/warehouse.js';
 
-/** The one line printed for an error, and the status to exit with. */
-export function describeFailure(error: unknown): { line: string; status: number } {
-  if (error instanceof LedgerpipeError) return { line: `ledgerpipe: ${error.message}`, status: EXIT_STATUS[error.exit] };
+/** What an error says, its stable code, and the status to exit with. */
+function failure(error: unknown): { message: string; code: string; status: number } {
+  if (error instanceof LedgerpipeError) return { message: error.message, code: error.code, status: EXIT_STATUS[error.exit] };
   if (isOutOfMemory(error)) {
     return {
-      line: `ledgerpipe: the warehouse needed more memory than its budget (${describeMemoryBudget()}); set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)`,
+      message: `the warehouse needed more memory than its budget (${describeMemoryBudget()}); set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)`,
+      code: 'LP_OUT_OF_MEMORY',
       status: EXIT_STATUS.unexpected,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
-    line: `ledgerpipe: unexpected failure: ${message.split('\n')[0]}; rerun with the same flags (committed work is kept) and report it if it persists`,
+    message: `unexpected failure: ${message.split('\n')[0]}; rerun with the same flags (committed work is kept) and report it if it persists`,
+    code: 'LP_UNEXPECTED',
     status: EXIT_STATUS.unexpected,
   };
+}
+
+/**
+ * The one line printed for an error, and the status to exit with. With `--log-format json` the line is a log
+ * object like the others, with the error's code and the exit status, so a machine reading the log reads it too.
+ */
+export function describeFailure(error: unknown, format: 'pretty' | 'json' = 'pretty', clock: () => number = Date.now): { line: string; status: number } {
+  const { message, code, status } = failure(error);
+  if (format === 'json') {
+    return { line: JSON.stringify({ time: new Date(clock()).toISOString(), level: 'error', msg: message, code, exit: status }), status };
+  }
+  return { line: `ledgerpipe: ${message}`, status };
+}
+
+/** The log format asked for on the command line, read from the words themselves: parsing may be what failed. */
+export function logFormatOf(argv: readonly string[]): 'pretty' | 'json' {
+  let given: string | undefined;
+  for (const [i, word] of argv.entries()) {
+    if (word === '--log-format') given = argv[i + 1];
+    else if (word.startsWith('--log-format=')) given = word.slice('--log-format='.length);
+  }
+  return given === 'json' ? 'json' : 'pretty';
 }

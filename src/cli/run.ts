@@ -6,7 +6,7 @@ import { runCommand } from './commands/run.js';
 import { simCommand } from './commands/sim.js';
 import { exportCommand, extractCommand, transformCommand } from './commands/stage.js';
 import { statusCommand } from './commands/status.js';
-import { describeFailure } from './exit.js';
+import { describeFailure, logFormatOf } from './exit.js';
 import { processIo, type CliIo } from './io.js';
 
 /**
@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     await parser.parseAsync();
     return 0;
   } catch (error) {
-    const { line, status } = describeFailure(error);
+    const { line, status } = describeFailure(error, logFormatOf(argv));
     io.log(line);
     return status;
   }

@@ -67,5 +67,5 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     allowGaps: args['allow-gaps'],
   });
   for (const line of resultLines(result)) io.out(line);
-  if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_QUARANTINE', exit: 'incomplete' });
+  if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_INCOMPLETE', exit: 'incomplete' });
 }

@@ -111,6 +111,18 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
     expect(await snapshot()).toEqual(before);
   });
 
+  it('an unknown flag with --log-format json: the line is JSON too', async () => {
+    const result = await runCliProcess(yearEnd('--log-format=json', '--colour', 'blue'), { env: env() });
+    expect([result.status, result.stdout]).toEqual([2, '']);
+    expect(JSON.parse(result.stderr)).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      level: 'error',
+      msg: 'Unknown argument: colour; see ledgerpipe --help',
+      code: 'LP_USAGE',
+      exit: 2,
+    });
+  });
+
   it('a config file with a bad field', async () => {
     const config = join(dir, 'bad.config.json');
     await writeFile(config, JSON.stringify({ accounts: [{ name: 'main', baseUrl: 'ftp://example.com', env: { key: 'K', secret: 'S', passphrase: 'P' } }] }));

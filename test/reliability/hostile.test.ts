@@ -53,6 +53,15 @@ describe('a hostile server, through the CLI', () => {
     expect(lastLine(pretty.stderr)).toBe(
       'ledgerpipe: withdrawals could not be read and its range is a gap: the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 400, code 40017 "bad request; headers were {"key":"[redacted]","passphrase":"[redacted]"}"; this is likely a ledgerpipe bug; please report it with this line; run again to fill it',
     );
+    // With --log-format json, every line is JSON, the last (the error) too.
+    expect(json.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('{'))).toEqual([]);
+    expect(JSON.parse(lastLine(json.stderr) ?? '')).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      level: 'error',
+      msg: (lastLine(pretty.stderr) ?? '').slice('ledgerpipe: '.length),
+      code: 'LP_INCOMPLETE',
+      exit: 4,
+    });
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     let stored: string;
     try {
