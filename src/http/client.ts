@@ -1,4 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
+import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { Credentials } from './credentials.js';
@@ -150,6 +151,7 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
     }
     let status: number;
     let text: string;
+    let location: string | undefined;
     try {
       const res = await request(`${base}${path}${query === '' ? '' : `?${query}`}`, {
         method: 'GET',
@@ -158,10 +160,19 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
         signal: AbortSignal.timeout(timeouts.totalMs),
       });
       status = res.statusCode;
+      const header = res.headers['location'];
+      location = header === undefined ? undefined : redact(String(header));
       text = redact(await readCapped(res, maxBodyBytes, where));
     } catch (error) {
       if (error instanceof TransportError) throw error;
       throw networkError(error, where, base, timeouts.totalMs);
+    }
+    if (status >= 300 && status < 400) {
+      // Not followed: a request signed for one address is not sent to another, and the platform never redirects.
+      throw new LedgerpipeError(
+        `${where}: ${printable(base)} answered HTTP ${status}, a redirect${location === undefined ? '' : ` to ${location}`}, which ledgerpipe does not follow; check --base-url: give the API address the platform documents, with its scheme (https)`,
+        { code: 'LP_REDIRECT', exit: 'usage' },
+      );
     }
     let json: unknown;
     try {

@@ -159,6 +159,16 @@ describe('a hostile server, through the CLI', () => {
     }
   });
 
+  it('redirects: not followed, and the line says to check --base-url, exit 2', async () => {
+    const redirect: HostileHandler = (r) => ({ status: 307, headers: { location: `https://elsewhere.example/time?key=${String(r.headers['access-key'])}` }, body: '' });
+    const result = await against({ '/api/v2/spot/wallet/withdrawal-records': redirect }, ['extract', '--streams', 'withdrawals', '--from', '2025-01-01', '--to', '2025-02-01']);
+    expect([result.status, lastLine(result.stderr), result.server.requests.map((r) => r.path)]).toEqual([
+      2,
+      `ledgerpipe: GET /api/v2/spot/wallet/withdrawal-records: ${result.server.baseUrl} answered HTTP 307, a redirect to https://elsewhere.example/time?key=[redacted], which ledgerpipe does not follow; check --base-url: give the API address the platform documents, with its scheme (https)`,
+      ['/api/v2/public/time', '/api/v2/spot/wallet/withdrawal-records'],
+    ]);
+  });
+
   it('makes the transform fail its checks: runs and status say the run stopped at the transform', async () => {
     // One id in both margin types books one ledger entry twice: the transform's key check refuses it.
     const same: HostileHandler = (r) =>
