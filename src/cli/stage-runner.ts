@@ -1,4 +1,4 @@
-import { readConfig, resolveAccounts } from '../config/profiles.js';
+import { PRIVATE_UMASK, readConfig, resolveAccounts } from '../config/profiles.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { createLogger } from '../log/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
@@ -48,9 +48,10 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   const range = needsRange || given ? parseRange(args) : undefined;
   const streams = args.streams === undefined ? undefined : parseStreams(args.streams);
   const formats = args.format === undefined ? undefined : parseFormats(args.format);
-  const accounts = pipeline.stages.includes('extract')
-    ? resolveAccounts({ config: await readConfig(args.config), profile: args.profile, baseUrl: args['base-url'], env })
-    : [];
+  const config = await readConfig(args.config);
+  // Before anything is created: the warehouse and the files hold a person's financial records.
+  process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
+  const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env }) : [];
   const result = await runPipeline({
     pipeline,
     accounts,

@@ -18,6 +18,11 @@ const envName = z
  * URL and the names of the environment variables that hold its credentials. Never the credentials themselves.
  */
 export const configSchema = z.strictObject({
+  /**
+   * The umask of what ledgerpipe creates (warehouse, exports, their folders), in octal: default 077, the owner
+   * alone (0600 files, 0700 folders); 027 lets the group read, 022 everyone.
+   */
+  umask: z.string().regex(/^0?[0-7]{3}$/, 'an octal umask such as 077 (only you), 027 (your group may read) or 022 (everyone may read)').optional(),
   accounts: z
     .array(
       z.strictObject({
@@ -40,6 +45,9 @@ export interface Account {
 }
 
 export const DEFAULT_CONFIG_PATH = './ledgerpipe.config.json';
+
+/** The umask files are created with unless the config says otherwise: the owner alone may read them. */
+export const PRIVATE_UMASK = 0o077;
 
 /** Reads and checks a profiles file; undefined when no --config was given and the default file is absent. */
 export async function readConfig(path: string | undefined): Promise<Config | undefined> {
