@@ -1,6 +1,13 @@
 import { compareIds } from '../util/ids.js';
+import { SimApiError } from './api-error.js';
 import type { Partition, SimRecord } from './data/model.js';
 
+
+/**
+ * The most records one query's window may hold: beyond it the live service refuses the query with 40303 "Can
+ * only query up to 20,000 data" (live-notes.md, "Errors"), whatever the page.
+ */
+export const MAX_QUERY_RECORDS = 20_000;
 
 export interface PageQuery {
   /** Inclusive bounds on the record time, Unix ms. */
@@ -59,11 +66,13 @@ export class PartitionIndex {
 
   /**
    * Indexes of one page, newest first: records with startTime <= ts <= endTime (both inclusive, as the live
-   * service) and id < idLessThan (exclusive), at most `limit`.
+   * service) and id < idLessThan (exclusive), at most `limit`. A window of more than MAX_QUERY_RECORDS
+   * records is refused, as the live service does.
    */
   page(query: PageQuery): number[] {
     let lo = this.firstAtOrBelow(query.endTime, false);
     const hi = this.firstAtOrBelow(query.startTime, true);
+    if (hi - lo > MAX_QUERY_RECORDS) throw new SimApiError(400, '40303', 'Can only query up to 20,000 data');
     if (query.idLessThan !== undefined) lo = Math.max(lo, this.firstIdBelow(query.idLessThan));
     const out: number[] = [];
     for (let i = lo; i < hi && out.length < query.limit; i++) {

@@ -259,3 +259,30 @@ describe('withdrawals whose status moves while the simulator runs', () => {
     }
   });
 });
+
+describe('a window holding more than 20,000 records', () => {
+  it('is refused with 40303 "Can only query up to 20,000 data", whatever the page; a narrower window answers', async () => {
+    const busyClock = fakeClock(Date.UTC(2026, 0, 10, 12));
+    const busy = await startSimulator({ seed: 'busy', from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), records: 100_000, clock: busyClock.now, pendingMs: 0 });
+    try {
+      const crossed = busy.dataset.streams.margin_records.find((p) => p.name === 'crossed')!.records;
+      const inYear = crossed.filter((r) => r.ts >= Date.UTC(2025, 0, 1) && r.ts <= Date.UTC(2026, 0, 1));
+      expect(inYear.length).toBeGreaterThan(20_000);
+      const ask = async (startTime: number, endTime: number) => {
+        busyClock.advance(1000);
+        const answer = await signedGet(busy, MARGIN, { marginType: 'crossed', startTime: String(startTime), endTime: String(endTime), limit: '1' }, { timestamp: busyClock.now() });
+        return { status: answer.status, ...envelope(answer) };
+      };
+      expect(await ask(Date.UTC(2025, 0, 1), Date.UTC(2026, 0, 1))).toMatchObject({ status: 400, code: '40303', msg: 'Can only query up to 20,000 data', data: null });
+      // The window from just after the 20,001st newest record of the year holds at most 20,000 (records of one
+      // deal share a millisecond); reaching back to it holds more.
+      const newestFirst = [...inYear].sort((a, b) => b.ts - a.ts);
+      const overTheCap = newestFirst[20_000]!.ts;
+      expect(newestFirst.filter((r) => r.ts > overTheCap).length).toBeLessThanOrEqual(20_000);
+      expect(await ask(overTheCap + 1, Date.UTC(2026, 0, 1))).toMatchObject({ status: 200, code: '00000' });
+      expect(await ask(overTheCap, Date.UTC(2026, 0, 1))).toMatchObject({ status: 400, code: '40303' });
+    } finally {
+      await busy.close();
+    }
+  });
+});
