@@ -75,7 +75,10 @@ booked_records AS (
     coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
     -- A catalog row whose direction is by_name follows the same rule as a type the catalog lacks.
     coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(l.type), l.default_direction, 'signed') AS direction,
-    coalesce(mb.trade_role, '') AS main_role
+    coalesce(mb.trade_role, '') AS main_role,
+    -- What a trade fee joins its trade by: the pair key when it has one, else the pair scope alone.
+    CASE WHEN mb.trade_role = 'fee' AND l.pair_key <> '' THEN l.pair_key END AS fee_key,
+    CASE WHEN mb.trade_role = 'fee' AND l.pair_key = '' THEN l.pair_scope END AS keyless_fee_scope
   FROM record_legs AS l
   LEFT JOIN booking AS b ON b.source = l.source AND b.field = l.field AND b.type = l.type
   LEFT JOIN booking AS mb ON mb.source = l.source AND mb.field = l.main_field AND mb.type = l.main_type
@@ -107,10 +110,12 @@ record_rows AS (
       WHEN b.main_role = 'fee' THEN coalesce(t.trade_group, o.trade_group)
     END AS trade_group
   FROM booked_records AS b
+  -- Equalities only: a condition on b alone (b.main_role = 'fee') turns these joins into nested loops, which
+  -- took 229 s for a busy year of every stream. fee_key and keyless_fee_scope are NULL but for fee legs.
   LEFT JOIN trades AS t
-    ON b.main_role = 'fee' AND b.pair_key <> '' AND t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.pair_key AND t.ts = b.ts
+    ON t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.fee_key AND t.ts = b.ts
   LEFT JOIN only_trade_of_ms AS o
-    ON b.main_role = 'fee' AND b.pair_key = '' AND o.account = b.account AND o.source = b.source AND o.pair_scope = b.pair_scope AND o.ts = b.ts
+    ON o.account = b.account AND o.source = b.source AND o.pair_scope = b.keyless_fee_scope AND o.ts = b.ts
 ),
 
 -- Fills, the bulk of the ledger, pair with nothing: realized profit or loss in the margin coin when not zero
