@@ -1,12 +1,12 @@
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
-import { describeMemoryBudget, isOutOfMemory } from '../warehouse/warehouse.js';
+import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../warehouse/warehouse.js';
 
 /** What an error says, its stable code, and the status to exit with. */
 function failure(error: unknown): { message: string; code: string; status: number } {
   if (error instanceof LedgerpipeError) return { message: error.message, code: error.code, status: EXIT_STATUS[error.exit] };
   if (isOutOfMemory(error)) {
     return {
-      message: `the warehouse needed more memory than its budget (${describeMemoryBudget()}); set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)`,
+      message: `the warehouse needed more memory than its budget (${describeMemoryBudget()}); ${memoryAdvice()}; committed work is kept`,
       code: 'LP_OUT_OF_MEMORY',
       status: EXIT_STATUS.unexpected,
     };

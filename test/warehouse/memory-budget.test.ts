@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeFailure } from '../../src/cli/exit.js';
-import { extractionMemoryBudget, openWarehouse } from '../../src/warehouse/warehouse.js';
+import { doubledMemoryBudget, extractionMemoryBudget, openWarehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -61,12 +61,29 @@ describe("DuckDB's memory budget", () => {
     const outOfMemory = new Error('Out of Memory Error: failed to allocate data of size 32.0 KiB (213.6 MiB/213.6 MiB used)\n\nPossible solutions: ...');
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
     expect(describeFailure(outOfMemory)).toEqual({
-      line: 'ledgerpipe: the warehouse needed more memory than its budget (224MB, 128MB while extracting); set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)',
+      line: 'ledgerpipe: the warehouse needed more memory than its budget (224MB, 128MB while extracting); run again with LEDGERPIPE_MEMORY_LIMIT=448MB (twice the budget); committed work is kept',
       status: 1,
     });
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '512MB');
     expect(describeFailure(outOfMemory).line).toBe(
-      'ledgerpipe: the warehouse needed more memory than its budget (512MB); set LEDGERPIPE_MEMORY_LIMIT higher (for example 1GB) and run again (committed work is kept)',
+      'ledgerpipe: the warehouse needed more memory than its budget (512MB); run again with LEDGERPIPE_MEMORY_LIMIT=1024MB (twice the budget); committed work is kept',
+    );
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '1.5 GB');
+    expect(describeFailure(outOfMemory, 'json', () => Date.UTC(2026, 0, 2)).line).toBe(
+      '{"time":"2026-01-02T00:00:00.000Z","level":"error","msg":"the warehouse needed more memory than its budget (1.5 GB); run again with LEDGERPIPE_MEMORY_LIMIT=3GB (twice the budget); committed work is kept","code":"LP_OUT_OF_MEMORY","exit":1}',
+    );
+  });
+
+  it('doubles a budget into a size DuckDB takes, or says to go larger when it cannot read the size', async () => {
+    expect(['224MB', '512MB', '1GB', '1.5GB', '1.2gb', '1GiB', '100000KB', '8TB'].map(doubledMemoryBudget)).toEqual([
+      '448MB', '1024MB', '2GB', '3GB', '2.4GB', '2148MB', '200MB', '16000GB',
+    ]);
+    expect(doubledMemoryBudget('80%')).toBeUndefined();
+    // Each doubled size opens a warehouse with the budget it names.
+    expect(await settings({ memoryLimit: '2.4GB' })).toEqual({ memory_limit: '2.2 GiB', background: true });
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '80%');
+    expect(describeFailure(new Error('Out of Memory Error: failed to allocate')).line).toBe(
+      'ledgerpipe: the warehouse needed more memory than its budget (80%); run again with LEDGERPIPE_MEMORY_LIMIT set to a size larger than 80%, such as 1GB; committed work is kept',
     );
   });
 });
