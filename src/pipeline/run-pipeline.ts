@@ -257,7 +257,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         }
       });
     }
-    const gaps = result.accounts.some((a) => a.extract.failures.length > 0);
+    // A stream that could not be read, or windows left unread because their records' times were misread.
+    const gaps = result.accounts.some((a) => a.extract.failures.length > 0 || a.extract.total.strayWindows > 0);
     if (pipeline.stages.includes('export') && gaps && options.allowGaps !== true) {
       // Files of a range with a gap would read as complete: none are written unless the user asks.
       result.incomplete = `${result.incomplete ?? 'the range has a gap'}; no files were written (add --allow-gaps to write them with the gap)`;
