@@ -1,7 +1,7 @@
 -- Check: per account, asset and category, the ledger adds up to the typed tables it comes from, summed here
 -- straight from those tables by type and booked by the type catalog. A row lost or doubled on the way shows up
 -- as a difference. Totals are summed as whole and decimal parts (lp_sum_whole, lp_sum_frac, lp_exact_text in
--- 00_macros.sql) and compared as exact text: two amounts at the platform's limit add up past DECIMAL(38,18).
+-- sql/macros/00_macros.sql) and compared as exact text: two amounts at the platform's limit add up past DECIMAL(38,18).
 WITH
 booking AS (SELECT source, field, type, category, direction FROM type_catalog WHERE source <> 'ledgerpipe'),
 unreviewed AS (SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category),

@@ -54,7 +54,7 @@ function csvField(value: string): string {
 
 /**
  * A text cell a spreadsheet would take for a formula, with a single quote in front; a plain number stays as it
- * is. The rule of the SQL macro lp_csv_text (sql/staging/00_macros.sql), for query's CSV, whose values come from
+ * is. The rule of the SQL macro lp_csv_text (sql/macros/00_macros.sql), for query's CSV, whose values come from
  * DuckDB already as text.
  */
 export function neutraliseFormula(text: string): string {

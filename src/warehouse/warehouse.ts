@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
+import { createMacros } from './macros.js';
 import { migrate, pendingMigrations } from './migrations.js';
 import { literal } from './quote.js';
 
@@ -118,7 +119,7 @@ export async function startUtcSession(connection: DuckDBConnection): Promise<voi
 }
 
 /**
- * Opens (or creates) the warehouse file and brings the bookkeeping tables up to date.
+ * Opens (or creates) the warehouse file and brings the bookkeeping tables and the SQL helpers up to date.
  *
  * @example
  * const wh = await openWarehouse('./ledgerpipe.duckdb');
@@ -146,6 +147,7 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
     // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
     await connection.run('SET allocator_background_threads = true');
     if (options.readOnly !== true) await migrate(connection, Date.now());
+    await createMacros(connection, { temporary: options.readOnly === true });
   } catch (error) {
     // Nothing may keep the file locked after a failed open (a budget too small to set it up, say).
     connection.closeSync();

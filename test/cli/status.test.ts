@@ -6,7 +6,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess } from '../helpers/cli.js';
-import { rows } from '../helpers/raw.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { loadRaw, rows } from '../helpers/raw.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -62,6 +63,40 @@ describe('status', () => {
     }
     expect(await sha256(db)).toBe(before);
     expect((await readdir(dir)).sort()).toEqual(['w.duckdb']);
+  });
+
+  it('reads, and export writes, a warehouse transformed by a release without the helpers they use', async () => {
+    const db = join(dir, 'w.duckdb');
+    await oneRun(db);
+    const warehouse = await openWarehouse(db);
+    try {
+      await loadRaw(warehouse, [{
+        stream: 'withdrawals', key: '5', ts: T + 3_600_000,
+        payload: { orderId: '5', tradeId: '=x', coin: 'USDT', type: 'withdraw', dest: 'on_chain', size: '2.5', fee: '-0.1', status: 'success', cTime: String(T + 3_600_000), uTime: String(T + 3_600_000) },
+      }]);
+      await runTransforms(warehouse);
+      // The helpers this release's status and export use, which the earlier release did not create.
+      await warehouse.connection.run('DROP MACRO lp_total; DROP MACRO lp_csv_text; CHECKPOINT');
+    } finally {
+      await warehouse.close();
+    }
+    // Held read-only by another process: status must read it as it is, with helpers of its own session.
+    const holder = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+    let status;
+    try {
+      status = await runCliProcess(['status', '--db', db]);
+    } finally {
+      holder.closeSync();
+    }
+    expect([status.status, status.stderr]).toEqual([0, '']);
+    expect(status.stdout).toContain('USDT -2.6');
+    const out = join(dir, 'out');
+    const exported = await runCliProcess(['export', '--db', db, '--out', out, '--from', '2025-01-01', '--to', '2025-01-02', '--format', 'csv']);
+    expect([exported.status, exported.stderr.split('\n').filter((l) => l.startsWith('ledgerpipe:'))]).toEqual([0, []]);
+    const [header, ...lines] = (await readFile(join(out, 'ledger.csv'), 'utf8')).trimEnd().split('\n').map((line) => line.split(','));
+    const cells = (name: string) => lines.map((line) => line[header?.indexOf(name) ?? -1]);
+    // lp_csv_text of this release: the reference that would start a formula is neutralised.
+    expect([cells('amount'), cells('reference')]).toEqual([['-0.1', '-2.5'], ["'=x", "'=x"]]);
   });
 
   it('upgrades a warehouse of an earlier release first, as every command does', async () => {

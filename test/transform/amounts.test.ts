@@ -1,14 +1,13 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { readSqlFolder } from '../../src/warehouse/sql-files.js';
+import { createMacros } from '../../src/warehouse/macros.js';
 
 /** lp_amount of each text, as DuckDB's exact text of the DECIMAL(38,18) (null for NULL). */
 async function amounts(texts: readonly string[]): Promise<(string | null)[]> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
-    const macros = (await readSqlFolder('staging')).find((f) => f.name === 'staging/00_macros.sql');
-    await connection.run(macros?.text ?? '');
+    await createMacros(connection, { temporary: false });
     const out: (string | null)[] = [];
     for (const text of texts) {
       const reader = await connection.runAndReadAll('SELECT CAST(lp_amount($t) AS VARCHAR) AS a', { t: text });
@@ -48,8 +47,7 @@ async function totals(groups: readonly (readonly string[])[]): Promise<(string |
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
-    const macros = (await readSqlFolder('staging')).find((f) => f.name === 'staging/00_macros.sql');
-    await connection.run(macros?.text ?? '');
+    await createMacros(connection, { temporary: false });
     const values = groups.flatMap((g, i) => g.map((text) => `(${i}, '${text}')`));
     const reader = await connection.runAndReadAll(
       `SELECT g, lp_total(lp_amount(t)) AS total FROM (VALUES ${values.join(', ')}) AS v(g, t) GROUP BY g ORDER BY g`,
@@ -103,8 +101,7 @@ describe('lp_total', () => {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     try {
-      const macros = (await readSqlFolder('staging')).find((f) => f.name === 'staging/00_macros.sql');
-      await connection.run(macros?.text ?? '');
+      await createMacros(connection, { temporary: false });
       // 20,000 amounts of mixed signs, on both sides of 10^10 (where lp_total switches ways of adding): the exact
       // text of lp_total equals DuckDB's own sum.
       const reader = await connection.runAndReadAll(

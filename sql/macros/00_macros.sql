@@ -1,4 +1,5 @@
--- Helpers the staging and ledger models use. Safe to run again.
+-- The SQL helpers of the staging and ledger models, the checks, the exports, status and `query`: created whenever
+-- a warehouse opens (src/warehouse/macros.ts), temporary on a read-only one. Safe to run again.
 
 -- An amount from the platform's decimal string to DECIMAL(38,18), exactly.
 -- Most amounts have at most 10 whole digits and 8 decimals: those go through DECIMAL(18,8), which DuckDB
