@@ -68,10 +68,20 @@ export async function readConfig(path: string | undefined): Promise<Config | und
   return parsed.data;
 }
 
-function fromEnv(env: NodeJS.ProcessEnv, names: { key: string; secret: string; passphrase: string }, account: string): Credentials {
-  const missing = [names.key, names.secret, names.passphrase].filter((n) => (env[n] ?? '') === '');
-  if (missing.length > 0) {
-    throw new UsageError(`missing credentials for account ${account}: set ${missing.join(', ')} in the environment (a read-only API key is enough)`);
+type CredentialNames = { key: string; secret: string; passphrase: string };
+
+/**
+ * The credentials held by the variables `names` names. When some are unset, the message says which: by the
+ * variables' names for ledgerpipe's own (LEDGERPIPE_API_KEY...), by the config fields for a config's
+ * (accounts.0.env.key), whose value it never repeats: it may be a secret that looks like a name.
+ */
+function fromEnv(env: NodeJS.ProcessEnv, names: CredentialNames, account: { name: string; configIndex?: number }): Credentials {
+  const fields = (['key', 'secret', 'passphrase'] as const).filter((f) => (env[names[f]] ?? '') === '');
+  if (fields.length > 0) {
+    const what = account.configIndex === undefined
+      ? `set ${fields.map((f) => names[f]).join(', ')} in the environment`
+      : `set the variables named by the config's ${fields.map((f) => `accounts.${account.configIndex}.env.${f}`).join(', ')} in the environment`;
+    throw new UsageError(`missing credentials for account ${account.name}: ${what} (a read-only API key is enough)`);
   }
   return { apiKey: env[names.key] as string, secretKey: env[names.secret] as string, passphrase: env[names.passphrase] as string };
 }
@@ -85,11 +95,15 @@ export function resolveAccounts(options: { config: Config | undefined; profile: 
   if (config === undefined) {
     if (profile !== undefined) throw new UsageError(`--profile ${profile} needs a config file; give --config or create ${DEFAULT_CONFIG_PATH}`);
     const baseUrl = checkBaseUrl(options.baseUrl ?? env['LEDGERPIPE_BASE_URL']);
-    return [{ name: 'default', baseUrl, credentials: fromEnv(env, { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' }, 'default') }];
+    return [{ name: 'default', baseUrl, credentials: fromEnv(env, { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' }, { name: 'default' }) }];
   }
   const chosen = profile === undefined ? config.accounts : config.accounts.filter((a) => a.name === profile);
   if (chosen.length === 0) throw new UsageError(`no profile named ${profile}; the config has ${config.accounts.map((a) => a.name).join(', ')}`);
-  return chosen.map((a) => ({ name: a.name, baseUrl: checkBaseUrl(options.baseUrl ?? a.baseUrl), credentials: fromEnv(env, a.env, a.name) }));
+  return chosen.map((a) => ({
+    name: a.name,
+    baseUrl: checkBaseUrl(options.baseUrl ?? a.baseUrl),
+    credentials: fromEnv(env, a.env, { name: a.name, configIndex: config.accounts.indexOf(a) }),
+  }));
 }
 
 /** The platform's address, checked to be an http(s) URL without a user or password in it. */

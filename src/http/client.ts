@@ -3,7 +3,7 @@ import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { Credentials } from './credentials.js';
-import { redactor } from './redact.js';
+import { redactor, redactStrings } from './redact.js';
 import { envelopeSchema, serverTimeSchema, SUCCESS_CODE } from './envelope.js';
 import { canonicalQuery, sign } from './signing.js';
 
@@ -177,6 +177,8 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
     let json: unknown;
     try {
       json = JSON.parse(text);
+      // A \\u escape may spell a secret: the parsed strings then go through the redaction too.
+      if (text.includes('\\u')) json = redactStrings(json, redact);
     } catch (error) {
       throw new TransportError(`${where}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', error);
     }

@@ -23,3 +23,16 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   if (list.length === 0) return (text) => text;
   return (text) => list.reduce((t, secret) => (t.includes(secret) ? t.split(secret).join(REDACTED) : t), text);
 }
+
+/**
+ * `value` (parsed JSON) with `redact` applied to every string in it. For an answer whose text holds JSON
+ * escapes (\\u0041), which could spell a secret the pass over the text did not see.
+ */
+export function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactStrings(v, redact)]));
+  }
+  return value;
+}

@@ -317,6 +317,19 @@ describe('createSignedClient', () => {
       // The requests did carry them: the check above is not vacuous.
       expect(seen.map((s) => [s.headers['ACCESS-KEY'], s.headers['ACCESS-PASSPHRASE']])).toEqual(answers.map(() => [CREDENTIALS.apiKey, CREDENTIALS.passphrase]));
     });
+
+    it('takes out a secret the server echoes with JSON escapes, in the error and in the data', async () => {
+      // The passphrase with every character as a \\u escape: no text match sees it before JSON.parse does.
+      const escaped = [...CREDENTIALS.passphrase].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      answer(WITHDRAWALS, 400, `{"code":"40017","msg":"headers: {\\"ACCESS-PASSPHRASE\\":\\"${escaped}\\"}","data":null}`);
+      answer(WITHDRAWALS, 200, `{"code":"00000","msg":"success","data":[{"orderId":"1","tag":"${escaped}","nested":{"list":["${escaped}!"]},"size":"1"}]}`);
+      const c = client();
+      const error = await rejection(c.get(WITHDRAWALS, { limit: '100' }));
+      expect(error.message).toBe(
+        'the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 400, code 40017 "headers: {"ACCESS-PASSPHRASE":"[redacted]"}"; this is likely a ledgerpipe bug; please report it with this line',
+      );
+      expect(await c.get(WITHDRAWALS, { limit: '100' })).toEqual([{ orderId: '1', tag: '[redacted]', nested: { list: ['[redacted]!'] }, size: '1' }]);
+    });
   });
 
   describe('network failures', () => {

@@ -200,6 +200,14 @@ describe('a hostile server, through the CLI', () => {
       '',
       `ledgerpipe: config ${config}: accounts.0.env.key: does not look like the name of an environment variable (such as MAIN_API_KEY): put the name of the variable that holds the value here, not the value; fix that field\n`,
     ]);
+    // A passphrase that looks like a name (upper case and digits) is taken for one, and never printed either.
+    await writeFile(config, JSON.stringify({ accounts: [{ name: 'main', baseUrl: 'https://example.com', env: { key: 'MAIN_KEY', secret: 'MAIN_SECRET', passphrase: 'TRADER2024X' } }] }));
+    const lookalike = await runCliProcess(['extract', '--year', '2025', '--config', config, '--db', join(dir, 'w.duckdb')], { env: { ...process.env, MAIN_KEY: 'k'.repeat(12), MAIN_SECRET: 's'.repeat(12) } });
+    expect([lookalike.status, lookalike.stdout, lookalike.stderr]).toEqual([
+      2,
+      '',
+      "ledgerpipe: missing credentials for account main: set the variables named by the config's accounts.0.env.passphrase in the environment (a read-only API key is enough)\n",
+    ]);
   });
 
   it('answers with times in seconds: nothing is loaded or marked read, the records outside are counted, exit 4', async () => {
