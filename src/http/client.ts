@@ -177,7 +177,7 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
     let json: unknown;
     try {
       json = JSON.parse(text);
-      // A \\u escape may spell a secret: the parsed strings then go through the redaction too.
+      // A \u escape may spell a secret: the parsed strings then go through the redaction too.
       if (text.includes('\\u')) json = redactStrings(json, redact);
     } catch (error) {
       throw new TransportError(`${where}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', error);

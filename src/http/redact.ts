@@ -26,7 +26,7 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
 
 /**
  * `value` (parsed JSON) with `redact` applied to every string in it. For an answer whose text holds JSON
- * escapes (\\u0041), which could spell a secret the pass over the text did not see.
+ * escapes (\u0041), which could spell a secret the pass over the text did not see.
  */
 export function redactStrings(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === 'string') return redact(value);
