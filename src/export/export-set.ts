@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** The journal of the export set in `--out`: which files a set holds, and how far it got. */
 export const JOURNAL = '.ledgerpipe-export.json';
@@ -10,12 +13,14 @@ export interface SetFile {
   final: string;
 }
 
-interface Journal {
+export interface Journal {
   /** writing: temporary files being written; renaming: all written, being put in place; complete: done. */
   state: 'writing' | 'renaming' | 'complete';
   files: SetFile[];
   /** The process writing the set: while it lives, no other run touches the set. */
   pid: number;
+  /** While writing: the complete set's journal before this one, put back if this set is rolled back. */
+  previous?: Journal;
 }
 
 /** The temporary name of a file of the set: hidden, and naming the process that writes it. */
@@ -33,21 +38,50 @@ async function writeJournal(out: string, journal: Journal): Promise<void> {
   await rename(aside, join(out, JOURNAL));
 }
 
+/**
+ * Whether process `pid` may be a ledgerpipe export: it exists and, where /proc tells, runs Node. A pid that a
+ * reboot gave to another program must not hold a set forever.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  let command: string;
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return true;
+  }
+  return /node/i.test(command);
+}
+
+/** The journal in `out`, if any; one that cannot be read is said, never guessed at. */
+async function readJournal(out: string): Promise<Journal | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(out, JOURNAL), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const journal = JSON.parse(text) as Journal;
+    if (['writing', 'renaming', 'complete'].includes(journal.state) && Array.isArray(journal.files) && Number.isInteger(journal.pid)) return journal;
+  } catch {
+    // Said below.
+  }
+  throw new UsageError(`--out ${out} holds an export journal (${JOURNAL}) that ledgerpipe cannot read; remove that file (the exports beside it are kept) and run again`);
 }
 
 /**
  * What an earlier export left in `out`, put right before anything else happens: a set that was being renamed
  * (every file complete) is finished; a set that was being written is rolled back (its temporary files removed,
- * the previous files stay); temporary files of a killed export that no journal names are removed when the
- * process that wrote them is gone. A set whose writer still runs is left to it. Files that are not
- * ledgerpipe's are never touched. Returns what it did.
+ * the previous files and their journal stay); temporary files of a killed export that no journal names are
+ * removed when the process that wrote them is gone. A set whose writer still runs is refused (exit 75): two
+ * exports into one folder would mix their sets. Files that are not ledgerpipe's are never touched. Returns
+ * what it did.
  *
  * @example
  * await recoverExportSet('./exports'); // 'finished', 'rolled back' or 'nothing to do'
@@ -60,16 +94,21 @@ export async function recoverExportSet(out: string, knownFiles: readonly string[
     return 'nothing to do';
   }
   let outcome: 'finished' | 'rolled back' | 'nothing to do' = 'nothing to do';
-  if (names.includes(JOURNAL)) {
-    const journal = JSON.parse(await readFile(join(out, JOURNAL), 'utf8')) as Journal;
-    if (journal.state !== 'complete' && journal.pid !== process.pid && alive(journal.pid)) return 'nothing to do';
+  const journal = names.includes(JOURNAL) ? await readJournal(out) : undefined;
+  if (journal !== undefined && journal.state !== 'complete') {
+    if (journal.pid !== process.pid && alive(journal.pid)) {
+      throw new LedgerpipeError(
+        `another ledgerpipe (process ${journal.pid}) is writing exports to --out ${out}; try later (if none runs, remove ${join(out, JOURNAL)})`,
+        { code: 'LP_OUT_BUSY', exit: 'locked' },
+      );
+    }
     if (journal.state === 'renaming') {
       for (const f of journal.files) if (names.includes(f.temp)) await rename(join(out, f.temp), join(out, f.final));
       await writeJournal(out, { state: 'complete', files: journal.files, pid: process.pid });
       outcome = 'finished';
-    } else if (journal.state === 'writing') {
+    } else {
       for (const f of journal.files) await rm(join(out, f.temp), { force: true });
-      await rm(join(out, JOURNAL), { force: true });
+      await restoreJournal(out, journal.previous);
       outcome = 'rolled back';
     }
   }
@@ -81,14 +120,21 @@ export async function recoverExportSet(out: string, knownFiles: readonly string[
   return outcome;
 }
 
+/** Puts back the journal of the complete set before a set that was given up, or none if there was none. */
+async function restoreJournal(out: string, previous: Journal | undefined): Promise<void> {
+  if (previous === undefined) await rm(join(out, JOURNAL), { force: true });
+  else await writeJournal(out, previous);
+}
+
 /**
- * Records that the set of `files` is being written: if this run dies now, the next one rolls it back. Returns
- * the journal of the set in place before, for abandonExportSet to put back.
+ * Records that the set of `files` is being written, with the journal of the set in place before: if this run
+ * dies now, the next one rolls it back and puts that journal back. Returns it, for abandonExportSet.
  */
-export async function beginExportSet(out: string, files: readonly SetFile[]): Promise<string | undefined> {
-  const previous = await readFile(join(out, JOURNAL), 'utf8').catch(() => undefined);
-  await writeJournal(out, { state: 'writing', files: [...files], pid: process.pid });
-  return previous;
+export async function beginExportSet(out: string, files: readonly SetFile[]): Promise<Journal | undefined> {
+  const previous = await readJournal(out);
+  const complete = previous?.state === 'complete' ? { state: previous.state, files: previous.files, pid: previous.pid } : undefined;
+  await writeJournal(out, { state: 'writing', files: [...files], pid: process.pid, ...(complete === undefined ? {} : { previous: complete }) });
+  return complete;
 }
 
 /**
@@ -102,8 +148,7 @@ export async function commitExportSet(out: string, files: readonly SetFile[]): P
 }
 
 /** Gives up a set being written: its temporary files go, and the journal of the set before is put back. */
-export async function abandonExportSet(out: string, files: readonly SetFile[], previous: string | undefined): Promise<void> {
+export async function abandonExportSet(out: string, files: readonly SetFile[], previous: Journal | undefined): Promise<void> {
   await Promise.all(files.map((f) => rm(join(out, f.temp), { force: true }).catch(() => undefined)));
-  if (previous === undefined) await rm(join(out, JOURNAL), { force: true }).catch(() => undefined);
-  else await writeFile(join(out, JOURNAL), previous).catch(() => undefined);
+  await restoreJournal(out, previous).catch(() => undefined);
 }
