@@ -222,12 +222,15 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), async () => {
         const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
         runIds = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.runId] : []));
-        const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-        if (failure !== undefined) {
+        const failed = settled.findIndex((s) => s.status === 'rejected');
+        if (failed >= 0) {
+          const reason = (settled[failed] as PromiseRejectedResult).reason;
+          // The accounts that were read stop because of another's failure: their rows say whose.
+          const because = `stopped: account ${options.accounts[failed]?.name ?? '?'} failed: ${reason instanceof Error ? reason.message : String(reason)}`;
           await warehouse.exclusive(async (c) => {
-            for (const id of runIds) await finishRun(c, id, failedEnd(failure.reason, clock()));
+            for (const id of runIds) await finishRun(c, id, { ...failedEnd(reason, clock()), message: because });
           });
-          throw failure.reason;
+          throw reason;
         }
         return settled.map((s) => (s as PromiseFulfilledResult<AccountResult>).value);
       });

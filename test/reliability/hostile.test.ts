@@ -210,6 +210,29 @@ describe('a hostile server, through the CLI', () => {
     ]);
   });
 
+  it('refuses one account\'s key: the other account\'s run row says whose failure stopped it', async () => {
+    const refused = await startHostile(Object.fromEntries(['/api/v2/tax/p2p-record', '/api/v2/public/time'].map((path) => [path, (): { status: number; body: unknown } => ({ status: 400, body: { code: '40009', msg: 'sign signature error', data: null } })])));
+    const fine = await startHostile({});
+    servers.push(refused, fine);
+    const config = join(dir, 'config.json');
+    const env = (p: string) => ({ key: `${p}_KEY`, secret: `${p}_SECRET`, passphrase: `${p}_PASS` });
+    await writeFile(config, JSON.stringify({ accounts: [{ name: 'alice', baseUrl: fine.baseUrl, env: env('ALICE') }, { name: 'bob', baseUrl: refused.baseUrl, env: env('BOB') }] }));
+    const secrets = Object.fromEntries(['ALICE', 'BOB'].flatMap((p) => ['KEY', 'SECRET', 'PASS'].map((k) => [`${p}_${k}`, `${p.toLowerCase()}-${k.toLowerCase()}-0123456789`])));
+    const result = await runCliProcess(['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, 'w.duckdb'), '--rate-scale', '1000'], {
+      env: { ...process.env, ...secrets },
+    });
+    expect(result.status).toBe(3);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      const runs = await rows(warehouse, 'SELECT account, status, exit_code, message FROM runs ORDER BY account');
+      expect(runs.map((r) => [r['account'], r['status'], r['exit_code']])).toEqual([['alice', 'failed', '3'], ['bob', 'failed', '3']]);
+      expect(runs[0]?.['message']).toBe(`stopped: account bob failed: ${runs[1]?.['message']}`);
+      expect(runs[1]?.['message']).toMatch(/40009/);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
   it('answers with times in seconds: nothing is loaded or marked read, the records outside are counted, exit 4', async () => {
     const seconds: HostileHandler = (r) =>
       ok(r.query.has('idLessThan') ? [] : [{ id: '9', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Math.floor(Date.UTC(2025, 0, 10) / 1000)) }]);
