@@ -23,7 +23,11 @@ function failure(error: unknown): { message: string; code: string; status: numbe
  * The one line printed for an error, and the status to exit with. With `--log-format json` the line is a log
  * object like the others, with the error's code and the exit status, so a machine reading the log reads it too.
  */
-export function describeFailure(error: unknown, format: 'pretty' | 'json' = 'pretty', clock: () => number = Date.now): { line: string; status: number } {
+export function describeFailure(
+  error: unknown,
+  options: { format?: 'pretty' | 'json'; clock?: () => number } = {},
+): { line: string; status: number } {
+  const { format = 'pretty', clock = Date.now } = options;
   const { message, code, status } = failure(error);
   if (format === 'json') {
     return { line: JSON.stringify({ time: new Date(clock()).toISOString(), level: 'error', msg: message, code, exit: status }), status };

@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     await parser.parseAsync();
     return 0;
   } catch (error) {
-    const { line, status } = describeFailure(error, logFormatOf(argv));
+    const { line, status } = describeFailure(error, { format: logFormatOf(argv) });
     io.log(line);
     return status;
   }

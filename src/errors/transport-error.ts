@@ -5,10 +5,10 @@ import { LedgerpipeError } from './ledgerpipe-error.js';
  * malformed body. Worth another try, except an answer the same request would bring again (one too large).
  *
  * @example
- * throw new TransportError('GET /api/v2/public/time: connection reset', 'LP_NET_RESET', cause);
+ * throw new TransportError('GET /api/v2/public/time: connection reset', 'LP_NET_RESET', { cause });
  */
 export class TransportError extends LedgerpipeError {
-  constructor(message: string, code: string, cause?: unknown, options: { retryable?: boolean } = {}) {
-    super(message, { code, retryable: options.retryable ?? true, exit: 'incomplete', cause });
+  constructor(message: string, code: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+    super(message, { code, retryable: options.retryable ?? true, exit: 'incomplete', cause: options.cause });
   }
 }

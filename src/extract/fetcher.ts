@@ -33,7 +33,7 @@ export function createFetcher<T>(path: string, read: (data: unknown) => T, deps:
           return read(data);
         } catch (error) {
           const detail = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : String(error);
-          throw new TransportError(`GET ${path}: an answer ledgerpipe cannot read (${detail})`, 'LP_BAD_PAGE', error);
+          throw new TransportError(`GET ${path}: an answer ledgerpipe cannot read (${detail})`, 'LP_BAD_PAGE', { cause: error });
         }
       },
       policy,

@@ -72,14 +72,14 @@ function networkError(error: unknown, where: string, baseUrl: string, timeoutMs:
   // DOMException-style errors (AbortSignal.timeout) carry a numeric code; only string codes name the failure.
   const code = [e.code, e.cause?.code, e.name].find((c): c is string => typeof c === 'string') ?? 'UNKNOWN';
   if (code === 'ECONNREFUSED') {
-    return new TransportError(`nothing answers at ${printable(baseUrl)} (connection refused); check --base-url and that the service is up`, 'LP_NET_REFUSED', error);
+    return new TransportError(`nothing answers at ${printable(baseUrl)} (connection refused); check --base-url and that the service is up`, 'LP_NET_REFUSED', { cause: error });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new TransportError(`cannot resolve the host of ${printable(baseUrl)}; check --base-url and DNS`, 'LP_NET_DNS', error);
+    return new TransportError(`cannot resolve the host of ${printable(baseUrl)}; check --base-url and DNS`, 'LP_NET_DNS', { cause: error });
   }
-  if (e.name === 'TimeoutError') return new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', error);
-  if (code.includes('TIMEOUT')) return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', error);
-  return new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', error);
+  if (e.name === 'TimeoutError') return new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', { cause: error });
+  if (code.includes('TIMEOUT')) return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', { cause: error });
+  return new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', { cause: error });
 }
 
 /** A size for messages: "16 MiB", or "1000 bytes" below a mebibyte. */
@@ -95,7 +95,6 @@ async function readCapped(res: Dispatcher.ResponseData, max: number, where: stri
     return new TransportError(
       `${where}: the answer is larger than ${size(max)}, the most ledgerpipe reads (a page of records is well under 1 MiB), so it was not read; the server is misbehaving`,
       'LP_BODY_TOO_LARGE',
-      undefined,
       { retryable: false },
     );
   };
@@ -180,7 +179,7 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
       // A \u escape may spell a secret: the parsed strings then go through the redaction too.
       if (text.includes('\\u')) json = redactStrings(json, redact);
     } catch (error) {
-      throw new TransportError(`${where}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', error);
+      throw new TransportError(`${where}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', { cause: error });
     }
     const parsed = envelopeSchema.safeParse(json);
     if (!parsed.success) throw new TransportError(`${where}: HTTP ${status} with JSON that is not the platform's envelope`, 'LP_BAD_ENVELOPE');

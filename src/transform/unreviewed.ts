@@ -33,8 +33,16 @@ export async function readUnreviewed(connection: DuckDBConnection, account?: str
     type: String(r['type']),
     asset: String(r['asset']),
     records: Number(r['records']),
-    total: String(r['total']),
+    total: plainDecimal(String(r['total'])),
   }));
+}
+
+/**
+ * A decimal's text without trailing zeros ('-12.500000000000000000' -> '-12.5', '3.000' -> '3'): a warehouse an
+ * earlier release transformed holds the total as DECIMAL(38,18) until this release's transform rewrites it.
+ */
+function plainDecimal(text: string): string {
+  return /^-?\d+\.\d*$/.test(text) ? text.replace(/\.?0+$/, '') : text;
 }
 
 /** One line per unreviewed type and asset, after a heading that says what to do; none when there are none. */

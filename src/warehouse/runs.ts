@@ -45,19 +45,20 @@ export async function startRun(connection: DuckDBConnection, run: RunStart): Pro
   return runId;
 }
 
+/** A counter as DuckDB's BIGINT parameter; NULL when not counted. */
+const asBigint = (n: number | undefined): bigint | null => (n === undefined ? null : BigInt(n));
+
 /** Records that a run moved on to `stage`, with the extraction's counters when it has them. */
 export async function setRunStage(connection: DuckDBConnection, runId: string, stage: Stage, counters: Pick<RunEnd, 'requests' | 'rateLimited' | 'retries' | 'records'> = {}): Promise<void> {
-  const big = (n: number | undefined) => (n === undefined ? null : BigInt(n));
   await connection.run(
     `UPDATE runs SET stage = $stage, requests = coalesce($requests, requests), rate_limited = coalesce($limited, rate_limited),
        retries = coalesce($retries, retries), records = coalesce($records, records)
      WHERE run_id = $id`,
-    { id: runId, stage, requests: big(counters.requests), limited: big(counters.rateLimited), retries: big(counters.retries), records: big(counters.records) },
+    { id: runId, stage, requests: asBigint(counters.requests), limited: asBigint(counters.rateLimited), retries: asBigint(counters.retries), records: asBigint(counters.records) },
   );
 }
 
 export async function finishRun(connection: DuckDBConnection, runId: string, end: RunEnd): Promise<void> {
-  const big = (n: number | undefined) => (n === undefined ? null : BigInt(n));
   await connection.run(
     `UPDATE runs SET finished_at = $now, status = $status, exit_code = $code, message = $message,
        requests = coalesce($requests, requests), rate_limited = coalesce($limited, rate_limited),
@@ -69,10 +70,10 @@ export async function finishRun(connection: DuckDBConnection, runId: string, end
       status: end.status,
       code: end.exitCode,
       message: end.message,
-      requests: big(end.requests),
-      limited: big(end.rateLimited),
-      retries: big(end.retries),
-      records: big(end.records),
+      requests: asBigint(end.requests),
+      limited: asBigint(end.rateLimited),
+      retries: asBigint(end.retries),
+      records: asBigint(end.records),
     },
   );
 }

@@ -69,7 +69,7 @@ describe("DuckDB's memory budget", () => {
       'ledgerpipe: the warehouse needed more memory than its budget (512MB); run again with LEDGERPIPE_MEMORY_LIMIT=1024MB (twice the budget); committed work is kept',
     );
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '1.5 GB');
-    expect(describeFailure(outOfMemory, 'json', () => Date.UTC(2026, 0, 2)).line).toBe(
+    expect(describeFailure(outOfMemory, { format: 'json', clock: () => Date.UTC(2026, 0, 2) }).line).toBe(
       '{"time":"2026-01-02T00:00:00.000Z","level":"error","msg":"the warehouse needed more memory than its budget (1.5 GB); run again with LEDGERPIPE_MEMORY_LIMIT=3GB (twice the budget); committed work is kept","code":"LP_OUT_OF_MEMORY","exit":1}',
     );
   });
