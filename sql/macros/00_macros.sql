@@ -86,7 +86,7 @@ CREATE OR REPLACE MACRO lp_time_text(value) AS
   strftime(timezone('UTC', value), '%Y-%m-%dT%H:%M:%S.%gZ');
 
 -- A fill's feeDetail (JSON) as a typed list; missing keys become NULL (the live service writes some fee
--- fields null, live-notes.md).
+-- fields null, docs/platform.md, "Fills").
 CREATE OR REPLACE MACRO lp_fee_detail(detail) AS
   json_transform(detail, '[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]');
 

@@ -1,5 +1,5 @@
 -- futures_fill_fees: one row per feeDetail entry of a fill (n counts from 1), renamed and cast; a view on
--- futures_fills.fee_detail. The live service writes some fee fields null (live-notes.md): they stay NULL.
+-- futures_fills.fee_detail. The live service writes some fee fields null (docs/platform.md, "Fills"): they stay NULL.
 CREATE OR REPLACE VIEW futures_fill_fees AS
 WITH entries AS (
   SELECT

@@ -1,5 +1,5 @@
 -- withdrawals: GET /api/v2/spot/wallet/withdrawal-records, one row per withdrawal, renamed and cast.
--- fee is not in the spec's field table; the live service sends it, negative (live-notes.md).
+-- fee is not in the spec's field table; the live service sends it, negative (docs/platform.md, "Withdrawals and deposits").
 CREATE OR REPLACE TABLE withdrawals AS
 WITH source AS (
   SELECT

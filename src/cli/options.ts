@@ -4,7 +4,7 @@ import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { assertTimeZone, parseInstant, yearRange } from '../time/instant.js';
 
-/** Flags every pipeline command shares (contract.md, "Commands"). */
+/** Flags every pipeline command shares (README, "Commands"). */
 export interface CommonArgs {
   from?: string;
   to?: string;

@@ -5,7 +5,7 @@ import { LedgerpipeError, type ExitKind } from './ledgerpipe-error.js';
  * (key, sign, timestamp, passphrase) but 40008 and 40010, which are retried; 40014; 40018/40038; 40037.
  */
 const AUTH_CODES = new Set(['40001', '40002', '40003', '40004', '40005', '40006', '40007', '40009', '40011', '40012', '40014', '40018', '40037', '40038']);
-/** Codes worth another try: timeouts, system errors, releases (live-notes.md, "Transient"). */
+/** Codes worth another try: timeouts, system errors, releases (docs/platform.md, "Answers and errors"). */
 const TRANSIENT_CODES = new Set(['40010', '40015', '40725', '45001', '40808']);
 /** Timestamp outside the 30 s window: re-sync the clock, then retry. */
 export const TIMESTAMP_EXPIRED = '40008';

@@ -10,7 +10,7 @@ import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory, type Warehouse } from '../warehouse/warehouse.js';
 
 /**
- * The files `export` writes, each from its table, ordered by ts then `key` (contract.md, "Exports"): the
+ * The files `export` writes, each from its table, ordered by ts then `key` (README, "Output files and tables"): the
  * transforms store the tables in that order.
  * futures_fills.fee_detail (the raw feeDetail JSON) stays in the warehouse: every entry of it is a ledger row.
  */

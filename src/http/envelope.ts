@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every answer of the platform is wrapped in this (rest-interface.md, "Response envelope"). */
+/** Every answer of the platform is wrapped in this (docs/platform.md, "Answers and errors"). */
 export const envelopeSchema = z.object({
   code: z.string(),
   msg: z.string().nullish(),

@@ -16,7 +16,7 @@ export interface SignInput {
 
 /**
  * The string the platform signs: `timestamp + METHOD + requestPath + ("?" + query) + body`, with no `?`
- * when there is no query (live-notes.md, "Signing"). This is the only place it is built.
+ * when there is no query (docs/platform.md, "Requests and signing"). This is the only place it is built.
  *
  * @example
  * prehash({ timestamp: '1700000000000', method: 'GET', requestPath: '/api/v2/public/time', queryString: '' })
@@ -41,7 +41,7 @@ export function sign(secretKey: string, input: SignInput): string {
 
 /**
  * Query string with keys sorted ascending, values percent-encoded; the same string goes on the URL and into
- * the signature (live-notes.md: "Sort query keys ascending and use the same query string for both").
+ * the signature (docs/platform.md, "Requests and signing").
  * Parameters whose value is undefined are left out.
  *
  * @example

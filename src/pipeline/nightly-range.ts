@@ -7,7 +7,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 
 const DAY_MS = 86_400_000;
 /**
- * Statuses that can still change, per stream (rest-interface.md, "States"; live-notes.md for deposits): a
+ * Statuses that can still change, per stream (docs/platform.md, "Statuses that can still change"): a
  * record in one of them is read again by nightly until it is final.
  */
 export const OPEN_STATUSES: Readonly<Record<string, readonly string[]>> = {

@@ -1,6 +1,6 @@
 /**
  * An error answer of the simulated platform: HTTP status plus the envelope's code and msg, as the live
- * service writes them (live-notes.md, "Errors").
+ * service writes them (docs/platform.md, "Answers and errors").
  */
 export class SimApiError extends Error {
   readonly status: number;

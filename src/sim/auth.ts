@@ -6,7 +6,7 @@ import { SimApiError } from './api-error.js';
 
 export type { Credentials };
 
-/** The live service's window for ACCESS-TIMESTAMP (live-notes.md, "Signing"). */
+/** The live service's window for ACCESS-TIMESTAMP (docs/platform.md, "Requests and signing"). */
 export const TIMESTAMP_TOLERANCE_MS = 30_000;
 
 const authError = (code: string, msg: string): SimApiError => new SimApiError(400, code, msg);

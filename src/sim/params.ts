@@ -56,7 +56,7 @@ export type WindowStyle = 'interval' | 'exceed';
 /**
  * Rejects start after end (20001) and windows wider than `maxDays` days: `00001 startTime and endTime
  * interval cannot be greater than {n} days`, or for the 90-day endpoints `40705 The start and end time
- * cannot exceed {n} days` (live-notes.md, "Errors").
+ * cannot exceed {n} days` (docs/platform.md, "Answers and errors").
  */
 export function checkWindow(startTime: number, endTime: number, maxDays: number, style: WindowStyle): void {
   if (startTime > endTime) throw new SimApiError(400, '20001', 'startTime cannot be greater than endTime');

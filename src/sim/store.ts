@@ -5,7 +5,7 @@ import type { Partition, SimRecord } from './data/model.js';
 
 /**
  * The most records one query's window may hold: beyond it the live service refuses the query with 40303 "Can
- * only query up to 20,000 data" (live-notes.md, "Errors"), whatever the page.
+ * only query up to 20,000 data" (docs/platform.md, "Answers and errors"), whatever the page.
  */
 export const MAX_QUERY_RECORDS = 20_000;
 

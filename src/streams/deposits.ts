@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalString, idString, msString } from './fields.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
-/** live-notes.md, "Related record endpoints": like a withdrawal record. */
+/** docs/platform.md, "Withdrawals and deposits": like a withdrawal record. */
 export const depositSchema = z.looseObject({
   orderId: idString,
   tradeId: z.string().nullish(),

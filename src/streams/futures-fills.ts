@@ -10,7 +10,7 @@ const feeDetailSchema = z.looseObject({
   totalFee: optionalDecimalString,
 });
 
-/** rest-interface.md "Futures fill record"; `marginCoin` appears on fills since 2025 (live-notes.md). */
+/** docs/platform.md, "Fills": the fill record; `marginCoin` appears on fills since 2025. */
 export const futuresFillSchema = z.looseObject({
   tradeId: idString,
   symbol: z.string(),
@@ -35,7 +35,7 @@ const pageSchema = z
 
 /**
  * GET /api/v2/mix/order/fill-history for the three live product types; demo product types are never sent
- * (the spec says the endpoint has no demo data). An empty answer may be `data: null` (live-notes.md).
+ * (the spec says the endpoint has no demo data). An empty answer may be `data: null` (docs/platform.md, "Fills").
  */
 export const futuresFills = defineStream({
   kind: 'paged',

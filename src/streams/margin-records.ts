@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalString, idString, msString } from './fields.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
-/** rest-interface.md "Margin (leveraged) transaction record"; marginTaxType kept open (live-notes.md). */
+/** docs/platform.md, "Tax records": the margin record; marginTaxType kept open. */
 export const marginRecordSchema = z.looseObject({
   id: idString,
   coin: z.string(),
@@ -16,7 +16,7 @@ export const marginRecordSchema = z.looseObject({
 
 /**
  * GET /api/v2/tax/margin-record, both margin types: the live service answers only `crossed` when
- * marginType is omitted, and spells it `crossed` where the spec writes `cross` (live-notes.md).
+ * marginType is omitted, and spells it `crossed` where the spec writes `cross` (docs/platform.md, "Windows, pages and rates").
  */
 export const marginRecords = defineStream({
   kind: 'paged',

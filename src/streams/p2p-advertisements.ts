@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idString, msString, optionalDecimalString } from './fields.js';
 import { defineStream } from './stream.js';
 
-/** rest-interface.md "Merchant advertisement"; the example spells the times ctime/utime, so either is read. */
+/** docs/platform.md, "P2P advertisements"; the example spells the times ctime/utime, so either is read. */
 export const advertisementSchema = z.looseObject({
   advId: idString,
   advNo: z.string().nullish(),

@@ -13,7 +13,7 @@ export interface PageRead {
   cursor: string | undefined;
 }
 
-/** A record stream read window by window and page by page (contract.md, "Streams"). */
+/** A record stream read window by window and page by page (README, "Output files and tables"). */
 export interface PagedStreamDef {
   kind: 'paged';
   name: string;
@@ -23,7 +23,7 @@ export interface PagedStreamDef {
   maxWindowDays: number;
   /** Largest page the endpoint serves. */
   pageLimit: number;
-  /** Requests per second per API key (rest-interface.md, "Limits"). */
+  /** Requests per second per API key (docs/platform.md, "Windows, pages and rates"). */
   ratePerSecond: number;
   /** The record schema: known fields checked, unknown fields kept. */
   schema: z.ZodObject;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalString, idString, msString } from './fields.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
-/** rest-interface.md "Withdrawal record", plus `fee` (negative on the live service, live-notes.md). */
+/** docs/platform.md, "Withdrawals and deposits": the record, with `fee` (negative on the live service). */
 export const withdrawalSchema = z.looseObject({
   orderId: idString,
   tradeId: z.string().nullish(),

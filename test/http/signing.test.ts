@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalQuery, prehash, sign } from '../../src/http/signing.js';
 
 describe('signing', () => {
-  it('matches the live service known answers (live-notes.md)', () => {
+  it('matches the live service known answers (docs/platform.md, "Requests and signing")', () => {
     expect(
       sign('test-secret', {
         timestamp: '16273667805456',

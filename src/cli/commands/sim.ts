@@ -30,7 +30,7 @@ function check(condition: boolean, message: string): void {
   if (!condition) throw new UsageError(message);
 }
 
-/** `ledgerpipe sim`: the local simulator of the platform (contract.md, "The simulator"). */
+/** `ledgerpipe sim`: the local simulator of the platform (README, "The simulator: `ledgerpipe sim`"). */
 export function simCommand(io: CliIo): CommandModule<object, SimArgs> {
   return {
     command: 'sim',

@@ -6,7 +6,7 @@ import { runStages } from '../stage-runner.js';
 
 /**
  * `extract`, `transform` and `export`: one stage of a pipeline alone, with the same flags as `run`
- * (contract.md, "Commands").
+ * (README, "Commands").
  */
 export function stageCommand(
   stage: 'extract' | 'transform' | 'export',

@@ -3,7 +3,7 @@ import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './mo
 import type { Rng } from './rng.js';
 import { anchor, buildRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 
-/** Deposit statuses of the live service (live-notes.md, "Related record endpoints"). */
+/** Deposit statuses of the live service (docs/platform.md, "Withdrawals and deposits"). */
 export const DEPOSIT_STATUSES = ['pending', 'fail', 'success'] as const;
 
 const COINS = [

@@ -1,4 +1,4 @@
-/** The record streams the simulator serves; the names match ledgerpipe's stream names (contract.md, Streams). */
+/** The record streams the simulator serves; the names match ledgerpipe's stream names (README, "Output files and tables"). */
 export const PAGED_STREAMS = [
   'margin_records',
   'futures_fills',

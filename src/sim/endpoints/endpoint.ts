@@ -7,7 +7,7 @@ export interface EndpointContext {
   now: number;
   /** Whether withdrawals that change status while the simulator runs have reached their final status. */
   moved: boolean;
-  /** Draws whether an empty fill-history answer comes as `data: null` this time (live-notes.md). */
+  /** Draws whether an empty fill-history answer comes as `data: null` this time (docs/platform.md, "Fills"). */
   emptyAsNull(): boolean;
 }
 
@@ -15,7 +15,7 @@ export interface EndpointContext {
 export interface Endpoint {
   path: string;
   signed: boolean;
-  /** Requests per second per API key (rest-interface.md, "Limits"); undefined when not limited. */
+  /** Requests per second per API key (docs/platform.md, "Windows, pages and rates"); undefined when not limited. */
   rate?: number;
   handle(context: EndpointContext): string;
 }

@@ -11,7 +11,7 @@ const WEEK_MS = 7 * DAY_MS;
  * GET /api/v2/mix/order/fill-history (spec section 19): `{fillList, endId}` with endId the last fill's
  * tradeId; a window of at most one week, with an omitted end one week after the start and an omitted start
  * one week before the end. Demo product types have no data. An empty answer is `fillList: []` with
- * `endId: ""`, or now and then `data: null` (live-notes.md).
+ * `endId: ""`, or now and then `data: null` (docs/platform.md, "Fills").
  */
 export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
   return {

@@ -6,7 +6,7 @@ import { recordsJson, type Endpoint } from './endpoint.js';
 /**
  * GET /api/v2/tax/margin-record (spec section 18): flat array, newest first, idLessThan = last id.
  * marginType is `crossed` or `isolated` on the live service and means `crossed` when omitted; the spec's
- * `cross` is refused, as a strict stand-in for the live service (live-notes.md).
+ * `cross` is refused, as a strict stand-in for the live service (docs/platform.md, "Windows, pages and rates").
  */
 export function marginRecordEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, windowDays: number): Endpoint {
   return {

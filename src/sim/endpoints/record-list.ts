@@ -18,8 +18,8 @@ export interface RecordListSpec {
 
 /**
  * A record-list endpoint answering a flat array newest first, with startTime and endTime required and
- * idLessThan = the last record's id: deposit-records and the tax-record endpoints (live-notes.md, "Related
- * record endpoints").
+ * idLessThan = the last record's id: deposit-records and the tax-record endpoints (docs/platform.md, "Windows,
+ * pages and rates").
  */
 export function recordListEndpoint(spec: RecordListSpec, partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
   return {

@@ -9,7 +9,7 @@ export function allAccountBalanceEndpoint(balances: readonly Payload[]): Endpoin
   return { path: '/api/v2/account/all-account-balance', signed: true, rate: 1, handle: () => json };
 }
 
-/** GET /api/v2/public/time: unsigned; the clock clients sign against (live-notes.md, "Signing"). */
+/** GET /api/v2/public/time: unsigned; the clock clients sign against (docs/platform.md, "Requests and signing"). */
 export function publicTimeEndpoint(): Endpoint {
   return {
     path: '/api/v2/public/time',
