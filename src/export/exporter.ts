@@ -5,6 +5,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
+import { runPool } from '../util/work-pool.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory, type Warehouse } from '../warehouse/warehouse.js';
@@ -103,34 +104,32 @@ interface CopyJob {
  * Runs the COPY statements one thread each, as many at once as DuckDB has threads, on connections of their
  * own. A COPY running on several threads keeps the rows in order by holding finished batches in memory, and
  * that grows with the table (over 500 MB for 1M fills); on one thread a COPY writes each row as it reads it,
- * and the files share the cores instead. Every lane stops taking work once one has failed, and all have
- * finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
+ * and the files share the cores instead. No COPY starts once one has failed, and all have finished before
+ * this returns or throws (runPool), so no COPY is still writing while its file is cleaned up.
  */
 async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
   const threads = await warehouse.exclusive(async (c) => Number((await c.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
   const lanes = Math.max(1, Math.min(threads, jobs.length));
-  const queue = [...jobs];
-  let failed = false;
-  const lane = async (connection: DuckDBConnection): Promise<void> => {
-    for (const statement of setup) await connection.run(statement);
-    for (let job = queue.shift(); job !== undefined && !failed; job = queue.shift()) {
-      const reader = await connection.runAndReadAll(job.sql);
-      job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
-    }
-  };
-  const extra: DuckDBConnection[] = [];
+  // One connection per lane, each set up once; a job takes a free one (there always is: at most `lanes` run).
+  const connections: DuckDBConnection[] = [];
   try {
     await warehouse.exclusive((c) => c.run('SET threads = 1'));
-    for (let i = 1; i < lanes; i++) extra.push(await warehouse.connect());
-    const stopOthers = (error: unknown): never => {
-      failed = true;
-      throw error;
-    };
-    const results = await Promise.allSettled([warehouse.exclusive(lane), ...extra.map(lane)].map((p) => p.catch(stopOthers)));
-    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (rejected !== undefined) throw rejected.reason;
+    for (let i = 0; i < lanes; i++) {
+      connections.push(await warehouse.connect());
+      for (const statement of setup) await (connections[i] as DuckDBConnection).run(statement);
+    }
+    const free = [...connections];
+    await runPool(jobs, { concurrency: lanes }, async (job) => {
+      const connection = free.pop() as DuckDBConnection;
+      try {
+        const reader = await connection.runAndReadAll(job.sql);
+        job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+      } finally {
+        free.push(connection);
+      }
+    });
   } finally {
-    for (const c of extra) c.closeSync();
+    for (const c of connections) c.closeSync();
     await warehouse.exclusive((c) => c.run(`SET threads = ${threads}`));
   }
 }

@@ -6,6 +6,7 @@ import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import type { PagedStreamDef, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
 import { compareIds } from '../util/ids.js';
+import { runPool } from '../util/work-pool.js';
 import { dropWindow, readCoverage, readLearnedWindow, saveLearnedWindow } from '../warehouse/coverage.js';
 import { createRawWriter, type PageCommit, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -328,33 +329,18 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
     return [];
   };
 
-  const queue = [...tasks];
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    for (let task = queue.shift(); task !== undefined && !failed; task = queue.shift()) {
-      const width = task.window.end - task.window.start;
-      if (width > windowMs && task.cursor === undefined) {
-        // A window planned before the server taught a narrower one: split it and read the parts.
-        const parts = planWindows(task.window.start, task.window.end, windowMs).map((window) => ({ ...task, window }) as Task);
-        stats.windowsPlanned += parts.length - 1;
-        queue.unshift(...parts);
-        continue;
-      }
-      try {
-        const replacements = await runTask(task);
-        stats.windowsPlanned += Math.max(0, replacements.length - 1);
-        queue.unshift(...replacements);
-      } catch (error) {
-        // The other workers finish the page in hand and stop: what is committed stays, nothing more starts.
-        failed = true;
-        throw error;
-      }
+  // On a failure, the other windows finish the page in hand and stop: what is committed stays, nothing more starts.
+  await runPool(tasks, { concurrency: context.concurrency ?? 4 }, async (task) => {
+    if (task.window.end - task.window.start > windowMs && task.cursor === undefined) {
+      // A window planned before the server taught a narrower one: split it and read the parts.
+      const parts = planWindows(task.window.start, task.window.end, windowMs).map((window) => ({ ...task, window }) as Task);
+      stats.windowsPlanned += parts.length - 1;
+      return parts;
     }
-  };
-  const workers = Math.max(1, Math.min(context.concurrency ?? 4, queue.length));
-  const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
-  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure !== undefined) throw failure.reason;
+    const replacements = await runTask(task);
+    stats.windowsPlanned += Math.max(0, replacements.length - 1);
+    return replacements;
+  });
 }
 
 async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {

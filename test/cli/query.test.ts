@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTransforms } from '../../src/transform/runner.js';
+import { runQuery } from '../../src/warehouse/query.js';
 import { runCliProcess } from '../helpers/cli.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 import { GOLDEN } from '../transform/fixtures.js';
@@ -32,6 +33,15 @@ describe('ledgerpipe query', () => {
       { asset: 'ETH', total: '-0.7021', n: '4' },
     ]);
     expect((await runCliProcess(['query', sql, '--db', db])).stdout).toBe('asset  total       n\n-----  ----------  --\nBTC    0.16427466  10\nETH    -0.7021     4\n(2 rows)\n');
+  });
+
+  it('streams CSV chunk by chunk as DuckDB hands it over, quoting as RFC 4180 asks', async () => {
+    const writes: string[] = [];
+    await runQuery(db, `SELECT i, 'a,"b"' || i AS t, CASE WHEN i % 1000 = 0 THEN 'line' || chr(10) || 'break' END AS n FROM range(5000) AS r(i)`, 'csv', (line) => writes.push(line));
+    // The header, then one write per chunk of 2,048 rows (2,048 + 2,048 + 904), each line break in a value one more.
+    expect(writes.map((w) => w.split('\n').length)).toEqual([1, 2048 + 3, 2048 + 2, 904]);
+    const expected = ['i,t,n', ...Array.from({ length: 5000 }, (_, i) => `${i},"a,""b""${i}",${i % 1000 === 0 ? '"line\nbreak"' : ''}`)];
+    expect(writes.join('\n')).toBe(expected.join('\n'));
   });
 
   it('refuses a write with exit 2 and one line', async () => {

@@ -21,7 +21,7 @@ export function queryCommand(io: CliIo): CommandModule<object, QueryArgs> {
         .example('ledgerpipe query "SELECT asset, category, sum(amount) FROM ledger GROUP BY ALL"', 'Totals per asset and category')
         .example('ledgerpipe query "SELECT * FROM withdrawals" --format csv > withdrawals.csv', 'Any table as CSV') as unknown as Argv<QueryArgs>,
     handler: async (args) => {
-      for (const line of await runQuery(args.db, args.sql, args.format)) io.out(line);
+      await runQuery(args.db, args.sql, args.format, (line) => io.out(line));
     },
   };
 }
