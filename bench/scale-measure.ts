@@ -10,7 +10,8 @@ import { createSignedClient } from '../src/http/client.js';
 import { collectGarbage } from '../src/runtime/collect-garbage.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { runTransforms } from '../src/transform/runner.js';
-import { extractionMemoryBudget, openWarehouse } from '../src/warehouse/warehouse.js';
+import { extractionMemoryBudget } from '../src/warehouse/memory-budget.js';
+import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 
 export interface ScaleFigures {

@@ -1,5 +1,5 @@
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
-import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../warehouse/warehouse.js';
+import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../warehouse/memory-budget.js';
 
 /** What an error says, its stable code, and the status to exit with. */
 function failure(error: unknown): { message: string; code: string; status: number } {

@@ -1,45 +1,34 @@
-import type { Argv } from 'yargs';
+import type { Argv, InferredOptionTypes, Options } from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { assertTimeZone, parseInstant, yearRange } from '../time/instant.js';
 
 /** Flags every pipeline command shares (README, "Commands"). */
-export interface CommonArgs {
-  from?: string;
-  to?: string;
-  year?: number;
-  tz: string;
-  'base-url'?: string;
-  db: string;
-  out: string;
-  streams?: string;
-  format?: string;
-  config?: string;
-  profile?: string;
-  'log-format': 'pretty' | 'json';
-  quiet: boolean;
-  'rate-scale': number;
-  'allow-gaps': boolean;
-}
+const COMMON_OPTIONS = {
+  from: { type: 'string', describe: 'Start of the range, inclusive: ISO date (midnight in --tz) or date-time' },
+  to: { type: 'string', describe: 'End of the range, exclusive' },
+  year: { type: 'number', describe: 'A calendar year in --tz: [YYYY-01-01, YYYY+1-01-01)' },
+  tz: { type: 'string', default: 'UTC', describe: 'IANA time zone for dates and --year' },
+  'base-url': { type: 'string', describe: "The platform's API address (or LEDGERPIPE_BASE_URL)" },
+  db: { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' },
+  out: { type: 'string', default: './exports', describe: 'Folder for exported files' },
+  streams: { type: 'string', describe: `Comma list of streams (default all): ${STREAMS.map((s) => s.name).join(', ')}` },
+  format: { type: 'string', describe: "Export formats, comma list: csv, parquet, koinly, cointracking (default: the pipeline's, csv and parquet)" },
+  config: { type: 'string', describe: 'Profiles file (default ./ledgerpipe.config.json when present)' },
+  profile: { type: 'string', describe: 'Run one profile of the config file' },
+  'log-format': { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' },
+  quiet: { type: 'boolean', default: false, describe: 'Log errors only' },
+  'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when a stream could not be read (the run still exits 4)' },
+  'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },
+} as const satisfies Record<string, Options>;
 
-export function withCommonOptions<T>(yargs: Argv<T>): Argv<T & CommonArgs> {
-  return yargs
-    .option('from', { type: 'string', describe: 'Start of the range, inclusive: ISO date (midnight in --tz) or date-time' })
-    .option('to', { type: 'string', describe: 'End of the range, exclusive' })
-    .option('year', { type: 'number', describe: 'A calendar year in --tz: [YYYY-01-01, YYYY+1-01-01)' })
-    .option('tz', { type: 'string', default: 'UTC', describe: 'IANA time zone for dates and --year' })
-    .option('base-url', { type: 'string', describe: "The platform's API address (or LEDGERPIPE_BASE_URL)" })
-    .option('db', { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' })
-    .option('out', { type: 'string', default: './exports', describe: 'Folder for exported files' })
-    .option('streams', { type: 'string', describe: `Comma list of streams (default all): ${STREAMS.map((s) => s.name).join(', ')}` })
-    .option('format', { type: 'string', describe: "Export formats, comma list: csv, parquet, koinly, cointracking (default: the pipeline's, csv and parquet)" })
-    .option('config', { type: 'string', describe: 'Profiles file (default ./ledgerpipe.config.json when present)' })
-    .option('profile', { type: 'string', describe: 'Run one profile of the config file' })
-    .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'Log errors only' })
-    .option('allow-gaps', { type: 'boolean', default: false, describe: 'Write the files even when a stream could not be read (the run still exits 4)' })
-    .option('rate-scale', { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' }) as Argv<T & CommonArgs>;
+/** The flags every pipeline command shares, as their options type them. */
+export type CommonArgs = InferredOptionTypes<typeof COMMON_OPTIONS>;
+
+/** Adds the shared flags to a command's parser; the result types its arguments. */
+export function withCommonOptions<T>(yargs: Argv<T>) {
+  return yargs.options(COMMON_OPTIONS);
 }
 
 /** `[from, to)` in Unix ms from --year or --from/--to. */

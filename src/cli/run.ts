@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import yargs from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
 import { demoCommand } from './commands/demo.js';
@@ -8,10 +10,16 @@ import { exportCommand, extractCommand, transformCommand } from './commands/stag
 import { statusCommand } from './commands/status.js';
 import { describeFailure, logFormatOf } from './exit.js';
 import { processIo, type CliIo } from './io.js';
+import { packageRoot } from '../util/package-root.js';
+
+/** ledgerpipe's version, from its package.json: `ledgerpipe --version`. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /**
  * Runs the CLI on `argv` and resolves to the exit status. The commands are an explicit list; each handler
- * parses, builds its dependencies and calls the library.
+ * imports what it runs when it runs, so `--help` and `--version` load no DuckDB.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parser = yargs([...argv])
@@ -27,7 +35,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .demandCommand(1, 'Name a command; see ledgerpipe --help')
     .strict()
     .help()
-    .version(false)
+    .version(packageVersion())
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       throw error ?? new UsageError(`${message}; see ledgerpipe --help`);

@@ -8,7 +8,8 @@ import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, te
 import { runPool } from '../util/work-pool.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
-import { isOutOfMemory, type Warehouse } from '../warehouse/warehouse.js';
+import { isOutOfMemory } from '../warehouse/memory-budget.js';
+import { type Warehouse } from '../warehouse/warehouse.js';
 
 /**
  * The files `export` writes, each from its table, ordered by ts then `key` (README, "Output files and tables"): the

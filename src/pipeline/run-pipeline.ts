@@ -15,7 +15,8 @@ import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
 import { finishRun, setRunStage, startRun, type Stage } from '../warehouse/runs.js';
-import { extractionMemoryBudget, openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
+import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
+import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configureDuckDBAllocator, DUCKDB_ALLOCATOR_VARIABLE } from '../../src/runtime/duckdb-allocator.js';
@@ -26,9 +27,19 @@ describe('DuckDB allocator options', () => {
   });
 
   it('are in place when the CLI loads DuckDB’s library', async () => {
-    const { status, stderr } = await runNode(['--require', PROBE, CLI, '--help']);
-    expect(status).toBe(0);
+    // status loads DuckDB before it finds there is no warehouse (exit 2).
+    const { status, stderr } = await runNode(['--require', PROBE, CLI, 'status', '--db', '/nonexistent/ledgerpipe.duckdb']);
+    expect(status).toBe(2);
     expect(stderr.split('\n').filter((l) => l.startsWith('probe:'))).toEqual(['probe: DuckDB loads with DUCKDB_JE_MALLOC_CONF=narenas:1']);
+  });
+
+  it('are never needed for --help and --version: the CLI loads no DuckDB for them', async () => {
+    const version = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const runs = await Promise.all([['--help'], ['--version'], ['query', '--help'], ['run', '--help'], ['demo', '--help']].map((args) => runNode(['--require', PROBE, CLI, ...args])));
+    expect(runs.map((r) => [r.status, r.stderr])).toEqual(runs.map(() => [0, '']));
+    expect(runs[0]?.stdout).toMatch(/^ledgerpipe <command>\n\nCommands:\n  ledgerpipe run <pipeline> /);
+    expect(runs[1]?.stdout).toBe(`${version}\n`);
+    expect(runs[2]?.stdout).toMatch(/^ledgerpipe query <sql>\n/);
   });
 
   // DuckDB ships jemalloc only in its Linux builds.

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeFailure } from '../../src/cli/exit.js';
-import { doubledMemoryBudget, extractionMemoryBudget, openWarehouse } from '../../src/warehouse/warehouse.js';
+import { doubledMemoryBudget, extractionMemoryBudget } from '../../src/warehouse/memory-budget.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,21 +1,9 @@
 import { join } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
-import { EXPORT_FORMATS } from '../../export/exporter.js';
 import { createLogger } from '../../log/logger.js';
-import { loadPipeline } from '../../pipeline/load.js';
-import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { periodicProgress, silentProgress, terminalProgress } from '../../progress/reporter.js';
-import { startSimulator } from '../../sim/server.js';
+import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
-import { resultLines } from '../stage-runner.js';
 import { lastFullYear } from './sim.js';
-
-interface DemoArgs {
-  out: string;
-  quiet: boolean;
-  'log-format': 'pretty' | 'json';
-  'rate-scale': number;
-}
 
 /** The queries the demo suggests; the README and a test run them too. */
 export function demoQueries(db: string): string[] {
@@ -28,18 +16,25 @@ export function demoQueries(db: string): string[] {
 }
 
 /** `ledgerpipe demo`: the simulator in-process and a year-end run against it, no account needed. */
-export function demoCommand(io: CliIo): CommandModule<object, DemoArgs> {
-  return {
+export function demoCommand(io: CliIo) {
+  return defineCommand({
     command: 'demo',
     describe: 'Start the simulator in-process and run year-end for last calendar year into ./demo-out/ (no account needed)',
-    builder: (yargs: Argv) =>
+    builder: (yargs) =>
       yargs
         .option('out', { type: 'string', default: './demo-out', describe: 'Folder for the demo warehouse and exports' })
         .option('quiet', { type: 'boolean', default: false, describe: 'Log errors only' })
         .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })
         .option('rate-scale', { type: 'number', default: 1, hidden: true, describe: 'Multiplies the simulated rate limits' })
-        .example('npx ledgerpipe demo', 'See it work in under a minute') as unknown as Argv<DemoArgs>,
+        .example('npx ledgerpipe demo', 'See it work in under a minute'),
     handler: async (args) => {
+      const [{ EXPORT_FORMATS }, { loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }] = await Promise.all([
+        import('../../export/exporter.js'),
+        import('../../pipeline/load.js'),
+        import('../../pipeline/run-pipeline.js'),
+        import('../../sim/server.js'),
+        import('../stage-runner.js'),
+      ]);
       const log = createLogger({ format: args['log-format'], quiet: args.quiet, write: io.log });
       const year = lastFullYear(Date.now());
       const sim = await startSimulator({ seed: 'demo', ...year, records: 2000, rateScale: args['rate-scale'] });
@@ -70,5 +65,5 @@ export function demoCommand(io: CliIo): CommandModule<object, DemoArgs> {
         await sim.close();
       }
     },
-  };
+  });
 }

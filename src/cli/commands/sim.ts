@@ -1,24 +1,7 @@
-import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../errors/usage-error.js';
-import { writeTruth } from '../../sim/data/dataset.js';
-import { startSimulator } from '../../sim/server.js';
 import { parseInstant } from '../../time/instant.js';
+import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
-
-interface SimArgs {
-  port: number;
-  host: string;
-  seed: string;
-  from?: string;
-  to?: string;
-  records: number;
-  'rate-scale': number;
-  faults: number;
-  truth?: string;
-  'margin-window-days': number;
-  'pending-seconds': number;
-  'stall-ms': number;
-}
 
 /** `[last year's 1 January, this year's 1 January)` in UTC: the default range of the simulator and the demo. */
 export function lastFullYear(now: number): { from: number; to: number } {
@@ -31,11 +14,11 @@ function check(condition: boolean, message: string): void {
 }
 
 /** `ledgerpipe sim`: the local simulator of the platform (README, "The simulator: `ledgerpipe sim`"). */
-export function simCommand(io: CliIo): CommandModule<object, SimArgs> {
-  return {
+export function simCommand(io: CliIo) {
+  return defineCommand({
     command: 'sim',
     describe: 'Start the local simulator of the platform (no account needed)',
-    builder: (yargs: Argv) =>
+    builder: (yargs) =>
       yargs
         .option('port', { type: 'number', default: 0, describe: 'Port to listen on; 0 picks a free one' })
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
@@ -50,7 +33,7 @@ export function simCommand(io: CliIo): CommandModule<object, SimArgs> {
         .option('pending-seconds', { type: 'number', default: 120, describe: 'How long last-day withdrawals stay pending after start' })
         .option('stall-ms', { type: 'number', default: 30_000, describe: 'How long a stalled request hangs before its connection drops' })
         .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve last year of seed 7 and write what it serves')
-        .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks') as unknown as Argv<SimArgs>,
+        .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks'),
     handler: async (args) => {
       const defaults = lastFullYear(Date.now());
       const from = args.from === undefined ? defaults.from : parseInstant(args.from, 'UTC', '--from');
@@ -64,6 +47,7 @@ export function simCommand(io: CliIo): CommandModule<object, SimArgs> {
       check(Number.isInteger(windowDays) && windowDays >= 1 && windowDays <= 366, '--margin-window-days must be a whole number from 1 to 366');
       check(args['pending-seconds'] >= 0, '--pending-seconds must not be negative');
       check(args['stall-ms'] >= 0, '--stall-ms must not be negative');
+      const [{ startSimulator }, { writeTruth }] = await Promise.all([import('../../sim/server.js'), import('../../sim/data/dataset.js')]);
       const sim = await startSimulator({
         seed: args.seed,
         from,
@@ -84,5 +68,5 @@ export function simCommand(io: CliIo): CommandModule<object, SimArgs> {
       await sim.close();
       io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}`);
     },
-  };
+  });
 }

@@ -1,25 +1,22 @@
-import type { Argv, CommandModule } from 'yargs';
-import { pipelineSchema } from '../../pipeline/define.js';
+import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withCommonOptions, type CommonArgs } from '../options.js';
-import { runStages } from '../stage-runner.js';
+import { withCommonOptions } from '../options.js';
 
 /**
  * `extract`, `transform` and `export`: one stage of a pipeline alone, with the same flags as `run`
  * (README, "Commands").
  */
-export function stageCommand(
-  stage: 'extract' | 'transform' | 'export',
-  describe: string,
-  examples: readonly (readonly [string, string])[],
-): (io: CliIo, env: NodeJS.ProcessEnv) => CommandModule<object, CommonArgs> {
-  const pipeline = pipelineSchema.parse({ name: stage, range: { kind: 'flags' }, stages: [stage] });
-  return (io, env) => ({
-    command: stage,
-    describe,
-    builder: (yargs: Argv) => examples.reduce((y, [command, what]) => y.example(command, what), withCommonOptions(yargs)) as unknown as Argv<CommonArgs>,
-    handler: (args) => runStages(pipeline, args, io, env, stage),
-  });
+function stageCommand(stage: 'extract' | 'transform' | 'export', describe: string, examples: readonly (readonly [string, string])[]) {
+  return (io: CliIo, env: NodeJS.ProcessEnv) =>
+    defineCommand({
+      command: stage,
+      describe,
+      builder: (yargs) => examples.reduce((y, [command, what]) => y.example(command, what), withCommonOptions(yargs)),
+      handler: async (args) => {
+        const [{ pipelineSchema }, { runStages }] = await Promise.all([import('../../pipeline/define.js'), import('../stage-runner.js')]);
+        await runStages(pipelineSchema.parse({ name: stage, range: { kind: 'flags' }, stages: [stage] }), args, io, env, stage);
+      },
+    });
 }
 
 export const extractCommand = stageCommand('extract', 'Fetch every record of the range into the warehouse (raw_records), resuming where a run stopped', [

@@ -1,22 +1,17 @@
-import type { Argv, CommandModule } from 'yargs';
-import { statusLines } from '../../status/status.js';
-import { openWarehouseToRead } from '../../warehouse/warehouse.js';
+import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
 
-interface StatusArgs {
-  db: string;
-}
-
 /** `ledgerpipe status`: what the warehouse holds and what is missing. */
-export function statusCommand(io: CliIo): CommandModule<object, StatusArgs> {
-  return {
+export function statusCommand(io: CliIo) {
+  return defineCommand({
     command: 'status',
     describe: 'Per account and stream: covered ranges, gaps, unfinished windows, rows, learned windows, last run',
-    builder: (yargs: Argv) =>
+    builder: (yargs) =>
       yargs
         .option('db', { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' })
-        .example('ledgerpipe status', 'What ./ledgerpipe.duckdb holds') as unknown as Argv<StatusArgs>,
+        .example('ledgerpipe status', 'What ./ledgerpipe.duckdb holds'),
     handler: async (args) => {
+      const [{ statusLines }, { openWarehouseToRead }] = await Promise.all([import('../../status/status.js'), import('../../warehouse/warehouse.js')]);
       const warehouse = await openWarehouseToRead(args.db);
       try {
         for (const line of await statusLines(warehouse)) io.out(line);
@@ -24,5 +19,5 @@ export function statusCommand(io: CliIo): CommandModule<object, StatusArgs> {
         await warehouse.close();
       }
     },
-  };
+  });
 }
