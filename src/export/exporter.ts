@@ -5,29 +5,19 @@ import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
+import { EXPORTED_TABLES } from '../streams/manifest.js';
 import { runPool } from '../util/work-pool.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
-/**
- * The files `export` writes, each from its table, ordered by ts then `key` (README, "Output files and tables"): the
- * transforms store the tables in that order.
- * futures_fills.fee_detail (the raw feeDetail JSON) stays in the warehouse: every entry of it is a ledger row.
- */
-export const EXPORTS: readonly { name: string; key: string; omit?: readonly string[] }[] = [
-  { name: 'margin_records', key: 'id' },
-  { name: 'futures_fills', key: 'trade_id', omit: ['fee_detail'] },
-  { name: 'withdrawals', key: 'order_id' },
-  { name: 'ledger', key: 'entry_id' },
-];
 
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking'];
 
 /** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
-export const EXPORT_FILE_NAMES: readonly string[] = [...EXPORTS.flatMap(({ name }) => [`${name}.csv`, `${name}.parquet`]), 'koinly.csv', 'cointracking.csv'];
+export const EXPORT_FILE_NAMES: readonly string[] = [...EXPORTED_TABLES.flatMap(({ name }) => [`${name}.csv`, `${name}.parquet`]), 'koinly.csv', 'cointracking.csv'];
 
 /**
  * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
@@ -170,7 +160,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     jobs.push({ file: { temp, final: resolve(join(options.out, name)), rows: 0 }, sql: copy(literal(temp)) });
   };
   const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
-  for (const { name, omit } of tables.length === 0 ? [] : EXPORTS) {
+  for (const { name, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
       const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));

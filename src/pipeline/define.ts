@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { STREAM_NAMES } from '../streams/index.js';
+import { STREAM_NAMES } from '../streams/manifest.js';
 
-const streamName = z.string().refine((s) => STREAM_NAMES.includes(s), { message: `not a stream; choose from ${STREAM_NAMES.join(', ')}` });
+const streamName = z.string().refine((s) => (STREAM_NAMES as readonly string[]).includes(s), { message: `not a stream; choose from ${STREAM_NAMES.join(', ')}` });
 
 /**
  * A pipeline as data (README, "Pipelines"): which range it covers, which streams and

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.js';
 import { STREAMS } from '../streams/index.js';
+import { TYPED_TABLES } from '../streams/manifest.js';
 import { readmitQuarantined, type Readmitted } from '../transform/readmit.js';
 import { runTransforms, type TransformReport } from '../transform/runner.js';
 import { readUnreviewed, unreviewedLines, type UnreviewedType } from '../transform/unreviewed.js';
@@ -17,19 +18,6 @@ export interface TransformSummary {
   readmitted: Readmitted;
 }
 
-export const TYPED_TABLES = [
-  'margin_records',
-  'futures_fills',
-  'futures_fill_fees',
-  'withdrawals',
-  'p2p_advertisements',
-  'deposits',
-  'futures_tax_records',
-  'spot_tax_records',
-  'p2p_tax_records',
-  'account_balances',
-  'ledger',
-] as const;
 
 /**
  * Re-admits the quarantined records this release accepts, runs the transforms, and reads what the run summary

@@ -7,7 +7,7 @@ import type { StreamDef } from './stream.js';
 import { futuresTaxRecords, p2pTaxRecords, spotTaxRecords } from './tax-records.js';
 import { withdrawals } from './withdrawals.js';
 
-/** Every stream ledgerpipe extracts, in the order they are reported. */
+/** Every stream ledgerpipe extracts, in the order of the manifest (STREAM_NAMES), which they are reported in. */
 export const STREAMS: readonly StreamDef[] = [
   marginRecords,
   futuresFills,
@@ -20,4 +20,3 @@ export const STREAMS: readonly StreamDef[] = [
   accountBalances,
 ];
 
-export const STREAM_NAMES = STREAMS.map((s) => s.name);

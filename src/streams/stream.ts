@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { PagedStream, SnapshotStream } from './manifest.js';
 
 /** A value of a request parameter that selects one partition of a stream, e.g. `{ marginType: 'isolated' }`. */
 export interface PartitionDef {
@@ -16,7 +17,7 @@ export interface PageRead {
 /** A record stream read window by window and page by page (README, "Output files and tables"). */
 export interface PagedStreamDef {
   kind: 'paged';
-  name: string;
+  name: PagedStream;
   path: string;
   partitions: readonly PartitionDef[];
   /** Widest window the endpoint accepts, per the spec; narrowed at run time when the server says so. */
@@ -40,7 +41,7 @@ export interface PagedStreamDef {
 /** A stream read once per run as a snapshot (account balances). */
 export interface SnapshotStreamDef {
   kind: 'snapshot';
-  name: string;
+  name: SnapshotStream;
   path: string;
   ratePerSecond: number;
   schema: z.ZodObject;

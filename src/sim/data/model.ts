@@ -1,16 +1,7 @@
-/** The record streams the simulator serves; the names match ledgerpipe's stream names (README, "Output files and tables"). */
-export const PAGED_STREAMS = [
-  'margin_records',
-  'futures_fills',
-  'withdrawals',
-  'p2p_advertisements',
-  'deposits',
-  'futures_tax_records',
-  'spot_tax_records',
-  'p2p_tax_records',
-] as const;
-export type PagedStream = (typeof PAGED_STREAMS)[number];
-export type StreamName = PagedStream | 'account_balances';
+import { PAGED_STREAMS, type PagedStream, type StreamName } from '../../streams/manifest.js';
+
+/** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
+export { PAGED_STREAMS, type PagedStream, type StreamName };
 
 export type Payload = Record<string, unknown>;
 
