@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extract, type ExtractResult } from '../src/extract/extractor.js';
-import { planWindows } from '../src/extract/window-planner.js';
+import { planWindows } from '../src/time/window.js';
 import { createSignedClient } from '../src/http/client.js';
 import { generateDataset } from '../src/sim/data/dataset.js';
 import type { Dataset, PagedStream } from '../src/sim/data/model.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { extract } from '../src/extract/extractor.js';
 import { exportFiles } from '../src/export/exporter.js';
 import { createSignedClient } from '../src/http/client.js';
-import { collectGarbage } from '../src/runtime/collect-garbage.js';
+import { collectGarbage } from '../src/util/collect-garbage.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { runTransforms } from '../src/transform/runner.js';
 import { extractionMemoryBudget } from '../src/warehouse/memory-budget.js';

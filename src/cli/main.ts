@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { hideBin } from 'yargs/helpers';
-import { PRIVATE_UMASK } from '../config/profiles.js';
-import { configureDuckDBAllocator } from '../runtime/duckdb-allocator.js';
+import { PRIVATE_UMASK } from './config.js';
+import { configureDuckDBAllocator } from '../warehouse/duckdb-allocator.js';
 
 // Before DuckDB's library loads, so the rest of the CLI (which imports it) comes in afterwards.
 configureDuckDBAllocator();
 // What ledgerpipe creates holds a person's financial records: the owner's alone (0600 files, 0700 folders). A
-// config file may set another umask for the pipeline commands (src/config/profiles.ts).
+// config file may set another umask for the pipeline commands (src/cli/config.ts).
 process.umask(PRIVATE_UMASK);
 const { runCli } = await import('./run.js');
 

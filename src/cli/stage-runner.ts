@@ -1,10 +1,10 @@
-import { PRIVATE_UMASK, readConfig, resolveAccounts } from '../config/profiles.js';
+import { PRIVATE_UMASK, readConfig, resolveAccounts } from './config.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
-import { createLogger } from '../log/logger.js';
+import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
-import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from '../progress/reporter.js';
-import { transformSummaryLines } from '../stages/transform-stage.js';
+import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from './progress.js';
+import { transformSummaryLines } from '../transform/stage.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';

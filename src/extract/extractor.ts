@@ -3,7 +3,7 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import { silentLogger, type Logger } from '../log/logger.js';
+import { silentLogger, type Logger } from '../util/logger.js';
 import type { PagedStreamDef, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
 import { compareIds } from '../util/ids.js';
 import { runPool } from '../util/work-pool.js';
@@ -15,7 +15,7 @@ import { createFetcher } from './fetcher.js';
 import { narrowedWindowMs, tooManyRecords } from './narrowing.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
-import { planWindows, uncovered, windowParams, type Window } from './window-planner.js';
+import { planWindows, uncovered, windowParams, type Window } from '../time/window.js';
 
 const DAY_MS = 86_400_000;
 /** Pages of one window fetched but not yet committed, at most. */

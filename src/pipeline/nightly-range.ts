@@ -1,6 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
-import { uncovered, type Window } from '../extract/window-planner.js';
+import { uncovered, type Window } from '../time/window.js';
 import type { StreamDef } from '../streams/stream.js';
 import { readCoverage } from '../warehouse/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
-import type { Window } from '../extract/window-planner.js';
+import type { Window } from '../time/window.js';
 
 export interface CoverageRow {
   partition: string;

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
-import type { Window } from '../extract/window-planner.js';
+import type { Window } from '../time/window.js';
 import type { Warehouse } from './warehouse.js';
 
 /** A record ready to load: its key, its time, and its payload exactly as received. */

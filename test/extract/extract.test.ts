@@ -9,7 +9,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../src
 import { STREAMS } from '../../src/streams/index.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { startRun } from '../../src/warehouse/runs.js';
-import { statusLines } from '../../src/status/status.js';
+import { statusLines } from '../../src/cli/status.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { loaded, truthInRange } from '../helpers/truth.js';
 

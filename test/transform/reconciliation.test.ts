@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusLines } from '../../src/status/status.js';
+import { statusLines } from '../../src/cli/status.js';
 import { catalogVersion, runTransforms } from '../../src/transform/runner.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 import { at, GOLDEN } from './fixtures.js';

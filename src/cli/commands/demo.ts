@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createLogger } from '../../log/logger.js';
-import { periodicProgress, silentProgress, terminalProgress } from '../../progress/reporter.js';
+import { createLogger } from '../../util/logger.js';
+import { periodicProgress, silentProgress, terminalProgress } from '../progress.js';
 import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
 import { lastFullYear } from './sim.js';

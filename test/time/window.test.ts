@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planWindows, uncovered, windowParams, type Window } from '../../src/extract/window-planner.js';
+import { planWindows, uncovered, windowParams, type Window } from '../../src/time/window.js';
 
 const DAY_MS = 86_400_000;
 /** 2024-01-01T00:00:00Z and 2025-01-01T00:00:00Z: 2024 is a leap year of 366 days. */

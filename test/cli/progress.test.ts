@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyStreamStats } from '../../src/extract/stats.js';
-import { createLogger } from '../../src/log/logger.js';
-import { periodicProgress } from '../../src/progress/reporter.js';
+import { createLogger } from '../../src/util/logger.js';
+import { periodicProgress } from '../../src/cli/progress.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 describe('progress off a terminal', () => {

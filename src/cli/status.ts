@@ -1,4 +1,4 @@
-import { uncovered, type Window } from '../extract/window-planner.js';
+import { uncovered, type Window } from '../time/window.js';
 import { STREAMS } from '../streams/index.js';
 import { formatInstant } from '../time/instant.js';
 import { readUnreviewed, unreviewedLines } from '../transform/unreviewed.js';

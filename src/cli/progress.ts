@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { StreamStats } from '../extract/stats.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../util/logger.js';
 
 /** Receives extraction progress; one per command run. */
 export interface ProgressReporter {

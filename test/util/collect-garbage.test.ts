@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../src/runtime/collect-garbage.js';
+import { collectGarbage } from '../../src/util/collect-garbage.js';
 
 describe('collectGarbage', () => {
   it('collects an object nothing refers to any more, and can be called again', async () => {

@@ -1,9 +1,9 @@
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../util/logger.js';
 import { STREAMS } from '../streams/index.js';
 import { TYPED_TABLES } from '../streams/manifest.js';
-import { readmitQuarantined, type Readmitted } from '../transform/readmit.js';
-import { runTransforms, type TransformReport } from '../transform/runner.js';
-import { readUnreviewed, unreviewedLines, type UnreviewedType } from '../transform/unreviewed.js';
+import { readmitQuarantined, type Readmitted } from './readmit.js';
+import { runTransforms, type TransformReport } from './runner.js';
+import { readUnreviewed, unreviewedLines, type UnreviewedType } from './unreviewed.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface TransformSummary {
