@@ -8,6 +8,7 @@ import { transformSummaryLines } from '../transform/stage.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
+import { reconciliationLines } from './status.js';
 
 /** The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. */
 export function resultLines(result: PipelineResult): string[] {
@@ -23,7 +24,9 @@ export function resultLines(result: PipelineResult): string[] {
     }
   }
   if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform));
-  if (result.reconciliation.length > 0) lines.push('', 'year-end reconciliation', ...result.reconciliation);
+  if (result.reconciliation.length > 0) {
+    lines.push('', 'year-end reconciliation', ...result.reconciliation.flatMap((r) => [`account ${r.account}`, ...reconciliationLines(r.years)]));
+  }
   if (result.exports.length > 0) {
     lines.push(...(lines.length > 0 ? [''] : []), 'file                                                     rows');
     for (const f of result.exports) lines.push(`${f.path}  ${f.rows}`);

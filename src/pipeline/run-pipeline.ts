@@ -10,7 +10,6 @@ import type { Logger } from '../util/logger.js';
 import type { ProgressReporter } from '../cli/progress.js';
 import { collectGarbage } from '../util/collect-garbage.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
-import { reconciliationLines } from '../cli/status.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
@@ -19,6 +18,7 @@ import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
+import { readReconciliation, type Reconciliation } from '../warehouse/reports.js';
 
 export interface RunPipelineOptions {
   pipeline: Pipeline;
@@ -55,7 +55,8 @@ export interface PipelineResult {
   accounts: AccountResult[];
   transform?: TransformSummary;
   /** Per account and year, the ledger's movements per asset beside the balance snapshots (after a transform). */
-  reconciliation: string[];
+  /** Per account that the run extracted, its movements and balance snapshots by year. */
+  reconciliation: { account: string; years: Reconciliation }[];
   exports: ExportedFile[];
   /** Set when the run finished but is incomplete (quarantined records): exit 4. */
   incomplete?: string;
@@ -256,8 +257,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         if (pipeline.stages.includes('extract')) collectGarbage();
         result.transform = await runTransformStage(warehouse, options.log);
         for (const account of options.accounts) {
-          const lines = await reconciliationLines(warehouse, account.name);
-          if (lines.length > 0) result.reconciliation.push(`account ${account.name}`, ...lines);
+          const years = await readReconciliation(warehouse, account.name);
+          if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });
         }
       });
     }

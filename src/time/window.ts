@@ -41,3 +41,15 @@ export function uncovered(from: number, to: number, covered: readonly Window[]):
 export function windowParams(window: Window): { startTime: string; endTime: string } {
   return { startTime: String(window.start), endTime: String(window.end - 1) };
 }
+
+/** Merges windows into the fewest contiguous ranges. */
+export function mergeWindows(windows: readonly Window[]): Window[] {
+  const sorted = [...windows].sort((a, b) => a.start - b.start);
+  const out: Window[] = [];
+  for (const w of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && w.start <= last.end) last.end = Math.max(last.end, w.end);
+    else out.push({ ...w });
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTransforms } from '../../src/transform/runner.js';
-import { runQuery } from '../../src/warehouse/query.js';
+import { runQuery } from '../../src/cli/query-output.js';
 import { runCliProcess } from '../helpers/cli.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 import { GOLDEN } from '../transform/fixtures.js';

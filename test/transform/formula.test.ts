@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportFiles } from '../../src/export/exporter.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { neutraliseFormula } from '../../src/warehouse/query.js';
+import { neutraliseFormula } from '../../src/cli/query-output.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess } from '../helpers/cli.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';

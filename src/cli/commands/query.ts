@@ -14,7 +14,7 @@ export function queryCommand(io: CliIo) {
         .example('ledgerpipe query "SELECT asset, category, sum(amount) FROM ledger GROUP BY ALL"', 'Totals per asset and category')
         .example('ledgerpipe query "SELECT * FROM withdrawals" --format csv > withdrawals.csv', 'Any table as CSV'),
     handler: async (args) => {
-      const { runQuery } = await import('../../warehouse/query.js');
+      const { runQuery } = await import('../query-output.js');
       await runQuery(args.db, args.sql, args.format, (line) => io.out(line));
     },
   });
