@@ -3,31 +3,21 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import { silentLogger, type Logger } from '../util/logger.js';
 import type { PagedStreamDef, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
-import { compareIds } from '../util/ids.js';
+import { planWindows, type Window } from '../time/window.js';
+import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { dropWindow, readCoverage, readLearnedWindow, saveLearnedWindow } from '../warehouse/coverage.js';
-import { createRawWriter, type PageCommit, type RawWriter } from '../warehouse/raw-writer.js';
+import { readLearnedWindow } from '../warehouse/coverage.js';
+import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { checkRecords } from './records.js';
 import { createFetcher } from './fetcher.js';
-import { narrowedWindowMs, tooManyRecords } from './narrowing.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { checkRecords } from './records.js';
 import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
-import { planWindows, uncovered, windowParams, type Window } from '../time/window.js';
+import { planTasks } from './tasks.js';
+import { readWindow, type StreamReading } from './window-reader.js';
 
 const DAY_MS = 86_400_000;
-/** Pages of one window fetched but not yet committed, at most. */
-const PAGES_AHEAD = 8;
-/** Below this the server is not narrowing a window but refusing the endpoint: stop and say so. */
-const MIN_WINDOW_MS = 60_000;
-/**
- * Records one window may return before its paging is taken for broken: 2.5 times the 20,000 the live service
- * serves for one query before it refuses with 40303 (README, "How extraction works"). A cursor that moves on
- * forever would otherwise read without end.
- */
-export const MAX_WINDOW_RECORDS = 50_000;
 
 export interface ExtractOptions {
   warehouse: Warehouse;
@@ -87,12 +77,6 @@ function stopsOnlyItsStream(error: unknown): boolean {
   return error instanceof TransportError || error instanceof ExtractError;
 }
 
-interface Task {
-  partition: string;
-  params: Readonly<Record<string, string>>;
-  window: Window;
-  cursor?: string;
-}
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -161,183 +145,34 @@ function limiterFor(stream: StreamDef, context: Context): RateLimiter {
   return limiter;
 }
 
-/** The windows still to read: unfinished ones resume at their cursor, the rest of the range is planned anew. */
-async function planTasks(stream: PagedStreamDef, windowMs: number, context: Context, stats: StreamStats): Promise<Task[]> {
-  const refresh = context.refresh ?? [];
-  if (refresh.length > 0) {
-    await context.warehouse.transaction(async (c) => {
-      for (const row of await readCoverage(c, context.account, stream.name)) {
-        if (refresh.some((r) => row.window.start >= r.start && row.window.end <= r.end)) {
-          await dropWindow(c, context.account, stream.name, row.partition, row.window);
-        }
-      }
-    });
-  }
-  const coverage = await context.warehouse.exclusive((c) => readCoverage(c, context.account, stream.name));
-  const tasks: Task[] = [];
-  for (const partition of stream.partitions) {
-    const rows = coverage.filter((r) => r.partition === partition.name);
-    const resumable = rows.filter((r) => r.status === 'open' && r.window.start >= context.from && r.window.end <= context.to);
-    const done = rows.filter((r) => r.status === 'done');
-    stats.windowsSkipped += done.filter((r) => r.window.start < context.to && r.window.end > context.from).length;
-    for (const r of resumable) tasks.push({ partition: partition.name, params: partition.params, window: r.window, ...(r.cursor === null ? {} : { cursor: r.cursor }) });
-    // A refreshed range counts as not covered, even where a done window reaches into it.
-    const covered = [...done.flatMap((r) => uncovered(r.window.start, r.window.end, refresh)), ...resumable.map((r) => r.window)];
-    const gaps = uncovered(context.from, context.to, covered);
-    for (const gap of gaps) {
-      for (const window of planWindows(gap.start, gap.end, windowMs)) tasks.push({ partition: partition.name, params: partition.params, window });
-    }
-  }
-  return tasks;
-}
-
+/** Reads every window of one paged stream still to read, `concurrency` at a time, paced by its limiter. */
 async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context: Context): Promise<void> {
-  const { account, warehouse, writer, log } = context;
-  const learned = await warehouse.exclusive((c) => readLearnedWindow(c, account, stream.name));
-  let windowMs = Math.min(stream.maxWindowDays * DAY_MS, learned ?? Infinity);
-  const tasks = await planTasks(stream, windowMs, context, stats);
-  stats.windowsPlanned = tasks.length;
-  const fetchPage = createFetcher(stream.path, stream.readPage, {
-    client: context.client,
-    limiter: limiterFor(stream, context),
-    policy: context.policy,
-    retryDeps: context.retryDeps,
+  const learned = await context.warehouse.exclusive((c) => readLearnedWindow(c, context.account, stream.name));
+  const reading: StreamReading = {
+    stream,
+    account: context.account,
+    warehouse: context.warehouse,
+    writer: context.writer,
+    log: context.log,
+    clock: context.clock,
+    range: { start: context.from, end: context.to },
     stats,
-  });
-  const seenFields = new Set<string>();
-
-  /**
-   * Reads one window page by page. Returns the tasks that replace it when the server refused it (too wide:
-   * the window again, to be split at the learned width; too many records: its two halves), else none.
-   */
-  const runTask = async (task: Task): Promise<Task[]> => {
-    let cursor = task.cursor;
-    let pages = 0;
-    const maxPages = Math.ceil(MAX_WINDOW_RECORDS / stream.pageLimit);
-    let previousLastTs: number | undefined;
-    // Records this window returned, and how many lay inside it: none inside means times read wrong.
-    let returned = 0;
-    let inside = 0;
-    let firstOutside: number | undefined;
-    // Commits of this window not yet on disk, oldest first; pages keep their order because the writer does.
-    const pending: Promise<void>[] = [];
-    const settle = () => Promise.all(pending.splice(0));
-    for (;;) {
-      let page;
-      try {
-        page = await fetchPage({ ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), idLessThan: cursor });
-      } catch (error) {
-        const width = task.window.end - task.window.start;
-        if (tooManyRecords(error) && width >= 2 * MIN_WINDOW_MS) {
-          await settle();
-          if (cursor !== undefined) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
-          const middle = task.window.start + Math.floor(width / 2);
-          // Expected of a busy account (the cap is 20,000 records a query), so not a warning.
-          log.info(`${stream.name}: the server holds too many records for one window; reading it in two halves`, {
-            stream: stream.name,
-            from: new Date(task.window.start).toISOString(),
-            to: new Date(task.window.end).toISOString(),
-          });
-          return [
-            { partition: task.partition, params: task.params, window: { start: task.window.start, end: middle } },
-            { partition: task.partition, params: task.params, window: { start: middle, end: task.window.end } },
-          ];
-        }
-        const narrower = narrowedWindowMs(error, width);
-        if (narrower === undefined) throw error;
-        await settle();
-        if (narrower < MIN_WINDOW_MS) {
-          throw new ExtractError(`${stream.name}: the server refuses even ${narrower} ms windows (${(error as Error).message})`, 'LP_WINDOW_TOO_NARROW', { cause: error });
-        }
-        if (narrower < windowMs) {
-          windowMs = narrower;
-          const reason = (error as Error).message;
-          await warehouse.transaction((c) => saveLearnedWindow(c, { account, stream: stream.name, windowMs, reason, now: context.clock() }));
-          log.warn(`${stream.name}: the server refused a window as too wide; using ${Math.round((windowMs / DAY_MS) * 1000) / 1000}-day windows from now on`, { stream: stream.name });
-        }
-        if (cursor !== undefined) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
-        return [{ partition: task.partition, params: task.params, window: task.window }];
-      }
-      // Loaded when inside the run's range, even if the server returned it for another window: keys dedupe.
-      const checked = checkRecords(stream, page.records, { time: stream.time, range: { start: context.from, end: context.to }, window: task.window, seenFields });
-      const valid = page.records.length - checked.quarantine.length;
-      returned += valid;
-      inside += valid - checked.outsideWindow;
-      firstOutside ??= checked.firstOutsideWindow;
-      const full = page.records.length >= stream.pageLimit;
-      // A window whose records all lie outside it is not marked read: its times were probably misread.
-      const stray = !full && returned > 0 && inside === 0;
-      if (stray) {
-        log.warn(
-          `${stream.name}${task.partition === '' ? '' : ` ${task.partition}`}: the window ${new Date(task.window.start).toISOString()} .. ${new Date(task.window.end).toISOString()} returned ${returned} record${returned === 1 ? '' : 's'} and none lay inside it (the first at ${String(firstOutside)}); the window stays unread`,
-          { stream: stream.name },
-        );
-      }
-      if (full) {
-        if (page.cursor === undefined) {
-          throw new ExtractError(`${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`, 'LP_CURSOR_MISSING');
-        }
-        if (cursor !== undefined && compareIds(page.cursor, cursor) >= 0) {
-          throw new ExtractError(`${stream.name}: the paging cursor did not move forward (${page.cursor} after ${cursor}); stopping rather than loop — report this`, 'LP_CURSOR_STUCK');
-        }
-      }
-      const firstTs = page.records.length > 0 ? stream.time(page.records[0] as Record<string, unknown>) : undefined;
-      const tie = previousLastTs !== undefined && firstTs === previousLastTs;
-      previousLastTs = page.records.length > 0 ? stream.time(page.records[page.records.length - 1] as Record<string, unknown>) : undefined;
-      const commit: PageCommit = {
-        stream: stream.name,
-        partition: task.partition,
-        window: task.window,
-        records: checked.load,
-        cursor: full ? (page.cursor as string) : null,
-        done: !full && !stray,
-        tie,
-        drift: checked.drift,
-        quarantine: checked.quarantine,
-      };
-      // Fetch on while earlier pages commit (the writer folds waiting pages into one transaction), but
-      // never run more than PAGES_AHEAD pages ahead of the disk: memory stays bounded.
-      if (pending.length >= PAGES_AHEAD) await pending.shift();
-      const committed = writer.commit(commit).then(() => {
-        stats.pages++;
-        stats.records += checked.load.length;
-        stats.outside += checked.outside;
-        stats.outsideWindow += checked.outsideWindow;
-        stats.quarantined += checked.quarantine.length;
-        if (tie) stats.tiePages++;
-        if (stray) stats.strayWindows++;
-        else if (!full) stats.windowsDone++;
-        context.onProgress?.(stream.name, stats);
-      });
-      // Awaited below; the no-op handler keeps a failed batch from also surfacing as unhandled rejections.
-      committed.catch(() => undefined);
-      pending.push(committed);
-      if (!full) break;
-      cursor = page.cursor;
-      if (++pages >= maxPages) {
-        // Started over by the next run: what this window loaded stays (keys dedupe), its cursor does not.
-        await settle();
-        await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
-        throw new ExtractError(
-          `${stream.name}${task.partition === '' ? '' : ` ${task.partition}`}: the window ${new Date(task.window.start).toISOString()} .. ${new Date(task.window.end).toISOString()} went on past ${maxPages} pages (${MAX_WINDOW_RECORDS} records, the most ledgerpipe reads from one window) without an end; its paging looks broken, so the window is left unread — report this`,
-          'LP_PAGE_CAP',
-          { exit: 'incomplete' },
-        );
-      }
-    }
-    await settle();
-    return [];
+    fetchPage: createFetcher(stream.path, stream.readPage, { client: context.client, limiter: limiterFor(stream, context), policy: context.policy, retryDeps: context.retryDeps, stats }),
+    seenFields: new Set(),
+    windowMs: Math.min(stream.maxWindowDays * DAY_MS, learned ?? Infinity),
+    onProgress: context.onProgress,
   };
-
+  const tasks = await planTasks(stream, reading.windowMs, context, stats);
+  stats.windowsPlanned = tasks.length;
   // On a failure, the other windows finish the page in hand and stop: what is committed stays, nothing more starts.
   await runPool(tasks, { concurrency: context.concurrency ?? 4 }, async (task) => {
-    if (task.window.end - task.window.start > windowMs && task.cursor === undefined) {
+    if (task.window.end - task.window.start > reading.windowMs && task.cursor === undefined) {
       // A window planned before the server taught a narrower one: split it and read the parts.
-      const parts = planWindows(task.window.start, task.window.end, windowMs).map((window) => ({ ...task, window }) as Task);
+      const parts = planWindows(task.window.start, task.window.end, reading.windowMs).map((window) => ({ ...task, window }));
       stats.windowsPlanned += parts.length - 1;
       return parts;
     }
-    const replacements = await runTask(task);
+    const replacements = await readWindow(reading, task);
     stats.windowsPlanned += Math.max(0, replacements.length - 1);
     return replacements;
   });

@@ -1,6 +1,8 @@
 import { PlatformError, WINDOW_TOO_WIDE } from '../errors/platform-error.js';
 
 const DAY_MS = 86_400_000;
+/** Below this the server is not narrowing a window but refusing the endpoint: stop and say so. */
+export const MIN_WINDOW_MS = 60_000;
 const DAYS_IN_MESSAGE = /(?:greater than|exceed|more than|longer than)\s+(\d+)\s*days?/i;
 
 /**
