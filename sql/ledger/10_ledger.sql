@@ -12,8 +12,8 @@
 -- as signed. An unreviewed row's note is the field and the type (sql/ledger/30_unreviewed_types.sql reads it).
 CREATE OR REPLACE TABLE ledger AS
 WITH
--- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it costs the 2M fill
--- rows of a busy year 1.5 s inside the transform's transaction.
+-- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it is slow over the
+-- fill rows of a busy year (docs/performance.md, "SQL").
 unreviewed AS (
   SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category
 ),
@@ -111,7 +111,7 @@ record_rows AS (
     END AS trade_group
   FROM booked_records AS b
   -- Equalities only: a condition on b alone (b.main_role = 'fee') turns these joins into nested loops, which
-  -- took 229 s for a busy year of every stream. fee_key and keyless_fee_scope are NULL but for fee legs.
+  -- take minutes for a busy year of every stream (docs/performance.md, "SQL"). fee_key and keyless_fee_scope are NULL but for fee legs.
   LEFT JOIN trades AS t
     ON t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.fee_key AND t.ts = b.ts
   LEFT JOIN only_trade_of_ms AS o

@@ -8,7 +8,7 @@
 -- quarantines such records before they get here). Digits are counted from the position of the point, not
 -- by splitting the text, which is exact for text of the form [+-]digits[.digits]: every field read with
 -- lp_amount is checked to be that, or empty, at extraction (decimalString in src/streams/fields.ts), and
--- strpos allocates nothing (4M amounts: 0.27 s instead of 0.45 s).
+-- strpos allocates nothing (docs/performance.md, "SQL").
 CREATE OR REPLACE MACRO lp_amount(text) AS (
   CASE
     WHEN text IS NULL OR text = '' THEN NULL
@@ -40,8 +40,8 @@ CREATE OR REPLACE MACRO lp_decimal_text(value) AS
 --   SELECT asset, lp_total(amount) FROM ledger GROUP BY asset
 -- It adds amounts under 10^10 as they are (fast: DuckDB's own sum, which would need 10^10 of them to reach
 -- 10^20), and the larger ones as whole and decimal parts in two HUGEINTs (up to 10^38 each, so 10^18 amounts
--- at the limit), then joins the two and carries. Splitting every amount instead costs 1.8 s per million rows
--- against 0.04 s. lp_sum_whole and lp_sum_frac are its two parts, for totals that choose between sums
+-- at the limit), then joins the two and carries; splitting every amount instead is some 40 times slower
+-- (docs/performance.md, "SQL"). lp_sum_whole and lp_sum_frac are its two parts, for totals that choose between sums
 -- (check 30): lp_exact_text(sum of wholes, sum of decimals) writes such a pair.
 CREATE OR REPLACE MACRO lp_whole(value) AS CAST(trunc(value) AS HUGEINT);
 CREATE OR REPLACE MACRO lp_frac(value) AS CAST((value - trunc(value)) * CAST(1000000000000000000 AS DECIMAL(19, 0)) AS HUGEINT);

@@ -94,7 +94,7 @@ interface CopyJob {
 /**
  * Runs the COPY statements one thread each, as many at once as DuckDB has threads, on connections of their
  * own. A COPY running on several threads keeps the rows in order by holding finished batches in memory, and
- * that grows with the table (over 500 MB for 1M fills); on one thread a COPY writes each row as it reads it,
+ * that grows with the table (docs/performance.md, "Memory"); on one thread a COPY writes each row as it reads it,
  * and the files share the cores instead. No COPY starts once one has failed, and all have finished before
  * this returns or throws (runPool), so no COPY is still writing while its file is cleaned up.
  */

@@ -23,7 +23,7 @@ export const DEFAULT_TIMEOUTS: ClientTimeouts = { connectMs: 10_000, headersMs: 
 /**
  * The largest answer read: 16 MiB. The largest page of any record endpoint (500 tax records, 100 fills with
  * their fee details, 20 advertisements) is well under 1 MiB; a larger answer is a server gone wrong, and
- * reading it whole would only fill memory (a 100 MB answer took 868 MB).
+ * reading it whole would only fill memory (docs/performance.md, "Memory").
  */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 

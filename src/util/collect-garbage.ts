@@ -21,10 +21,10 @@ function findCollector(): () => void {
 }
 
 /**
- * Runs full collections of the JavaScript heap now, where V8 would wait. After an extraction of 1M fills V8
- * holds about 105 MB of heap of which 15 MB is live: pages promoted while they waited for their commit, which
- * V8 collects only once its old space reaches about 75 MB. Collecting before the transform (the run's memory
- * peak, where DuckDB works up to its budget) brings the heap to 49 MB. Does nothing where `gc` cannot be had.
+ * Runs full collections of the JavaScript heap now, where V8 would wait. After an extraction most of the heap
+ * is dead pages that waited for their commit, which V8 collects only once its old space has grown; collecting
+ * before the transform (the run's memory peak, where DuckDB works up to its budget) halves the heap
+ * (docs/performance.md, "Memory"). Does nothing where `gc` cannot be had.
  *
  * @example
  * await extract(options);
@@ -34,7 +34,7 @@ function findCollector(): () => void {
 export function collectGarbage(): void {
   collect ??= findCollector();
   // The first collection frees the dead objects and leaves their pages empty; V8 releases empty pages to the
-  // system at the next one (measured at 1M fills: heap 105 -> 95 MB after one, 49 MB after two).
+  // system at the next one.
   collect();
   collect();
 }

@@ -5,9 +5,8 @@ export const DUCKDB_ALLOCATOR_VARIABLE = 'DUCKDB_JE_MALLOC_CONF';
  * One jemalloc arena for every thread. DuckDB's build sets several (`narenas:2` on our 2-core machine, as
  * jemalloc's `stats_print` shows); threads are bound to arenas, and pages freed into one arena are reused
  * only by the threads bound to it. A run's queries move between DuckDB's workers and Node's thread pool, so each
- * arena ended up keeping its own copy of the transform's working set: on 2 cores, the transform's peak at 1M
- * fills varied from 438 to 626 MB run to run (standalone, at the 256 MB budget of the time). With one arena it
- * was 436 to 463 MB, at the same speed.
+ * arena kept its own copy of the transform's working set, and the peak varied widely from run to run; with
+ * one it is steady, at the same speed (docs/performance.md, "Memory").
  */
 export const DUCKDB_ALLOCATOR_OPTIONS = 'narenas:1';
 

@@ -6,18 +6,15 @@
 /**
  * DuckDB's memory budget unless LEDGERPIPE_MEMORY_LIMIT says otherwise. DuckDB fills whatever budget it has
  * with cached blocks (its default is 80% of the machine), so without one a process grows with the warehouse;
- * with one, sorts and joins beyond it spill to disk and memory stays flat from 100k records to millions.
- * 224 MB keeps a year of 1M fills within the speed target, and a year-end of 1M fills with every stream
- * exits 0 (bench/busy-year.ts: about 90 s, 530 MB peak RSS). `query` opens its own read-only
- * instance without a budget: ad-hoc analysis gets DuckDB's default.
+ * with one, sorts and joins beyond it spill to disk. It fits a busy account's year-end (docs/performance.md,
+ * "Memory"). `query` opens its own read-only instance without a budget: ad-hoc analysis gets DuckDB's default.
  */
 export const DEFAULT_MEMORY_LIMIT = '224MB';
 
 /**
  * The budget extraction runs within unless LEDGERPIPE_MEMORY_LIMIT sets one for every stage. Extraction
- * appends pages and looks their keys up; with the full budget DuckDB kept the blocks it had written cached,
- * and at 1M fills that made the extraction as large as the transform (170 MB of cache at its end). At 128 MB
- * it runs as fast (2M fills: 23k records/s).
+ * appends pages and looks their keys up; with more, DuckDB keeps the blocks it wrote cached, and runs no
+ * faster (docs/performance.md, "Memory").
  */
 export const DEFAULT_EXTRACTION_MEMORY_LIMIT = '128MB';
 
