@@ -56,9 +56,8 @@ interface Column {
 }
 
 async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]> {
-  const reader = await warehouse.connection.runAndReadAll(
-    'SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $table ORDER BY ordinal_position',
-    { table },
+  const reader = await warehouse.exclusive((c) =>
+    c.runAndReadAll('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $table ORDER BY ordinal_position', { table }),
   );
   return reader.getRowObjectsJS().map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
 }

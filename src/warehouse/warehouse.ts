@@ -11,6 +11,10 @@ import { literal } from './quote.js';
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
 export interface Warehouse {
   readonly path: string;
+  /**
+   * The connection itself, outside the queue: for tests and one-off tools that run nothing else at the same
+   * time. The program goes through `exclusive` and `transaction`.
+   */
   readonly connection: DuckDBConnection;
   /** Runs `work` inside BEGIN ... COMMIT, rolling back if it throws; queued behind any other work. */
   transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
@@ -163,7 +167,7 @@ export async function openWarehouseToRead(path: string): Promise<Warehouse> {
   const warehouse = await openWarehouse(path, { readOnly: true });
   let pending: string[];
   try {
-    pending = await pendingMigrations(warehouse.connection);
+    pending = await warehouse.exclusive((c) => pendingMigrations(c));
   } catch (error) {
     await warehouse.close();
     throw error;
