@@ -109,6 +109,82 @@ async function readCapped(res: Dispatcher.ResponseData, max: number, where: stri
   return Buffer.concat(chunks, read).toString('utf8');
 }
 
+/** The connection pool of a client given no dispatcher. */
+function ownAgent(timeouts: ClientTimeouts, connections: number | undefined): Agent {
+  return new Agent({
+    // A request waiting for a free connection would leave later than its limiter slot: enough for all.
+    connections: connections ?? 64,
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+    keepAliveTimeout: 30_000,
+  });
+}
+
+/** The headers of a GET: the four ACCESS headers when `signedAt` (a timestamp) is given, else none of them. */
+function requestHeaders(credentials: Credentials, signedAt: string | undefined, path: string, query: string): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', locale: 'en-US' };
+  if (signedAt === undefined) return headers;
+  headers['ACCESS-KEY'] = credentials.apiKey;
+  headers['ACCESS-PASSPHRASE'] = credentials.passphrase;
+  headers['ACCESS-TIMESTAMP'] = signedAt;
+  headers['ACCESS-SIGN'] = sign(credentials.secretKey, { timestamp: signedAt, method: 'GET', requestPath: path, queryString: query });
+  return headers;
+}
+
+interface AnswerSource {
+  base: string;
+  dispatcher: Dispatcher;
+  timeouts: ClientTimeouts;
+  maxBodyBytes: number;
+  redact: (text: string) => string;
+}
+
+/** One answer, its text capped and redacted; a redirect is not followed but said, as a --base-url to check. */
+async function fetchAnswer(source: AnswerSource, where: string, url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  let status: number;
+  let text: string;
+  let location: string | undefined;
+  try {
+    const res = await request(url, { method: 'GET', headers, dispatcher: source.dispatcher, signal: AbortSignal.timeout(source.timeouts.totalMs) });
+    status = res.statusCode;
+    const header = res.headers['location'];
+    location = header === undefined ? undefined : source.redact(String(header));
+    text = source.redact(await readCapped(res, source.maxBodyBytes, where));
+  } catch (error) {
+    if (error instanceof TransportError) throw error;
+    throw networkError(error, where, source.base, source.timeouts.totalMs);
+  }
+  if (status >= 300 && status < 400) {
+    // Not followed: a request signed for one address is not sent to another, and the platform never redirects.
+    throw new LedgerpipeError(
+      `${where}: ${printable(source.base)} answered HTTP ${status}, a redirect${location === undefined ? '' : ` to ${location}`}, which ledgerpipe does not follow; check --base-url: give the API address the platform documents, with its scheme (https)`,
+      { code: 'LP_REDIRECT', exit: 'usage' },
+    );
+  }
+  return { status, text };
+}
+
+/** The `data` of a successful envelope (HTTP 200 and code 00000); anything else is the error it is. */
+function readEnvelope(answer: { status: number; text: string }, path: string, redact: (text: string) => string): unknown {
+  const { status, text } = answer;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+    // A \u escape may spell a secret: the parsed strings then go through the redaction too.
+    if (text.includes('\\u')) json = redactStrings(json, redact);
+  } catch (error) {
+    throw new TransportError(`GET ${path}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', { cause: error });
+  }
+  const parsed = envelopeSchema.safeParse(json);
+  if (!parsed.success) throw new TransportError(`GET ${path}: HTTP ${status} with JSON that is not the platform's envelope`, 'LP_BAD_ENVELOPE');
+  const envelope = parsed.data;
+  if (envelope.code !== SUCCESS_CODE || status !== 200) {
+    throw new PlatformError({ path, httpStatus: status, platformCode: envelope.code, platformMessage: envelope.msg ?? '' });
+  }
+  return envelope.data;
+}
+
 /**
  * @example
  * const client = createSignedClient({ baseUrl: 'https://api.example.com', credentials });
@@ -117,77 +193,22 @@ async function readCapped(res: Dispatcher.ResponseData, max: number, where: stri
  */
 export function createSignedClient(options: SignedClientOptions): SignedClient {
   const clock = options.clock ?? Date.now;
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const base = options.baseUrl.replace(/\/+$/, '');
-  const ownDispatcher =
-    options.dispatcher === undefined
-      ? new Agent({
-          // A request waiting for a free connection would leave later than its limiter slot: enough for all.
-          connections: options.connections ?? 64,
-          connect: { timeout: timeouts.connectMs },
-          headersTimeout: timeouts.headersMs,
-          bodyTimeout: timeouts.bodyMs,
-          keepAliveTimeout: 30_000,
-        })
-      : undefined;
+  const ownDispatcher = options.dispatcher === undefined ? ownAgent(timeouts, options.connections) : undefined;
   const dispatcher = options.dispatcher ?? (ownDispatcher as Agent);
   // Everything the server says passes through this before it is parsed, logged, stored or printed.
   const redact = redactor([options.credentials.apiKey, options.credentials.secretKey, options.credentials.passphrase]);
+  const answers = { base, dispatcher, timeouts, maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES, redact };
   let offsetMs = 0;
 
   const get = async (path: string, params: Readonly<Record<string, string | undefined>> = {}, opts: { signed?: boolean } = {}) => {
     const query = canonicalQuery(params);
-    const where = `GET ${path}`;
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', locale: 'en-US' };
-    if (opts.signed !== false) {
-      // A fresh timestamp and signature on every attempt: a retried request with an old one would be refused.
-      const timestamp = String(Math.round(clock() + offsetMs));
-      headers['ACCESS-KEY'] = options.credentials.apiKey;
-      headers['ACCESS-PASSPHRASE'] = options.credentials.passphrase;
-      headers['ACCESS-TIMESTAMP'] = timestamp;
-      headers['ACCESS-SIGN'] = sign(options.credentials.secretKey, { timestamp, method: 'GET', requestPath: path, queryString: query });
-    }
-    let status: number;
-    let text: string;
-    let location: string | undefined;
-    try {
-      const res = await request(`${base}${path}${query === '' ? '' : `?${query}`}`, {
-        method: 'GET',
-        headers,
-        dispatcher,
-        signal: AbortSignal.timeout(timeouts.totalMs),
-      });
-      status = res.statusCode;
-      const header = res.headers['location'];
-      location = header === undefined ? undefined : redact(String(header));
-      text = redact(await readCapped(res, maxBodyBytes, where));
-    } catch (error) {
-      if (error instanceof TransportError) throw error;
-      throw networkError(error, where, base, timeouts.totalMs);
-    }
-    if (status >= 300 && status < 400) {
-      // Not followed: a request signed for one address is not sent to another, and the platform never redirects.
-      throw new LedgerpipeError(
-        `${where}: ${printable(base)} answered HTTP ${status}, a redirect${location === undefined ? '' : ` to ${location}`}, which ledgerpipe does not follow; check --base-url: give the API address the platform documents, with its scheme (https)`,
-        { code: 'LP_REDIRECT', exit: 'usage' },
-      );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-      // A \u escape may spell a secret: the parsed strings then go through the redaction too.
-      if (text.includes('\\u')) json = redactStrings(json, redact);
-    } catch (error) {
-      throw new TransportError(`${where}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', { cause: error });
-    }
-    const parsed = envelopeSchema.safeParse(json);
-    if (!parsed.success) throw new TransportError(`${where}: HTTP ${status} with JSON that is not the platform's envelope`, 'LP_BAD_ENVELOPE');
-    const envelope = parsed.data;
-    if (envelope.code !== SUCCESS_CODE || status !== 200) {
-      throw new PlatformError({ path, httpStatus: status, platformCode: envelope.code, platformMessage: envelope.msg ?? '' });
-    }
-    return envelope.data;
+    // A fresh timestamp and signature on every attempt: a retried request with an old one would be refused.
+    const signedAt = opts.signed === false ? undefined : String(Math.round(clock() + offsetMs));
+    const headers = requestHeaders(options.credentials, signedAt, path, query);
+    const answer = await fetchAnswer(answers, `GET ${path}`, `${base}${path}${query === '' ? '' : `?${query}`}`, headers);
+    return readEnvelope(answer, path, redact);
   };
 
   return {

@@ -12,7 +12,7 @@ import { collectGarbage } from '../util/collect-garbage.js';
 import type { Logger } from '../util/logger.js';
 import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
 import { readReconciliation, type Reconciliation } from '../warehouse/reports.js';
-import { setRunStage, type Stage } from '../warehouse/runs.js';
+import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
@@ -116,10 +116,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     }
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
     if (pipeline.stages.includes('export')) {
-      // A stream that could not be read, or windows left unread because their records' times were misread: files
-      // of a range with a gap would read as complete, so none are written unless the user asks.
-      const gaps = result.accounts.some((a) => a.extract.failures.length > 0 || a.extract.total.strayWindows > 0);
-      if (gaps && options.allowGaps !== true) {
+      if (hasGap(result.accounts) && options.allowGaps !== true) {
+        // Files of a range with a gap would read as complete: none are written unless the user asks.
         result.incomplete = `${result.incomplete ?? 'the range has a gap'}; no files were written (add --allow-gaps to write them with the gap)`;
       } else {
         await stage('export', async () => {
@@ -128,18 +126,28 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         });
       }
     }
-    const incomplete = new Map(result.accounts.map((a) => [a.runId, accountIncomplete(a)]));
-    await warehouse.exclusive((c) => finishRuns(c, runIds, (id) => {
-      const what = incomplete.get(id) ?? [];
-      return what.length > 0
-        ? { status: 'incomplete', exitCode: EXIT_STATUS.incomplete, message: what.join('; '), now: clock() }
-        : { status: 'done', exitCode: 0, message: 'ok', now: clock() };
-    }));
+    await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, clock)));
     return result;
   } finally {
     options.progress.stop();
     await warehouse.close();
   }
+}
+
+/** Whether a stream could not be read, or windows were left unread because their records' times were misread. */
+function hasGap(accounts: readonly AccountResult[]): boolean {
+  return accounts.some((a) => a.extract.failures.length > 0 || a.extract.total.strayWindows > 0);
+}
+
+/** How each run of a pipeline that got to its end finishes: done, or incomplete with what is missing. */
+function runEnds(accounts: readonly AccountResult[], clock: () => number): (runId: string) => RunEnd {
+  const incomplete = new Map(accounts.map((a) => [a.runId, accountIncomplete(a)]));
+  return (id) => {
+    const what = incomplete.get(id) ?? [];
+    return what.length > 0
+      ? { status: 'incomplete', exitCode: EXIT_STATUS.incomplete, message: what.join('; '), now: clock() }
+      : { status: 'done', exitCode: 0, message: 'ok', now: clock() };
+  };
 }
 
 /** The transform, and what the summary shows of it: each extracted account's movements by year. */
