@@ -66,36 +66,48 @@ export async function startUtcSession(connection: DuckDBConnection): Promise<voi
  * try { ... } finally { await wh.close(); }
  */
 export async function openWarehouse(path: string, options: { readOnly?: boolean; memoryLimit?: string } = {}): Promise<Warehouse> {
+  const readOnly = options.readOnly === true;
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
   try {
     // A warehouse in a folder that does not exist yet: make the folder, as a user would expect.
-    if (options.readOnly !== true) await mkdir(dirname(resolve(path)), { recursive: true });
-    instance = await DuckDBInstance.create(path, options.readOnly === true ? { access_mode: 'READ_ONLY' } : {});
+    if (!readOnly) await mkdir(dirname(resolve(path)), { recursive: true });
+    instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
     connection = await instance.connect();
   } catch (error) {
     throw describeOpenError(path, error);
   }
   const memoryLimit = memoryBudget(options.memoryLimit);
   try {
-    await startUtcSession(connection);
-    try {
-      await setMemoryLimit(connection, memoryLimit);
-    } catch (error) {
-      throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
-    }
-    // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
-    await connection.run('SET allocator_background_threads = true');
-    if (options.readOnly !== true) await migrate(connection, Date.now());
-    await createMacros(connection, { temporary: options.readOnly === true });
+    await setUp(connection, { memoryLimit, readOnly });
   } catch (error) {
     // Nothing may keep the file locked after a failed open (a budget too small to set it up, say).
     connection.closeSync();
     instance.closeSync();
     throw error;
   }
-  // One connection, one piece of work at a time: concurrent streams queue here rather than interleave
-  // statements inside each other's transactions.
+  return queuedWarehouse(path, instance, connection, memoryLimit);
+}
+
+/** A fresh session: UTC, the memory budget, and (when it may write) the tables and helpers brought up to date. */
+async function setUp(connection: DuckDBConnection, options: { memoryLimit: string; readOnly: boolean }): Promise<void> {
+  await startUtcSession(connection);
+  try {
+    await setMemoryLimit(connection, options.memoryLimit);
+  } catch (error) {
+    throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${options.memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
+  }
+  // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
+  await connection.run('SET allocator_background_threads = true');
+  if (!options.readOnly) await migrate(connection, Date.now());
+  await createMacros(connection, { temporary: options.readOnly });
+}
+
+/**
+ * The warehouse over one connection, one piece of work at a time: concurrent streams queue here rather than
+ * interleave statements inside each other's transactions.
+ */
+function queuedWarehouse(path: string, instance: DuckDBInstance, connection: DuckDBConnection, memoryLimit: string): Warehouse {
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: (c: DuckDBConnection) => Promise<T>): Promise<T> => {
     const run = queue.then(() => work(connection));
