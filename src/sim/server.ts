@@ -109,6 +109,24 @@ function buildEndpoints(dataset: Dataset, marginWindowDays: number): Endpoint[] 
 const errorBody = (code: string, msg: string, now: number): string =>
   `{"code":${JSON.stringify(code)},"msg":${JSON.stringify(msg)},"requestTime":${now},"data":null}`;
 
+/** What the simulator's request handler works with: the data, the rules, and what it has counted. */
+interface SimState {
+  clock: () => number;
+  startedAt: number;
+  endpoints: ReadonlyMap<string, Endpoint>;
+  limiters: ReadonlyMap<string, SlidingWindowLimiter>;
+  accounts: ReadonlyMap<string, Credentials>;
+  nextFault: () => FaultKind | undefined;
+  emptyRng: ReturnType<typeof createRng>;
+  pendingMs: number;
+  stallMs: number;
+  /** Timers of stalled requests, cleared on close. */
+  stalled: Set<NodeJS.Timeout>;
+  stats: SimulatorStats;
+  log: ((line: string) => void) | undefined;
+  onRequest: SimulatorOptions['onRequest'];
+}
+
 /**
  * Starts the simulated platform on loopback. Everything it serves is generated up front from the seed; a
  * request costs a binary search and a string join.
@@ -122,115 +140,26 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const clock = options.clock ?? Date.now;
   const rateScale = options.rateScale ?? 1;
   const marginWindowDays = options.marginWindowDays ?? 366;
-  const pendingMs = options.pendingMs ?? 120_000;
-  const stallMs = options.stallMs ?? 30_000;
   const credentials = options.credentials ?? seedCredentials(options.seed);
-  const accounts = new Map([[credentials.apiKey, credentials]]);
   const dataset = generateDataset({ ...options, marginWindowDays });
   const endpoints = new Map(buildEndpoints(dataset, marginWindowDays).map((e) => [e.path, e]));
-  const limiters = new Map(
-    [...endpoints.values()].flatMap((e) => (e.rate === undefined ? [] : [[e.path, new SlidingWindowLimiter(e.rate * rateScale)] as const])),
-  );
-  const nextFault = createFaultPlan(options.seed, options.faults ?? 0);
-  const emptyRng = createRng(`ledgerpipe-sim-empty:${options.seed}`);
-  const stats: SimulatorStats = {
-    requests: 0,
-    byPath: {},
-    byStatus: {},
-    faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 },
-    faultsByPath: {},
+  const state: SimState = {
+    clock,
+    startedAt: clock(),
+    endpoints,
+    limiters: new Map([...endpoints.values()].flatMap((e) => (e.rate === undefined ? [] : [[e.path, new SlidingWindowLimiter(e.rate * rateScale)] as const]))),
+    accounts: new Map([[credentials.apiKey, credentials]]),
+    nextFault: createFaultPlan(options.seed, options.faults ?? 0),
+    emptyRng: createRng(`ledgerpipe-sim-empty:${options.seed}`),
+    pendingMs: options.pendingMs ?? 120_000,
+    stallMs: options.stallMs ?? 30_000,
+    stalled: new Set(),
+    stats: { requests: 0, byPath: {}, byStatus: {}, faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 }, faultsByPath: {} },
+    log: options.log,
+    onRequest: options.onRequest,
   };
-  const startedAt = clock();
-  const stalled = new Set<NodeJS.Timeout>();
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => handle(state, req, res));
   const sockets = new Set<Socket>();
-
-  const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
-    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
-    res.end(body);
-  };
-
-  const answer = (endpoint: Endpoint, rawQuery: string, now: number): { status: number; body: string } => {
-    const context: EndpointContext = {
-      params: new Params(rawQuery),
-      now,
-      moved: clock() - startedAt >= pendingMs,
-      emptyAsNull: () => emptyRng.chance(0.3),
-    };
-    try {
-      return { status: 200, body: `{"code":"00000","msg":"success","requestTime":${now},"data":${endpoint.handle(context)}}` };
-    } catch (error) {
-      if (error instanceof SimApiError) return { status: error.status, body: errorBody(error.code, error.message, now) };
-      options.log?.(`sim: internal error on ${endpoint.path}: ${String(error)}`);
-      return { status: 500, body: errorBody('40015', 'System is abnormal, please try again later', now) };
-    }
-  };
-
-  const fail = (res: ServerResponse, kind: FaultKind, endpoint: Endpoint, rawQuery: string, now: number): void => {
-    stats.faults[kind]++;
-    stats.faultsByPath[endpoint.path] = (stats.faultsByPath[endpoint.path] ?? 0) + 1;
-    switch (kind) {
-      case 'http500':
-        return send(res, 500, errorBody('40015', 'System is abnormal, please try again later', now));
-      case 'http502':
-        stats.byStatus[502] = (stats.byStatus[502] ?? 0) + 1;
-        res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(BAD_GATEWAY_HTML) });
-        res.end(BAD_GATEWAY_HTML);
-        return;
-      case 'reset':
-        res.socket?.resetAndDestroy();
-        return;
-      case 'truncate': {
-        // A complete HTTP answer whose JSON stops half way, as a proxy that lost its upstream writes it.
-        const { status, body } = answer(endpoint, rawQuery, now);
-        return send(res, status, body.slice(0, Math.max(1, Math.floor(body.length / 2))));
-      }
-      case 'stall': {
-        const timer = setTimeout(() => {
-          stalled.delete(timer);
-          res.socket?.destroy();
-        }, stallMs);
-        stalled.add(timer);
-        return;
-      }
-    }
-  };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const now = clock();
-    stats.requests++;
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const rawQuery = q < 0 ? '' : url.slice(q + 1);
-    // Only GET is served: the platform's record endpoints are reads, and ledgerpipe never writes.
-    const endpoint = req.method === 'GET' ? endpoints.get(path) : undefined;
-    if (endpoint === undefined) return send(res, 404, errorBody('40404', 'Request URL NOT FOUND', now));
-    stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
-    options.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
-    const headers: Record<string, string> = {};
-    if (endpoint.signed) {
-      let key: string;
-      try {
-        key = authenticate({ method: 'GET', path, rawQuery, headers: req.headers }, accounts, now);
-      } catch (error) {
-        const e = error as SimApiError;
-        return send(res, e.status, errorBody(e.code, e.message, now));
-      }
-      const limiter = limiters.get(path);
-      if (limiter !== undefined) {
-        const { admitted, remaining } = limiter.tryAcquire(key, now);
-        headers['x-mbx-used-remain-limit'] = String(remaining);
-        if (!admitted) return send(res, 429, errorBody('429', 'Too Many Requests', now), headers);
-      }
-    }
-    const fault = nextFault();
-    if (fault !== undefined) return fail(res, fault, endpoint, rawQuery, now);
-    const { status, body } = answer(endpoint, rawQuery, now);
-    send(res, status, body, headers);
-  };
-
-  const server = createServer({ keepAliveTimeout: 65_000 }, handle);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -241,21 +170,108 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const baseUrl = `http://${host}:${address.port}`;
+  const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   options.log?.(`sim: listening on ${baseUrl}`);
-
   return {
     baseUrl,
     credentials,
     dataset,
-    stats,
+    stats: state.stats,
     close: async () => {
-      for (const timer of stalled) clearTimeout(timer);
-      stalled.clear();
+      for (const timer of state.stalled) clearTimeout(timer);
+      state.stalled.clear();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
     },
   };
+}
+
+/** One request: only GET of a known path; signed ones authenticated and rate limited; now and then a fault. */
+function handle(state: SimState, req: IncomingMessage, res: ServerResponse): void {
+  const now = state.clock();
+  state.stats.requests++;
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const rawQuery = q < 0 ? '' : url.slice(q + 1);
+  // Only GET is served: the platform's record endpoints are reads, and ledgerpipe never writes.
+  const endpoint = req.method === 'GET' ? state.endpoints.get(path) : undefined;
+  if (endpoint === undefined) return send(state, res, 404, errorBody('40404', 'Request URL NOT FOUND', now));
+  state.stats.byPath[path] = (state.stats.byPath[path] ?? 0) + 1;
+  state.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
+  const headers: Record<string, string> = {};
+  if (endpoint.signed) {
+    let key: string;
+    try {
+      key = authenticate({ method: 'GET', path, rawQuery, headers: req.headers }, state.accounts, now);
+    } catch (error) {
+      const e = error as SimApiError;
+      return send(state, res, e.status, errorBody(e.code, e.message, now));
+    }
+    const limiter = state.limiters.get(path);
+    if (limiter !== undefined) {
+      const { admitted, remaining } = limiter.tryAcquire(key, now);
+      headers['x-mbx-used-remain-limit'] = String(remaining);
+      if (!admitted) return send(state, res, 429, errorBody('429', 'Too Many Requests', now), headers);
+    }
+  }
+  const fault = state.nextFault();
+  if (fault !== undefined) return fail(state, res, fault, endpoint, rawQuery, now);
+  const { status, body } = answer(state, endpoint, rawQuery, now);
+  send(state, res, status, body, headers);
+}
+
+function send(state: SimState, res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  state.stats.byStatus[status] = (state.stats.byStatus[status] ?? 0) + 1;
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+/** The endpoint's answer in the platform's envelope, or its error as the platform writes it. */
+function answer(state: SimState, endpoint: Endpoint, rawQuery: string, now: number): { status: number; body: string } {
+  const context: EndpointContext = {
+    params: new Params(rawQuery),
+    now,
+    moved: state.clock() - state.startedAt >= state.pendingMs,
+    emptyAsNull: () => state.emptyRng.chance(0.3),
+  };
+  try {
+    return { status: 200, body: `{"code":"00000","msg":"success","requestTime":${now},"data":${endpoint.handle(context)}}` };
+  } catch (error) {
+    if (error instanceof SimApiError) return { status: error.status, body: errorBody(error.code, error.message, now) };
+    state.log?.(`sim: internal error on ${endpoint.path}: ${String(error)}`);
+    return { status: 500, body: errorBody('40015', 'System is abnormal, please try again later', now) };
+  }
+}
+
+/** Answers with a fault instead: a 500 or 502, a reset, a body cut half way, or a request left hanging. */
+function fail(state: SimState, res: ServerResponse, kind: FaultKind, endpoint: Endpoint, rawQuery: string, now: number): void {
+  state.stats.faults[kind]++;
+  state.stats.faultsByPath[endpoint.path] = (state.stats.faultsByPath[endpoint.path] ?? 0) + 1;
+  switch (kind) {
+    case 'http500':
+      return send(state, res, 500, errorBody('40015', 'System is abnormal, please try again later', now));
+    case 'http502':
+      state.stats.byStatus[502] = (state.stats.byStatus[502] ?? 0) + 1;
+      res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(BAD_GATEWAY_HTML) });
+      res.end(BAD_GATEWAY_HTML);
+      return;
+    case 'reset':
+      res.socket?.resetAndDestroy();
+      return;
+    case 'truncate': {
+      // A complete HTTP answer whose JSON stops half way, as a proxy that lost its upstream writes it.
+      const { status, body } = answer(state, endpoint, rawQuery, now);
+      return send(state, res, status, body.slice(0, Math.max(1, Math.floor(body.length / 2))));
+    }
+    case 'stall': {
+      const timer = setTimeout(() => {
+        state.stalled.delete(timer);
+        res.socket?.destroy();
+      }, state.stallMs);
+      state.stalled.add(timer);
+      return;
+    }
+  }
 }
