@@ -4,7 +4,7 @@ import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
 import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from './progress.js';
-import { transformSummaryLines } from '../transform/stage.js';
+import { transformSummaryLines } from './summary.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';

@@ -2,7 +2,8 @@ import { STREAMS } from '../streams/index.js';
 import type { PagedStreamDef } from '../streams/stream.js';
 import { formatInstant } from '../time/instant.js';
 import { mergeWindows, uncovered, type Window } from '../time/window.js';
-import { readUnreviewed, unreviewedLines } from '../transform/unreviewed.js';
+import { readUnreviewed } from '../transform/unreviewed.js';
+import { unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 

@@ -3,7 +3,7 @@ import { STREAMS } from '../streams/index.js';
 import { TYPED_TABLES } from '../streams/manifest.js';
 import { readmitQuarantined, type Readmitted } from './readmit.js';
 import { runTransforms, type TransformReport } from './runner.js';
-import { readUnreviewed, unreviewedLines, type UnreviewedType } from './unreviewed.js';
+import { readUnreviewed, type UnreviewedType } from './unreviewed.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface TransformSummary {
@@ -48,18 +48,4 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger): Prom
     }
     return { report, rows, totals, unreviewed, readmitted };
   });
-}
-
-/** The summary printed on stdout after a transform: rows per table, then ledger totals. */
-export function transformSummaryLines(summary: TransformSummary): string[] {
-  const lines = ['table                 rows'];
-  for (const [name, n] of Object.entries(summary.rows)) lines.push(`${name.padEnd(20)} ${String(n).padStart(9)}`);
-  lines.push('', 'account      asset     category              entries  total');
-  for (const t of summary.totals) {
-    lines.push(`${t.account.padEnd(12)} ${t.asset.padEnd(9)} ${t.category.padEnd(20)} ${String(t.entries).padStart(8)}  ${t.amount}`);
-  }
-  const unreviewed = unreviewedLines(summary.unreviewed);
-  if (unreviewed.length > 0) lines.push('', ...unreviewed);
-  lines.push('', `type catalog ${summary.report.catalogVersion}`);
-  return lines;
 }

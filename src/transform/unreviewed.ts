@@ -44,12 +44,3 @@ export async function readUnreviewed(connection: DuckDBConnection, account?: str
 function plainDecimal(text: string): string {
   return /^-?\d+\.\d*$/.test(text) ? text.replace(/\.?0+$/, '') : text;
 }
-
-/** One line per unreviewed type and asset, after a heading that says what to do; none when there are none. */
-export function unreviewedLines(list: readonly UnreviewedType[], indent = ''): string[] {
-  if (list.length === 0) return [];
-  return [
-    `${indent}types not in the type catalog, booked as unreviewed (add each to sql/seeds/type_catalog.csv, then run transform):`,
-    ...list.map((u) => `${indent}  ${u.account} ${u.source} ${u.field} "${u.type}": ${u.records} record${u.records === 1 ? '' : 's'}, ${u.asset} ${u.total}`),
-  ];
-}

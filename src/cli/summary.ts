@@ -1,0 +1,25 @@
+import type { TransformSummary } from '../transform/stage.js';
+import type { UnreviewedType } from '../transform/unreviewed.js';
+
+/** The summary printed on stdout after a transform: rows per table, then ledger totals. */
+export function transformSummaryLines(summary: TransformSummary): string[] {
+  const lines = ['table                 rows'];
+  for (const [name, n] of Object.entries(summary.rows)) lines.push(`${name.padEnd(20)} ${String(n).padStart(9)}`);
+  lines.push('', 'account      asset     category              entries  total');
+  for (const t of summary.totals) {
+    lines.push(`${t.account.padEnd(12)} ${t.asset.padEnd(9)} ${t.category.padEnd(20)} ${String(t.entries).padStart(8)}  ${t.amount}`);
+  }
+  const unreviewed = unreviewedLines(summary.unreviewed);
+  if (unreviewed.length > 0) lines.push('', ...unreviewed);
+  lines.push('', `type catalog ${summary.report.catalogVersion}`);
+  return lines;
+}
+
+/** One line per unreviewed type and asset, after a heading that says what to do; none when there are none. */
+export function unreviewedLines(list: readonly UnreviewedType[], indent = ''): string[] {
+  if (list.length === 0) return [];
+  return [
+    `${indent}types not in the type catalog, booked as unreviewed (add each to sql/seeds/type_catalog.csv, then run transform):`,
+    ...list.map((u) => `${indent}  ${u.account} ${u.source} ${u.field} "${u.type}": ${u.records} record${u.records === 1 ? '' : 's'}, ${u.asset} ${u.total}`),
+  ];
+}
