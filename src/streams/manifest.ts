@@ -26,20 +26,11 @@ export type StreamName = PagedStream | SnapshotStream;
 /** Every stream, paged ones first: the order of summaries and of `--streams` in help. */
 export const STREAM_NAMES: readonly StreamName[] = [...PAGED_STREAMS, ...SNAPSHOT_STREAMS];
 
-/** The tables the transform builds (sql/staging, sql/ledger), in the order the summary lists their rows. */
-export const TYPED_TABLES = [
-  'margin_records',
-  'futures_fills',
-  'futures_fill_fees',
-  'withdrawals',
-  'p2p_advertisements',
-  'deposits',
-  'futures_tax_records',
-  'spot_tax_records',
-  'p2p_tax_records',
-  'account_balances',
-  'ledger',
-] as const;
+/**
+ * The tables the transform builds (sql/staging, sql/ledger), in the order the summary lists their rows: one per
+ * stream, the fills' fee entries right after the fills, and the ledger.
+ */
+export const TYPED_TABLES = [...PAGED_STREAMS.slice(0, 2), 'futures_fill_fees', ...PAGED_STREAMS.slice(2), ...SNAPSHOT_STREAMS, 'ledger'] as const;
 
 /**
  * The tables `export` writes as files, each ordered by ts then `key` (README, "Output files and tables"): the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STREAMS } from '../../src/streams/index.js';
-import { STREAM_NAMES } from '../../src/streams/manifest.js';
+import { EXPORTED_TABLES, STREAM_NAMES, TYPED_TABLES } from '../../src/streams/manifest.js';
 
 describe('the manifest of stream names', () => {
   it('has a stream definition for each name, in its order, and none besides', () => {
@@ -16,5 +16,13 @@ describe('the manifest of stream names', () => {
       'snapshot account_balances',
     ]);
     expect(STREAMS.map((s) => s.name)).toEqual(STREAM_NAMES);
+  });
+
+  it('lists the typed tables in the order the summary prints them, and exports four of them', () => {
+    expect(TYPED_TABLES).toEqual([
+      'margin_records', 'futures_fills', 'futures_fill_fees', 'withdrawals', 'p2p_advertisements', 'deposits',
+      'futures_tax_records', 'spot_tax_records', 'p2p_tax_records', 'account_balances', 'ledger',
+    ]);
+    expect(EXPORTED_TABLES.map((t) => `${t.name}:${t.key}`)).toEqual(['margin_records:id', 'futures_fills:trade_id', 'withdrawals:order_id', 'ledger:entry_id']);
   });
 });
