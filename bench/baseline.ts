@@ -8,10 +8,12 @@ import { totalStats } from '../src/extract/stats.js';
 export async function extractOneByOne(options: ExtractOptions): Promise<ExtractResult> {
   const streams: ExtractResult['streams'] = {};
   const failures: ExtractResult['failures'] = [];
+  let to = options.to;
   for (const stream of options.streams) {
     const result = await extract({ ...options, streams: [stream], concurrency: 1 });
     Object.assign(streams, result.streams);
     failures.push(...result.failures);
+    to = Math.min(to, result.to);
   }
-  return { streams, total: totalStats(streams), failures };
+  return { streams, total: totalStats(streams), failures, to };
 }

@@ -19,7 +19,7 @@ const COMMON_OPTIONS = {
   profile: { type: 'string', describe: 'Run one profile of the config file' },
   'log-format': { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' },
   quiet: { type: 'boolean', default: false, describe: 'Log errors only' },
-  'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when a stream could not be read (the run still exits 4)' },
+  'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when the warehouse does not cover the whole range (the run still exits 4)' },
   'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },
 } as const satisfies Record<string, Options>;
 

@@ -64,6 +64,8 @@ export interface ExtractResult {
   total: StreamStats;
   /** Streams left unread: their windows stay gaps, and the run is incomplete. */
   failures: StreamFailure[];
+  /** Where reading stopped: the range's end, or the platform's present when that came first (Unix ms). */
+  to: number;
 }
 
 /**
@@ -125,7 +127,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
     failures.push({ stream, message: error.message, code: error.code });
   }
-  return { streams: stats, total: totalStats(stats), failures };
+  return { streams: stats, total: totalStats(stats), failures, to };
 }
 
 type Context = ExtractOptions & {

@@ -16,6 +16,7 @@ import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
+import { describeGaps, findGaps } from './gaps.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
 
 export type { AccountResult };
@@ -115,18 +116,29 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       runIds = await warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${pipeline.name}`, ...range, now: clock(), stage: pipeline.stages[0] as Stage }));
     }
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
+    let gapsText: string | undefined;
     if (pipeline.stages.includes('export')) {
-      if (hasGap(result.accounts) && options.allowGaps !== true) {
+      const range = exportRange(options, result.accounts);
+      const streams = checkedStreams(options);
+      const gaps = await findGaps(warehouse, {
+        range,
+        now: clock(),
+        // Where this run read up to (the platform's present); without an extraction, every account held.
+        ...(pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
+        ...(streams === undefined ? {} : { streams }),
+      });
+      gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: new Set(gaps.map((g) => g.account)).size > 1 || gaps.some((g) => g.account !== 'default') });
+      if (gapsText !== undefined && options.allowGaps !== true) {
         // Files of a range with a gap would read as complete: none are written unless the user asks.
-        result.incomplete = `${result.incomplete ?? 'the range has a gap'}; no files were written (add --allow-gaps to write them with the gap)`;
+        result.incomplete = [result.incomplete, gapsText, 'no files were written (add --allow-gaps to write them with the gaps)'].filter((t) => t !== undefined).join('; ');
       } else {
+        if (gapsText !== undefined) result.incomplete = [result.incomplete, gapsText].filter((t) => t !== undefined).join('; ');
         await stage('export', async () => {
-          const range = exportRange(options, result.accounts);
           result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });
         });
       }
     }
-    await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, clock)));
+    await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, gapsText, clock)));
     return result;
   } finally {
     options.progress.stop();
@@ -134,16 +146,17 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   }
 }
 
-/** Whether a stream could not be read, or windows were left unread because their records' times were misread. */
-function hasGap(accounts: readonly AccountResult[]): boolean {
-  return accounts.some((a) => a.extract.failures.length > 0 || a.extract.total.strayWindows > 0);
+/** The streams the gap rule checks: those --streams or the pipeline names; undefined for every stream held. */
+function checkedStreams(options: RunPipelineOptions): string[] | undefined {
+  if (options.streams !== undefined) return options.streams.map((s) => s.name);
+  return options.pipeline.streams === 'all' ? undefined : [...options.pipeline.streams];
 }
 
 /** How each run of a pipeline that got to its end finishes: done, or incomplete with what is missing. */
-function runEnds(accounts: readonly AccountResult[], clock: () => number): (runId: string) => RunEnd {
+function runEnds(accounts: readonly AccountResult[], gaps: string | undefined, clock: () => number): (runId: string) => RunEnd {
   const incomplete = new Map(accounts.map((a) => [a.runId, accountIncomplete(a)]));
   return (id) => {
-    const what = incomplete.get(id) ?? [];
+    const what = [...(incomplete.get(id) ?? []), ...(gaps === undefined ? [] : [gaps])];
     return what.length > 0
       ? { status: 'incomplete', exitCode: EXIT_STATUS.incomplete, message: what.join('; '), now: clock() }
       : { status: 'done', exitCode: 0, message: 'ok', now: clock() };

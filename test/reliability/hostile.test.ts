@@ -106,7 +106,9 @@ describe('a hostile server, through the CLI', () => {
 
     const held = await against(handlers, args);
     const reason = 'p2p_advertisements could not be read and its range is a gap: the platform refused GET /api/v2/p2p/advList: HTTP 400, code 40017 "Parameter verification failed"; this is likely a ledgerpipe bug; please report it with this line; run again to fill it';
-    expect([held.status, lastLine(held.stderr)]).toEqual([4, `ledgerpipe: ${reason}; no files were written (add --allow-gaps to write them with the gap)`]);
+    const month = '2025-01-01T00:00:00.000Z .. 2025-02-01T00:00:00.000Z';
+    const gap = `the warehouse does not cover the whole range: default p2p_advertisements ${month} (fill with: ledgerpipe extract --from 2025-01-01T00:00:00.000Z --to 2025-02-01T00:00:00.000Z --streams p2p_advertisements)`;
+    expect([held.status, lastLine(held.stderr)]).toEqual([4, `ledgerpipe: ${reason}; ${gap}; no files were written (add --allow-gaps to write them with the gaps)`]);
     expect(await readdir(join(dir, 'out'))).toEqual([]);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
@@ -117,12 +119,11 @@ describe('a hostile server, through the CLI', () => {
     }
 
     const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
-    const month = '2025-01-01T00:00:00.000Z .. 2025-02-01T00:00:00.000Z';
     expect(status.stdout).toContain(`    crossed covered: ${month}\n`);
     expect(status.stdout).toContain(`    sell:completed covered: nothing\n    sell:completed gaps: ${month} (run again over this range to fill them)\n`);
 
     const written = await against(handlers, [...args, '--allow-gaps']);
-    expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${reason}`]);
+    expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${reason}; ${gap}`]);
     expect((await readdir(join(dir, 'out'))).filter((f) => f.startsWith('ledger'))).toEqual(['ledger.csv', 'ledger.parquet']);
   });
 
@@ -261,7 +262,7 @@ describe('a hostile server, through the CLI', () => {
     const run = await against({ '/api/v2/tax/margin-record': seconds }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
     expect([run.status, lastLine(run.stderr)]).toEqual([
       4,
-      'ledgerpipe: windows returned records of which none lay inside them (margin_records: 2): the record times may be misread, so those windows stay unread; see the warnings above and report this; no files were written (add --allow-gaps to write them with the gap)',
+      'ledgerpipe: windows returned records of which none lay inside them (margin_records: 2): the record times may be misread, so those windows stay unread; see the warnings above and report this; the warehouse does not cover the whole range: default margin_records 2025-01-01T00:00:00.000Z .. 2025-02-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2025-01-01T00:00:00.000Z --to 2025-02-01T00:00:00.000Z --streams margin_records); no files were written (add --allow-gaps to write them with the gaps)',
     ]);
     expect(await readdir(join(dir, 'out'))).toEqual([]);
   });

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { runCliProcess } from '../helpers/cli.js';
+
+let dir: string;
+let sim: Simulator;
+let db: string;
+let out: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-gaps-'));
+  db = join(dir, 'w.duckdb');
+  out = join(dir, 'out');
+  sim = await startSimulator({ seed: 'gaps', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
+  const env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+  const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--quiet'], { env });
+  expect([run.status, run.stderr]).toEqual([0, '']);
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
+/** The files in --out with their SHA-256, to see that nothing was touched. */
+async function files(): Promise<Record<string, string>> {
+  const names = (await readdir(out)).sort();
+  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, createHash('sha256').update(await readFile(join(out, n))).digest('hex')])));
+}
+const exportArgs = (...args: string[]) => ['export', '--db', db, '--out', out, ...args];
+
+describe('the gap rule: export writes nothing for a range the warehouse does not cover', () => {
+  it('refuses a year the warehouse holds nothing of, naming each stream and the command that fills it', async () => {
+    const before = await files();
+    const result = await runCliProcess(exportArgs('--from', '2024-10-01', '--to', '2025-01-01', '--streams', 'withdrawals,margin_records'));
+    const span = '2024-10-01T00:00:00.000Z .. 2025-01-01T00:00:00.000Z';
+    const fill = (stream: string) => `(fill with: ledgerpipe extract --from 2024-10-01T00:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams ${stream})`;
+    expect([result.status, lastLine(result.stderr)]).toEqual([
+      4,
+      `ledgerpipe: the warehouse does not cover the whole range: default margin_records ${span} ${fill('margin_records')}; default withdrawals ${span} ${fill('withdrawals')}; no files were written (add --allow-gaps to write them with the gaps)`,
+    ]);
+    expect(await files()).toEqual(before);
+    // Without --streams, every stream the warehouse holds: the eight paged ones, not the balance snapshot.
+    const all = await runCliProcess(exportArgs('--from', '2024-10-01', '--to', '2025-01-01'));
+    expect(all.status).toBe(4);
+    expect([...(lastLine(all.stderr) ?? '').matchAll(/default (\w+) 2024/g)].map((m) => m[1])).toEqual([
+      'margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records',
+    ]);
+  });
+
+  it('refuses a local year whose first hours a UTC run did not read, and writes them with --allow-gaps, still exit 4', async () => {
+    const before = await files();
+    const args = exportArgs('--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'withdrawals');
+    const gap = 'the warehouse does not cover the whole range: default withdrawals 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2024-12-31T11:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams withdrawals)';
+    const refused = await runCliProcess(args);
+    expect([refused.status, lastLine(refused.stderr)]).toEqual([4, `ledgerpipe: ${gap}; no files were written (add --allow-gaps to write them with the gaps)`]);
+    expect(await files()).toEqual(before);
+    const written = await runCliProcess([...args, '--allow-gaps']);
+    expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${gap}`]);
+    const after = await files();
+    expect(after['withdrawals.csv']).not.toBe(before['withdrawals.csv']);
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+  });
+
+  it('writes a range the warehouse covers, exit 0', async () => {
+    const result = await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
+    expect([result.status, result.stderr]).toEqual([0, '']);
+  });
+});
