@@ -4,7 +4,7 @@ import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
 import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from './progress.js';
-import { transformSummaryLines } from './summary.js';
+import { notFinalLines, transformSummaryLines } from './summary.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
@@ -24,6 +24,8 @@ export function resultLines(result: PipelineResult): string[] {
     }
   }
   if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform));
+  const notFinal = notFinalLines(result.notFinal);
+  if (notFinal.length > 0) lines.push('', ...notFinal);
   if (result.reconciliation.length > 0) {
     lines.push('', 'year-end reconciliation', ...result.reconciliation.flatMap((r) => [`account ${r.account}`, ...reconciliationLines(r.years)]));
   }

@@ -3,8 +3,9 @@ import type { PagedStreamDef } from '../streams/stream.js';
 import { formatInstant } from '../time/instant.js';
 import { mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
-import { unreviewedLines } from './summary.js';
-import { readAccountReport, readAccounts, readCatalogVersion, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
+import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
+import { notFinalLines, unreviewedLines } from './summary.js';
+import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 const span = (w: Window) => `${formatInstant(w.start)} .. ${formatInstant(w.end)}`;
@@ -28,6 +29,8 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));
     }
     lines.push(...reconciliationLines(await readReconciliation(warehouse, account)));
+    const lastRange = report.lastRun?.range;
+    if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
   }
   const catalog = await readCatalogVersion(warehouse);

@@ -1,5 +1,6 @@
 import type { TransformSummary } from '../transform/stage.js';
 import type { UnreviewedType } from '../transform/unreviewed.js';
+import type { NotFinal } from '../warehouse/reports.js';
 
 /** The summary printed on stdout after a transform: rows per table, then ledger totals. */
 export function transformSummaryLines(summary: TransformSummary): string[] {
@@ -21,5 +22,17 @@ export function unreviewedLines(list: readonly UnreviewedType[], indent = ''): s
   return [
     `${indent}types not in the type catalog, booked as unreviewed (add each to sql/seeds/type_catalog.csv, then run transform):`,
     ...list.map((u) => `${indent}  ${u.account} ${u.source} ${u.field} "${u.type}": ${u.records} record${u.records === 1 ? '' : 's'}, ${u.asset} ${u.total}`),
+  ];
+}
+
+/**
+ * The withdrawals and deposits of the range that were not final at its end, per account, stream, state and
+ * asset: the ledger leaves out what did not move, and a year-end should say they exist. None when there are none.
+ */
+export function notFinalLines(list: readonly NotFinal[], indent = ''): string[] {
+  if (list.length === 0) return [];
+  return [
+    `${indent}withdrawals and deposits not final at the range's end (the ledger books them only once final):`,
+    ...list.map((n) => `${indent}  ${n.account} ${n.stream} ${n.asset}: ${n.count} ${n.state === 'open' ? 'still pending now' : 'final only after the end'}, ${n.total}`),
   ];
 }

@@ -11,12 +11,13 @@ import { runTransformStage, type TransformSummary } from '../transform/stage.js'
 import { collectGarbage } from '../util/collect-garbage.js';
 import type { Logger } from '../util/logger.js';
 import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
-import { readReconciliation, type Reconciliation } from '../warehouse/reports.js';
+import { readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
 import { describeGaps, findGaps } from './gaps.js';
+import { OPEN_STATUSES } from './nightly-range.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
 
 export type { AccountResult };
@@ -51,6 +52,8 @@ export interface PipelineResult {
   /** Per account that the run extracted, its movements and balance snapshots by year (after a transform). */
   reconciliation: { account: string; years: Reconciliation }[];
   exports: ExportedFile[];
+  /** Withdrawals and deposits of the range not final at its end (after a transform over a range). */
+  notFinal: NotFinal[];
   /** Set when the run finished but is incomplete (quarantined records): exit 4. */
   incomplete?: string;
 }
@@ -102,7 +105,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     }
   };
   try {
-    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [] };
+    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [] };
     if (pipeline.stages.includes('extract')) {
       // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
       result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams)));
@@ -172,4 +175,6 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
     const years = await readReconciliation(warehouse, account.name);
     if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });
   }
+  const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
+  if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);
 }

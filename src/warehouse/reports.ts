@@ -20,6 +20,8 @@ export interface LastRun {
   started: number;
   /** Null while it runs, or when it was killed. */
   finished: number | null;
+  /** The range it asked for; null for a run without one (a transform). */
+  range: Window | null;
 }
 
 export interface CoverageRow {
@@ -49,7 +51,8 @@ export async function readAccounts(warehouse: Warehouse): Promise<string[]> {
 export async function readAccountReport(warehouse: Warehouse, account: string): Promise<AccountReport> {
   const [last] = await query(
     warehouse,
-    `SELECT command, status, exit_code, message, stage, epoch_ms(started_at) AS started, epoch_ms(finished_at) AS finished
+    `SELECT command, status, exit_code, message, stage, epoch_ms(started_at) AS started, epoch_ms(finished_at) AS finished,
+       epoch_ms(range_from) AS range_from, epoch_ms(range_to) AS range_to
      FROM runs WHERE account = $account ORDER BY started_at DESC LIMIT 1`,
     { account },
   );
@@ -77,6 +80,7 @@ export async function readAccountReport(warehouse: Warehouse, account: string): 
             stage: last['stage'] === null ? null : String(last['stage']),
             started: Number(last['started']),
             finished: last['finished'] === null ? null : Number(last['finished']),
+            range: last['range_from'] === null || last['range_to'] === null ? null : { start: Number(last['range_from']), end: Number(last['range_to']) },
           },
     requested: requested.map((r) => ({ start: Number(r['s']), end: Number(r['e']) })),
     coverage: coverage.map((r) => ({
@@ -123,4 +127,55 @@ export async function readReconciliation(warehouse: Warehouse, account: string):
     movements: movements.map((m) => ({ year: Number(m['yr']), asset: String(m['asset']), net: String(m['net']) })),
     snapshots: snapshots.map((x) => ({ year: Number(x['yr']), at: Number(x['snapshot_ms']), totalUsdt: String(x['total']) })),
   };
+}
+
+/** Withdrawals or deposits of one account, asset and state that were not final at a range's end. */
+export interface NotFinal {
+  account: string;
+  stream: 'withdrawals' | 'deposits';
+  asset: string;
+  /** `open`: its status may still change now; `final later`: it became final after the range's end. */
+  state: 'open' | 'final later';
+  count: number;
+  /** The sum of their sizes, exact. */
+  total: string;
+}
+
+/**
+ * The withdrawals and deposits created in `range` that were not final at its end: those whose status may
+ * still change now (`openStatuses`, per stream), and those that became final after the end (their uTime).
+ * The ledger leaves out what did not move; these are what a year-end should mention. Empty before a transform.
+ */
+export async function readNotFinal(
+  warehouse: Warehouse,
+  range: Window,
+  openStatuses: Readonly<Record<'withdrawals' | 'deposits', readonly string[]>>,
+  account?: string,
+): Promise<NotFinal[]> {
+  const [tables] = await query(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('withdrawals', 'deposits')");
+  if (Number(tables?.['n'] ?? 0) < 2) return [];
+  const part = (stream: 'withdrawals' | 'deposits') => {
+    const open = openStatuses[stream].map((status) => `'${status.replaceAll("'", "''")}'`).join(', ');
+    return `SELECT account, '${stream}' AS stream, coin AS asset,
+        CASE WHEN status IN (${open}) THEN 'open' ELSE 'final later' END AS state, size
+      FROM ${stream}
+      WHERE ts >= make_timestamptz(CAST($from AS BIGINT) * 1000) AND ts < make_timestamptz(CAST($to AS BIGINT) * 1000)
+        AND (status IN (${open}) OR u_time >= make_timestamptz(CAST($to AS BIGINT) * 1000))
+        AND ($account = '' OR account = $account)`;
+  };
+  const rows = await query(
+    warehouse,
+    `SELECT account, stream, asset, state, count(*) AS n, lp_total(size) AS total
+     FROM (${part('withdrawals')} UNION ALL ${part('deposits')})
+     GROUP BY ALL ORDER BY account, stream, state, asset`,
+    { from: String(range.start), to: String(range.end), account: account ?? '' },
+  );
+  return rows.map((r) => ({
+    account: String(r['account']),
+    stream: r['stream'] === 'deposits' ? 'deposits' : 'withdrawals',
+    asset: String(r['asset']),
+    state: r['state'] === 'open' ? 'open' : 'final later',
+    count: Number(r['n']),
+    total: String(r['total']),
+  }));
 }
