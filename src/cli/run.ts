@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import yargs from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
 import { demoCommand } from './commands/demo.js';
@@ -10,12 +8,8 @@ import { exportCommand, extractCommand, transformCommand } from './commands/stag
 import { statusCommand } from './commands/status.js';
 import { describeFailure, logFormatOf } from './exit.js';
 import { processIo, type CliIo } from './io.js';
-import { packageRoot } from '../util/package-root.js';
+import { packageVersion } from '../util/package-root.js';
 
-/** ledgerpipe's version, from its package.json: `ledgerpipe --version`. */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 /**
  * Runs the CLI on `argv` and resolves to the exit status. The commands are an explicit list; each handler

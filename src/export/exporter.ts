@@ -7,6 +7,7 @@ import { ident, literal } from '../warehouse/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
 import { EXPORTED_TABLES } from '../streams/manifest.js';
 import { runPool } from '../util/work-pool.js';
+import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
@@ -17,7 +18,7 @@ export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking'];
 
 /** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
-export const EXPORT_FILE_NAMES: readonly string[] = [...EXPORTED_TABLES.flatMap(({ name }) => [`${name}.csv`, `${name}.parquet`]), 'koinly.csv', 'cointracking.csv'];
+export const EXPORT_FILE_NAMES: readonly string[] = [...EXPORTED_TABLES.flatMap(({ name }) => [`${name}.csv`, `${name}.parquet`]), 'koinly.csv', 'cointracking.csv', 'manifest.json'];
 
 /**
  * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
@@ -43,6 +44,9 @@ export interface ExportOptions {
   from: number;
   to: number;
   formats: readonly ExportFormat[];
+  /** What the pipeline knows of the files: with it, `manifest.json` is written as part of the set. */
+  manifest?: ManifestFacts;
+  clock?: () => number;
 }
 
 export interface ExportedFile {
@@ -174,6 +178,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   }
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.
   const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
+  if (options.manifest !== undefined) set.push({ temp: tempName(MANIFEST), final: MANIFEST });
   const previous = await beginExportSet(options.out, set);
   try {
     await runCopies(warehouse, jobs, [
@@ -182,6 +187,14 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
       `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
     ]);
+    if (options.manifest !== undefined) {
+      await writeManifest(join(options.out, tempName(MANIFEST)), {
+        range: { start: options.from, end: options.to },
+        facts: options.manifest,
+        files: jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows })),
+        now: (options.clock ?? Date.now)(),
+      });
+    }
   } catch (error) {
     // Cleaning up must not hide why the export failed.
     await abandonExportSet(options.out, set, previous);

@@ -11,12 +11,12 @@ import { runTransformStage, type TransformSummary } from '../transform/stage.js'
 import { collectGarbage } from '../util/collect-garbage.js';
 import type { Logger } from '../util/logger.js';
 import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
-import { readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
+import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
-import { describeGaps, findGaps } from './gaps.js';
+import { coverageOfRange, describeGaps } from './gaps.js';
 import { OPEN_STATUSES } from './nightly-range.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
 
@@ -123,21 +123,30 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     if (pipeline.stages.includes('export')) {
       const range = exportRange(options, result.accounts);
       const streams = checkedStreams(options);
-      const gaps = await findGaps(warehouse, {
+      const coverage = await coverageOfRange(warehouse, {
         range,
         now: clock(),
         // Where this run read up to (the platform's present); without an extraction, every account held.
         ...(pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
         ...(streams === undefined ? {} : { streams }),
       });
+      const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
       gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: new Set(gaps.map((g) => g.account)).size > 1 || gaps.some((g) => g.account !== 'default') });
+      const manifest = {
+        timeZone: options.tz,
+        fiat: null,
+        accounts: [...new Set(coverage.map((c) => c.account))],
+        streams: [...new Set(coverage.map((c) => c.stream))],
+        coverage,
+        catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
+      };
       if (gapsText !== undefined && options.allowGaps !== true) {
         // Files of a range with a gap would read as complete: none are written unless the user asks.
         result.incomplete = [result.incomplete, gapsText, 'no files were written (add --allow-gaps to write them with the gaps)'].filter((t) => t !== undefined).join('; ');
       } else {
         if (gapsText !== undefined) result.incomplete = [result.incomplete, gapsText].filter((t) => t !== undefined).join('; ');
         await stage('export', async () => {
-          result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats });
+          result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats, manifest, clock });
         });
       }
     }

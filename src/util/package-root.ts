@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,4 +18,9 @@ export function packageRoot(): string {
   }
   cached = dir;
   return dir;
+}
+
+/** ledgerpipe's version, from its package.json: `ledgerpipe --version` and the exports' manifest. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

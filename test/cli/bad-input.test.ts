@@ -47,6 +47,7 @@ beforeAll(async () => {
     'futures_fills.parquet',
     'ledger.csv',
     'ledger.parquet',
+    'manifest.json',
     'margin_records.csv',
     'margin_records.parquet',
     'withdrawals.csv',

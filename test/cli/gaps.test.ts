@@ -25,6 +25,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+interface Manifest {
+  created_at: string;
+  catalog_version: string;
+  range: { from: string; to: string; time_zone: string };
+  streams: string[];
+  coverage: unknown[];
+  files: { name: string; rows: number; sha256: string }[];
+}
+
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 /** The files in --out with their SHA-256, to see that nothing was touched. */
 async function files(): Promise<Record<string, string>> {
@@ -64,10 +73,44 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     const after = await files();
     expect(after['withdrawals.csv']).not.toBe(before['withdrawals.csv']);
     expect(Object.keys(after)).toEqual(Object.keys(before));
+    // The manifest records the gap the files were written with.
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    expect([manifest.range, manifest.streams, manifest.coverage]).toEqual([
+      { from: '2024-12-31T11:00:00.000Z', to: '2025-03-31T11:00:00.000Z', time_zone: 'Pacific/Auckland' },
+      ['withdrawals'],
+      [{ account: 'default', stream: 'withdrawals', covered: [{ from: '2025-01-01T00:00:00.000Z', to: '2025-03-31T11:00:00.000Z' }], gaps: [{ from: '2024-12-31T11:00:00.000Z', to: '2025-01-01T00:00:00.000Z' }] }],
+    ]);
   });
 
-  it('writes a range the warehouse covers, exit 0', async () => {
+  it('writes a range the warehouse covers, exit 0, with a manifest of the set that a rerun repeats but for its time', async () => {
     const result = await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
     expect([result.status, result.stderr]).toEqual([0, '']);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const version = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const hashes = await files();
+    const quarter = [{ from: '2025-01-01T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z' }];
+    expect({ ...manifest, created_at: 'x', catalog_version: 'x' }).toEqual({
+      created_at: 'x',
+      ledgerpipe_version: version,
+      catalog_version: 'x',
+      range: { from: '2025-01-01T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z', time_zone: 'UTC' },
+      fiat: null,
+      accounts: ['default'],
+      streams: ['margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'],
+      coverage: manifest.streams.map((stream) => ({ account: 'default', stream, covered: quarter, gaps: [] })),
+      files: ['margin_records.csv', 'margin_records.parquet', 'futures_fills.csv', 'futures_fills.parquet', 'withdrawals.csv', 'withdrawals.parquet', 'ledger.csv', 'ledger.parquet'].map((name) => ({
+        name,
+        rows: manifest.files.find((f) => f.name === name)?.rows,
+        sha256: hashes[name],
+      })),
+    });
+    // Rows as the files hold them: a CSV's lines less its header.
+    const ledgerLines = (await readFile(join(out, 'ledger.csv'), 'utf8')).trimEnd().split('\n').length - 1;
+    expect(manifest.files.find((f) => f.name === 'ledger.csv')?.rows).toBe(ledgerLines);
+    expect(manifest.catalog_version).toMatch(/^[0-9a-f]{64}$/);
+    await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
+    const again = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    expect({ ...again, created_at: '' }).toEqual({ ...manifest, created_at: '' });
+    expect(again.created_at > manifest.created_at).toBe(true);
   });
 });

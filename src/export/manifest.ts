@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import type { Window } from '../time/window.js';
+import { packageVersion } from '../util/package-root.js';
+
+/** What a pipeline knows of the files it exports, for their manifest. */
+export interface ManifestFacts {
+  timeZone: string;
+  fiat: string | null;
+  accounts: readonly string[];
+  streams: readonly string[];
+  /** Per account and stream checked by the gap rule: its covered spans and its gaps within the range. */
+  coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
+  catalogVersion: string | null;
+}
+
+export const MANIFEST = 'manifest.json';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const spans = (windows: readonly Window[]) => windows.map((w) => ({ from: iso(w.start), to: iso(w.end) }));
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Writes `manifest.json` (to `path`, a temporary name of the set): which range, time zone, fiat, accounts and
+ * streams the files are of, the coverage of each stream with its gaps (written with --allow-gaps), each file's
+ * rows and SHA-256, and the versions of ledgerpipe and of the type catalog. Keys in a fixed order: the same
+ * export twice gives the same manifest but for `created_at`.
+ */
+export async function writeManifest(
+  path: string,
+  content: { range: Window; facts: ManifestFacts; files: readonly { name: string; path: string; rows: number }[]; now: number },
+): Promise<void> {
+  const { range, facts } = content;
+  const files = [];
+  for (const f of content.files) files.push({ name: f.name, rows: f.rows, sha256: await sha256(f.path) });
+  const manifest = {
+    created_at: iso(content.now),
+    ledgerpipe_version: packageVersion(),
+    catalog_version: facts.catalogVersion,
+    range: { from: iso(range.start), to: iso(range.end), time_zone: facts.timeZone },
+    fiat: facts.fiat,
+    accounts: facts.accounts,
+    streams: facts.streams,
+    coverage: facts.coverage.map((c) => ({ account: c.account, stream: c.stream, covered: spans(c.covered), gaps: spans(c.gaps) })),
+    files,
+  };
+  await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
