@@ -139,23 +139,8 @@ export async function prepareOut(out: string): Promise<void> {
   }
 }
 
-/**
- * Writes the four exports for `[from, to)` in each format: CSV with RFC 4180 quoting, `\n` line ends and a
- * header row, and Parquet with the warehouse's types. The files are replaced as a set (export-set.ts): all are
- * written under temporary names, then renamed, and the set is recorded complete last, so a failed export leaves
- * the previous set whole, and one killed half way is finished or rolled back by the next run.
- *
- * @example
- * await exportFiles(warehouse, { out: './exports', from, to, formats: ['csv', 'parquet'] });
- */
-export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
-  await prepareOut(options.out);
-  // The files are written with the macros and views of the transform (sql/): one of this release must have run.
-  const transformed = await warehouse.exclusive(async (c) =>
-    Number((await c.runAndReadAll("SELECT count(*) FROM model_versions WHERE name = 'type_catalog'")).getRows()[0]?.[0] ?? 0),
-  );
-  if (transformed === 0) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
-  await recoverExports(options.out);
+/** One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`. */
+async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<CopyJob[]> {
   const jobs: CopyJob[] = [];
   /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
   const plan = (name: string, copy: (temp: string) => string): void => {
@@ -176,6 +161,27 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   for (const format of taxFormats) {
     plan(`${format}.csv`, (temp) => `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${temp} ${TAX_FILES[format]}`);
   }
+  return jobs;
+}
+
+/**
+ * Writes the four exports for `[from, to)` in each format: CSV with RFC 4180 quoting, `\n` line ends and a
+ * header row, and Parquet with the warehouse's types. The files are replaced as a set (export-set.ts): all are
+ * written under temporary names, then renamed, and the set is recorded complete last, so a failed export leaves
+ * the previous set whole, and one killed half way is finished or rolled back by the next run.
+ *
+ * @example
+ * await exportFiles(warehouse, { out: './exports', from, to, formats: ['csv', 'parquet'] });
+ */
+export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
+  await prepareOut(options.out);
+  // The files are written with the macros and views of the transform (sql/): one of this release must have run.
+  const transformed = await warehouse.exclusive(async (c) =>
+    Number((await c.runAndReadAll("SELECT count(*) FROM model_versions WHERE name = 'type_catalog'")).getRows()[0]?.[0] ?? 0),
+  );
+  if (transformed === 0) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  await recoverExports(options.out);
+  const jobs = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.
   const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
   if (options.manifest !== undefined) set.push({ temp: tempName(MANIFEST), final: MANIFEST });

@@ -119,43 +119,58 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       runIds = await warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${pipeline.name}`, ...range, now: clock(), stage: pipeline.stages[0] as Stage }));
     }
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
-    let gapsText: string | undefined;
-    if (pipeline.stages.includes('export')) {
-      const range = exportRange(options, result.accounts);
-      const streams = checkedStreams(options);
-      const coverage = await coverageOfRange(warehouse, {
-        range,
-        now: clock(),
-        // Where this run read up to (the platform's present); without an extraction, every account held.
-        ...(pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
-        ...(streams === undefined ? {} : { streams }),
-      });
-      const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
-      gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: new Set(gaps.map((g) => g.account)).size > 1 || gaps.some((g) => g.account !== 'default') });
-      const manifest = {
-        timeZone: options.tz,
-        fiat: null,
-        accounts: [...new Set(coverage.map((c) => c.account))],
-        streams: [...new Set(coverage.map((c) => c.stream))],
-        coverage,
-        catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
-      };
-      if (gapsText !== undefined && options.allowGaps !== true) {
-        // Files of a range with a gap would read as complete: none are written unless the user asks.
-        result.incomplete = [result.incomplete, gapsText, 'no files were written (add --allow-gaps to write them with the gaps)'].filter((t) => t !== undefined).join('; ');
-      } else {
-        if (gapsText !== undefined) result.incomplete = [result.incomplete, gapsText].filter((t) => t !== undefined).join('; ');
-        await stage('export', async () => {
-          result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats: options.formats ?? pipeline.export.formats, manifest, clock });
-        });
-      }
-    }
+    const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;
     await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, gapsText, clock)));
     return result;
   } finally {
     options.progress.stop();
     await warehouse.close();
   }
+}
+
+/**
+ * The export, under the gap rule (README, "The gap rule"): the coverage of the range is checked first; with a
+ * gap, nothing is written unless --allow-gaps, and the run is incomplete either way. Returns the gaps' line.
+ */
+async function exportStage(
+  warehouse: Warehouse,
+  options: RunPipelineOptions,
+  result: PipelineResult,
+  stage: (name: Stage, work: () => Promise<void>) => Promise<void>,
+): Promise<string | undefined> {
+  const { pipeline } = options;
+  const clock = options.clock ?? Date.now;
+  const range = exportRange(options, result.accounts);
+  const streams = checkedStreams(options);
+  const coverage = await coverageOfRange(warehouse, {
+    range,
+    now: clock(),
+    // Where this run read up to (the platform's present); without an extraction, every account held.
+    ...(pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
+    ...(streams === undefined ? {} : { streams }),
+  });
+  const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
+  const gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: gaps.some((g) => g.account !== 'default') });
+  const incomplete = (...more: string[]) => [result.incomplete, ...more].filter((t) => t !== undefined).join('; ');
+  if (gapsText !== undefined && options.allowGaps !== true) {
+    // Files of a range with a gap would read as complete: none are written unless the user asks.
+    result.incomplete = incomplete(gapsText, 'no files were written (add --allow-gaps to write them with the gaps)');
+    return gapsText;
+  }
+  if (gapsText !== undefined) result.incomplete = incomplete(gapsText);
+  const manifest = {
+    timeZone: options.tz,
+    fiat: null,
+    accounts: [...new Set(coverage.map((c) => c.account))],
+    streams: [...new Set(coverage.map((c) => c.stream))],
+    coverage,
+    catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
+  };
+  const formats = options.formats ?? pipeline.export.formats;
+  await stage('export', async () => {
+    result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, manifest, clock });
+  });
+  return gapsText;
 }
 
 /** The streams the gap rule checks: those --streams or the pipeline names; undefined for every stream held. */
