@@ -111,7 +111,8 @@ record_rows AS (
     END AS trade_group
   FROM booked_records AS b
   -- Equalities only: a condition on b alone (b.main_role = 'fee') turns these joins into nested loops, which
-  -- take minutes for a busy year of every stream (docs/performance.md, "SQL"). fee_key and keyless_fee_scope are NULL but for fee legs.
+  -- take minutes for a busy year of every stream (docs/performance.md, "SQL"). fee_key and keyless_fee_scope
+  -- are NULL but for fee legs.
   LEFT JOIN trades AS t
     ON t.account = b.account AND t.source = b.source AND t.pair_scope = b.pair_scope AND t.pair_key = b.fee_key AND t.ts = b.ts
   LEFT JOIN only_trade_of_ms AS o

@@ -1,14 +1,12 @@
 import { STREAMS } from '../streams/index.js';
 import type { PagedStreamDef } from '../streams/stream.js';
 import { formatInstant } from '../time/instant.js';
-import { mergeWindows, uncovered, type Window } from '../time/window.js';
+import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
 import { notFinalLines, unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-
-const span = (w: Window) => `${formatInstant(w.start)} .. ${formatInstant(w.end)}`;
 
 /**
  * What `status` prints: per account and stream, the covered ranges, the gaps inside the history runs asked
@@ -56,8 +54,8 @@ function coverageLines(stream: PagedStreamDef, report: AccountReport, requested:
     const ties = rows.reduce((n, r) => n + r.tiePages, 0);
     const gaps = requested.flatMap((w) => (w.start < now ? uncovered(w.start, Math.min(w.end, now), done) : []));
     const label = partition.name === '' ? '' : `${partition.name} `;
-    lines.push(`    ${label}covered: ${done.length === 0 ? 'nothing' : done.map(span).join(', ')}`);
-    if (gaps.length > 0) lines.push(`    ${label}gaps: ${gaps.map(span).join(', ')} (run again over this range to fill them)`);
+    lines.push(`    ${label}covered: ${done.length === 0 ? 'nothing' : done.map(formatWindow).join(', ')}`);
+    if (gaps.length > 0) lines.push(`    ${label}gaps: ${gaps.map(formatWindow).join(', ')} (run again over this range to fill them)`);
     if (open > 0) lines.push(`    ${label}unfinished windows: ${open} (the next run resumes them)`);
     if (ties > 0) {
       lines.push(`    ${label}page breaks inside same-millisecond runs: ${ties} (ledgerpipe pages by id, which is exact; the live service has lost records at such breaks)`);

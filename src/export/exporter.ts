@@ -9,6 +9,7 @@ import { EXPORTED_TABLES } from '../streams/manifest.js';
 import { runPool } from '../util/work-pool.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
+import { readCatalogVersion } from '../warehouse/reports.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
@@ -176,10 +177,7 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
 export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
   await prepareOut(options.out);
   // The files are written with the macros and views of the transform (sql/): one of this release must have run.
-  const transformed = await warehouse.exclusive(async (c) =>
-    Number((await c.runAndReadAll("SELECT count(*) FROM model_versions WHERE name = 'type_catalog'")).getRows()[0]?.[0] ?? 0),
-  );
-  if (transformed === 0) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  if ((await readCatalogVersion(warehouse)) === undefined) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
   await recoverExports(options.out);
   const jobs = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { formatInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -17,8 +18,7 @@ export interface ManifestFacts {
 
 export const MANIFEST = 'manifest.json';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const spans = (windows: readonly Window[]) => windows.map((w) => ({ from: iso(w.start), to: iso(w.end) }));
+const spans = (windows: readonly Window[]) => windows.map((w) => ({ from: formatInstant(w.start), to: formatInstant(w.end) }));
 
 async function sha256(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -40,10 +40,10 @@ export async function writeManifest(
   const files = [];
   for (const f of content.files) files.push({ name: f.name, rows: f.rows, sha256: await sha256(f.path) });
   const manifest = {
-    created_at: iso(content.now),
+    created_at: formatInstant(content.now),
     ledgerpipe_version: packageVersion(),
     catalog_version: facts.catalogVersion,
-    range: { from: iso(range.start), to: iso(range.end), time_zone: facts.timeZone },
+    range: { from: formatInstant(range.start), to: formatInstant(range.end), time_zone: facts.timeZone },
     fiat: facts.fiat,
     accounts: facts.accounts,
     streams: facts.streams,

@@ -1,5 +1,5 @@
 import type { PagedStreamDef } from '../streams/stream.js';
-import { planWindows, uncovered, type Window } from '../time/window.js';
+import { formatWindow, planWindows, uncovered, type Window } from '../time/window.js';
 import { dropWindow, readCoverage } from '../warehouse/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { StreamStats } from './stats.js';
@@ -15,7 +15,7 @@ export interface Task {
 /** A window and partition for messages: `margin_records crossed: the window 2025-01-01T... .. 2025-02-01T...`. */
 export function describeWindow(stream: { name: string }, task: Pick<Task, 'partition' | 'window'>): string {
   const partition = task.partition === '' ? '' : ` ${task.partition}`;
-  return `${stream.name}${partition}: the window ${new Date(task.window.start).toISOString()} .. ${new Date(task.window.end).toISOString()}`;
+  return `${stream.name}${partition}: the window ${formatWindow(task.window)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ExtractError } from '../errors/extract-error.js';
 import type { Logger } from '../util/logger.js';
 import type { PageRead, PagedStreamDef } from '../streams/stream.js';
+import { formatInstant } from '../time/instant.js';
 import { windowParams, type Window } from '../time/window.js';
 import { compareIds } from '../util/ids.js';
 import { dropWindow, saveLearnedWindow } from '../warehouse/coverage.js';
@@ -187,8 +188,8 @@ async function replaceRefusedWindow(reading: StreamReading, task: Task, error: u
   // Expected of a busy account (the cap is 20,000 records a query), so not a warning.
   log.info(`${stream.name}: the server holds too many records for one window; reading it in two halves`, {
     stream: stream.name,
-    from: new Date(task.window.start).toISOString(),
-    to: new Date(task.window.end).toISOString(),
+    from: formatInstant(task.window.start),
+    to: formatInstant(task.window.end),
   });
   return [
     { partition: task.partition, params: task.params, window: { start: task.window.start, end: middle } },

@@ -4,7 +4,7 @@ import { extract, type ExtractResult } from '../extract/extractor.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import { createSignedClient } from '../http/client.js';
 import type { StreamDef } from '../streams/stream.js';
-import type { Window } from '../time/window.js';
+import { formatWindow, type Window } from '../time/window.js';
 import { finishRun, setRunStage, startRun } from '../warehouse/runs.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
@@ -82,7 +82,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh });
     // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
     for (const { stream, window: w } of extra) {
-      options.log.info(`${account.name}: reading ${stream} again ${new Date(w.start).toISOString()} .. ${new Date(w.end).toISOString()} for records still pending`);
+      options.log.info(`${account.name}: reading ${stream} again ${formatWindow(w)} for records still pending`);
       const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w] });
       merge(result.streams, again.streams);
       result.failures.push(...again.failures);

@@ -1,6 +1,6 @@
 import { STREAMS } from '../streams/index.js';
 import { formatInstant } from '../time/instant.js';
-import { mergeWindows, uncovered, type Window } from '../time/window.js';
+import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readCoverage } from '../warehouse/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -60,7 +60,7 @@ export function describeGaps(gaps: readonly Gap[], options: { profiles: boolean 
   const parts = gaps.map((g) => {
     const from = formatInstant(Math.min(...g.windows.map((w) => w.start)));
     const to = formatInstant(Math.max(...g.windows.map((w) => w.end)));
-    const spans = g.windows.map((w) => `${formatInstant(w.start)} .. ${formatInstant(w.end)}`).join(', ');
+    const spans = g.windows.map(formatWindow).join(', ');
     const profile = options.profiles ? ` --profile ${g.account}` : '';
     return `${g.account} ${g.stream} ${spans} (fill with: ledgerpipe extract --from ${from} --to ${to} --streams ${g.stream}${profile})`;
   });

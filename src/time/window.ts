@@ -1,7 +1,14 @@
+import { formatInstant } from './instant.js';
+
 /** A half-open span of time `[start, end)` in Unix ms. */
 export interface Window {
   start: number;
   end: number;
+}
+
+/** A window for people: `2025-01-01T00:00:00.000Z .. 2025-02-01T00:00:00.000Z`. */
+export function formatWindow(window: Window): string {
+  return `${formatInstant(window.start)} .. ${formatInstant(window.end)}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { hasTables } from '../warehouse/tables.js';
 
 /** A type the catalog lacks, per account, stream, field and asset (the view `unreviewed_types`). */
 export interface UnreviewedType {
@@ -19,8 +20,7 @@ export interface UnreviewedType {
  * for (const u of await readUnreviewed(connection)) console.log(u.type, u.records, u.total);
  */
 export async function readUnreviewed(connection: DuckDBConnection, account?: string): Promise<UnreviewedType[]> {
-  const exists = await connection.runAndReadAll("SELECT count(*) FROM information_schema.tables WHERE table_name = 'unreviewed_types'");
-  if (Number(exists.getRows()[0]?.[0] ?? 0) === 0) return [];
+  if (!(await hasTables(connection, ['unreviewed_types']))) return [];
   const reader = await connection.runAndReadAll(
     `SELECT account, source, field, type, asset, records, total FROM unreviewed_types
      WHERE $account IS NULL OR account = $account ORDER BY account, source, field, type, asset`,

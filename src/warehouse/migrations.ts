@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readSqlFolder } from './sql-files.js';
+import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
 /**
@@ -33,8 +34,7 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
 
 /** The files of `sql/warehouse/` a warehouse has not run yet, read without writing anything. */
 export async function pendingMigrations(connection: DuckDBConnection): Promise<string[]> {
-  const table = await connection.runAndReadAll("SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'");
-  const done = Number(table.getRows()[0]?.[0] ?? 0) === 0
+  const done = !(await hasTables(connection, ['schema_migrations']))
     ? new Set<string>()
     : new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
   return (await readSqlFolder('warehouse')).map((f) => f.name).filter((name) => !done.has(name));

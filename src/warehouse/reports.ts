@@ -1,4 +1,6 @@
 import type { Window } from '../time/window.js';
+import { literal } from './quote.js';
+import { hasTables } from './tables.js';
 import type { Warehouse } from './warehouse.js';
 
 /**
@@ -109,8 +111,7 @@ export interface Reconciliation {
 
 /** One account's movements and snapshots by year; undefined before a transform has built the ledger. */
 export async function readReconciliation(warehouse: Warehouse, account: string): Promise<Reconciliation | undefined> {
-  const [tables] = await query(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('ledger', 'account_balances')");
-  if (Number(tables?.['n'] ?? 0) < 2) return undefined;
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger', 'account_balances'])))) return undefined;
   const movements = await query(
     warehouse,
     `SELECT year(timezone('UTC', ts)) AS yr, asset, lp_total(amount) AS net
@@ -152,10 +153,9 @@ export async function readNotFinal(
   openStatuses: Readonly<Record<'withdrawals' | 'deposits', readonly string[]>>,
   account?: string,
 ): Promise<NotFinal[]> {
-  const [tables] = await query(warehouse, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('withdrawals', 'deposits')");
-  if (Number(tables?.['n'] ?? 0) < 2) return [];
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['withdrawals', 'deposits'])))) return [];
   const part = (stream: 'withdrawals' | 'deposits') => {
-    const open = openStatuses[stream].map((status) => `'${status.replaceAll("'", "''")}'`).join(', ');
+    const open = openStatuses[stream].map(literal).join(', ');
     return `SELECT account, '${stream}' AS stream, coin AS asset,
         CASE WHEN status IN (${open}) THEN 'open' ELSE 'final later' END AS state, size
       FROM ${stream}
