@@ -1,4 +1,5 @@
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import { createLogger } from '../util/logger.js';
 import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../warehouse/memory-budget.js';
 
 /** What an error says, its stable code, and the status to exit with. */
@@ -30,7 +31,10 @@ export function describeFailure(
   const { format = 'pretty', clock = Date.now } = options;
   const { message, code, status } = failure(error);
   if (format === 'json') {
-    return { line: JSON.stringify({ time: new Date(clock()).toISOString(), level: 'error', msg: message, code, exit: status }), status };
+    // The logger's own JSON line, so the last line has the shape of every other.
+    let line = '';
+    createLogger({ format: 'json', clock, write: (text) => (line = text) }).error(message, { code, exit: status });
+    return { line, status };
   }
   return { line: `ledgerpipe: ${message}`, status };
 }
