@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFinalLines } from '../../src/cli/summary.js';
 import { OPEN_STATUSES } from '../../src/pipeline/nightly-range.js';
@@ -59,5 +60,27 @@ describe('withdrawals and deposits not final at the range end', () => {
       '    a withdrawals USDT: 2 final only after the end, 6',
       '    a withdrawals USDT: 2 still pending now, 11.75',
     ]);
+  });
+
+  it('leave out the published examples, final at once (status success, uTime = cTime), in a range that ends at their time', async () => {
+    const published = async (file: string, stream: 'withdrawals' | 'deposits') => {
+      const record = (JSON.parse(await readFile(new URL(`../fixtures/real/${file}`, import.meta.url), 'utf8')) as { response: { data: Record<string, string>[] } }).response.data[0] as Record<string, string>;
+      return { account: 'real', stream, key: record['orderId'] as string, ts: Number(record['cTime']), payload: record } satisfies RawInput;
+    };
+    const { warehouse: real, dispose: disposeReal } = await tempWarehouse();
+    try {
+      await loadRaw(real, [await published('withdrawal-records--bitget-docs-spot-account-fee.json', 'withdrawals'), await published('deposit-records--bitget-docs-spot-account.json', 'deposits')]);
+      await runTransforms(real);
+      const at = 1653290769222;
+      expect(await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).toEqual([]);
+      // The same records, had their status still been the interface spec's first review state, are open.
+      await real.connection.run("UPDATE withdrawals SET status = 'pending_review'; UPDATE deposits SET status = 'pending'");
+      expect((await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).map((n) => `${n.stream} ${n.asset} ${n.state} ${n.count} ${n.total}`)).toEqual([
+        'deposits USDT open 1 10',
+        'withdrawals USDT open 1 10',
+      ]);
+    } finally {
+      await disposeReal();
+    }
   });
 });
