@@ -9,6 +9,6 @@ export default definePipeline({
   description: 'From the end of coverage to now, with a 3-day look-back and pending withdrawals re-read',
   range: { kind: 'since-coverage', lookBackDays: 3, refreshPendingWithdrawals: true },
   streams: 'all',
-  stages: ['extract', 'transform', 'export'],
+  stages: ['extract', 'transform', 'prices', 'export'],
   export: { range: 'year-to-date', formats: ['csv', 'parquet'] },
 });

@@ -6,6 +6,6 @@ export default definePipeline({
   description: 'Every record of a year (--year YYYY, or --from/--to), the ledger, and all exports',
   range: { kind: 'flags' },
   streams: 'all',
-  stages: ['extract', 'transform', 'export'],
-  export: { range: 'run', formats: ['csv', 'parquet'] },
+  stages: ['extract', 'transform', 'prices', 'export'],
+  export: { range: 'run', formats: ['csv', 'parquet', 'report'] },
 });

@@ -7,6 +7,8 @@
 -- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
 -- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023). Text cells go
 -- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
+-- Net Worth is the row's value in the --fiat currency (tax_row_values, src/prices/valuation.ts; README, "Values"):
+-- empty without --fiat or without a price, and Koinly then prices the row itself.
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
   lp_decimal_text(koinly_sent)                                          AS "Sent Amount",
@@ -15,11 +17,12 @@ SELECT
   lp_csv_text(koinly_received_asset)                                    AS "Received Currency",
   lp_decimal_text(koinly_fee)                                           AS "Fee Amount",
   lp_csv_text(koinly_fee_asset)                                         AS "Fee Currency",
-  CAST(NULL AS VARCHAR)                                                 AS "Net Worth Amount",
-  CAST(NULL AS VARCHAR)                                                 AS "Net Worth Currency",
+  lp_decimal_text(v.net_worth)                                          AS "Net Worth Amount",
+  CASE WHEN v.net_worth IS NOT NULL THEN v.currency END                 AS "Net Worth Currency",
   lp_csv_text(koinly_tag)                                               AS "Tag",
   lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || ' [' || account || ']') AS "Description",
   lp_csv_text(tx_hash)                                                  AS "TxHash"
-FROM tax_export_rows
-WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
-ORDER BY ts, row_id, account;
+FROM tax_export_rows AS r
+LEFT JOIN tax_row_values AS v USING (account, row_id)
+WHERE r.ts >= getvariable('lp_from') AND r.ts < getvariable('lp_to')
+ORDER BY r.ts, r.row_id, r.account;

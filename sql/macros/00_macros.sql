@@ -102,3 +102,29 @@ CREATE OR REPLACE MACRO lp_direction_by_name(type) AS
 -- An amount booked by a direction: 'in' is +abs, 'out' is -abs, anything else ('signed') as the platform wrote it.
 CREATE OR REPLACE MACRO lp_directed(amount, direction) AS
   CASE direction WHEN 'in' THEN abs(amount) WHEN 'out' THEN -abs(amount) ELSE amount END;
+
+-- An exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (README, "Values"). DuckDB
+-- multiplies decimals by adding their scales, which overflows at 38 digits, and its CAST rounds half away from
+-- zero: so each factor is split into whole part and 18 decimal digits (lp_whole, lp_frac, HUGEINTs), and with
+-- a = a1 + a0/10^18, b = b1 + b0/10^18, the product in units of 10^-18 is
+--   a1*b1*10^18 + a1*b0 + a0*b1 + a0*b0/10^18,
+-- where only the last term is rounded. Exact for every product below 10^20, the range of DECIMAL(38,18).
+-- s + p / 10^18 in whole units, rounded half-even (s a whole number of units, p >= 0): the parity that decides a
+-- tie is that of the whole result, not of p's share of it.
+CREATE OR REPLACE MACRO lp_add_half_even(s, p) AS
+  s + p // CAST(1000000000000000000 AS HUGEINT)
+    + CASE WHEN (p % CAST(1000000000000000000 AS HUGEINT)) * 2 > CAST(1000000000000000000 AS HUGEINT)
+             OR ((p % CAST(1000000000000000000 AS HUGEINT)) * 2 = CAST(1000000000000000000 AS HUGEINT)
+                 AND (s + p // CAST(1000000000000000000 AS HUGEINT)) % 2 = 1)
+           THEN 1 ELSE 0 END;
+CREATE OR REPLACE MACRO lp_units_to_decimal(u) AS
+  CAST(u // CAST(1000000000000000000 AS HUGEINT) AS DECIMAL(38, 18))
+    + CAST(u % CAST(1000000000000000000 AS HUGEINT) AS DECIMAL(38, 0)) * CAST('0.000000000000000001' AS DECIMAL(18, 18));
+CREATE OR REPLACE MACRO lp_abs_mul_units(a1, a0, b1, b0) AS
+  lp_add_half_even(a1 * b1 * CAST(1000000000000000000 AS HUGEINT) + a1 * b0 + a0 * b1, a0 * b0);
+CREATE OR REPLACE MACRO lp_mul(a, b) AS
+  CASE WHEN a IS NULL OR b IS NULL THEN NULL
+    ELSE sign(a) * sign(b) * lp_units_to_decimal(lp_abs_mul_units(lp_whole(abs(a)), lp_frac(abs(a)), lp_whole(abs(b)), lp_frac(abs(b)))) END;
+
+-- The open of the UTC hour a time falls in: the hourly candle that holds it opens then (README, "Values").
+CREATE OR REPLACE MACRO lp_hour(ts) AS to_timestamp((epoch_ms(ts) // 3600000) * 3600);

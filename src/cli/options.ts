@@ -19,6 +19,8 @@ const COMMON_OPTIONS = {
   profile: { type: 'string', describe: 'Run one profile of the config file' },
   'log-format': { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' },
   quiet: { type: 'boolean', default: false, describe: 'Log errors only' },
+  fiat: { type: 'string', describe: 'Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth' },
+  'fiat-rates': { type: 'string', describe: 'CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair' },
   'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when the warehouse does not cover the whole range (the run still exits 4)' },
   'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },
 } as const satisfies Record<string, Options>;

@@ -4,7 +4,7 @@ import { demoCommand } from './commands/demo.js';
 import { queryCommand } from './commands/query.js';
 import { runCommand } from './commands/run.js';
 import { simCommand } from './commands/sim.js';
-import { exportCommand, extractCommand, transformCommand } from './commands/stage.js';
+import { exportCommand, extractCommand, pricesCommand, reportCommand, transformCommand } from './commands/stage.js';
 import { statusCommand } from './commands/status.js';
 import { describeFailure, logFormatOf } from './exit.js';
 import { processIo, type CliIo } from './io.js';
@@ -21,7 +21,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .command(runCommand(io, env))
     .command(extractCommand(io, env))
     .command(transformCommand(io, env))
+    .command(pricesCommand(io, env))
     .command(exportCommand(io, env))
+    .command(reportCommand(io, env))
     .command(statusCommand(io))
     .command(queryCommand(io))
     .command(simCommand(io))

@@ -1,10 +1,11 @@
-import { PRIVATE_UMASK, readConfig, resolveAccounts } from './config.js';
+import { checkBaseUrl, PRIVATE_UMASK, readConfig, resolveAccounts } from './config.js';
+import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
 import { periodicProgress, silentProgress, terminalProgress, type ProgressReporter } from './progress.js';
-import { notFinalLines, transformSummaryLines } from './summary.js';
+import { notFinalLines, pricesLines, transformSummaryLines, unpricedLines } from './summary.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
@@ -26,6 +27,9 @@ export function resultLines(result: PipelineResult): string[] {
   if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform));
   const notFinal = notFinalLines(result.notFinal);
   if (notFinal.length > 0) lines.push('', ...notFinal);
+  if (result.prices !== undefined) lines.push('', ...pricesLines(result.prices));
+  const unpriced = unpricedLines(result.unpriced);
+  if (unpriced.length > 0) lines.push('', ...unpriced);
   if (result.reconciliation.length > 0) {
     lines.push('', 'year-end reconciliation', ...result.reconciliation.flatMap((r) => [`account ${r.account}`, ...reconciliationLines(r.years)]));
   }
@@ -48,7 +52,7 @@ function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createL
  */
 export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv, command = `run ${pipeline.name}`): Promise<void> {
   const log = createLogger({ format: args['log-format'], quiet: args.quiet, write: io.log });
-  const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('export'));
+  const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('prices') || pipeline.stages.includes('export'));
   const given = args.year !== undefined || args.from !== undefined || args.to !== undefined;
   const range = needsRange || given ? parseRange(args) : undefined;
   const streams = args.streams === undefined ? undefined : parseStreams(args.streams);
@@ -57,6 +61,8 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   // Before anything is created: the warehouse and the files hold a person's financial records.
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
   const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env }) : [];
+  // Candles are public: the prices stage alone needs only the platform's address.
+  const priceUrl = pipeline.stages.includes('prices') && accounts.length === 0 ? checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl) : undefined;
   const result = await runPipeline({
     pipeline,
     accounts,
@@ -71,6 +77,9 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     rateScale: args['rate-scale'],
     command,
     allowGaps: args['allow-gaps'],
+    fiat: parseFiat(args.fiat),
+    ...(args['fiat-rates'] === undefined ? {} : { fiatRates: args['fiat-rates'] }),
+    ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
   });
   for (const line of resultLines(result)) io.out(line);
   if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_INCOMPLETE', exit: 'incomplete' });

@@ -1,6 +1,8 @@
 import type { TransformSummary } from '../transform/stage.js';
 import type { UnreviewedType } from '../transform/unreviewed.js';
 import type { NotFinal } from '../warehouse/reports.js';
+import type { PriceResult } from '../prices/extract-prices.js';
+import type { Unpriced } from '../pipeline/prices-stage.js';
 
 /** The summary printed on stdout after a transform: rows per table, then ledger totals. */
 export function transformSummaryLines(summary: TransformSummary): string[] {
@@ -34,5 +36,23 @@ export function notFinalLines(list: readonly NotFinal[], indent = ''): string[] 
   return [
     `${indent}withdrawals and deposits not final at the range's end (the ledger books them only once final):`,
     ...list.map((n) => `${indent}  ${n.account} ${n.stream} ${n.asset}: ${n.count} ${n.state === 'open' ? 'still pending now' : 'final only after the end'}, ${n.total}`),
+  ];
+}
+
+/** The prices stage in a few lines: each asset's route, and what it asked. */
+export function pricesLines(prices: PriceResult): string[] {
+  const routes = [...prices.routes].sort(([a], [b]) => a.localeCompare(b));
+  return [
+    `prices: ${prices.requests} requests, ${prices.candles} new hourly candles, ${prices.rateLimited} answered 429`,
+    ...routes.map(([asset, r]) => `  ${asset.padEnd(8)} ${r === undefined ? 'no pair on the platform: unpriced' : `${r.symbol}${r.via === undefined ? '' : ` x ${r.via}`}`}`),
+  ];
+}
+
+/** The assets whose movements have no value, with what to do; none when every movement is valued. */
+export function unpricedLines(list: readonly Unpriced[], indent = ''): string[] {
+  if (list.length === 0) return [];
+  return [
+    `${indent}movements without a value (left empty, never guessed; README, "Values"):`,
+    ...list.map((u) => `${indent}  ${u.asset}: ${u.entries} without ${u.missing === 'usdt' ? 'a USDT price' : `a ${u.missing} rate`}`),
   ];
 }

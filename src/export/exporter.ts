@@ -8,6 +8,8 @@ import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, te
 import { EXPORTED_TABLES } from '../streams/manifest.js';
 import { runPool } from '../util/work-pool.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
+import { REPORT, writeReport, type ReportFacts } from '../report/report.js';
+import { NO_VALUATION, yearSummarySelect, type Valuation } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { readCatalogVersion } from '../warehouse/reports.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
@@ -15,11 +17,20 @@ import { isOutOfMemory } from '../warehouse/memory-budget.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
 
-export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking'];
+export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking', 'report'];
+
+/** The per-asset summary, written with the tables in CSV and Parquet (README, "Values"). */
+const YEAR_SUMMARY = 'year_summary';
 
 /** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
-export const EXPORT_FILE_NAMES: readonly string[] = [...EXPORTED_TABLES.flatMap(({ name }) => [`${name}.csv`, `${name}.parquet`]), 'koinly.csv', 'cointracking.csv', 'manifest.json'];
+export const EXPORT_FILE_NAMES: readonly string[] = [
+  ...[...EXPORTED_TABLES.map(({ name }) => name), YEAR_SUMMARY].flatMap((name) => [`${name}.csv`, `${name}.parquet`]),
+  'koinly.csv',
+  'cointracking.csv',
+  REPORT,
+  MANIFEST,
+];
 
 /**
  * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
@@ -47,6 +58,10 @@ export interface ExportOptions {
   formats: readonly ExportFormat[];
   /** What the pipeline knows of the files: with it, `manifest.json` is written as part of the set. */
   manifest?: ManifestFacts;
+  /** The fiat and time zone of values and years (year_summary, ledger's ts_local and date_local). */
+  valuation?: Valuation;
+  /** What the report shows beyond the warehouse's tables (the `report` format). */
+  report?: ReportFacts;
   clock?: () => number;
 }
 
@@ -129,6 +144,16 @@ async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly 
   }
 }
 
+/**
+ * With a time zone other than UTC, the ledger's files gain `ts_local` (the wall-clock time there, ISO without an
+ * offset; a TIMESTAMP in Parquet) and `date_local` after its columns (README, "Local time").
+ */
+function localTimeCells(timeZone: string, format: 'csv' | 'parquet'): string[] {
+  if (timeZone === 'UTC') return [];
+  const local = `timezone(${literal(timeZone)}, ts)`;
+  return [format === 'csv' ? `strftime(${local}, '%Y-%m-%dT%H:%M:%S.%g') AS ts_local` : `${local} AS ts_local`, `CAST(${local} AS DATE) AS date_local`];
+}
+
 /** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
 export async function prepareOut(out: string): Promise<void> {
   try {
@@ -149,12 +174,21 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     jobs.push({ file: { temp, final: resolve(join(options.out, name)), rows: 0 }, sql: copy(literal(temp)) });
   };
   const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
+  const target = (format: 'csv' | 'parquet') => (format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)');
+  const valuation = options.valuation ?? NO_VALUATION;
   for (const { name, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
+      const cells = [...(format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
+      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, cells, options)}) TO ${temp} ${target(format)}`);
+    }
+  }
+  if (tables.length > 0) {
+    const summary = yearSummarySelect(valuation, `l.ts >= ${timestampTzSql(options.from)} AND l.ts < ${timestampTzSql(options.to)}`);
+    const columns = await warehouse.exclusive(async (c) => (await c.runAndReadAll(`DESCRIBE ${summary}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
+    for (const format of tables) {
       const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
-      const target = format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)';
-      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, cells, options)}) TO ${temp} ${target}`);
+      plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM (${summary})) TO ${temp} ${target(format)}`);
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
@@ -182,6 +216,8 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   const jobs = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.
   const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
+  const report = options.formats.includes('report') && options.report !== undefined ? options.report : undefined;
+  if (report !== undefined) set.push({ temp: tempName(REPORT), final: REPORT });
   if (options.manifest !== undefined) set.push({ temp: tempName(MANIFEST), final: MANIFEST });
   const previous = await beginExportSet(options.out, set);
   try {
@@ -191,11 +227,17 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
       `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
     ]);
+    const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
+    if (report !== undefined) {
+      const path = join(options.out, tempName(REPORT));
+      await writeReport(warehouse, path, { range: { start: options.from, end: options.to }, valuation: options.valuation ?? NO_VALUATION, facts: report });
+      files.push({ name: REPORT, path, rows: 0 });
+    }
     if (options.manifest !== undefined) {
       await writeManifest(join(options.out, tempName(MANIFEST)), {
         range: { start: options.from, end: options.to },
         facts: options.manifest,
-        files: jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows })),
+        files,
         now: (options.clock ?? Date.now)(),
       });
     }
@@ -219,5 +261,5 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       error,
     );
   }
-  return jobs.map(({ file }) => ({ path: file.final, rows: file.rows }));
+  return [...jobs.map(({ file }) => ({ path: file.final, rows: file.rows })), ...(report === undefined ? [] : [{ path: resolve(join(options.out, REPORT)), rows: 0 }])];
 }

@@ -25,12 +25,12 @@ export const pipelineSchema = z.strictObject({
     }),
   ]),
   streams: z.union([z.literal('all'), z.array(streamName).min(1)]).default('all'),
-  stages: z.array(z.enum(['extract', 'transform', 'export'])).min(1).default(['extract', 'transform', 'export']),
+  stages: z.array(z.enum(['extract', 'transform', 'prices', 'export'])).min(1).default(['extract', 'transform', 'export']),
   export: z
     .strictObject({
       /** `run`: the run's own range; `year-to-date`: 1 January (in --tz) of the run's end year to its end. */
       range: z.enum(['run', 'year-to-date']).default('run'),
-      formats: z.array(z.enum(['csv', 'parquet', 'koinly', 'cointracking'])).min(1).default(['csv', 'parquet']),
+      formats: z.array(z.enum(['csv', 'parquet', 'koinly', 'cointracking', 'report'])).min(1).default(['csv', 'parquet']),
     })
     .default({ range: 'run', formats: ['csv', 'parquet'] }),
 });

@@ -19,6 +19,8 @@ import { accountIncomplete, extractAccounts, incompleteReason, type AccountResul
 import { coverageOfRange, describeGaps } from './gaps.js';
 import { OPEN_STATUSES } from './nightly-range.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
+import { prepareValuation, pricesStage, readUnpriced, type Unpriced, type ValuationOptions } from './prices-stage.js';
+import type { PriceResult } from '../prices/extract-prices.js';
 
 export type { AccountResult };
 
@@ -43,6 +45,11 @@ export interface RunPipelineOptions {
   command?: string;
   /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
   allowGaps?: boolean;
+  /** --fiat: value every movement in this currency too; --fiat-rates: its rates file. */
+  fiat?: string | null;
+  fiatRates?: string;
+  /** Where the prices stage reads candles (public, no key): the accounts' platform. */
+  priceBaseUrl?: string;
 }
 
 
@@ -54,6 +61,10 @@ export interface PipelineResult {
   exports: ExportedFile[];
   /** Withdrawals and deposits of the range not final at its end (after a transform over a range). */
   notFinal: NotFinal[];
+  /** The prices stage's requests and candles, when it ran. */
+  prices?: PriceResult;
+  /** Assets of the exported range with movements that have no value (a warning, not a gap). */
+  unpriced: Unpriced[];
   /** Set when the run finished but is incomplete (quarantined records): exit 4. */
   incomplete?: string;
 }
@@ -63,11 +74,28 @@ function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | un
   return pipeline.streams === 'all' ? [...STREAMS] : STREAMS.filter((s) => (pipeline.streams as string[]).includes(s.name));
 }
 
-/** The export range: the run's own, or its end year so far in --tz. */
-function exportRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
+/** The valuation this run asks for: its --fiat, --fiat-rates and --tz. */
+function valuationOf(options: RunPipelineOptions): ValuationOptions {
+  return { fiat: options.fiat ?? null, ...(options.fiatRates === undefined ? {} : { fiatRates: options.fiatRates }), timeZone: options.tz };
+}
+
+function priceBaseUrl(options: RunPipelineOptions): string {
+  const url = options.priceBaseUrl ?? options.accounts[0]?.baseUrl;
+  if (url === undefined) throw new UsageError("prices need the platform's address: give --base-url or LEDGERPIPE_BASE_URL");
+  return url;
+}
+
+/** The range a run works on: --year or --from/--to, else what its extraction read. */
+function runRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
   const ranges = accounts.map((a) => a.range);
   const run = options.range ?? (ranges.length > 0 ? { start: Math.min(...ranges.map((r) => r.start)), end: Math.max(...ranges.map((r) => r.end)) } : undefined);
-  if (run === undefined) throw new UsageError('export needs a range: give --year YYYY, or --from and --to');
+  if (run === undefined) throw new UsageError('this needs a range: give --year YYYY, or --from and --to');
+  return run;
+}
+
+/** The export range: the run's own, or its end year so far in --tz. */
+function exportRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
+  const run = runRange(options, accounts);
   if (options.pipeline.export.range === 'run') return run;
   const year = new Date(run.end - 1).toLocaleString('en-CA', { timeZone: options.tz, year: 'numeric' });
   return { start: parseInstant(`${year}-01-01`, options.tz), end: run.end };
@@ -105,7 +133,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     }
   };
   try {
-    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [] };
+    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [] };
     if (pipeline.stages.includes('extract')) {
       // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
       result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams)));
@@ -119,6 +147,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       runIds = await warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${pipeline.name}`, ...range, now: clock(), stage: pipeline.stages[0] as Stage }));
     }
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
+    if (pipeline.stages.includes('prices')) {
+      await stage('prices', async () => {
+        result.prices = await pricesStage(warehouse, { ...valuationOf(options), baseUrl: priceBaseUrl(options), range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, log: options.log });
+      });
+    }
     const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;
     await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, gapsText, clock)));
     return result;
@@ -158,9 +191,12 @@ async function exportStage(
     return gapsText;
   }
   if (gapsText !== undefined) result.incomplete = incomplete(gapsText);
+  const valuation = await prepareValuation(warehouse, valuationOf(options));
+  result.unpriced = await readUnpriced(warehouse, range, valuation);
+  for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (README, "Values")`);
   const manifest = {
     timeZone: options.tz,
-    fiat: null,
+    fiat: valuation.fiat,
     accounts: [...new Set(coverage.map((c) => c.account))],
     streams: [...new Set(coverage.map((c) => c.stream))],
     coverage,
@@ -168,7 +204,9 @@ async function exportStage(
   };
   const formats = options.formats ?? pipeline.export.formats;
   await stage('export', async () => {
-    result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, manifest, clock });
+    // The report alone is no set of files to describe: the manifest of the last export stays as it was.
+    const described = formats.some((f) => f !== 'report') ? { manifest } : {};
+    result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage }, clock });
   });
   return gapsText;
 }

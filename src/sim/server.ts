@@ -8,6 +8,7 @@ import { createRng } from './data/rng.js';
 import { advListEndpoint } from './endpoints/adv-list.js';
 import type { Endpoint, EndpointContext } from './endpoints/endpoint.js';
 import { fillHistoryEndpoint } from './endpoints/fill-history.js';
+import { DEFAULT_MARKETS, historyCandlesEndpoint, type SimMarket } from './endpoints/candles.js';
 import { marginRecordEndpoint } from './endpoints/margin-record.js';
 import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
@@ -41,6 +42,8 @@ export interface SimulatorOptions {
   host?: string;
   /** 0 = any free port. */
   port?: number;
+  /** The pairs it serves candles for (default DEFAULT_MARKETS). */
+  markets?: readonly SimMarket[];
   /** Where log lines go (default: nowhere). */
   log?: (line: string) => void;
   /** Told of every request to a served path, before it is answered (tests use it to see what was asked). */
@@ -77,7 +80,8 @@ function indexes(dataset: Dataset, stream: PagedStream): Map<string, PartitionIn
   return new Map(dataset.streams[stream].map((p) => [p.name, new PartitionIndex(p)]));
 }
 
-function buildEndpoints(dataset: Dataset, marginWindowDays: number): Endpoint[] {
+function buildEndpoints(dataset: Dataset, options: { seed: string; marginWindowDays: number; markets: readonly SimMarket[] }): Endpoint[] {
+  const { marginWindowDays } = options;
   const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
   return [
     marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays),
@@ -103,6 +107,7 @@ function buildEndpoints(dataset: Dataset, marginWindowDays: number): Endpoint[] 
     allAccountBalanceEndpoint(dataset.balances),
     contractsEndpoint(),
     publicTimeEndpoint(),
+    historyCandlesEndpoint(options.seed, options.markets),
   ];
 }
 
@@ -142,7 +147,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const marginWindowDays = options.marginWindowDays ?? 366;
   const credentials = options.credentials ?? seedCredentials(options.seed);
   const dataset = generateDataset({ ...options, marginWindowDays });
-  const endpoints = new Map(buildEndpoints(dataset, marginWindowDays).map((e) => [e.path, e]));
+  const endpoints = new Map(buildEndpoints(dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS }).map((e) => [e.path, e]));
   const state: SimState = {
     clock,
     startedAt: clock(),
@@ -201,6 +206,12 @@ function handle(state: SimState, req: IncomingMessage, res: ServerResponse): voi
   state.stats.byPath[path] = (state.stats.byPath[path] ?? 0) + 1;
   state.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
   const headers: Record<string, string> = {};
+  if (endpoint.perIp === true) {
+    const limiter = state.limiters.get(path);
+    if (limiter !== undefined && !limiter.tryAcquire(`ip:${req.socket.remoteAddress ?? ''}`, now).admitted) {
+      return send(state, res, 429, errorBody('429', 'Too Many Requests', now), headers);
+    }
+  }
   if (endpoint.signed) {
     let key: string;
     try {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CheckError } from '../errors/check-error.js';
 import { packageRoot } from '../util/package-root.js';
 import { literal } from '../warehouse/quote.js';
+import { readValuation, valuationSql } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -65,6 +66,8 @@ export async function runTransforms(
     } finally {
       await connection.run('RESET file_search_path');
     }
+    // The views of values, with the fiat and time zone they were last made with (README, "Values").
+    await connection.run(valuationSql(await readValuation(connection)));
     const problems: string[] = [];
     for (const check of checks) {
       const started = clock();

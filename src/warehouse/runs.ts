@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
 
 /** The stages of a pipeline, in order. */
-export type Stage = 'extract' | 'transform' | 'export';
+export type Stage = 'extract' | 'transform' | 'prices' | 'export';
 
 export interface RunStart {
   account: string;

@@ -6,7 +6,7 @@ import { withCommonOptions } from '../options.js';
  * `extract`, `transform` and `export`: one stage of a pipeline alone, with the same flags as `run`
  * (README, "Commands").
  */
-function stageCommand(stage: 'extract' | 'transform' | 'export', describe: string, examples: readonly (readonly [string, string])[]) {
+function stageCommand(stage: 'extract' | 'transform' | 'prices' | 'export' | 'report', describe: string, examples: readonly (readonly [string, string])[]) {
   return (io: CliIo, env: NodeJS.ProcessEnv) =>
     defineCommand({
       command: stage,
@@ -14,7 +14,9 @@ function stageCommand(stage: 'extract' | 'transform' | 'export', describe: strin
       builder: (yargs) => examples.reduce((y, [command, what]) => y.example(command, what), withCommonOptions(yargs)),
       handler: async (args) => {
         const [{ pipelineSchema }, { runStages }] = await Promise.all([import('../../pipeline/define.js'), import('../stage-runner.js')]);
-        await runStages(pipelineSchema.parse({ name: stage, range: { kind: 'flags' }, stages: [stage] }), args, io, env, stage);
+        // `report` is the export of report.html alone.
+        const pipeline = stage === 'report' ? { stages: ['export'], export: { range: 'run', formats: ['report'] } } : { stages: [stage] };
+        await runStages(pipelineSchema.parse({ name: stage, range: { kind: 'flags' }, ...pipeline }), args, io, env, stage);
       },
     });
 }
@@ -26,6 +28,16 @@ export const extractCommand = stageCommand('extract', 'Fetch every record of the
 
 export const transformCommand = stageCommand('transform', 'Rebuild the typed tables and the ledger from raw_records with the SQL in sql/, and check them', [
   ['ledgerpipe transform --db ./ledgerpipe.duckdb', 'Rebuild after an extract'],
+]);
+
+export const pricesCommand = stageCommand('prices', "Fetch the platform's public hourly candles for every asset the ledger moves in the range, and value the ledger", [
+  ['ledgerpipe prices --year 2025', 'USDT prices of every asset of 2025 (ledger_valued, year_summary)'],
+  ['ledgerpipe prices --year 2025 --fiat EUR', 'And EUR values, from the platform\'s USDTEUR pair'],
+]);
+
+export const reportCommand = stageCommand('report', 'Write <out>/report.html: coverage, warnings, the per-asset summary, monthly charts, the largest movements', [
+  ['ledgerpipe report --year 2025', 'The 2025 report, from the warehouse'],
+  ['ledgerpipe report --year 2025 --tz Europe/Berlin --fiat EUR --fiat-rates ./eur.csv', 'A Berlin year, valued in EUR from your rates'],
 ]);
 
 export const exportCommand = stageCommand('export', 'Write margin_records, futures_fills, withdrawals and ledger for the range as CSV and Parquet', [

@@ -86,3 +86,8 @@ export function createRng(seed: string): Rng {
   };
   return rng;
 }
+
+/** A number in [0, 1) that depends only on `text`: for values that must not depend on the order of draws. */
+export function hashUnit(text: string): number {
+  return splitmix32(hashString(text))() / 2 ** 32;
+}

@@ -17,6 +17,8 @@ export interface Endpoint {
   signed: boolean;
   /** Requests per second per API key (docs/platform.md, "Windows, pages and rates"); undefined when not limited. */
   rate?: number;
+  /** The limit counts requests per IP address, not per key (public market data). */
+  perIp?: boolean;
   handle(context: EndpointContext): string;
 }
 

@@ -1,0 +1,81 @@
+import { extractPrices, type PriceResult } from '../prices/extract-prices.js';
+import { loadRates } from '../prices/rates-file.js';
+import { applyValuation, fiatColumn, type Valuation } from '../prices/valuation.js';
+import type { Window } from '../time/window.js';
+import type { Logger } from '../util/logger.js';
+import { ident } from '../warehouse/quote.js';
+import { timestampTz } from '../warehouse/time-values.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+
+/** An asset of the range with movements that have no value: no price for their hour, or no fiat rate. */
+export interface Unpriced {
+  asset: string;
+  /** `usdt`: no USDT price; else the fiat with no rate. */
+  missing: string;
+  entries: number;
+}
+
+export interface ValuationOptions {
+  fiat: string | null;
+  /** The user's rates file for the fiat; without it, the platform's USDT<fiat> pair. */
+  fiatRates?: string;
+  timeZone: string;
+}
+
+/** The assets the ledger moves in `range`: what the prices stage prices. */
+export async function assetsOfRange(warehouse: Warehouse, range: Window): Promise<string[]> {
+  const reader = await warehouse.exclusive((c) =>
+    c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to ORDER BY asset', { from: timestampTz(range.start), to: timestampTz(range.end) }),
+  );
+  return reader.getRows().map((r) => String(r[0]));
+}
+
+/**
+ * Makes the views of values for this command's fiat and time zone (README, "Values"), loading the rates file
+ * first when one is given: the views and the rates change together, in one transaction.
+ */
+export async function prepareValuation(warehouse: Warehouse, options: ValuationOptions): Promise<Valuation> {
+  const valuation: Valuation = {
+    fiat: options.fiat,
+    fiatSource: options.fiat === null ? null : options.fiatRates === undefined ? 'pair' : 'file',
+    timeZone: options.timeZone,
+  };
+  await warehouse.transaction(async (c) => {
+    if (options.fiat !== null && options.fiatRates !== undefined) await loadRates(c, options.fiatRates, options.fiat);
+    await applyValuation(c, valuation);
+  });
+  return valuation;
+}
+
+/** The prices stage: the candles of every asset the range moves (and of USDT<fiat>), then the views of values. */
+export async function pricesStage(
+  warehouse: Warehouse,
+  options: ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; log: Logger },
+): Promise<PriceResult> {
+  const assets = await assetsOfRange(warehouse, options.range);
+  const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
+  const result = await extractPrices({
+    warehouse,
+    baseUrl: options.baseUrl,
+    assets: assets.filter((a) => a !== options.fiat),
+    range: options.range,
+    ...fiatPair,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    rateScale: options.rateScale ?? 1,
+    log: options.log,
+  });
+  await prepareValuation(warehouse, options);
+  return result;
+}
+
+/** Per asset, the movements of `range` without a value in USDT, or in the fiat (README, "Values"). */
+export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation): Promise<Unpriced[]> {
+  const fiat = valuation.fiat === null ? '' : `UNION ALL SELECT asset, '${valuation.fiat}', count(*) FROM ledger_valued WHERE ts >= $from AND ts < $to AND ${ident(fiatColumn(valuation.fiat))} IS NULL GROUP BY asset`;
+  const reader = await warehouse.exclusive((c) =>
+    c.runAndReadAll(
+      `SELECT * FROM (SELECT asset, 'usdt' AS missing, count(*) AS n FROM ledger_valued WHERE ts >= $from AND ts < $to AND value_usdt IS NULL GROUP BY asset ${fiat}) ORDER BY asset, missing`,
+      { from: timestampTz(range.start), to: timestampTz(range.end) },
+    ),
+  );
+  return reader.getRows().map((r) => ({ asset: String(r[0]), missing: String(r[1]), entries: Number(r[2]) }));
+}

@@ -1,0 +1,196 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { z } from 'zod';
+import { PlatformError } from '../errors/platform-error.js';
+import { TransportError } from '../errors/transport-error.js';
+import { UsageError } from '../errors/usage-error.js';
+import { createRateLimiter, type RateLimiter } from '../extract/rate-limiter.js';
+import { createSignedClient, type SignedClient } from '../http/client.js';
+import { DEFAULT_RETRY, withRetry } from '../http/retry.js';
+import { uncovered, type Window } from '../time/window.js';
+import type { Logger } from '../util/logger.js';
+import { runPool } from '../util/work-pool.js';
+import { literal } from '../warehouse/quote.js';
+import { timestampTz, timestampTzSql } from '../warehouse/time-values.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles } from './candles.js';
+import { routeCandidates, type Route } from './routes.js';
+
+/** The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md, "Prices"). */
+export const NO_SUCH_SYMBOL = '40034';
+
+export interface PriceOptions {
+  warehouse: Warehouse;
+  baseUrl: string;
+  /** The assets to price; USDT is the quote and needs no candles. */
+  assets: readonly string[];
+  range: Window;
+  /** A fiat currency valued through the platform's USDT<fiat> pair (when no rates file was given). */
+  fiatPair?: string;
+  clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  rateScale?: number;
+  log: Logger;
+}
+
+export interface PriceResult {
+  /** The route each asset is priced by; undefined when the platform has no pair for it. */
+  routes: Map<string, Route | undefined>;
+  requests: number;
+  rateLimited: number;
+  candles: number;
+}
+
+interface Reader {
+  /** Each symbol is read once per run, whichever asset asks first (BTCUSDT is the route of several). */
+  reading: Map<string, Promise<boolean>>;
+  client: SignedClient;
+  limiter: RateLimiter;
+  sleep: (ms: number) => Promise<void>;
+  stats: { requests: number; rateLimited: number; candles: number };
+}
+
+const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The spans of `symbol` already read. */
+async function coveredSpans(c: DuckDBConnection, symbol: string): Promise<Window[]> {
+  const reader = await c.runAndReadAll(
+    'SELECT epoch_ms(window_start), epoch_ms(window_end) FROM price_coverage WHERE symbol = $symbol AND granularity = $g',
+    { symbol, g: GRANULARITY },
+  );
+  return reader.getRows().map((r) => ({ start: Number(r[0]), end: Number(r[1]) }));
+}
+
+/** One span's candles and its coverage, in one transaction: a killed run loses or repeats nothing. */
+async function writeSpan(warehouse: Warehouse, symbol: string, span: Window, candles: ReturnType<typeof readCandles>, now: number): Promise<void> {
+  await warehouse.transaction(async (c) => {
+    if (candles.length > 0) {
+      const rows = candles.map((k) => `(${literal(symbol)}, '${GRANULARITY}', ${timestampTzSql(k.ts)}, lp_amount(${literal(k.close)}), ${literal(k.payload)}, ${timestampTzSql(now)})`);
+      await c.run(`INSERT OR REPLACE INTO price_candles VALUES ${rows.join(', ')}`);
+    }
+    await c.run('INSERT OR REPLACE INTO price_coverage VALUES ($symbol, $g, $start, $end, $n, $now)', {
+      symbol, g: GRANULARITY, start: timestampTz(span.start), end: timestampTz(span.end), n: candles.length, now: timestampTz(now),
+    });
+  });
+}
+
+async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean, now: number): Promise<void> {
+  await warehouse.exclusive((c) => c.run('INSERT OR REPLACE INTO price_pairs VALUES ($symbol, $listed, $now)', { symbol, listed, now: timestampTz(now) }));
+}
+
+/** One request for the candles of `span` (at most 200 hours): the 200 before its end. */
+async function readSpan(reader: Reader, symbol: string, span: Window): Promise<ReturnType<typeof readCandles>> {
+  const params = { symbol, granularity: GRANULARITY, endTime: String(span.end - 1), limit: String(CANDLES_PER_PAGE) };
+  return withRetry(
+    async () => {
+      await reader.limiter.acquire();
+      reader.stats.requests++;
+      const data = await reader.client.get(HISTORY_CANDLES, params, { signed: false });
+      try {
+        return readCandles(data, span);
+      } catch (error) {
+        const detail = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : String(error);
+        throw new TransportError(`GET ${HISTORY_CANDLES}: candles ledgerpipe cannot read (${detail})`, 'LP_BAD_PAGE', { cause: error });
+      }
+    },
+    DEFAULT_RETRY,
+    { sleep: reader.sleep, random: Math.random, syncTime: async () => undefined, onEvent: (e) => void (e.kind === 'rate-limited' && reader.stats.rateLimited++) },
+    `GET ${HISTORY_CANDLES} ${symbol}`,
+  );
+}
+
+/**
+ * Reads every span of `symbol`'s hourly candles in `range` not read before, newest first, and says whether the
+ * platform lists the symbol at all: the first request of an unknown symbol answers 40034, recorded in
+ * price_pairs, and nothing more is asked. A symbol known to be unlisted is not asked again.
+ */
+function readSymbol(warehouse: Warehouse, reader: Reader, symbol: string, range: Window, now: number): Promise<boolean> {
+  let reading = reader.reading.get(symbol);
+  if (reading === undefined) {
+    reading = readSymbolOnce(warehouse, reader, symbol, range, now);
+    reader.reading.set(symbol, reading);
+  }
+  return reading;
+}
+
+async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: string, range: Window, now: number): Promise<boolean> {
+  const known = await warehouse.exclusive((c) => c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol }));
+  if (known.getRows()[0]?.[0] === false) return false;
+  const covered = await warehouse.exclusive((c) => coveredSpans(c, symbol));
+  const spans = chunksOf(range).filter((chunk) => uncovered(chunk.start, chunk.end, covered).length > 0).reverse();
+  if (spans.length === 0) return true;
+  const [first, ...rest] = spans as [Window, ...Window[]];
+  try {
+    const candles = await readSpan(reader, symbol, first);
+    reader.stats.candles += candles.length;
+    await writeSpan(warehouse, symbol, first, candles, now);
+  } catch (error) {
+    if (error instanceof PlatformError && error.platformCode === NO_SUCH_SYMBOL) {
+      await recordPair(warehouse, symbol, false, now);
+      return false;
+    }
+    throw error;
+  }
+  await recordPair(warehouse, symbol, true, now);
+  await runPool(rest, { concurrency: 4 }, async (span) => {
+    const candles = await readSpan(reader, symbol, span);
+    reader.stats.candles += candles.length;
+    await writeSpan(warehouse, symbol, span, candles, now);
+  });
+  return true;
+}
+
+/** The route of one asset: the first of its candidates whose pairs the platform lists, each read as it is tried. */
+async function routeAsset(warehouse: Warehouse, reader: Reader, asset: string, range: Window, now: number): Promise<Route | undefined> {
+  for (const route of routeCandidates(asset)) {
+    if (!(await readSymbol(warehouse, reader, route.symbol, range, now))) continue;
+    if (route.via !== undefined && !(await readSymbol(warehouse, reader, route.via, range, now))) continue;
+    return route;
+  }
+  return undefined;
+}
+
+/**
+ * The prices stage (README, "Values"): for every asset, the hourly candles of the range along the first route
+ * the platform lists (routes.ts), stored with the spans read, so a second run asks only for what is new; the
+ * route of each asset in price_routes (none: unpriced, listed, never guessed). With `fiatPair`, the candles of
+ * USDT<fiat> too; a platform without that pair is a usage error that names the rates file.
+ *
+ * @example
+ * await extractPrices({ warehouse, baseUrl, assets: ['BTC', 'ETH'], range, log });
+ */
+export async function extractPrices(options: PriceOptions): Promise<PriceResult> {
+  const clock = options.clock ?? Date.now;
+  const now = clock();
+  // The candle of the present hour is not final: only hours already past are read.
+  const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(now / HOUR_MS) * HOUR_MS) };
+  const reader: Reader = {
+    reading: new Map(),
+    client: createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock }),
+    limiter: createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep: options.sleep ?? sleeper }),
+    sleep: options.sleep ?? sleeper,
+    stats: { requests: 0, rateLimited: 0, candles: 0 },
+  };
+  const routes = new Map<string, Route | undefined>();
+  try {
+    if (range.start < range.end) {
+      const assets = [...new Set(options.assets)].filter((a) => a !== 'USDT').sort();
+      await runPool(assets, { concurrency: 4 }, async (asset) => {
+        routes.set(asset, await routeAsset(options.warehouse, reader, asset, range, now));
+      });
+      if (options.fiatPair !== undefined && !(await readSymbol(options.warehouse, reader, `USDT${options.fiatPair}`, range, now))) {
+        throw new UsageError(`the platform has no USDT${options.fiatPair} pair to value ${options.fiatPair} with; give a rates file with --fiat-rates FILE (README, "Values")`);
+      }
+    }
+  } finally {
+    await reader.client.close();
+  }
+  await options.warehouse.transaction(async (c) => {
+    for (const [asset, route] of routes) {
+      await c.run('DELETE FROM price_routes WHERE asset = $asset', { asset });
+      if (route !== undefined) await c.run('INSERT INTO price_routes VALUES ($asset, $symbol, $via)', { asset, symbol: route.symbol, via: route.via ?? null });
+    }
+  });
+  const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
+  if (unpriced.length > 0) options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (README, "Values")`);
+  return { routes, ...reader.stats };
+}

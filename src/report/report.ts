@@ -1,0 +1,134 @@
+import { writeFile } from 'node:fs/promises';
+import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
+import { readUnpriced, type Unpriced } from '../pipeline/prices-stage.js';
+import { fiatColumn, yearSummarySelect, type Valuation } from '../prices/valuation.js';
+import { formatWindow, type Window } from '../time/window.js';
+import { readUnreviewed } from '../transform/unreviewed.js';
+import { packageVersion } from '../util/package-root.js';
+import { literal } from '../warehouse/quote.js';
+import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
+import { timestampTzSql } from '../warehouse/time-values.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import { monthlyBarChart } from './charts.js';
+import { REPORT_STYLE } from './style.js';
+
+export const REPORT = 'report.html';
+
+/** What the report shows that the warehouse cannot tell by itself: the coverage the gap rule found. */
+export interface ReportFacts {
+  coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
+}
+
+const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The charts' classes: what each monthly chart adds up (README, "The report"). */
+const CHARTS = [
+  { id: 'realized-pnl', title: 'Realized PnL by month', classes: ['realized_pnl'] },
+  { id: 'fees', title: 'Fees by month', classes: ['trading_fee', 'withdrawal_fee', 'other_fee'] },
+  { id: 'funding', title: 'Funding by month', classes: ['funding'] },
+] as const;
+
+type Row = Record<string, unknown>;
+
+async function rows(warehouse: Warehouse, sql: string): Promise<Row[]> {
+  return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql)).getRowObjectsJS());
+}
+
+const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+const cell = (value: unknown, cls = ''): string => `<td${cls === '' ? '' : ` class="${cls}"`}>${escape(text(value))}</td>`;
+
+function table(id: string, head: readonly string[], body: readonly string[], empty: string): string {
+  if (body.length === 0) return `<p class="none">${escape(empty)}</p>`;
+  return `<table id="${id}"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+function warningList(warnings: readonly string[]): string {
+  if (warnings.length === 0) return '<p class="none" id="no-warnings">No warnings: the range is covered, every record is final, every movement is priced, every type is reviewed.</p>';
+  return `<ul id="warnings">${warnings.map((w) => `<li>${escape(w)}</li>`).join('')}</ul>`;
+}
+
+/** Every warning of the range, in words: gaps, records not final, unpriced assets, unreviewed types. */
+async function warnings(warehouse: Warehouse, range: Window, valuation: Valuation, facts: ReportFacts, unpriced: readonly Unpriced[]): Promise<string[]> {
+  const list: string[] = [];
+  for (const c of facts.coverage) for (const g of c.gaps) list.push(`Gap: ${c.account} ${c.stream} is not in the warehouse for ${formatWindow(g)}; the figures leave it out.`);
+  for (const n of await readNotFinal(warehouse, range, OPEN_STATUSES)) {
+    list.push(`Not final: ${n.account} ${n.stream}, ${n.count} in ${n.asset} (${n.total}) ${n.state === 'open' ? 'still pending now' : 'final only after the range ends'}; not in the ledger.`);
+  }
+  for (const u of unpriced) list.push(`Unpriced: ${u.entries} ${u.asset} movements have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}; their value is left empty, never guessed.`);
+  for (const u of await warehouse.exclusive((c) => readUnreviewed(c))) {
+    list.push(`Unreviewed type: ${u.account} ${u.source} ${u.field} "${u.type}", ${u.records} records (${u.asset} ${u.total}); booked as unreviewed.`);
+  }
+  if (valuation.fiat !== null && valuation.fiatSource === 'pair') list.push(`Fiat values in ${valuation.fiat} come from the platform's USDT${valuation.fiat} hourly closes.`);
+  return list;
+}
+
+/** The monthly sums of the charts' tax classes, in value_usdt (or amount for USDT alone when nothing is priced). */
+async function monthly(warehouse: Warehouse, range: Window, valuation: Valuation): Promise<{ months: string[]; charts: string[] }> {
+  const tz = literal(valuation.timeZone);
+  const data = await rows(
+    warehouse,
+    `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, CAST(sum(l.value_usdt) AS DOUBLE) AS value
+     FROM ledger_valued AS l JOIN category_meaning AS m USING (category)
+     WHERE l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}
+     GROUP BY ALL ORDER BY month`,
+  );
+  const months = [...new Set(data.map((r) => String(r['month'])))].sort();
+  const charts = CHARTS.map((chart) => {
+    const values = months.map((month) => {
+      const inMonth = data.filter((r) => r['month'] === month && (chart.classes as readonly string[]).includes(String(r['tax_class'])));
+      return inMonth.length === 0 ? null : inMonth.reduce((sum, r) => sum + Number(r['value'] ?? 0), 0);
+    });
+    return `<figure id="chart-${chart.id}" class="chart">${monthlyBarChart(chart.title, months, [{ name: 'USDT', values }], 'USDT')}</figure>`;
+  });
+  return { months, charts };
+}
+
+/**
+ * Writes the year-end report (README, "The report"): one HTML page with everything inline (style, SVG charts,
+ * no script, nothing fetched): the range and its software, every warning, coverage per stream, the per-asset
+ * summary (year_summary, exact), monthly realized PnL, fees and funding as charts, and the largest movements.
+ * It prints on A4 (a print stylesheet).
+ */
+export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts }): Promise<void> {
+  const { range, valuation, facts } = content;
+  const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}`;
+  const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
+  const unpriced = await readUnpriced(warehouse, range, valuation);
+  const summary = await rows(warehouse, `SELECT * REPLACE (CAST(amount AS VARCHAR) AS amount, CAST(value_usdt AS VARCHAR) AS value_usdt${fiat === undefined ? '' : `, CAST(${fiat} AS VARCHAR) AS ${fiat}`}) FROM (${yearSummarySelect(valuation, where)})`);
+  const largest = await rows(
+    warehouse,
+    `SELECT account, strftime(timezone(${literal(valuation.timeZone)}, ts), '%Y-%m-%d %H:%M') AS time, category, asset, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt, source_id
+     FROM ledger_valued AS l WHERE ${where} AND category NOT IN ('transfer_in', 'transfer_out')
+     ORDER BY abs(value_usdt) DESC NULLS LAST, abs(amount) DESC, entry_id LIMIT 20`,
+  );
+  const { charts } = await monthly(warehouse, range, valuation);
+  const warningsList = await warnings(warehouse, range, valuation, facts, unpriced);
+  const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
+  const decimal = (value: unknown) => (value === null || value === undefined ? '' : String(value).includes('.') ? String(value).replace(/0+$/, '').replace(/\.$/, '') : String(value));
+  const summaryRows = summary.map(
+    (r) =>
+      `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-class="${escape(text(r['tax_class']))}" data-year="${escape(text(r['year']))}">` +
+      [cell(r['account']), cell(r['year']), cell(r['asset']), cell(r['tax_class']), cell(decimal(r['amount']), 'num amount'), cell(decimal(r['value_usdt']), 'num value-usdt'), ...(fiat === undefined ? [] : [cell(decimal(r[fiat]), 'num value-fiat')]), cell(r['entries'], 'num'), cell(r['unpriced_entries'], 'num')].join('') +
+      '</tr>',
+  );
+  const coverageRows = facts.coverage.map(
+    (c) => `<tr class="${c.gaps.length > 0 ? 'gap' : ''}">${[cell(c.account), cell(c.stream), cell(c.covered.map(formatWindow).join('; ')), cell(c.gaps.length === 0 ? 'none' : c.gaps.map(formatWindow).join('; '))].join('')}</tr>`,
+  );
+  const largestRows = largest.map((r) => `<tr>${[cell(r['account']), cell(r['time']), cell(r['category']), cell(r['asset']), cell(r['amount'], 'num'), cell(r['value_usdt'], 'num'), cell(r['source_id'])].join('')}</tr>`);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Year-end report ${escape(formatWindow(range))}</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<style>${REPORT_STYLE}</style></head>
+<body>
+<header><h1>Year-end report</h1>
+<p class="meta">Range <b>${escape(formatWindow(range))}</b> (half-open, UTC) · time zone ${escape(valuation.timeZone)} · fiat ${escape(valuation.fiat ?? 'none')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
+<section><h2>Warnings</h2>${warningList(warningsList)}</section>
+<section><h2>Coverage</h2>${table('coverage', ['Account', 'Stream', 'Covered', 'Gaps'], coverageRows, 'No stream was checked.')}</section>
+<section><h2>Per-asset summary</h2><p class="note">Amounts and values are exact (year_summary). A value is empty when any movement it adds up has no price.</p>
+${table('year-summary', ['Account', 'Year', 'Asset', 'Tax class', 'Amount', 'Value USDT', ...(valuation.fiat === null ? [] : [`Value ${valuation.fiat}`]), 'Entries', 'Unpriced'], summaryRows, 'No movement in the range.')}</section>
+<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>
+<section><h2>Largest movements</h2>${table('largest', ['Account', 'Time', 'Category', 'Asset', 'Amount', 'Value USDT', 'Record'], largestRows, 'No movement in the range.')}</section>
+<footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (README, "Values").</footer>
+</body></html>
+`;
+  await writeFile(path, html);
+}
