@@ -8,7 +8,7 @@ import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, te
 import { EXPORTED_TABLES } from '../streams/manifest.js';
 import { runPool } from '../util/work-pool.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
-import { REPORT, writeReport, type ReportFacts } from '../report/report.js';
+import type { ReportFacts } from '../report/report.js';
 import { NO_VALUATION, yearSummarySelect, type Valuation } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { readCatalogVersion } from '../warehouse/reports.js';
@@ -19,6 +19,9 @@ import { type Warehouse } from '../warehouse/warehouse.js';
 
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking', 'report'];
+
+/** The report's file (src/report/report.ts, loaded only when one is written). */
+const REPORT = 'report.html';
 
 /** The per-asset summary, written with the tables in CSV and Parquet (README, "Values"). */
 const YEAR_SUMMARY = 'year_summary';
@@ -230,6 +233,8 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
     if (report !== undefined) {
       const path = join(options.out, tempName(REPORT));
+      // Loaded only when a report is written: the charting library is large.
+      const { writeReport } = await import('../report/report.js');
       await writeReport(warehouse, path, { range: { start: options.from, end: options.to }, valuation: options.valuation ?? NO_VALUATION, facts: report });
       files.push({ name: REPORT, path, rows: 0 });
     }

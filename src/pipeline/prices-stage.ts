@@ -1,3 +1,4 @@
+import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { extractPrices, type PriceResult } from '../prices/extract-prices.js';
 import { loadRates } from '../prices/rates-file.js';
 import { applyValuation, fiatColumn, type Valuation } from '../prices/valuation.js';
@@ -54,7 +55,9 @@ export async function pricesStage(
 ): Promise<PriceResult> {
   const assets = await assetsOfRange(warehouse, options.range);
   const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
-  const result = await extractPrices({
+  let result: PriceResult;
+  try {
+    result = await extractPrices({
     warehouse,
     baseUrl: options.baseUrl,
     assets: assets.filter((a) => a !== options.fiat),
@@ -63,7 +66,13 @@ export async function pricesStage(
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     rateScale: options.rateScale ?? 1,
     log: options.log,
-  });
+    });
+  } catch (error) {
+    // Prices are a warning, never a gap (README, "Values"): the values stay empty where no candle was read.
+    if (!(error instanceof LedgerpipeError) || error.exit === 'usage') throw error;
+    options.log.warn(`prices could not be read (${error.message}); movements without a candle have no value; run ledgerpipe prices again later`);
+    result = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
+  }
   await prepareValuation(warehouse, options);
   return result;
 }

@@ -39,13 +39,14 @@ function fiatValue(v: Valuation): { select: string; join: string } {
  * The views of values (README, "Values"), for one fiat and time zone: `ledger_valued` (ledger_priced and the
  * fiat value) and `year_summary` (per account, asset, tax class and year in the time zone: amount, values, how
  * many entries, how many unpriced). A value total is NULL when any of its rows has no value: a partial sum is never
- * shown as a total. `where` limits the rows summed (the export's range).
+ * shown as a total. Totals are exact decimal text (lp_total): a year's total may pass what DECIMAL(38,18) holds.
+ * `where` limits the rows summed (the export's range).
  */
 export function yearSummarySelect(v: Valuation, where = 'true'): string {
-  const fiat = v.fiat === null ? '' : `, CASE WHEN count(*) FILTER (WHERE ${ident(fiatColumn(v.fiat))} IS NULL) = 0 THEN sum(${ident(fiatColumn(v.fiat))}) END AS ${ident(fiatColumn(v.fiat))}`;
+  const fiat = v.fiat === null ? '' : `, CASE WHEN count(*) FILTER (WHERE ${ident(fiatColumn(v.fiat))} IS NULL) = 0 THEN lp_total(${ident(fiatColumn(v.fiat))}) END AS ${ident(fiatColumn(v.fiat))}`;
   return `SELECT
-  l.account, l.asset, m.tax_class, sum(l.amount) AS amount,
-  CASE WHEN count(*) FILTER (WHERE l.value_usdt IS NULL) = 0 THEN sum(l.value_usdt) END AS value_usdt${fiat},
+  l.account, l.asset, m.tax_class, lp_total(l.amount) AS amount,
+  CASE WHEN count(*) FILTER (WHERE l.value_usdt IS NULL) = 0 THEN lp_total(l.value_usdt) END AS value_usdt${fiat},
   CAST(year(timezone(${literal(v.timeZone)}, l.ts)) AS INTEGER) AS year,
   CAST(count(*) AS INTEGER) AS entries,
   CAST(count(*) FILTER (WHERE l.value_usdt IS NULL) AS INTEGER) AS unpriced_entries

@@ -66,7 +66,7 @@ async function monthly(warehouse: Warehouse, range: Window, valuation: Valuation
   const tz = literal(valuation.timeZone);
   const data = await rows(
     warehouse,
-    `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, CAST(sum(l.value_usdt) AS DOUBLE) AS value
+    `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, sum(CAST(l.value_usdt AS DOUBLE)) AS value
      FROM ledger_valued AS l JOIN category_meaning AS m USING (category)
      WHERE l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}
      GROUP BY ALL ORDER BY month`,

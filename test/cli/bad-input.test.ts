@@ -50,8 +50,11 @@ beforeAll(async () => {
     'manifest.json',
     'margin_records.csv',
     'margin_records.parquet',
+    'report.html',
     'withdrawals.csv',
     'withdrawals.parquet',
+    'year_summary.csv',
+    'year_summary.parquet',
   ]);
 });
 afterAll(async () => {

@@ -19,7 +19,7 @@ describe('ledgerpipe demo', () => {
   it('writes every format: the tables as CSV and Parquet, and the files for Koinly and CoinTracking', async () => {
     expect([demo.status, demo.stderr]).toEqual([0, '']);
     expect((await readdir(join(dir, 'exports'))).sort()).toEqual(
-      ['.ledgerpipe-export.json', 'cointracking.csv', 'futures_fills.csv', 'futures_fills.parquet', 'koinly.csv', 'ledger.csv', 'ledger.parquet', 'manifest.json', 'margin_records.csv', 'margin_records.parquet', 'withdrawals.csv', 'withdrawals.parquet'],
+      ['.ledgerpipe-export.json', 'cointracking.csv', 'futures_fills.csv', 'futures_fills.parquet', 'koinly.csv', 'ledger.csv', 'ledger.parquet', 'manifest.json', 'margin_records.csv', 'margin_records.parquet', 'report.html', 'withdrawals.csv', 'withdrawals.parquet', 'year_summary.csv', 'year_summary.parquet'],
     );
     // The simulator's undocumented types are listed for review in the summary.
     expect(demo.stdout).toContain('types not in the type catalog, booked as unreviewed');
@@ -27,7 +27,7 @@ describe('ledgerpipe demo', () => {
 
   it('suggests queries that run on what it wrote', async () => {
     const queries = demoQueries(join(dir, 'ledgerpipe.duckdb'));
-    expect(queries).toHaveLength(4);
+    expect(queries).toHaveLength(5);
     for (const q of queries) {
       const sql = /"(.*)"$/.exec(q)?.[1] as string;
       const result = await runCliProcess(['query', '--db', join(dir, 'ledgerpipe.duckdb'), '--format', 'csv', sql]);

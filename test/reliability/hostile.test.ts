@@ -303,7 +303,7 @@ describe('amounts at the schema\'s maximum', () => {
       ]);
     const result = await against({ '/api/v2/tax/margin-record': margin }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
     const total = '199999999999999999999.999999999999999998';
-    expect(result.status).toBe(0);
+    expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(`default      USDT      loan_borrow                 2  ${total}\n`);
     expect(result.stdout).toContain(`  2025 ledger movements: USDT ${total}\n`);
     const ledger = parseCsv(await readFile(join(dir, 'out', 'ledger.csv'), 'utf8'));

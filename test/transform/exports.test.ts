@@ -60,6 +60,7 @@ describe('exports', () => {
       ['futures_fills.csv', 0],
       ['withdrawals.csv', 0],
       ['ledger.csv', 3],
+      ['year_summary.csv', 1],
     ]);
     const text = await readFile(join(out, 'margin_records.csv'), 'utf8');
     expect(text).toBe(
@@ -71,7 +72,7 @@ describe('exports', () => {
         '',
       ].join('\n'),
     );
-    expect(await readdir(out)).toEqual(['.ledgerpipe-export.json', 'futures_fills.csv', 'ledger.csv', 'margin_records.csv', 'withdrawals.csv']);
+    expect(await readdir(out)).toEqual(['.ledgerpipe-export.json', 'futures_fills.csv', 'ledger.csv', 'margin_records.csv', 'withdrawals.csv', 'year_summary.csv']);
   });
 
   it('give byte-identical CSV for the same range twice, and Parquet rows equal to the CSV rows', async () => {
@@ -122,6 +123,6 @@ describe('exports', () => {
     // Nothing of the failed set is left; the journal is the previous set's, complete.
     expect((await readdir(out)).filter((n) => n.startsWith('.') && n !== `.withdrawals.csv.${process.pid}.tmp`)).toEqual(['.ledgerpipe-export.json']);
     const journal = JSON.parse(await readFile(join(out, '.ledgerpipe-export.json'), 'utf8')) as { state: string; files: { final: string }[] };
-    expect([journal.state, journal.files.map((f) => f.final)]).toEqual(['complete', ['margin_records.csv', 'futures_fills.csv', 'withdrawals.csv', 'ledger.csv']]);
+    expect([journal.state, journal.files.map((f) => f.final)]).toEqual(['complete', ['margin_records.csv', 'futures_fills.csv', 'withdrawals.csv', 'ledger.csv', 'year_summary.csv']]);
   });
 });

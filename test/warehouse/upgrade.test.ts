@@ -74,6 +74,7 @@ describe('a warehouse of the first release', () => {
         { name: 'warehouse/002_second_release.sql' },
         { name: 'warehouse/003_reopen_future_windows.sql' },
         { name: 'warehouse/004_run_stages.sql' },
+        { name: 'warehouse/005_prices.sql' },
       ]);
       // The window closed over the future is open again, from its start; the others stay done.
       expect(await rows(warehouse, "SELECT stream, status, cursor FROM coverage WHERE stream IN ('withdrawals', 'p2p_tax_records', 'futures_fills') ORDER BY stream")).toEqual([

@@ -10,7 +10,7 @@ export function demoQueries(db: string): string[] {
   return [
     `npx ledgerpipe query --db ${db} "SELECT c.tax_class, l.category, count(*) AS entries FROM ledger AS l JOIN category_meaning AS c USING (category) GROUP BY ALL ORDER BY 1, 2"`,
     `npx ledgerpipe query --db ${db} "SELECT asset, category, count(*) AS entries, lp_total(amount) AS total FROM ledger GROUP BY ALL ORDER BY asset, category"`,
-    `npx ledgerpipe query --db ${db} "SELECT asset, tax_class, amount, value_usdt, value_eur FROM year_summary ORDER BY abs(value_usdt) DESC NULLS LAST LIMIT 10"`,
+    `npx ledgerpipe query --db ${db} "SELECT asset, tax_class, amount, value_usdt, value_eur FROM year_summary WHERE tax_class IN ('realized_pnl', 'trading_fee', 'funding') ORDER BY tax_class, asset"`,
     `npx ledgerpipe query --db ${db} "SELECT strftime(ts, '%Y-%m') AS month, lp_total(profit) AS realized_pnl, lp_total(fee) AS fees FROM futures_fills WHERE margin_coin = 'USDT' GROUP BY ALL ORDER BY month"`,
     `npx ledgerpipe query --db ${db} "SELECT status, count(*) AS withdrawals, lp_total(size) AS size FROM withdrawals GROUP BY ALL ORDER BY status"`,
   ];
