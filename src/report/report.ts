@@ -47,7 +47,7 @@ function warningList(warnings: readonly string[]): string {
 }
 
 /** Every warning of the range, in words: gaps, records not final, unpriced assets, unreviewed types. */
-async function warnings(warehouse: Warehouse, range: Window, valuation: Valuation, facts: ReportFacts, unpriced: readonly Unpriced[]): Promise<string[]> {
+async function warnings(warehouse: Warehouse, range: Window, facts: ReportFacts, unpriced: readonly Unpriced[]): Promise<string[]> {
   const list: string[] = [];
   for (const c of facts.coverage) for (const g of c.gaps) list.push(`Gap: ${c.account} ${c.stream} is not in the warehouse for ${formatWindow(g)}; the figures leave it out.`);
   for (const n of await readNotFinal(warehouse, range, OPEN_STATUSES)) {
@@ -57,7 +57,6 @@ async function warnings(warehouse: Warehouse, range: Window, valuation: Valuatio
   for (const u of await warehouse.exclusive((c) => readUnreviewed(c))) {
     list.push(`Unreviewed type: ${u.account} ${u.source} ${u.field} "${u.type}", ${u.records} records (${u.asset} ${u.total}); booked as unreviewed.`);
   }
-  if (valuation.fiat !== null && valuation.fiatSource === 'pair') list.push(`Fiat values in ${valuation.fiat} come from the platform's USDT${valuation.fiat} hourly closes.`);
   return list;
 }
 
@@ -101,7 +100,7 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
      ORDER BY abs(value_usdt) DESC NULLS LAST, abs(amount) DESC, entry_id LIMIT 20`,
   );
   const { charts } = await monthly(warehouse, range, valuation);
-  const warningsList = await warnings(warehouse, range, valuation, facts, unpriced);
+  const warningsList = await warnings(warehouse, range, facts, unpriced);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
   const decimal = (value: unknown) => (value === null || value === undefined ? '' : String(value).includes('.') ? String(value).replace(/0+$/, '').replace(/\.$/, '') : String(value));
   const summaryRows = summary.map(

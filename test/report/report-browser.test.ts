@@ -1,0 +1,66 @@
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { runCliProcess } from '../helpers/cli.js';
+
+// Debian's chromium, installed by test/setup/install-browser.sh (which .ci/run calls).
+const CHROMIUM = process.env['LEDGERPIPE_CHROMIUM'] ?? '/usr/bin/chromium';
+
+let dir: string;
+let sim: Simulator;
+let out: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-report-'));
+  out = join(dir, 'out');
+  sim = await startSimulator({ seed: 'report', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
+  const env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+  const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', out, '--rate-scale', '100', '--fiat', 'EUR', '--quiet'], { env });
+  expect([run.status, run.stderr]).toEqual([0, '']);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('report.html in a real browser', () => {
+  it('opens from disk with no script, no network and no console error; charts drawn; totals equal year_summary', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    const url = pathToFileURL(join(out, 'report.html')).href;
+    await page.goto(url, { waitUntil: 'load' });
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([url]);
+    expect(await page.locator('script').count()).toBe(0);
+    for (const id of ['realized-pnl', 'fees', 'funding']) expect(await page.locator(`#chart-${id} svg path`).count(), id).toBeGreaterThan(5);
+
+    // The per-asset table, cell by cell, against year_summary.csv of the same run.
+    const [header, ...csv] = (await readFile(join(out, 'year_summary.csv'), 'utf8')).trimEnd().split('\n').map((l) => l.split(','));
+    const col = (name: string) => header!.indexOf(name);
+    const expected = csv.map((r) => [r[col('account')], r[col('year')], r[col('asset')], r[col('tax_class')], r[col('amount')], r[col('value_usdt')], r[col('value_eur')], r[col('entries')], r[col('unpriced_entries')]]);
+    const onPage = await page.locator('#year-summary tbody tr').evaluateAll((rows) => rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(onPage).toEqual(expected);
+    // Every warning is of a kind the README lists; EUR of the fiat deposits has no USDT price.
+    const warnings = await page.locator('#warnings li').allTextContents();
+    expect(warnings.filter((w) => !/^(Gap|Not final|Unpriced|Unreviewed type): /.test(w))).toEqual([]);
+    expect(warnings.filter((w) => w.startsWith('Unpriced'))).toEqual([expect.stringMatching(/^Unpriced: \d+ EUR movements have no USDT price/)]);
+
+    await mkdir('test-results', { recursive: true });
+    await page.screenshot({ path: join('test-results', 'report.png'), fullPage: true });
+    await page.emulateMedia({ media: 'print' });
+    // The print stylesheet applies: the page's width limit is lifted for the paper.
+    expect(await page.locator('body').evaluate((body) => body.ownerDocument.defaultView?.getComputedStyle(body).maxWidth)).toBe('none');
+    await page.close();
+  }, 60_000);
+});
