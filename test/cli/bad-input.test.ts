@@ -141,7 +141,7 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
     const result = await runCliProcess(['run', file, '--year', '2025', '--db', db, '--out', out], { env: env() });
     expect([result.status, result.stderr]).toEqual([
       2,
-      `ledgerpipe: pipeline file ${file} is not a valid pipeline: stages.1: Invalid option: expected one of "extract"|"transform"|"export"\n`,
+      `ledgerpipe: pipeline file ${file} is not a valid pipeline: stages.1: Invalid option: expected one of "extract"|"transform"|"prices"|"export"\n`,
     ]);
     expect(await snapshot()).toEqual(before);
   });
