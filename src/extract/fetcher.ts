@@ -15,9 +15,10 @@ export interface FetcherDeps {
 
 /**
  * One endpoint's page reader: paced by the endpoint's limiter, retried per the policy, each attempt signed
- * afresh. A page whose shape the stream cannot read counts as a transient failure (a proxy may have cut it).
+ * afresh (or, for the public market endpoints, `signed: false`, sent without the ACCESS headers). A page whose
+ * shape the stream cannot read counts as a transient failure (a proxy may have cut it).
  */
-export function createFetcher<T>(path: string, read: (data: unknown) => T, deps: FetcherDeps) {
+export function createFetcher<T>(path: string, read: (data: unknown) => T, deps: FetcherDeps, options: { signed?: boolean } = {}) {
   const { client, limiter, policy, retryDeps, stats } = deps;
   const onEvent: RetryDeps['onEvent'] = (event) => {
     if (event.kind === 'rate-limited') stats.rateLimited++;
@@ -28,7 +29,7 @@ export function createFetcher<T>(path: string, read: (data: unknown) => T, deps:
       async () => {
         await limiter.acquire();
         stats.requests++;
-        const data = await client.get(path, params);
+        const data = await client.get(path, params, options);
         try {
           return read(data);
         } catch (error) {

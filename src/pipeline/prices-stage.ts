@@ -4,7 +4,7 @@ import { loadRates } from '../prices/rates-file.js';
 import { applyValuation, fiatColumn, type Valuation } from '../prices/valuation.js';
 import type { Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
-import { ident } from '../warehouse/quote.js';
+import { ident, literal } from '../warehouse/quote.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -79,7 +79,7 @@ export async function pricesStage(
 
 /** Per asset, the movements of `range` without a value in USDT, or in the fiat (README, "Values"). */
 export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation): Promise<Unpriced[]> {
-  const fiat = valuation.fiat === null ? '' : `UNION ALL SELECT asset, '${valuation.fiat}', count(*) FROM ledger_valued WHERE ts >= $from AND ts < $to AND ${ident(fiatColumn(valuation.fiat))} IS NULL GROUP BY asset`;
+  const fiat = valuation.fiat === null ? '' : `UNION ALL SELECT asset, ${literal(valuation.fiat)}, count(*) FROM ledger_valued WHERE ts >= $from AND ts < $to AND ${ident(fiatColumn(valuation.fiat))} IS NULL GROUP BY asset`;
   const reader = await warehouse.exclusive((c) =>
     c.runAndReadAll(
       `SELECT * FROM (SELECT asset, 'usdt' AS missing, count(*) AS n FROM ledger_valued WHERE ts >= $from AND ts < $to AND value_usdt IS NULL GROUP BY asset ${fiat}) ORDER BY asset, missing`,

@@ -1,18 +1,18 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { z } from 'zod';
 import { PlatformError } from '../errors/platform-error.js';
-import { TransportError } from '../errors/transport-error.js';
 import { UsageError } from '../errors/usage-error.js';
-import { createRateLimiter, type RateLimiter } from '../extract/rate-limiter.js';
+import { createFetcher } from '../extract/fetcher.js';
+import { createRateLimiter } from '../extract/rate-limiter.js';
+import { emptyStreamStats, type StreamStats } from '../extract/stats.js';
 import { createSignedClient, type SignedClient } from '../http/client.js';
-import { DEFAULT_RETRY, withRetry } from '../http/retry.js';
+import { DEFAULT_RETRY } from '../http/retry.js';
 import { uncovered, type Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
 import { literal } from '../warehouse/quote.js';
 import { timestampTz, timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles } from './candles.js';
+import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles } from './candles.js';
 import { routeCandidates, type Route } from './routes.js';
 
 /** The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md, "Prices"). */
@@ -44,9 +44,10 @@ interface Reader {
   /** Each symbol is read once per run, whichever asset asks first (BTCUSDT is the route of several). */
   reading: Map<string, Promise<boolean>>;
   client: SignedClient;
-  limiter: RateLimiter;
-  sleep: (ms: number) => Promise<void>;
-  stats: { requests: number; rateLimited: number; candles: number };
+  /** One request's candles, paced, retried and checked by the extractors' own fetcher. */
+  fetch: (params: Readonly<Record<string, string>>) => Promise<unknown>;
+  stats: StreamStats;
+  candles: number;
 }
 
 const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -79,23 +80,7 @@ async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean,
 
 /** One request for the candles of `span` (at most 200 hours): the 200 before its end. */
 async function readSpan(reader: Reader, symbol: string, span: Window): Promise<ReturnType<typeof readCandles>> {
-  const params = { symbol, granularity: GRANULARITY, endTime: String(span.end - 1), limit: String(CANDLES_PER_PAGE) };
-  return withRetry(
-    async () => {
-      await reader.limiter.acquire();
-      reader.stats.requests++;
-      const data = await reader.client.get(HISTORY_CANDLES, params, { signed: false });
-      try {
-        return readCandles(data, span);
-      } catch (error) {
-        const detail = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : String(error);
-        throw new TransportError(`GET ${HISTORY_CANDLES}: candles ledgerpipe cannot read (${detail})`, 'LP_BAD_PAGE', { cause: error });
-      }
-    },
-    DEFAULT_RETRY,
-    { sleep: reader.sleep, random: Math.random, syncTime: async () => undefined, onEvent: (e) => void (e.kind === 'rate-limited' && reader.stats.rateLimited++) },
-    `GET ${HISTORY_CANDLES} ${symbol}`,
-  );
+  return readCandles(await reader.fetch({ symbol, granularity: GRANULARITY, endTime: String(span.end - 1), limit: String(CANDLES_PER_PAGE) }), span);
 }
 
 /**
@@ -121,7 +106,7 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   const [first, ...rest] = spans as [Window, ...Window[]];
   try {
     const candles = await readSpan(reader, symbol, first);
-    reader.stats.candles += candles.length;
+    reader.candles += candles.length;
     await writeSpan(warehouse, symbol, first, candles, now);
   } catch (error) {
     if (error instanceof PlatformError && error.platformCode === NO_SUCH_SYMBOL) {
@@ -133,7 +118,7 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   await recordPair(warehouse, symbol, true, now);
   await runPool(rest, { concurrency: 4 }, async (span) => {
     const candles = await readSpan(reader, symbol, span);
-    reader.stats.candles += candles.length;
+    reader.candles += candles.length;
     await writeSpan(warehouse, symbol, span, candles, now);
   });
   return true;
@@ -163,13 +148,19 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   const now = clock();
   // The candle of the present hour is not final: only hours already past are read.
   const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(now / HOUR_MS) * HOUR_MS) };
-  const reader: Reader = {
-    reading: new Map(),
-    client: createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock }),
-    limiter: createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep: options.sleep ?? sleeper }),
-    sleep: options.sleep ?? sleeper,
-    stats: { requests: 0, rateLimited: 0, candles: 0 },
-  };
+  const sleep = options.sleep ?? sleeper;
+  const client = createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock });
+  const stats = emptyStreamStats();
+  const limiter = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
+  const fetch = createFetcher(HISTORY_CANDLES, (data) => candlesSchema.parse(data), {
+    client,
+    limiter,
+    policy: DEFAULT_RETRY,
+    // Public candles are not signed: there is no clock to re-sync.
+    retryDeps: { sleep, random: Math.random, syncTime: async () => undefined },
+    stats,
+  }, { signed: false });
+  const reader: Reader = { reading: new Map(), client, fetch, stats, candles: 0 };
   const routes = new Map<string, Route | undefined>();
   try {
     if (range.start < range.end) {
@@ -192,5 +183,5 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   });
   const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
   if (unpriced.length > 0) options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (README, "Values")`);
-  return { routes, ...reader.stats };
+  return { routes, requests: stats.requests, rateLimited: stats.rateLimited, candles: reader.candles };
 }

@@ -92,7 +92,7 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
   const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}`;
   const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
   const unpriced = await readUnpriced(warehouse, range, valuation);
-  const summary = await rows(warehouse, `SELECT * REPLACE (CAST(amount AS VARCHAR) AS amount, CAST(value_usdt AS VARCHAR) AS value_usdt${fiat === undefined ? '' : `, CAST(${fiat} AS VARCHAR) AS ${fiat}`}) FROM (${yearSummarySelect(valuation, where)})`);
+  const summary = await rows(warehouse, yearSummarySelect(valuation, where));
   const largest = await rows(
     warehouse,
     `SELECT account, strftime(timezone(${literal(valuation.timeZone)}, ts), '%Y-%m-%d %H:%M') AS time, category, asset, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt, source_id
@@ -102,11 +102,10 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
   const { charts } = await monthly(warehouse, range, valuation);
   const warningsList = await warnings(warehouse, range, facts, unpriced);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
-  const decimal = (value: unknown) => (value === null || value === undefined ? '' : String(value).includes('.') ? String(value).replace(/0+$/, '').replace(/\.$/, '') : String(value));
   const summaryRows = summary.map(
     (r) =>
       `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-class="${escape(text(r['tax_class']))}" data-year="${escape(text(r['year']))}">` +
-      [cell(r['account']), cell(r['year']), cell(r['asset']), cell(r['tax_class']), cell(decimal(r['amount']), 'num amount'), cell(decimal(r['value_usdt']), 'num value-usdt'), ...(fiat === undefined ? [] : [cell(decimal(r[fiat]), 'num value-fiat')]), cell(r['entries'], 'num'), cell(r['unpriced_entries'], 'num')].join('') +
+      [cell(r['account']), cell(r['year']), cell(r['asset']), cell(r['tax_class']), cell(r['amount'], 'num amount'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === undefined ? [] : [cell(r[fiat], 'num value-fiat')]), cell(r['entries'], 'num'), cell(r['unpriced_entries'], 'num')].join('') +
       '</tr>',
   );
   const coverageRows = facts.coverage.map(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { runCliProcess, simEnv } from '../helpers/cli.js';
 
 let dir: string;
 let sim: Simulator;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   db = join(dir, 'w.duckdb');
   out = join(dir, 'out');
   sim = await startSimulator({ seed: 'gaps', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
-  const env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+  const env = simEnv(sim.credentials);
   const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--quiet'], { env });
   expect([run.status, run.stderr]).toEqual([0, '']);
 });

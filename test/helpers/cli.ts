@@ -57,3 +57,8 @@ export async function startSimProcess(args: readonly string[]): Promise<SimProce
     },
   };
 }
+
+/** The environment of a CLI run against a simulator: this process's, with the simulator's key in the variables. */
+export function simEnv(credentials: { apiKey: string; secretKey: string; passphrase: string }): NodeJS.ProcessEnv {
+  return { ...process.env, LEDGERPIPE_API_KEY: credentials.apiKey, LEDGERPIPE_API_SECRET: credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: credentials.passphrase };
+}

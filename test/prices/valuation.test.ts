@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MARKETS, simClose } from '../../src/sim/endpoints/candles.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { runCliProcess, simEnv } from '../helpers/cli.js';
 import { decimalText, mulHalfEven, units } from '../helpers/decimal.js';
 
 const HOUR = 3_600_000;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   db = join(dir, 'w.duckdb');
   out = join(dir, 'out');
   sim = await startSimulator({ seed: SEED, from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 2, 1), records: 300, rateScale: 100, pendingMs: 0, markets: MARKETS });
-  const env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+  const env = simEnv(sim.credentials);
   const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--fiat', 'EUR'], { env });
   expect(run.status, run.stderr).toBe(0);
   firstRun = run.stdout;
@@ -117,7 +117,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   it('reads no candle twice: a second run asks for nothing and gives the same values', async () => {
     const before = await readFile(join(out, 'year_summary.csv'), 'utf8');
     const requests = sim.stats.byPath['/api/v2/spot/market/history-candles'] ?? 0;
-    const env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+    const env = simEnv(sim.credentials);
     const again = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--fiat', 'EUR'], { env });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain('prices: 0 requests, 0 new hourly candles, 0 answered 429');

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { runCliProcess, simEnv } from '../helpers/cli.js';
 
 // Debian's chromium, installed by test/setup/install-browser.sh (which .ci/run calls).
 const CHROMIUM = process.env['LEDGERPIPE_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-report-'));
   out = join(dir, 'out');
   sim = await startSimulator({ seed: 'report', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
-  const env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+  const env = simEnv(sim.credentials);
   const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', out, '--rate-scale', '100', '--fiat', 'EUR', '--quiet'], { env });
   expect([run.status, run.stderr]).toEqual([0, '']);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
