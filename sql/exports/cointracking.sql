@@ -7,6 +7,9 @@
 -- unique in the file and the same on every export, so a re-import does not duplicate a row, and no two rows
 -- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one. Text cells go through
 -- lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
+-- The two value columns are each side's value in the --fiat currency, which must be the CoinTracking account's
+-- currency (tax_row_values, src/prices/valuation.ts; README, "Values"): empty without --fiat or without a price,
+-- and CoinTracking then prices the row itself.
 SELECT
   lp_csv_text(cointracking_type)                                         AS "Type",
   coalesce(lp_decimal_text(cointracking_buy), '')                        AS "Buy Amount",
@@ -19,7 +22,10 @@ SELECT
   lp_csv_text(source)                                                    AS "Trade-Group",
   lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || coalesce(' tx ' || tx_hash, '')) AS "Comment",
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S')                     AS "Date",
-  lp_csv_text(account || ':' || row_id)                                  AS "Tx-ID"
-FROM tax_export_rows
-WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
-ORDER BY ts, row_id, account;
+  lp_csv_text(account || ':' || row_id)                                  AS "Tx-ID",
+  coalesce(lp_decimal_text(v.buy_value), '')                             AS "Buy Value in your Account Currency",
+  coalesce(lp_decimal_text(v.sell_value), '')                            AS "Sell Value in your Account Currency"
+FROM tax_export_rows AS r
+LEFT JOIN tax_row_values AS v USING (account, row_id)
+WHERE r.ts >= getvariable('lp_from') AND r.ts < getvariable('lp_to')
+ORDER BY r.ts, r.row_id, r.account;

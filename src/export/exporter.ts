@@ -86,7 +86,7 @@ async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]>
 }
 
 /**
- * A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (README, "Output files"),
+ * A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (README, "Output files and tables"),
  * text with a formula's first character neutralised (lp_csv_text).
  */
 function csvCell(column: Column): string {

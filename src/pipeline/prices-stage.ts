@@ -58,14 +58,14 @@ export async function pricesStage(
   let result: PriceResult;
   try {
     result = await extractPrices({
-    warehouse,
-    baseUrl: options.baseUrl,
-    assets: assets.filter((a) => a !== options.fiat),
-    range: options.range,
-    ...fiatPair,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    rateScale: options.rateScale ?? 1,
-    log: options.log,
+      warehouse,
+      baseUrl: options.baseUrl,
+      assets: assets.filter((a) => a !== options.fiat),
+      range: options.range,
+      ...fiatPair,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      rateScale: options.rateScale ?? 1,
+      log: options.log,
     });
   } catch (error) {
     // Prices are a warning, never a gap (README, "Values"): the values stay empty where no candle was read.

@@ -58,20 +58,26 @@ ORDER BY l.account, year, l.asset, m.tax_class`;
 }
 
 /**
- * Koinly's Net Worth of each tax-file row (sql/exports/koinly.sql), in the fiat: the value of what the row
- * received (the sum over its entries that came in), else of the entry it stands for; NULL without a fiat or
- * when a value is missing.
+ * The values of each tax-file row (sql/exports/), in the fiat; NULL without a fiat or when a value is missing.
+ * Koinly's Net Worth: the value of what the row received (the sum over its entries that came in), else of the
+ * entry it stands for. CoinTracking's Buy and Sell values: the value of each side, the signed sum over the row's
+ * entries in that side's asset, which is what the side's amount is (the received legs less a fee in that coin,
+ * the sent legs and a fee in theirs).
  */
 function taxRowValuesSql(v: Valuation): string {
+  const columns = ['net_worth', 'buy_value', 'sell_value'].map((c) => `CAST(NULL AS DECIMAL(38, 18)) AS ${c}`).join(', ');
   // Empty without a fiat: the tax files then join nothing, at no cost.
-  if (v.fiat === null) return 'SELECT CAST(NULL AS VARCHAR) AS account, CAST(NULL AS VARCHAR) AS row_id, CAST(NULL AS DECIMAL(38, 18)) AS net_worth, CAST(NULL AS VARCHAR) AS currency WHERE false';
-  const value = ident(fiatColumn(v.fiat));
+  if (v.fiat === null) return `SELECT CAST(NULL AS VARCHAR) AS account, CAST(NULL AS VARCHAR) AS row_id, ${columns}, CAST(NULL AS VARCHAR) AS currency WHERE false`;
+  const value = `l.${ident(fiatColumn(v.fiat))}`;
+  /** The sum of the values of the row's entries that `where` picks; NULL when any of them has no value. */
+  const total = (where: string) => `CASE WHEN count(*) FILTER (WHERE ${where} AND ${value} IS NULL) = 0 THEN sum(${value}) FILTER (WHERE ${where}) END`;
   return `SELECT t.account, t.row_id,
-  CASE WHEN count(*) FILTER (WHERE l.amount > 0) > 0
-    THEN CASE WHEN count(*) FILTER (WHERE l.amount > 0 AND l.${value} IS NULL) = 0 THEN sum(l.${value}) FILTER (WHERE l.amount > 0) END
-    ELSE abs(any_value(l.${value}) FILTER (WHERE l.entry_id = t.row_id)) END AS net_worth,
+  CASE WHEN count(*) FILTER (WHERE l.amount > 0) > 0 THEN ${total('l.amount > 0')}
+    ELSE abs(any_value(${value}) FILTER (WHERE l.entry_id = t.row_id)) END AS net_worth,
+  ${total('l.asset = t.buy_asset')} AS buy_value,
+  -${total('l.asset = t.sell_asset')} AS sell_value,
   ${literal(v.fiat)} AS currency
-FROM (SELECT account, row_id, unnest(entries) AS entry_id FROM tax_export_rows) AS t
+FROM (SELECT account, row_id, cointracking_buy_asset AS buy_asset, cointracking_sell_asset AS sell_asset, unnest(entries) AS entry_id FROM tax_export_rows) AS t
 JOIN ledger_valued AS l ON l.account = t.account AND l.entry_id = t.entry_id
 GROUP BY t.account, t.row_id`;
 }

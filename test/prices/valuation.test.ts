@@ -7,6 +7,7 @@ import { DEFAULT_MARKETS, simClose } from '../../src/sim/endpoints/candles.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { runCliProcess, simEnv } from '../helpers/cli.js';
 import { decimalText, mulHalfEven, units } from '../helpers/decimal.js';
+import { parseCsv } from '../helpers/tax-files.js';
 
 const HOUR = 3_600_000;
 const SEED = 'values';
@@ -47,10 +48,19 @@ async function read(sql: string): Promise<Record<string, unknown>[]> {
 }
 
 /** The ledger's rows with their tax class, read back as text: what the test values by itself. */
-async function ledgerRows() {
-  const rows = await read(`SELECT account, asset, CAST(amount AS VARCHAR) AS amount, epoch_ms(ts) AS ms, m.tax_class
+interface LedgerRow {
+  account: string;
+  entryId: string;
+  asset: string;
+  amount: string;
+  ms: number;
+  taxClass: string;
+}
+
+async function ledgerRows(): Promise<LedgerRow[]> {
+  const rows = await read(`SELECT account, entry_id, asset, CAST(amount AS VARCHAR) AS amount, epoch_ms(ts) AS ms, m.tax_class
     FROM ledger JOIN category_meaning AS m USING (category) ORDER BY entry_id`);
-  return rows.map((r) => ({ account: String(r['account']), asset: String(r['asset']), amount: String(r['amount']), ms: Number(r['ms']), taxClass: String(r['tax_class']) }));
+  return rows.map((r) => ({ account: String(r['account']), entryId: String(r['entry_id']), asset: String(r['asset']), amount: String(r['amount']), ms: Number(r['ms']), taxClass: String(r['tax_class']) }));
 }
 
 /** The test's own USDT price of an asset at a time, from the candles the simulator serves; undefined: none. */
@@ -61,6 +71,22 @@ function priceAt(asset: string, ms: number): bigint | undefined {
   if (MARKETS.some((m) => m.symbol === `${asset}USDT`)) return units(close(`${asset}USDT`, hour));
   return undefined;
 }
+
+/** The test's own USDT value of a ledger row; undefined: no price. */
+function usdtValue(r: LedgerRow): bigint | undefined {
+  const price = priceAt(r.asset, r.ms);
+  return price === undefined ? undefined : mulHalfEven(units(r.amount), price);
+}
+
+/** The test's own EUR value of a ledger row: EUR is worth its amount, the rest its USDT value times USDTEUR's close. */
+function eurValue(r: LedgerRow): bigint | undefined {
+  if (r.asset === 'EUR') return units(r.amount);
+  const usdt = usdtValue(r);
+  return usdt === undefined ? undefined : mulHalfEven(usdt, units(close('USDTEUR', Math.floor(r.ms / HOUR) * HOUR)));
+}
+
+const negate = (v: bigint | undefined) => (v === undefined ? undefined : -v);
+const absolute = (v: bigint | undefined) => (v === undefined ? undefined : v < 0n ? -v : v);
 
 function csvRows(text: string): string[][] {
   return text.trimEnd().split('\n').map((line) => line.split(','));
@@ -97,9 +123,8 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
       const key = [r.account, r.asset, r.taxClass].join(',');
       const s = sums.get(key) ?? { amount: 0n, usdt: 0n, eur: 0n, entries: 0, unpriced: 0 };
       const amount = units(r.amount);
-      const price = priceAt(r.asset, r.ms);
-      const usdt = price === undefined ? undefined : mulHalfEven(amount, price);
-      const eur = r.asset === 'EUR' ? amount : usdt === undefined ? undefined : mulHalfEven(usdt, units(close('USDTEUR', Math.floor(r.ms / HOUR) * HOUR)));
+      const usdt = usdtValue(r);
+      const eur = eurValue(r);
       s.amount += amount;
       s.usdt = s.usdt === null || usdt === undefined ? null : s.usdt + usdt;
       s.eur = s.eur === null || eur === undefined ? null : s.eur + eur;
@@ -144,13 +169,48 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
     expect([run.status, run.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, 'ledgerpipe: the platform has no USDTCHF pair to value CHF with; give a rates file with --fiat-rates FILE (README, "Values")']);
   }, 60_000);
 
-  it('puts Net Worth in the fiat into koinly.csv: the value of what each row received', async () => {
-    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--fiat', 'EUR', '--format', 'koinly']);
+  it('puts values in EUR into the tax files: Koinly Net Worth of what a row received, CoinTracking each side', async () => {
+    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--fiat', 'EUR', '--format', 'koinly,cointracking']);
     expect(run.status, run.stderr).toBe(0);
-    const lines = csvRows(await readFile(join(out, 'koinly.csv'), 'utf8'));
-    expect(lines[0]!.slice(7, 9)).toEqual(['Net Worth Amount', 'Net Worth Currency']);
-    const withWorth = lines.slice(1).filter((l) => l[7] !== '');
-    expect(withWorth.length).toBeGreaterThan(lines.length * 0.8);
-    expect(new Set(withWorth.map((l) => l[8]))).toEqual(new Set(['EUR']));
+    const [koHeader, ...koinly] = parseCsv(await readFile(join(out, 'koinly.csv'), 'utf8'));
+    const [ctHeader, ...cointracking] = parseCsv(await readFile(join(out, 'cointracking.csv'), 'utf8'));
+    expect([koHeader!.slice(7, 9), ctHeader!.slice(12)]).toEqual([['Net Worth Amount', 'Net Worth Currency'], ['Buy Value in your Account Currency', 'Sell Value in your Account Currency']]);
+    // Which entries make each row comes from the warehouse (the grouping is tested with the tax files); the
+    // values are the test's own. Both files list the rows in one order, and CoinTracking's Tx-ID names the row.
+    const ledger = new Map((await ledgerRows()).map((r) => [`${r.account}:${r.entryId}`, r]));
+    const rowEntries = new Map<string, { first: string; entries: LedgerRow[] }>();
+    for (const r of await read('SELECT account, row_id, entry_id FROM tax_export_entries')) {
+      const txId = `${String(r['account'])}:${String(r['row_id'])}`;
+      const row = rowEntries.get(txId) ?? { first: String(r['row_id']), entries: [] };
+      row.entries.push(ledger.get(`${String(r['account'])}:${String(r['entry_id'])}`)!);
+      rowEntries.set(txId, row);
+    }
+    /** The sum of the EUR values of the row's entries that `pick` takes: undefined when one has none. */
+    const total = (entries: LedgerRow[], pick: (r: LedgerRow) => boolean): bigint | undefined => {
+      const values = entries.filter(pick).map(eurValue);
+      return values.includes(undefined) ? undefined : values.reduce((a, b) => a! + b!, 0n);
+    };
+    const text = (v: bigint | undefined) => (v === undefined ? '' : decimalText(v));
+    expect(koinly.length).toBe(cointracking.length);
+    const got = koinly.map((ko, i) => [ko[7], ko[8], cointracking[i]![12], cointracking[i]![13]]);
+    const expected = cointracking.map((ct) => {
+      const { first, entries } = rowEntries.get(ct[11]!)!;
+      const receives = entries.some((r) => units(r.amount) > 0n);
+      const worth = receives ? total(entries, (r) => units(r.amount) > 0n) : absolute(total(entries, (r) => r.entryId === first));
+      const buy = ct[2] === '' ? '' : text(total(entries, (r) => r.asset === ct[2]));
+      const sell = ct[4] === '' ? '' : text(negate(total(entries, (r) => r.asset === ct[4])));
+      return [text(worth), worth === undefined ? '' : 'EUR', buy, sell];
+    });
+    expect(got).toEqual(expected);
+    // Most rows have every value: the test checks numbers, not only empty cells.
+    expect(got.filter((g) => g[0] !== '' && (g[2] !== '' || g[3] !== '')).length).toBeGreaterThan(got.length * 0.8);
+  }, 60_000);
+
+  it('leaves the value columns empty without --fiat: the tools price the rows themselves', async () => {
+    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'koinly,cointracking']);
+    expect(run.status, run.stderr).toBe(0);
+    const koinly = parseCsv(await readFile(join(out, 'koinly.csv'), 'utf8')).slice(1);
+    const cointracking = parseCsv(await readFile(join(out, 'cointracking.csv'), 'utf8')).slice(1);
+    expect([new Set(koinly.flatMap((r) => r.slice(7, 9))), new Set(cointracking.flatMap((r) => r.slice(12)))]).toEqual([new Set(['']), new Set([''])]);
   }, 60_000);
 });
