@@ -145,8 +145,28 @@ const busyYear: Benchmark = {
   },
 };
 
+const PRICES_TARGET_RATIO = 1.1;
+
+const pricesAtRealRates: Benchmark = {
+  name: 'prices-real-rates',
+  async run({ quick }) {
+    const { measurePrices } = await import('./prices-bound.js');
+    const result = await measurePrices({ from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01' });
+    const span = quick ? 'one quarter' : 'one year';
+    const figures: Figure[] = [
+      { name: `prices wall time (${result.assets} assets, ${span}, 20 req/s per IP)`, value: round(result.wallSeconds, 2), unit: 's', target: '' },
+      { name: 'prices rate-limit bound', value: round(result.boundSeconds, 2), unit: 's', target: '' },
+      { name: 'prices / bound', value: round(result.ratio, 3), unit: '', target: `<= ${PRICES_TARGET_RATIO}`, met: result.ratio <= PRICES_TARGET_RATIO },
+      { name: 'prices requests sent', value: result.requests, unit: `(fewest possible ${result.fewestRequests})`, target: '' },
+      { name: 'prices 429s received', value: result.rateLimited, unit: '', target: '0', met: result.rateLimited === 0 },
+      { name: 'hourly candles stored', value: result.candles, unit: '', target: '' },
+    ];
+    return { figures, raw: result };
+  },
+};
+
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pipelineAtScale, busyYear];
+const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, pipelineAtScale, busyYear];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
