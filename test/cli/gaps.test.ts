@@ -82,6 +82,22 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     ]);
   });
 
+  it('holds report to the same rule: no page for an uncovered range, and with --allow-gaps a page that names the gap', async () => {
+    const before = await files();
+    const args = ['report', '--db', db, '--out', out, '--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'withdrawals'];
+    const gap = 'default withdrawals 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z';
+    const refused = await runCliProcess(args);
+    expect([refused.status, lastLine(refused.stderr)?.includes(gap), lastLine(refused.stderr)?.endsWith('no files were written (add --allow-gaps to write them with the gaps)')]).toEqual([4, true, true]);
+    expect(await files()).toEqual(before);
+    const written = await runCliProcess([...args, '--allow-gaps']);
+    expect(written.status).toBe(4);
+    const page = await readFile(join(out, 'report.html'), 'utf8');
+    expect(page).toContain('<li>Gap: default withdrawals is not in the warehouse for 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z; the figures leave it out.</li>');
+    // Only the page was written (and the export journal that records it): no other file, no manifest.
+    const after = await files();
+    expect(Object.keys(after).filter((name) => after[name] !== before[name])).toEqual(['.ledgerpipe-export.json', 'report.html']);
+  });
+
   it('writes a range the warehouse covers, exit 0, with a manifest of the set that a rerun repeats but for its time', async () => {
     const result = await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
     // The one warning: the fiat deposits' EUR has no pair to price it by (README, "Values").
