@@ -34,8 +34,9 @@ export function resultLines(result: PipelineResult): string[] {
     lines.push('', 'year-end reconciliation', ...result.reconciliation.flatMap((r) => [`account ${r.account}`, ...reconciliationLines(r.years)]));
   }
   if (result.exports.length > 0) {
-    lines.push(...(lines.length > 0 ? [''] : []), 'file                                                     rows');
-    for (const f of result.exports) lines.push(`${f.path}  ${f.rows}`);
+    const width = Math.max(4, ...result.exports.map((f) => f.path.length));
+    lines.push(...(lines.length > 0 ? [''] : []), `${'file'.padEnd(width)}  rows`);
+    for (const f of result.exports) lines.push(`${f.path.padEnd(width)}  ${f.rows ?? '-'}`);
   }
   return lines;
 }

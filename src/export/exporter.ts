@@ -70,7 +70,8 @@ export interface ExportOptions {
 
 export interface ExportedFile {
   path: string;
-  rows: number;
+  /** Rows of a table's file; undefined for the report, which is a page, not a table. */
+  rows?: number;
 }
 
 interface Column {
@@ -266,5 +267,5 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       error,
     );
   }
-  return [...jobs.map(({ file }) => ({ path: file.final, rows: file.rows })), ...(report === undefined ? [] : [{ path: resolve(join(options.out, REPORT)), rows: 0 }])];
+  return [...jobs.map(({ file }) => ({ path: file.final, rows: file.rows })), ...(report === undefined ? [] : [{ path: resolve(join(options.out, REPORT)) }])];
 }
