@@ -89,21 +89,36 @@ VALUES ($account, $stream, $partition, $key, $payload, $error, $now, $run)
 ON CONFLICT (account, stream, partition, key) DO UPDATE SET payload = excluded.payload, error = excluded.error,
   fetched_at = excluded.fetched_at, run_id = excluded.run_id`;
 
+/** One writer's account, run and clock, and the failure that stopped it. */
+interface WriterState {
+  options: RawWriterOptions;
+  failure?: unknown;
+}
+
 interface Pending {
   page: PageCommit;
+  writer: WriterState;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
-async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[], options: RawWriterOptions): Promise<void> {
-  const now = timestampTz(options.clock());
-  const { account, runId: run } = options;
+/** The pages waiting for one warehouse, of every writer (account) on it. */
+interface CommitGroup {
+  queue: Pending[];
+  writing: boolean;
+}
+
+const groups = new WeakMap<object, CommitGroup>();
+
+async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
   let records = 0n;
   let windows = 0n;
   const raw = await connection.createAppender('lp_stage_raw');
   const coverage = await connection.createAppender('lp_stage_coverage');
   try {
-    for (const { page } of batch) {
+    for (const { page, writer } of batch) {
+      const { account, runId: run } = writer.options;
+      const now = timestampTz(writer.options.clock());
       for (const r of page.records) {
         raw.appendVarchar(account);
         raw.appendVarchar(page.stream);
@@ -142,8 +157,8 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
   if (windows > 0n) await connection.run(UPSERT_COVERAGE);
   await connection.run('DELETE FROM lp_stage_raw');
   await connection.run('DELETE FROM lp_stage_coverage');
-  for (const { page } of batch) {
-    const base = { account, stream: page.stream, now, run };
+  for (const { page, writer } of batch) {
+    const base = { account: writer.options.account, stream: page.stream, now: timestampTz(writer.options.clock()), run: writer.options.runId };
     for (const d of page.drift) await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
     for (const q of page.quarantine) {
       await connection.run(UPSERT_QUARANTINE, { ...base, partition: page.partition, key: q.key, payload: q.payload, error: q.error });
@@ -151,10 +166,44 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
   }
 }
 
+/** The next batch: pages in arrival order up to `maxBatchRecords` records (one page at least). */
+function takeBatch(group: CommitGroup): Pending[] {
+  let records = 0;
+  let take = 0;
+  while (take < group.queue.length) {
+    const pending = group.queue[take] as Pending;
+    const limit = pending.writer.options.maxBatchRecords ?? 50_000;
+    if (take > 0 && records + pending.page.records.length > limit) break;
+    records += pending.page.records.length;
+    take++;
+  }
+  return group.queue.splice(0, take);
+}
+
+async function drain(warehouse: Pick<Warehouse, 'transaction'>, group: CommitGroup): Promise<void> {
+  group.writing = true;
+  while (group.queue.length > 0) {
+    const batch = takeBatch(group);
+    try {
+      await warehouse.transaction((c) => writeBatch(c, batch));
+      for (const p of batch) p.resolve();
+    } catch (error) {
+      // After one failed batch a writer writes nothing more: a later page's cursor would move past the lost one.
+      const failed = new Set(batch.map((p) => p.writer));
+      for (const writer of failed) writer.failure = error;
+      const [stopped, others] = [group.queue.filter((p) => failed.has(p.writer)), group.queue.filter((p) => !failed.has(p.writer))];
+      group.queue = others;
+      for (const p of [...batch, ...stopped]) p.reject(error);
+    }
+  }
+  group.writing = false;
+}
+
 /**
- * Loads pages into `raw_records` and their cursors into `coverage`. Pages that arrive while a batch is being
- * written wait and go together in the next transaction: every page's records commit with its own cursor,
- * and a busy extraction pays for one transaction per batch, not per page.
+ * Loads pages into `raw_records` and their cursors into `coverage`. The writers of every account on one
+ * warehouse share one queue: pages that arrive while a batch is being written wait and go together in the next
+ * transaction, whichever account they are of. Every page's records commit with its own cursor, and many
+ * accounts at once pay for one transaction per batch, not per page (README, "Many accounts").
  *
  * @example
  * const writer = await createRawWriter(warehouse, { account: 'default', runId, clock: Date.now });
@@ -171,41 +220,19 @@ export async function createRawWriter(
       account VARCHAR, stream VARCHAR, partition VARCHAR, window_start TIMESTAMPTZ, window_end TIMESTAMPTZ, status VARCHAR,
       cursor VARCHAR, rows BIGINT, tie INTEGER, run_id VARCHAR, updated_at TIMESTAMPTZ, seq BIGINT)`);
   });
-  const maxBatchRecords = options.maxBatchRecords ?? 50_000;
-  let queue: Pending[] = [];
-  let writing = false;
-  // After one failed batch nothing more is written: a later page's cursor would move past the lost one.
-  let failure: unknown;
-
-  const drain = async (): Promise<void> => {
-    writing = true;
-    while (queue.length > 0 && failure === undefined) {
-      let records = 0;
-      let take = 0;
-      while (take < queue.length && (take === 0 || records + (queue[take] as Pending).page.records.length <= maxBatchRecords)) {
-        records += (queue[take] as Pending).page.records.length;
-        take++;
-      }
-      const batch = queue.slice(0, take);
-      queue = queue.slice(take);
-      try {
-        await warehouse.transaction((c) => writeBatch(c, batch, options));
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        failure = error;
-        for (const p of [...batch, ...queue]) p.reject(error);
-        queue = [];
-      }
-    }
-    writing = false;
-  };
-
+  let group = groups.get(warehouse);
+  if (group === undefined) {
+    group = { queue: [], writing: false };
+    groups.set(warehouse, group);
+  }
+  const shared = group;
+  const writer: WriterState = { options };
   return {
     commit: (page) =>
       new Promise<void>((resolve, reject) => {
-        if (failure !== undefined) return reject(failure);
-        queue.push({ page, resolve, reject });
-        if (!writing) void drain();
+        if (writer.failure !== undefined) return reject(writer.failure);
+        shared.queue.push({ page, writer, resolve, reject });
+        if (!shared.writing) void drain(warehouse, shared);
       }),
   };
 }
