@@ -23,6 +23,8 @@ export const configSchema = z.strictObject({
    * alone (0600 files, 0700 folders); 027 lets the group read, 022 everyone.
    */
   umask: z.string().regex(/^0?[0-7]{3}$/, 'an octal umask such as 077 (only you), 027 (your group may read) or 022 (everyone may read)').optional(),
+  /** Requests a minute to one platform address over every account (README, "Many accounts"); --ip-limit wins. */
+  ipLimit: z.number().int().positive('a positive whole number of requests a minute, such as 5400').optional(),
   accounts: z
     .array(
       z.strictObject({

@@ -21,6 +21,7 @@ const COMMON_OPTIONS = {
   quiet: { type: 'boolean', default: false, describe: 'Log errors only' },
   fiat: { type: 'string', describe: 'Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth' },
   'fiat-rates': { type: 'string', describe: 'CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair' },
+  'ip-limit': { type: 'number', describe: "Requests a minute to one platform address over every account (default 5400: the live cap 6000 less 10%; or the config's ipLimit)" },
   'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when the warehouse does not cover the whole range (the run still exits 4)' },
   'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },
 } as const satisfies Record<string, Options>;

@@ -1,6 +1,7 @@
 import { checkBaseUrl, PRIVATE_UMASK, readConfig, resolveAccounts } from './config.js';
 import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
@@ -39,6 +40,13 @@ export function resultLines(result: PipelineResult): string[] {
     for (const f of result.exports) lines.push(`${f.path.padEnd(width)}  ${f.rows ?? '-'}`);
   }
   return lines;
+}
+
+/** --ip-limit, else the config's ipLimit, else the default (README, "Many accounts"). */
+function ipLimitOf(flag: number | undefined, config: number | undefined): { ipLimit?: number } {
+  if (flag !== undefined && !(Number.isInteger(flag) && flag > 0)) throw new UsageError(`--ip-limit ${flag} is not a positive whole number of requests a minute; give one such as 5400`);
+  const limit = flag ?? config;
+  return limit === undefined ? {} : { ipLimit: limit };
 }
 
 function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {
@@ -81,6 +89,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     fiat: parseFiat(args.fiat),
     ...(args['fiat-rates'] === undefined ? {} : { fiatRates: args['fiat-rates'] }),
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
+    ...ipLimitOf(args['ip-limit'], config?.ipLimit),
   });
   for (const line of resultLines(result)) io.out(line);
   if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_INCOMPLETE', exit: 'incomplete' });

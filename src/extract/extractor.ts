@@ -11,6 +11,7 @@ import { readLearnedWindow } from '../warehouse/coverage.js';
 import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { createFetcher } from './fetcher.js';
+import { underBudget } from './ip-budget.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { checkRecords } from './records.js';
 import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
@@ -44,6 +45,8 @@ export interface ExtractOptions {
    * extraction right after a first (nightly's re-reads) does not start with an empty window. Filled as needed.
    */
   limiters?: Map<string, RateLimiter>;
+  /** The process's budget for the platform's address (ip-budget.ts): every request waits for it too. */
+  ipLimiter?: RateLimiter;
   /**
    * Ranges to read again although covered (the nightly look-back, windows with pending withdrawals): done
    * windows inside them are forgotten before planning, so they are planned and read afresh.
@@ -93,15 +96,16 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  */
 export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const clock = options.clock ?? Date.now;
-  const retryDeps = {
-    sleep: options.sleep ?? defaultSleep,
-    random: options.random ?? Math.random,
-    syncTime: () => options.client.syncTime(),
+  // The time request counts against the IP budget like every other.
+  const syncTime = async (): Promise<number> => {
+    await options.ipLimiter?.acquire();
+    return options.client.syncTime();
   };
+  const retryDeps = { sleep: options.sleep ?? defaultSleep, random: options.random ?? Math.random, syncTime };
   const policy = { ...DEFAULT_RETRY, ...options.retry };
   const log = options.log ?? silentLogger;
   // The clock offset first: a machine minutes off would have every signed request refused (40008).
-  const offset = await withRetry(() => options.client.syncTime(), { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
+  const offset = await withRetry(syncTime, { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
   log.debug('clock synced', { offsetMs: Math.round(offset) });
   // Nothing is read, or marked covered, past the platform's present: a record of a later instant does not exist
   // yet, and a window closed over it would be skipped by the run that could read it.
@@ -142,7 +146,8 @@ type Context = ExtractOptions & {
 function limiterFor(stream: StreamDef, context: Context): RateLimiter {
   const existing = context.limiters?.get(stream.path);
   if (existing !== undefined) return existing;
-  const limiter = createRateLimiter({ perSecond: stream.ratePerSecond * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+  const make = () => createRateLimiter({ perSecond: stream.ratePerSecond * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+  const limiter = context.ipLimiter === undefined ? make() : underBudget(make(), context.ipLimiter);
   context.limiters?.set(stream.path, limiter);
   return limiter;
 }

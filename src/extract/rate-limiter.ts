@@ -2,6 +2,12 @@
 export interface RateLimiter {
   /** Resolves when one more request may be sent without exceeding the limit in any one-second window. */
   acquire(): Promise<void>;
+  /**
+   * Like acquire, for a request that waits for something else before it leaves (the IP budget): resolves
+   * with `sent`, to call when it leaves (always, even if it never does). Its time in the window is the time
+   * `sent` is called, and the requests behind it wait until then: the window counts departures.
+   */
+  reserve(): Promise<() => void>;
 }
 
 export interface RateLimiterOptions {
@@ -10,10 +16,12 @@ export interface RateLimiterOptions {
   clock: () => number;
   sleep: (ms: number) => Promise<void>;
   /**
-   * Extra spacing on top of the one-second window, because the server counts arrivals and the network
-   * can bring two requests closer together than they left (default 50 ms: 5% of the window).
+   * Extra spacing on top of the window, because the server counts arrivals and the network can bring two
+   * requests closer together than they left (default 50 ms: 5% of a one-second window).
    */
   marginMs?: number;
+  /** The window the limit is counted over (default 1000 ms; 60 000 for a limit a minute, bursts allowed). */
+  windowMs?: number;
 }
 
 /**
@@ -26,30 +34,46 @@ export interface RateLimiterOptions {
  * await limiter.acquire(); // then send
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
-  const capacity = Math.max(1, Math.floor(options.perSecond));
+  const capacity = Math.max(1, Math.floor((options.perSecond * (options.windowMs ?? 1000)) / 1000));
   const windowMs = (1000 * capacity) / options.perSecond + (options.marginMs ?? 50);
   const grants = new Float64Array(capacity);
+  /** For a grant not yet sent: the promise that it is. */
+  const unsent: (Promise<void> | undefined)[] = new Array(capacity);
   let head = 0;
   let size = 0;
-  let tail: Promise<void> = Promise.resolve();
+  let tail: Promise<unknown> = Promise.resolve();
 
-  const grant = async (): Promise<void> => {
+  const grant = async (): Promise<() => void> => {
     if (size === capacity) {
+      await unsent[head];
       const wait = (grants[head] as number) + windowMs - options.clock();
       if (wait > 0) await options.sleep(wait);
       head = (head + 1) % capacity;
       size--;
     }
-    grants[(head + size) % capacity] = options.clock();
+    // A slot is reused only after its grant was sent (awaited above), so `sent` never writes another's slot.
+    const slot = (head + size) % capacity;
+    grants[slot] = options.clock();
     size++;
+    let markSent!: () => void;
+    unsent[slot] = new Promise<void>((resolve) => (markSent = resolve));
+    return () => {
+      if (unsent[slot] === undefined) return;
+      grants[slot] = options.clock();
+      unsent[slot] = undefined;
+      markSent();
+    };
+  };
+
+  const reserve = (): Promise<() => void> => {
+    const next = tail.then(grant);
+    // One caller's failed sleep must not fail every caller after it.
+    tail = next.catch(() => undefined);
+    return next;
   };
 
   return {
-    acquire: () => {
-      const next = tail.then(grant);
-      // One caller's failed sleep must not fail every caller after it.
-      tail = next.catch(() => undefined);
-      return next;
-    },
+    reserve,
+    acquire: async () => (await reserve())(),
   };
 }

@@ -1,6 +1,8 @@
 import type { Account } from '../cli/config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
+import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budget.js';
+import type { RateLimiter } from '../extract/rate-limiter.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import { createSignedClient } from '../http/client.js';
 import type { StreamDef } from '../streams/stream.js';
@@ -25,7 +27,14 @@ export interface AccountResult {
  * read have their rows say whose failure stopped them.
  */
 export async function extractAccounts(warehouse: Warehouse, options: RunPipelineOptions, streams: StreamDef[]): Promise<AccountResult[]> {
-  const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams)));
+  // One budget per platform address for every account of the process (README, "Many accounts").
+  const budget = createIpBudget({
+    perMinute: options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE,
+    rateScale: options.rateScale ?? 1,
+    clock: options.clock ?? Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+  const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams, budget.forAddress(a.baseUrl))));
   const failed = settled.findIndex((s) => s.status === 'rejected');
   const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   if (failed < 0) return results;
@@ -58,7 +67,7 @@ function merge(into: Record<string, StreamStats>, from: Record<string, StreamSta
 }
 
 /** One account's extraction: its range (flags or since coverage), its refreshes, its run row. */
-async function extractAccount(warehouse: Warehouse, account: Account, options: RunPipelineOptions, streams: StreamDef[]): Promise<AccountResult> {
+async function extractAccount(warehouse: Warehouse, account: Account, options: RunPipelineOptions, streams: StreamDef[], ipLimiter: RateLimiter): Promise<AccountResult> {
   const clock = options.clock ?? Date.now;
   const { pipeline } = options;
   const { range, refresh, extra } = await accountRange(warehouse, account, options, streams);
@@ -75,6 +84,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: R
     rateScale: options.rateScale ?? 1,
     // One set of limiters for this key across its extractions in this run (the re-reads come right after).
     limiters: new Map(),
+    ipLimiter,
     log: options.log,
     onProgress: (stream: string, stats: StreamStats) => options.progress.update(account.name, stream, stats),
   };

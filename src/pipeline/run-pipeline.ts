@@ -50,6 +50,8 @@ export interface RunPipelineOptions {
   fiatRates?: string;
   /** Where the prices stage reads candles (public, no key): the accounts' platform. */
   priceBaseUrl?: string;
+  /** --ip-limit: requests a minute per platform address over every account (default the live cap less 10%). */
+  ipLimit?: number;
 }
 
 

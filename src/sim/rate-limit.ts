@@ -1,5 +1,5 @@
 /**
- * A sliding one-second window per key: a request is admitted when fewer than `capacity` requests were
+ * A sliding window per key (one second unless told otherwise): a request is admitted when fewer than `capacity` requests were
  * admitted in the last `windowMs`. Rejected requests do not count. `--rate-scale` changes the capacity, so
  * a limit of 10/s at scale 1000 admits 10,000 in any one second, never more.
  */
@@ -11,10 +11,12 @@ export class SlidingWindowLimiter {
   /**
    * @param perSecond the limit in requests per second (after scaling); fractional limits below one per
    *   second keep one request per (1000 / perSecond) ms.
+   * @param windowSeconds the window the limit is counted over (default 1; 60 for a limit per minute, which
+   *   then admits `perSecond * 60` requests in any minute, bursts included).
    */
-  constructor(perSecond: number) {
+  constructor(perSecond: number, windowSeconds = 1) {
     if (!(perSecond > 0)) throw new RangeError(`rate limit must be positive, got ${perSecond}`);
-    this.capacity = Math.max(1, Math.floor(perSecond));
+    this.capacity = Math.max(1, Math.floor(perSecond * windowSeconds));
     this.windowMs = (1000 * this.capacity) / perSecond;
   }
 

@@ -44,6 +44,16 @@ export interface SimulatorOptions {
   port?: number;
   /** The pairs it serves candles for (default DEFAULT_MARKETS). */
   markets?: readonly SimMarket[];
+  /**
+   * How many accounts it serves (default 1), each with its own key and data: the first is `default` with
+   * `credentials` and the seed's data, the n-th (n from 2) `acct-nnn` with a key and data of its own seed.
+   */
+  accounts?: number;
+  /**
+   * Requests a minute one IP address may send over every key and endpoint (default 6,000, the live cap; scaled
+   * by rateScale). Going over blocks the address for five minutes (scaled), every request answered 429.
+   */
+  ipLimitPerMinute?: number;
   /** Where log lines go (default: nowhere). */
   log?: (line: string) => void;
   /** Told of every request to a served path, before it is answered (tests use it to see what was asked). */
@@ -59,12 +69,25 @@ export interface SimulatorStats {
   faults: Record<FaultKind, number>;
   /** Injected faults per path. */
   faultsByPath: Record<string, number>;
+  /** Times an address went over the per-IP cap and was blocked. */
+  ipBreaches: number;
+  /** Requests answered 429 because their address was blocked. */
+  ipBlocked: number;
+}
+
+/** One account the simulator serves. */
+export interface SimAccount {
+  name: string;
+  credentials: Credentials;
+  dataset: Dataset;
 }
 
 export interface Simulator {
   baseUrl: string;
+  /** The first account's: `accounts[0]`. */
   credentials: Credentials;
   dataset: Dataset;
+  accounts: readonly SimAccount[];
   stats: SimulatorStats;
   /** Stops listening and drops every open connection, stalled ones included. */
   close(): Promise<void>;
@@ -118,9 +141,17 @@ const errorBody = (code: string, msg: string, now: number): string =>
 interface SimState {
   clock: () => number;
   startedAt: number;
+  /** The first account's endpoints: what is served, and the public data. */
   endpoints: ReadonlyMap<string, Endpoint>;
+  /** Every account's endpoints, by API key. */
+  endpointsByKey: ReadonlyMap<string, ReadonlyMap<string, Endpoint>>;
   limiters: ReadonlyMap<string, SlidingWindowLimiter>;
   accounts: ReadonlyMap<string, Credentials>;
+  /** The cap per IP address over every key and endpoint, a minute's window. */
+  ipLimiter: SlidingWindowLimiter;
+  /** Blocked addresses and until when. */
+  ipBlocked: Map<string, number>;
+  ipBanMs: number;
   nextFault: () => FaultKind | undefined;
   emptyRng: ReturnType<typeof createRng>;
   pendingMs: number;
@@ -130,6 +161,24 @@ interface SimState {
   stats: SimulatorStats;
   log: ((line: string) => void) | undefined;
   onRequest: SimulatorOptions['onRequest'];
+}
+
+/** The live cap per IP address, over every key and endpoint (docs/platform.md, "Answers and errors"). */
+export const LIVE_IP_LIMIT_PER_MINUTE = 6000;
+/** How long the live service blocks an address that went over its cap. */
+const IP_BAN_MS = 300_000;
+
+/** The accounts to serve: `default` with the given or seed's credentials, then `acct-002`... each of its own seed. */
+function simAccounts(options: SimulatorOptions, marginWindowDays: number): SimAccount[] {
+  const count = options.accounts ?? 1;
+  return Array.from({ length: count }, (_, i) => {
+    const seed = i === 0 ? options.seed : `${options.seed}:acct-${String(i + 1).padStart(3, '0')}`;
+    return {
+      name: i === 0 ? 'default' : `acct-${String(i + 1).padStart(3, '0')}`,
+      credentials: i === 0 ? (options.credentials ?? seedCredentials(seed)) : seedCredentials(seed),
+      dataset: generateDataset({ ...options, seed, marginWindowDays }),
+    };
+  });
 }
 
 /**
@@ -145,21 +194,28 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const clock = options.clock ?? Date.now;
   const rateScale = options.rateScale ?? 1;
   const marginWindowDays = options.marginWindowDays ?? 366;
-  const credentials = options.credentials ?? seedCredentials(options.seed);
-  const dataset = generateDataset({ ...options, marginWindowDays });
-  const endpoints = new Map(buildEndpoints(dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS }).map((e) => [e.path, e]));
+  const accounts = simAccounts(options, marginWindowDays);
+  const endpointsByKey = new Map(
+    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS }).map((e) => [e.path, e]))]),
+  );
+  const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
   const state: SimState = {
     clock,
     startedAt: clock(),
     endpoints,
+    endpointsByKey,
     limiters: new Map([...endpoints.values()].flatMap((e) => (e.rate === undefined ? [] : [[e.path, new SlidingWindowLimiter(e.rate * rateScale)] as const]))),
-    accounts: new Map([[credentials.apiKey, credentials]]),
+    accounts: new Map(accounts.map((a) => [a.credentials.apiKey, a.credentials])),
+    // At --rate-scale S the minute is S times shorter, the cap the same: the rate is S times the live one.
+    ipLimiter: new SlidingWindowLimiter(((options.ipLimitPerMinute ?? LIVE_IP_LIMIT_PER_MINUTE) * rateScale) / 60, 60 / rateScale),
+    ipBlocked: new Map(),
+    ipBanMs: IP_BAN_MS / rateScale,
     nextFault: createFaultPlan(options.seed, options.faults ?? 0),
     emptyRng: createRng(`ledgerpipe-sim-empty:${options.seed}`),
     pendingMs: options.pendingMs ?? 120_000,
     stallMs: options.stallMs ?? 30_000,
     stalled: new Set(),
-    stats: { requests: 0, byPath: {}, byStatus: {}, faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 }, faultsByPath: {} },
+    stats: { requests: 0, byPath: {}, byStatus: {}, faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 }, faultsByPath: {}, ipBreaches: 0, ipBlocked: 0 },
     log: options.log,
     onRequest: options.onRequest,
   };
@@ -179,8 +235,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   options.log?.(`sim: listening on ${baseUrl}`);
   return {
     baseUrl,
-    credentials,
-    dataset,
+    credentials: accounts[0]!.credentials,
+    dataset: accounts[0]!.dataset,
+    accounts,
     stats: state.stats,
     close: async () => {
       for (const timer of state.stalled) clearTimeout(timer);
@@ -206,6 +263,7 @@ function handle(state: SimState, req: IncomingMessage, res: ServerResponse): voi
   state.stats.byPath[path] = (state.stats.byPath[path] ?? 0) + 1;
   state.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
   const headers: Record<string, string> = {};
+  if (!admitIp(state, req.socket.remoteAddress ?? '', now)) return send(state, res, 429, errorBody('429', 'Too Many Requests', now));
   if (endpoint.perIp === true) {
     const limiter = state.limiters.get(path);
     if (limiter !== undefined && !limiter.tryAcquire(`ip:${req.socket.remoteAddress ?? ''}`, now).admitted) {
@@ -226,7 +284,31 @@ function handle(state: SimState, req: IncomingMessage, res: ServerResponse): voi
       headers['x-mbx-used-remain-limit'] = String(remaining);
       if (!admitted) return send(state, res, 429, errorBody('429', 'Too Many Requests', now), headers);
     }
+    return serve(state, res, state.endpointsByKey.get(key)?.get(path) ?? endpoint, rawQuery, now, headers);
   }
+  serve(state, res, endpoint, rawQuery, now, headers);
+}
+
+/**
+ * The per-IP cap, as the live service keeps it: every request of a served path counts, whatever its key; going
+ * over blocks the address for five minutes (scaled), in which every request is answered 429.
+ */
+function admitIp(state: SimState, ip: string, now: number): boolean {
+  const blockedUntil = state.ipBlocked.get(ip);
+  if (blockedUntil !== undefined && now < blockedUntil) {
+    state.stats.ipBlocked++;
+    return false;
+  }
+  if (state.ipLimiter.tryAcquire(ip, now).admitted) return true;
+  state.stats.ipBreaches++;
+  state.stats.ipBlocked++;
+  state.ipBlocked.set(ip, now + state.ipBanMs);
+  state.log?.(`sim: ${ip} went over ${state.ipLimiter.capacity} requests a minute: blocked for ${state.ipBanMs} ms`);
+  return false;
+}
+
+/** The answer of an admitted request, or now and then a fault instead. */
+function serve(state: SimState, res: ServerResponse, endpoint: Endpoint, rawQuery: string, now: number, headers: Record<string, string>): void {
   const fault = state.nextFault();
   if (fault !== undefined) return fail(state, res, fault, endpoint, rawQuery, now);
   const { status, body } = answer(state, endpoint, rawQuery, now);

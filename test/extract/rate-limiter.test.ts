@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { underBudget } from '../../src/extract/ip-budget.js';
 import { createRateLimiter, type RateLimiter } from '../../src/extract/rate-limiter.js';
 import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 
@@ -187,3 +188,31 @@ describe('createRateLimiter', () => {
 async function flush(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 }
+
+describe('under the IP budget', () => {
+  it('counts a reserved grant from when it is sent, and holds the next until then', async () => {
+    const { clock, limiter: key } = limiter(1, 0);
+    const sent = await key.reserve();
+    // The request waits 5 s elsewhere (at the budget) before it leaves.
+    clock.advance(5000);
+    const next = key.acquire().then(() => clock.now() - T0);
+    await Promise.resolve();
+    sent();
+    // The next one leaves a full window after the first left, not after it was admitted.
+    expect(await next).toBe(6000);
+  });
+
+  it('never lets one key send faster than its limit, however the budget bunches its grants', async () => {
+    const time = fakeTime();
+    const key = createRateLimiter({ perSecond: 2, clock: time.clock.now, sleep: time.sleep, marginMs: 0 });
+    // A budget of 60 a minute at a 60-s window: it grants in bursts and then makes everyone wait.
+    const budget = createRateLimiter({ perSecond: 1, windowMs: 60_000, clock: time.clock.now, sleep: time.sleep, marginMs: 0 });
+    const paced = underBudget(key, budget);
+    const times: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      await paced.acquire();
+      times.push(time.clock.now() - T0);
+    }
+    expect([busiestWindow(times, 1000), busiestWindow(times, 60_000)]).toEqual([2, 60]);
+  });
+});

@@ -32,8 +32,11 @@ export function simCommand(io: CliIo) {
         .option('margin-window-days', { type: 'number', default: 366, describe: 'Widest margin-record window; the live docs say 30' })
         .option('pending-seconds', { type: 'number', default: 120, describe: 'How long last-day withdrawals stay pending after start' })
         .option('stall-ms', { type: 'number', default: 30_000, describe: 'How long a stalled request hangs before its connection drops' })
+        .option('accounts', { type: 'number', default: 1, describe: 'Accounts to serve, each with its own key and data (listed in the first line)' })
+        .option('ip-limit', { type: 'number', default: 6000, describe: 'Requests a minute per IP address over every key (scaled by --rate-scale); over it, the address is blocked 5 minutes' })
         .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve last year of seed 7 and write what it serves')
-        .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks'),
+        .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks')
+        .example('ledgerpipe sim --accounts 40 --truth truth.json', 'Forty accounts behind one address, as a firm has them'),
     handler: async (args) => {
       const defaults = lastFullYear(Date.now());
       const from = args.from === undefined ? defaults.from : parseInstant(args.from, 'UTC', '--from');
@@ -47,7 +50,9 @@ export function simCommand(io: CliIo) {
       check(Number.isInteger(windowDays) && windowDays >= 1 && windowDays <= 366, '--margin-window-days must be a whole number from 1 to 366');
       check(args['pending-seconds'] >= 0, '--pending-seconds must not be negative');
       check(args['stall-ms'] >= 0, '--stall-ms must not be negative');
-      const [{ startSimulator }, { writeTruth }] = await Promise.all([import('../../sim/server.js'), import('../../sim/data/dataset.js')]);
+      check(Number.isInteger(args.accounts) && args.accounts >= 1 && args.accounts <= 10_000, '--accounts must be a whole number from 1 to 10000');
+      check(args['ip-limit'] > 0, '--ip-limit must be a positive number of requests a minute, such as 6000');
+      const [{ startSimulator }, { writeTruth, writeAccountsTruth }] = await Promise.all([import('../../sim/server.js'), import('../../sim/data/dataset.js')]);
       const sim = await startSimulator({
         seed: args.seed,
         from,
@@ -58,12 +63,19 @@ export function simCommand(io: CliIo) {
         marginWindowDays: windowDays,
         pendingMs: args['pending-seconds'] * 1000,
         stallMs: args['stall-ms'],
+        accounts: args.accounts,
+        ipLimitPerMinute: args['ip-limit'],
         host: args.host,
         port: args.port,
         log: io.log,
       });
-      if (args.truth !== undefined) await writeTruth(sim.dataset, args.truth);
-      io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials }));
+      if (args.truth !== undefined) {
+        if (sim.accounts.length === 1) await writeTruth(sim.dataset, args.truth);
+        else await writeAccountsTruth(sim.accounts.map((a) => ({ name: a.name, apiKey: a.credentials.apiKey, dataset: a.dataset })), args.truth);
+      }
+      // The first account's credentials at the top, as before; every account's in `accounts`.
+      const accounts = sim.accounts.map((a) => ({ name: a.name, ...a.credentials }));
+      io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials, accounts }));
       await io.untilSignal();
       await sim.close();
       io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}`);

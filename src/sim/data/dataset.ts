@@ -75,3 +75,19 @@ function* truthChunks(dataset: Dataset): Generator<string> {
 export async function writeTruth(dataset: Dataset, path: string): Promise<void> {
   await pipeline(Readable.from(truthChunks(dataset)), createWriteStream(path, { encoding: 'utf8' }));
 }
+
+/** The text of `--truth` for several accounts: `{"accounts": [{name, apiKey, truth}, ...]}`, each truth as above. */
+function* accountsTruthChunks(accounts: readonly { name: string; apiKey: string; dataset: Dataset }[]): Generator<string> {
+  yield '{"accounts": [';
+  for (const [i, a] of accounts.entries()) {
+    yield `${i === 0 ? '' : ','}\n{"name":${JSON.stringify(a.name)},"apiKey":${JSON.stringify(a.apiKey)},"truth":`;
+    yield* truthChunks(a.dataset);
+    yield '}';
+  }
+  yield '\n]}\n';
+}
+
+/** Writes `--truth` of a simulator serving several accounts (`--accounts N`): each account's records, by name. */
+export async function writeAccountsTruth(accounts: readonly { name: string; apiKey: string; dataset: Dataset }[], path: string): Promise<void> {
+  await pipeline(Readable.from(accountsTruthChunks(accounts)), createWriteStream(path, { encoding: 'utf8' }));
+}
