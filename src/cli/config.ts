@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { shardOf, type Shard } from './shard.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { Credentials } from '../http/credentials.js';
 
@@ -23,6 +24,8 @@ export const configSchema = z.strictObject({
    * alone (0600 files, 0700 folders); 027 lets the group read, 022 everyone.
    */
   umask: z.string().regex(/^0?[0-7]{3}$/, 'an octal umask such as 077 (only you), 027 (your group may read) or 022 (everyone may read)').optional(),
+  /** The mode of the lake's files, in octal (README, "Many accounts"): 640 lets a group read a shared volume. */
+  lakeMode: z.string().regex(/^0?[0-7]{3}$/, 'an octal file mode such as 600 (only you) or 640 (your group may read)').optional(),
   /** Requests a minute to one platform address over every account (README, "Many accounts"); --ip-limit wins. */
   ipLimit: z.number().int().positive('a positive whole number of requests a minute, such as 5400').optional(),
   accounts: z
@@ -92,8 +95,9 @@ function fromEnv(env: NodeJS.ProcessEnv, names: CredentialNames, account: { name
  * The accounts a command runs: every profile of the config (or the one --profile names), or without a config
  * the account `default` at --base-url with LEDGERPIPE_API_KEY, LEDGERPIPE_API_SECRET, LEDGERPIPE_API_PASSPHRASE.
  */
-export function resolveAccounts(options: { config: Config | undefined; profile: string | undefined; baseUrl: string | undefined; env: NodeJS.ProcessEnv }): Account[] {
-  const { config, profile, env } = options;
+export function resolveAccounts(options: { config: Config | undefined; profile: string | undefined; baseUrl: string | undefined; env: NodeJS.ProcessEnv; shard?: Shard }): Account[] {
+  const { config, profile, env, shard } = options;
+  if (shard !== undefined && config === undefined) throw new UsageError('--shard splits the accounts of a config file; give --config');
   if (config === undefined) {
     if (profile !== undefined) throw new UsageError(`--profile ${profile} needs a config file; give --config or create ${DEFAULT_CONFIG_PATH}`);
     const baseUrl = checkBaseUrl(options.baseUrl ?? env['LEDGERPIPE_BASE_URL']);
@@ -101,7 +105,9 @@ export function resolveAccounts(options: { config: Config | undefined; profile: 
   }
   const chosen = profile === undefined ? config.accounts : config.accounts.filter((a) => a.name === profile);
   if (chosen.length === 0) throw new UsageError(`no profile named ${profile}; the config has ${config.accounts.map((a) => a.name).join(', ')}`);
-  return chosen.map((a) => ({
+  // Before the credentials are read: a shard needs only its own accounts' variables.
+  const mine = shard === undefined ? chosen : chosen.filter((a) => shardOf(a.name, shard.count) === shard.index);
+  return mine.map((a) => ({
     name: a.name,
     baseUrl: checkBaseUrl(options.baseUrl ?? a.baseUrl),
     credentials: fromEnv(env, a.env, { name: a.name, configIndex: config.accounts.indexOf(a) }),

@@ -21,6 +21,8 @@ const COMMON_OPTIONS = {
   quiet: { type: 'boolean', default: false, describe: 'Log errors only' },
   fiat: { type: 'string', describe: 'Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth' },
   'fiat-rates': { type: 'string', describe: 'CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair' },
+  lake: { type: 'string', describe: 'Also write the tables as Hive-partitioned Parquet in this folder: <lake>/<table>/account=<name>/year=<yyyy>/data.parquet' },
+  shard: { type: 'string', describe: "Run the i-th of n parts of the config's accounts, i from 0 to n-1 (a Kubernetes completion index)" },
   'ip-limit': { type: 'number', describe: "Requests a minute to one platform address over every account (default 5400: the live cap 6000 less 10%; or the config's ipLimit)" },
   'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when the warehouse does not cover the whole range (the run still exits 4)' },
   'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },

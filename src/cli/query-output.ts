@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { withQuery, type QueryResult } from '../warehouse/query.js';
+import { withLakeQuery, withQuery, type QueryResult } from '../warehouse/query.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';
 
@@ -42,12 +42,13 @@ async function writeWhole(result: QueryResult, format: 'table' | 'json', out: (l
 }
 
 /**
- * `query`: runs one read-only statement on the warehouse and writes its result in `format` to `out`, a line
+ * `query`: runs one read-only statement on the warehouse (or a lake, `query --lake`) and writes its result in `format` to `out`, a line
  * (or, for CSV, a chunk of lines) per call.
  *
  * @example
  * await runQuery('./ledgerpipe.duckdb', 'SELECT count(*) FROM ledger', 'csv', console.log) // prints count_star() and 42
  */
-export function runQuery(path: string, sql: string, format: QueryFormat, out: (line: string) => void): Promise<void> {
-  return withQuery(path, sql, (result) => (format === 'csv' ? writeCsv(result, out) : writeWhole(result, format, out)));
+export function runQuery(path: string, sql: string, format: QueryFormat, out: (line: string) => void, source: 'warehouse' | 'lake' = 'warehouse'): Promise<void> {
+  const write = (result: QueryResult) => (format === 'csv' ? writeCsv(result, out) : writeWhole(result, format, out));
+  return source === 'lake' ? withLakeQuery(path, sql, write) : withQuery(path, sql, write);
 }

@@ -10,6 +10,7 @@ import { notFinalLines, pricesLines, transformSummaryLines, unpricedLines } from
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
+import { parseShard } from './shard.js';
 import { reconciliationLines } from './status.js';
 
 /** The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. */
@@ -38,6 +39,10 @@ export function resultLines(result: PipelineResult): string[] {
     const width = Math.max(4, ...result.exports.map((f) => f.path.length));
     lines.push(...(lines.length > 0 ? [''] : []), `${'file'.padEnd(width)}  rows`);
     for (const f of result.exports) lines.push(`${f.path.padEnd(width)}  ${f.rows ?? '-'}`);
+  }
+  if (result.lake !== undefined) {
+    const accounts = new Set(result.lake.map((p) => p.account)).size;
+    lines.push('', `lake: ${result.lake.length} partitions of ${accounts} accounts written, ${result.lake.reduce((n, p) => n + p.rows, 0)} rows`);
   }
   return lines;
 }
@@ -69,7 +74,12 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   const config = await readConfig(args.config);
   // Before anything is created: the warehouse and the files hold a person's financial records.
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
-  const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env }) : [];
+  const shard = parseShard(args.shard);
+  const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env, ...(shard === undefined ? {} : { shard }) }) : [];
+  if (shard !== undefined && pipeline.stages.includes('extract') && accounts.length === 0) {
+    io.out(`shard ${shard.index}/${shard.count}: none of the config's ${config?.accounts.length ?? 0} accounts falls in it; nothing to do`);
+    return;
+  }
   // Candles are public: the prices stage alone needs only the platform's address.
   const priceUrl = pipeline.stages.includes('prices') && accounts.length === 0 ? checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl) : undefined;
   const result = await runPipeline({
@@ -90,6 +100,8 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     ...(args['fiat-rates'] === undefined ? {} : { fiatRates: args['fiat-rates'] }),
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
+    ...(args.lake === undefined ? {} : { lake: args.lake }),
+    ...(config?.lakeMode === undefined ? {} : { lakeMode: Number.parseInt(config.lakeMode, 8) }),
   });
   for (const line of resultLines(result)) io.out(line);
   if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_INCOMPLETE', exit: 'incomplete' });

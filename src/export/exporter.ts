@@ -79,7 +79,7 @@ interface Column {
   type: string;
 }
 
-async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]> {
+export async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]> {
   const reader = await warehouse.exclusive((c) =>
     c.runAndReadAll('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $table ORDER BY ordinal_position', { table }),
   );
@@ -109,7 +109,7 @@ function rangeSelect(table: string, cells: readonly string[], options: ExportOpt
 }
 
 /** One COPY of the export and the file it fills. */
-interface CopyJob {
+export interface CopyJob {
   file: { temp: string; final: string; rows: number };
   sql: string;
 }
@@ -121,7 +121,7 @@ interface CopyJob {
  * and the files share the cores instead. No COPY starts once one has failed, and all have finished before
  * this returns or throws (runPool), so no COPY is still writing while its file is cleaned up.
  */
-async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
+export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
   const threads = await warehouse.exclusive(async (c) => Number((await c.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
   const lanes = Math.max(1, Math.min(threads, jobs.length));
   // One connection per lane, each set up once; a job takes a free one (there always is: at most `lanes` run).

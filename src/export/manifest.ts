@@ -18,9 +18,9 @@ export interface ManifestFacts {
 
 export const MANIFEST = 'manifest.json';
 
-const spans = (windows: readonly Window[]) => windows.map((w) => ({ from: formatInstant(w.start), to: formatInstant(w.end) }));
+export const spans = (windows: readonly Window[]) => windows.map((w) => ({ from: formatInstant(w.start), to: formatInstant(w.end) }));
 
-async function sha256(path: string): Promise<string> {
+export async function sha256(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');

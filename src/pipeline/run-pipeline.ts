@@ -3,6 +3,7 @@ import type { ProgressReporter } from '../cli/progress.js';
 import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
+import { writeLake, type LakePartition } from '../export/lake.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
@@ -52,6 +53,9 @@ export interface RunPipelineOptions {
   priceBaseUrl?: string;
   /** --ip-limit: requests a minute per platform address over every account (default the live cap less 10%). */
   ipLimit?: number;
+  /** --lake: also write the tables as Hive-partitioned Parquet there; lakeMode: their files' mode. */
+  lake?: string;
+  lakeMode?: number;
 }
 
 
@@ -67,6 +71,8 @@ export interface PipelineResult {
   prices?: PriceResult;
   /** Assets of the exported range with movements that have no value (a warning, not a gap). */
   unpriced: Unpriced[];
+  /** The lake's partitions written (--lake). */
+  lake?: LakePartition[];
   /** Set when the run finished but is incomplete (quarantined records): exit 4. */
   incomplete?: string;
 }
@@ -209,6 +215,11 @@ async function exportStage(
     // The report alone is no set of files to describe: the manifest of the last export stays as it was.
     const described = formats.some((f) => f !== 'report') ? { manifest } : {};
     result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage }, clock });
+    if (options.lake !== undefined) {
+      // A shard writes its own accounts' partitions only: those it extracted, else every account it holds.
+      const accounts = pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : {};
+      result.lake = await writeLake(warehouse, { lake: options.lake, range, ...accounts, ...(options.lakeMode === undefined ? {} : { mode: options.lakeMode }), now: clock() });
+    }
   });
   return gapsText;
 }

@@ -1,5 +1,8 @@
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, DuckDBTypeId, StatementType } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ident, literal } from './quote.js';
 import { describeOpenError, startUtcSession } from './warehouse.js';
 
 /**
@@ -55,6 +58,21 @@ export interface QueryResult {
   chunks: AsyncIterable<(string | null)[][]>;
 }
 
+/** Runs `sql` on a connection already set up and locked, and hands its streamed result to `use`. */
+async function runRead<T>(connection: DuckDBConnection, sql: string, use: (result: QueryResult) => Promise<T>): Promise<T> {
+  const prepared = await preparedRead(connection, sql);
+  const cannotRun = (error: unknown) => new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
+  const result = await prepared.stream().catch((error: unknown) => Promise.reject(cannotRun(error)));
+  async function* chunks(): AsyncIterable<(string | null)[][]> {
+    for (;;) {
+      const chunk = await result.fetchChunk().catch((error: unknown) => Promise.reject(cannotRun(error)));
+      if (chunk === null || chunk.rowCount === 0) return;
+      yield chunk.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
+    }
+  }
+  return use({ columns: result.columnNames(), textColumns: result.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR), chunks: chunks() });
+}
+
 /**
  * Runs one read-only statement on the warehouse, opened read-only and locked down (LOCKED_DOWN), and hands its
  * result to `use` while the warehouse is open. A write is refused before it runs; a read of any other file
@@ -74,19 +92,53 @@ export async function withQuery<T>(path: string, sql: string, use: (result: Quer
   try {
     await startUtcSession(connection);
     await connection.run('SET lock_configuration = true');
-    const prepared = await preparedRead(connection, sql);
-    const cannotRun = (error: unknown) => new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
-    const result = await prepared.stream().catch((error: unknown) => Promise.reject(cannotRun(error)));
-    async function* chunks(): AsyncIterable<(string | null)[][]> {
-      for (;;) {
-        const chunk = await result.fetchChunk().catch((error: unknown) => Promise.reject(cannotRun(error)));
-        if (chunk === null || chunk.rowCount === 0) return;
-        yield chunk.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
-      }
-    }
-    return await use({ columns: result.columnNames(), textColumns: result.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR), chunks: chunks() });
+    return await runRead(connection, sql, use);
   } finally {
     connection.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * Runs one read-only statement over a lake (`query --lake`; README, "Many accounts"), in a database of its own
+ * in memory: one view per table folder of the lake, over every partition (`account` and `year` from the paths),
+ * and `lake_partitions` over their `_manifest.json`. DuckDB may read the lake's folder and nothing else, and its
+ * configuration is locked before the statement runs; the statement is held to the same read-only check.
+ */
+export async function withLakeQuery<T>(lake: string, sql: string, use: (result: QueryResult) => Promise<T>): Promise<T> {
+  const root = resolve(lake);
+  const tables = await lakeTables(root);
+  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const connection = await instance.connect();
+  try {
+    await startUtcSession(connection);
+    await connection.run(`SET allowed_directories = [${literal(`${root}/`)}]`);
+    await connection.run('SET enable_external_access = false');
+    for (const table of tables) {
+      const files = literal(join(root, table, '*', '*', 'data.parquet'));
+      await connection.run(`CREATE VIEW ${ident(table)} AS SELECT * FROM read_parquet(${files}, hive_partitioning = true, hive_types = {'account': VARCHAR, 'year': INTEGER})`);
+    }
+    if (tables.length > 0) {
+      const manifests = literal(join(root, '*', '*', '*', '_manifest.json'));
+      await connection.run(`CREATE VIEW lake_partitions AS SELECT "table", account, "year", "rows", complete, coverage, written_at, sha256 FROM read_json(${manifests}, format = 'auto')`);
+    }
+    await connection.run('SET lock_configuration = true');
+    return await runRead(connection, sql, use);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** The table folders of a lake: those with a partition in them. */
+async function lakeTables(root: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    throw new UsageError(`cannot read --lake ${root} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the folder a run wrote with --lake`, error);
+  }
+  const tables = entries.filter((e) => e.isDirectory() && /^[a-z_][a-z0-9_]*$/.test(e.name)).map((e) => e.name).sort();
+  if (tables.length === 0) throw new UsageError(`--lake ${root} holds no table; give the folder a run wrote with --lake`);
+  return tables;
 }

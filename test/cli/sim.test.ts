@@ -17,7 +17,10 @@ describe('ledgerpipe sim', () => {
     const truth = join(dir, 'truth.json');
     const sim = await startSimProcess(['--seed', '9', '--from', '2025-01-01', '--to', '2025-03-01', '--records', '300', '--truth', truth, '--port', '0']);
     try {
-      expect(Object.keys(sim.info)).toEqual(['baseUrl', 'apiKey', 'secretKey', 'passphrase']);
+      expect(Object.keys(sim.info)).toEqual(['baseUrl', 'apiKey', 'secretKey', 'passphrase', 'accounts']);
+      // One account by default, the same as the line's own credentials.
+      const info = sim.info as unknown as Record<string, unknown>;
+      expect(info['accounts']).toEqual([{ name: 'default', apiKey: info['apiKey'], secretKey: info['secretKey'], passphrase: info['passphrase'] }]);
       expect(sim.info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const written = await readFile(truth);
       // The same bytes as the library writes for the same seed and range.
