@@ -1,5 +1,5 @@
 -- cointracking.csv: the tax rows of [lp_from, lp_to) in CoinTracking's CSV import format (every field quoted;
--- README, "Tax-software files"). Run by hand with SET VARIABLE lp_from / lp_to as in koinly.sql.
+-- README, "Tax-software files"). Run by hand with SET VARIABLE lp_from / lp_to / lp_account as in koinly.sql.
 -- The rows, amounts and types come from tax_export_rows (sql/ledger/20_tax_export.sql): Buy and Sell include
 -- the fees, the Fee column is informational ("Entering fees"). The Comment carries the ledger entries of the
 -- row and the chain transaction of an on-chain deposit or withdrawal, and starts with REVIEW when a person must
@@ -28,4 +28,5 @@ SELECT
 FROM tax_export_rows AS r
 LEFT JOIN tax_row_values AS v USING (account, row_id)
 WHERE r.ts >= getvariable('lp_from') AND r.ts < getvariable('lp_to')
+  AND (getvariable('lp_account') IS NULL OR r.account = getvariable('lp_account'))
 ORDER BY r.ts, r.row_id, r.account;

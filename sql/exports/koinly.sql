@@ -1,6 +1,7 @@
 -- koinly.csv: the tax rows of [lp_from, lp_to) in Koinly's universal import format (README, "Tax-software files").
 -- Run by hand with
 --   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
+--   SET VARIABLE lp_account = NULL;  -- or one account's name: its own file (<out>/accounts/<name>/)
 -- The rows, their amounts and tags come from tax_export_rows (sql/ledger/20_tax_export.sql). The Description
 -- carries the ledger entries of the row and, in brackets, its account; it starts with REVIEW when a person must
 -- look at it. Dates in UTC
@@ -25,4 +26,5 @@ SELECT
 FROM tax_export_rows AS r
 LEFT JOIN tax_row_values AS v USING (account, row_id)
 WHERE r.ts >= getvariable('lp_from') AND r.ts < getvariable('lp_to')
+  AND (getvariable('lp_account') IS NULL OR r.account = getvariable('lp_account'))
 ORDER BY r.ts, r.row_id, r.account;

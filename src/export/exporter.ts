@@ -65,6 +65,8 @@ export interface ExportOptions {
   valuation?: Valuation;
   /** What the report shows beyond the warehouse's tables (the `report` format). */
   report?: ReportFacts;
+  /** The tax files and report of this account alone (`<out>/accounts/<name>/`); default every account. */
+  account?: string;
   clock?: () => number;
 }
 
@@ -230,13 +232,14 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       // The tax-file queries read the range from these variables (sql/exports).
       `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
       `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
+      `SET VARIABLE lp_account = ${options.account === undefined ? 'NULL' : literal(options.account)}`,
     ]);
     const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
     if (report !== undefined) {
       const path = join(options.out, tempName(REPORT));
       // Loaded only when a report is written: the charting library is large.
       const { writeReport } = await import('../report/report.js');
-      await writeReport(warehouse, path, { range: { start: options.from, end: options.to }, valuation: options.valuation ?? NO_VALUATION, facts: report });
+      await writeReport(warehouse, path, { range: { start: options.from, end: options.to }, valuation: options.valuation ?? NO_VALUATION, facts: report, ...(options.account === undefined ? {} : { account: options.account }) });
       files.push({ name: REPORT, path, rows: 0 });
     }
     if (options.manifest !== undefined) {

@@ -77,12 +77,13 @@ export async function pricesStage(
   return result;
 }
 
-/** Per asset, the movements of `range` without a value in USDT, or in the fiat (README, "Values"). */
-export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation): Promise<Unpriced[]> {
-  const fiat = valuation.fiat === null ? '' : `UNION ALL SELECT asset, ${literal(valuation.fiat)}, count(*) FROM ledger_valued WHERE ts >= $from AND ts < $to AND ${ident(fiatColumn(valuation.fiat))} IS NULL GROUP BY asset`;
+/** Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (README, "Values"). */
+export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string): Promise<Unpriced[]> {
+  const rows = `ts >= $from AND ts < $to${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
+  const fiat = valuation.fiat === null ? '' : `UNION ALL SELECT asset, ${literal(valuation.fiat)}, count(*) FROM ledger_valued WHERE ${rows} AND ${ident(fiatColumn(valuation.fiat))} IS NULL GROUP BY asset`;
   const reader = await warehouse.exclusive((c) =>
     c.runAndReadAll(
-      `SELECT * FROM (SELECT asset, 'usdt' AS missing, count(*) AS n FROM ledger_valued WHERE ts >= $from AND ts < $to AND value_usdt IS NULL GROUP BY asset ${fiat}) ORDER BY asset, missing`,
+      `SELECT * FROM (SELECT asset, 'usdt' AS missing, count(*) AS n FROM ledger_valued WHERE ${rows} AND value_usdt IS NULL GROUP BY asset ${fiat}) ORDER BY asset, missing`,
       { from: timestampTz(range.start), to: timestampTz(range.end) },
     ),
   );

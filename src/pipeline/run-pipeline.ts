@@ -3,6 +3,7 @@ import type { ProgressReporter } from '../cli/progress.js';
 import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
+import { join } from 'node:path';
 import { writeLake, type LakePartition } from '../export/lake.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
@@ -215,6 +216,20 @@ async function exportStage(
     // The report alone is no set of files to describe: the manifest of the last export stays as it was.
     const described = formats.some((f) => f !== 'report') ? { manifest } : {};
     result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage }, clock });
+    // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
+    // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
+    const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
+    if (manifest.accounts.length > 1 && own.length > 0) {
+      for (const account of manifest.accounts) {
+        const theirs = coverage.filter((c) => c.account === account);
+        const facts = { ...manifest, accounts: [account], coverage: theirs };
+        const files = await exportFiles(warehouse, {
+          out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
+          ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs }, account, clock,
+        });
+        result.exports.push(...files);
+      }
+    }
     if (options.lake !== undefined) {
       // A shard writes its own accounts' partitions only: those it extracted, else every account it holds.
       const accounts = pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : {};

@@ -47,27 +47,28 @@ function warningList(warnings: readonly string[]): string {
 }
 
 /** Every warning of the range, in words: gaps, records not final, unpriced assets, unreviewed types. */
-async function warnings(warehouse: Warehouse, range: Window, facts: ReportFacts, unpriced: readonly Unpriced[]): Promise<string[]> {
+async function warnings(warehouse: Warehouse, range: Window, facts: ReportFacts, unpriced: readonly Unpriced[], account: string | undefined): Promise<string[]> {
   const list: string[] = [];
+  const mine = (a: string) => account === undefined || a === account;
   for (const c of facts.coverage) for (const g of c.gaps) list.push(`Gap: ${c.account} ${c.stream} is not in the warehouse for ${formatWindow(g)}; the figures leave it out.`);
-  for (const n of await readNotFinal(warehouse, range, OPEN_STATUSES)) {
+  for (const n of (await readNotFinal(warehouse, range, OPEN_STATUSES)).filter((x) => mine(x.account))) {
     list.push(`Not final: ${n.account} ${n.stream}, ${n.count} in ${n.asset} (${n.total}) ${n.state === 'open' ? 'still pending now' : 'final only after the range ends'}; not in the ledger.`);
   }
   for (const u of unpriced) list.push(`Unpriced: ${u.entries} ${u.asset} movements have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}; their value is left empty, never guessed.`);
-  for (const u of await warehouse.exclusive((c) => readUnreviewed(c))) {
+  for (const u of (await warehouse.exclusive((c) => readUnreviewed(c))).filter((x) => mine(x.account))) {
     list.push(`Unreviewed type: ${u.account} ${u.source} ${u.field} "${u.type}", ${u.records} records (${u.asset} ${u.total}); booked as unreviewed.`);
   }
   return list;
 }
 
 /** The monthly sums of the charts' tax classes, in value_usdt (or amount for USDT alone when nothing is priced). */
-async function monthly(warehouse: Warehouse, range: Window, valuation: Valuation): Promise<{ months: string[]; charts: string[] }> {
+async function monthly(warehouse: Warehouse, where: string, valuation: Valuation): Promise<{ months: string[]; charts: string[] }> {
   const tz = literal(valuation.timeZone);
   const data = await rows(
     warehouse,
     `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, sum(CAST(l.value_usdt AS DOUBLE)) AS value
      FROM ledger_valued AS l JOIN category_meaning AS m USING (category)
-     WHERE l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}
+     WHERE ${where}
      GROUP BY ALL ORDER BY month`,
   );
   const months = [...new Set(data.map((r) => String(r['month'])))].sort();
@@ -87,11 +88,11 @@ async function monthly(warehouse: Warehouse, range: Window, valuation: Valuation
  * summary (year_summary, exact), monthly realized PnL, fees and funding as charts, and the largest movements.
  * It prints on A4 (a print stylesheet).
  */
-export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts }): Promise<void> {
-  const { range, valuation, facts } = content;
-  const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}`;
+export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }): Promise<void> {
+  const { range, valuation, facts, account } = content;
+  const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND l.account = ${literal(account)}`}`;
   const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
-  const unpriced = await readUnpriced(warehouse, range, valuation);
+  const unpriced = await readUnpriced(warehouse, range, valuation, account);
   const summary = await rows(warehouse, yearSummarySelect(valuation, where));
   const largest = await rows(
     warehouse,
@@ -99,8 +100,8 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
      FROM ledger_valued AS l WHERE ${where} AND category NOT IN ('transfer_in', 'transfer_out')
      ORDER BY abs(value_usdt) DESC NULLS LAST, abs(amount) DESC, entry_id LIMIT 20`,
   );
-  const { charts } = await monthly(warehouse, range, valuation);
-  const warningsList = await warnings(warehouse, range, facts, unpriced);
+  const { charts } = await monthly(warehouse, where, valuation);
+  const warningsList = await warnings(warehouse, range, facts, unpriced, account);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
   const summaryRows = summary.map(
     (r) =>
@@ -118,7 +119,7 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
 <style>${REPORT_STYLE}</style></head>
 <body>
 <header><h1>Year-end report</h1>
-<p class="meta">Range <b>${escape(formatWindow(range))}</b> (half-open, UTC) · time zone ${escape(valuation.timeZone)} · fiat ${escape(valuation.fiat ?? 'none')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
+<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}Range <b>${escape(formatWindow(range))}</b> (half-open, UTC) · time zone ${escape(valuation.timeZone)} · fiat ${escape(valuation.fiat ?? 'none')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
 <section><h2>Warnings</h2>${warningList(warningsList)}</section>
 <section><h2>Coverage</h2>${table('coverage', ['Account', 'Stream', 'Covered', 'Gaps'], coverageRows, 'No stream was checked.')}</section>
 <section><h2>Per-asset summary</h2><p class="note">Amounts and values are exact (year_summary). A value is empty when any movement it adds up has no price.</p>

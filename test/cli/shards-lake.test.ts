@@ -106,4 +106,27 @@ describe('shards and the lake', () => {
     // Rewritten with the same rows: the data files are byte for byte the same.
     for (const path of touched.filter((p) => p.endsWith('data.parquet'))) expect(after.get(path)?.sha, path).toBe(before.get(path)?.sha);
   }, 240_000);
+
+  it('writes the tax files and the report per account too, since neither tax format has an account column', async () => {
+    const out = join(dir, 'out-per-account');
+    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'single.duckdb'), '--out', out, '--format', 'koinly,cointracking,report', '--quiet']);
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const names = sim.accounts.map((a) => a.name).sort();
+    expect((await readdir(join(out, 'accounts'))).sort()).toEqual(names);
+    const all = (await readFile(join(out, 'koinly.csv'), 'utf8')).trimEnd().split('\n');
+    const perAccount: string[] = [];
+    for (const name of names) {
+      expect((await readdir(join(out, 'accounts', name))).sort()).toEqual(['.ledgerpipe-export.json', 'cointracking.csv', 'koinly.csv', 'manifest.json', 'report.html']);
+      const [header, ...rows] = (await readFile(join(out, 'accounts', name, 'koinly.csv'), 'utf8')).trimEnd().split('\n');
+      expect(header).toBe(all[0]);
+      // Each row is the account's own: Koinly's Description ends with the account in brackets.
+      expect(rows.every((r) => r.includes(`[${name}]`))).toBe(true);
+      perAccount.push(...rows);
+      const manifest = JSON.parse(await readFile(join(out, 'accounts', name, 'manifest.json'), 'utf8')) as { accounts: string[] };
+      expect(manifest.accounts).toEqual([name]);
+      expect(await readFile(join(out, 'accounts', name, 'report.html'), 'utf8')).toContain(`Account <b>${name}</b>`);
+    }
+    // Together they are the whole file, row for row.
+    expect(perAccount.sort()).toEqual(all.slice(1).sort());
+  }, 60_000);
 });
