@@ -165,8 +165,31 @@ const pricesAtRealRates: Benchmark = {
   },
 };
 
+const ACCOUNTS_TARGET_RATIO = 1.1;
+
+const manyAccounts: Benchmark = {
+  name: 'many-accounts',
+  async run({ quick }) {
+    const { measureAccounts } = await import('./accounts-bound.js');
+    const counts = quick ? [1, 10] : [1, 10, 40, 100];
+    const span = quick ? 'one quarter' : 'one year';
+    const figures: Figure[] = [];
+    const raw: Record<string, unknown> = {};
+    for (const accounts of counts) {
+      const result = await measureAccounts({ accounts, seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 });
+      raw[String(accounts)] = result;
+      const limit = result.ipBoundSeconds > result.perKeyBoundSeconds ? 'IP budget' : 'per key';
+      figures.push(
+        { name: `${accounts} accounts, ${span}, real rates: wall time`, value: round(result.wallSeconds, 1), unit: `s (bound ${round(result.boundSeconds, 1)} s, ${limit})`, target: '' },
+        { name: `${accounts} accounts / bound`, value: round(result.ratio, 3), unit: `(${result.requests} requests, ${result.rateLimited} 429s)`, target: `<= ${ACCOUNTS_TARGET_RATIO}`, met: result.ratio <= ACCOUNTS_TARGET_RATIO && result.rateLimited === 0 },
+      );
+    }
+    return { figures, raw };
+  },
+};
+
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, pipelineAtScale, busyYear];
+const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, manyAccounts, pipelineAtScale, busyYear];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();

@@ -12,6 +12,8 @@ export interface SimInfo {
   apiKey: string;
   secretKey: string;
   passphrase: string;
+  /** Every account it serves (`--accounts N`), the first the one above. */
+  accounts: { name: string; apiKey: string; secretKey: string; passphrase: string }[];
 }
 
 export interface PlannedRequest {

@@ -65,12 +65,15 @@ export async function spawnSimulator(options: {
   to?: string;
   /** --pending-seconds: how long withdrawals stay pending; the simulator's default when omitted. */
   pendingSeconds?: number;
+  /** --accounts: how many accounts it serves (default 1). */
+  accounts?: number;
 }): Promise<{ child: ChildProcess; info: SimInfo }> {
   const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', options.seed ?? 'bench'];
   // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
   args.push('--from', options.from ?? '2025-01-01', '--to', options.to ?? '2026-01-01', '--port', '0', '--host', '127.0.0.1');
   if (options.pendingSeconds !== undefined) args.push('--pending-seconds', String(options.pendingSeconds));
+  if (options.accounts !== undefined) args.push('--accounts', String(options.accounts));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const tail = stderrTail(child);
   try {

@@ -168,13 +168,20 @@ export const LIVE_IP_LIMIT_PER_MINUTE = 6000;
 /** How long the live service blocks an address that went over its cap. */
 const IP_BAN_MS = 300_000;
 
+/** The name and data seed of the simulator's i-th account (from 0): `default` and the seed, then `acct-002`... */
+export function simAccountOf(seed: string, i: number): { name: string; seed: string } {
+  if (i === 0) return { name: 'default', seed };
+  const name = `acct-${String(i + 1).padStart(3, '0')}`;
+  return { name, seed: `${seed}:${name}` };
+}
+
 /** The accounts to serve: `default` with the given or seed's credentials, then `acct-002`... each of its own seed. */
 function simAccounts(options: SimulatorOptions, marginWindowDays: number): SimAccount[] {
   const count = options.accounts ?? 1;
   return Array.from({ length: count }, (_, i) => {
-    const seed = i === 0 ? options.seed : `${options.seed}:acct-${String(i + 1).padStart(3, '0')}`;
+    const { name, seed } = simAccountOf(options.seed, i);
     return {
-      name: i === 0 ? 'default' : `acct-${String(i + 1).padStart(3, '0')}`,
+      name,
       credentials: i === 0 ? (options.credentials ?? seedCredentials(seed)) : seedCredentials(seed),
       dataset: generateDataset({ ...options, seed, marginWindowDays }),
     };
