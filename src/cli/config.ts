@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { shardOf, type Shard } from './shard.js';
+import { shardOf, type Shard } from '../pipeline/shard.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { Credentials } from '../http/credentials.js';
 

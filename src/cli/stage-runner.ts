@@ -10,7 +10,7 @@ import { notFinalLines, pricesLines, transformSummaryLines, unpricedLines } from
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
-import { parseShard } from './shard.js';
+import { parseShard } from '../pipeline/shard.js';
 import { reconciliationLines } from './status.js';
 
 /** The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. */
@@ -101,6 +101,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
     ...(args.lake === undefined ? {} : { lake: args.lake }),
+    ...(shard === undefined ? {} : { shard }),
     ...(config?.lakeMode === undefined ? {} : { lakeMode: Number.parseInt(config.lakeMode, 8) }),
   });
   for (const line of resultLines(result)) io.out(line);

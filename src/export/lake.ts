@@ -78,7 +78,7 @@ export async function writeLake(warehouse: Warehouse, options: LakeOptions): Pro
     for (const account of accounts) {
       for (const year of years) {
         const dir = resolve(join(options.lake, table, `account=${escapeHivePathName(account)}`, `year=${year}`));
-        await makeDirs(options.lake, dir, options.mode);
+        await makeDirs(dir, options.mode);
         const temp = join(dir, tempName(LAKE_DATA));
         const { start, end } = yearWindow(year);
         const select = `SELECT ${columns.join(', ')} FROM ${ident(table)} WHERE account = ${literal(account)} AND ts >= ${timestampTzSql(start)} AND ts < ${timestampTzSql(end)} ORDER BY ts, ${ident(key)}`;
@@ -87,14 +87,12 @@ export async function writeLake(warehouse: Warehouse, options: LakeOptions): Pro
     }
   }
   await runCopies(warehouse, jobs, ['SET preserve_insertion_order = true']);
-  const coverage = new Map<string, Awaited<ReturnType<typeof coverageOfRange>>>();
-  for (const account of accounts) {
-    for (const year of years) coverage.set(`${account}/${year}`, await coverageOfRange(warehouse, { range: yearWindow(year), now: options.now, accounts: [{ name: account, end: options.now }] }));
-  }
   for (const job of jobs) {
     const { partition } = job;
     partition.rows = job.file.rows;
-    const held = coverage.get(`${partition.account}/${partition.year}`) ?? [];
+    // The ledger is of every stream the account holds; each other table of its own stream.
+    const streams = sourceStreams(partition.table);
+    const held = await coverageOfRange(warehouse, { range: yearWindow(partition.year), now: options.now, accounts: [{ name: partition.account, end: options.now }], ...(streams === undefined ? {} : { streams }) });
     const manifest = {
       table: partition.table,
       account: partition.account,
@@ -119,14 +117,21 @@ export async function writeLake(warehouse: Warehouse, options: LakeOptions): Pro
   return jobs.map((j) => j.partition);
 }
 
-/** Creates `dir` and the folders between `lake` and it, each with the lake's folder mode when one is set. */
-async function makeDirs(lake: string, dir: string, mode: number | undefined): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  if (mode === undefined) return;
+/**
+ * Creates `dir` and the folders above it that are missing, those with the lake's folder mode when one is set.
+ * Folders that were there are left as they are: the lake's root may belong to someone else (a shared volume).
+ */
+async function makeDirs(dir: string, mode: number | undefined): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (mode === undefined || first === undefined) return;
   const dirMode = mode | ((mode & 0o444) >> 2);
-  const root = resolve(lake);
-  for (let d = dir; d.startsWith(root); d = resolve(d, '..')) {
+  for (let d = dir; ; d = resolve(d, '..')) {
     await chmod(d, dirMode);
-    if (d === root) break;
+    if (d === resolve(first)) break;
   }
+}
+
+/** The streams a table's rows come from: a partition is complete when these cover its year. */
+function sourceStreams(table: string): readonly string[] | undefined {
+  return table === 'ledger' ? undefined : [table];
 }

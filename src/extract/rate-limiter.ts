@@ -56,9 +56,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     grants[slot] = options.clock();
     size++;
     let markSent!: () => void;
-    unsent[slot] = new Promise<void>((resolve) => (markSent = resolve));
+    const mine = new Promise<void>((resolve) => (markSent = resolve));
+    unsent[slot] = mine;
     return () => {
-      if (unsent[slot] === undefined) return;
+      // Only once, and only while the slot is still this grant's.
+      if (unsent[slot] !== mine) return;
       grants[slot] = options.clock();
       unsent[slot] = undefined;
       markSent();

@@ -1,7 +1,7 @@
 import type { Account } from '../cli/config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
-import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budget.js';
+import type { IpBudget } from '../extract/ip-budget.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
 import { createSignedClient } from '../http/client.js';
@@ -26,14 +26,7 @@ export interface AccountResult {
  * fails first, each recording its own failure; then the first failure is thrown, and the accounts that were
  * read have their rows say whose failure stopped them.
  */
-export async function extractAccounts(warehouse: Warehouse, options: RunPipelineOptions, streams: StreamDef[]): Promise<AccountResult[]> {
-  // One budget per platform address for every account of the process (README, "Many accounts").
-  const budget = createIpBudget({
-    perMinute: options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE,
-    rateScale: options.rateScale ?? 1,
-    clock: options.clock ?? Date.now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  });
+export async function extractAccounts(warehouse: Warehouse, options: RunPipelineOptions, streams: StreamDef[], budget: IpBudget): Promise<AccountResult[]> {
   const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams, budget.forAddress(a.baseUrl))));
   const failed = settled.findIndex((s) => s.status === 'rejected');
   const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

@@ -1,4 +1,5 @@
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import type { RateLimiter } from '../extract/rate-limiter.js';
 import { extractPrices, type PriceResult } from '../prices/extract-prices.js';
 import { loadRates } from '../prices/rates-file.js';
 import { applyValuation, fiatColumn, type Valuation } from '../prices/valuation.js';
@@ -51,7 +52,7 @@ export async function prepareValuation(warehouse: Warehouse, options: ValuationO
 /** The prices stage: the candles of every asset the range moves (and of USDT<fiat>), then the views of values. */
 export async function pricesStage(
   warehouse: Warehouse,
-  options: ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; log: Logger },
+  options: ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger },
 ): Promise<PriceResult> {
   const assets = await assetsOfRange(warehouse, options.range);
   const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
@@ -65,6 +66,7 @@ export async function pricesStage(
       ...fiatPair,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       rateScale: options.rateScale ?? 1,
+      ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
       log: options.log,
     });
   } catch (error) {

@@ -4,7 +4,9 @@ import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { join } from 'node:path';
+import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budget.js';
 import { writeLake, type LakePartition } from '../export/lake.js';
+import { shardOf, type Shard } from './shard.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
@@ -57,6 +59,8 @@ export interface RunPipelineOptions {
   /** --lake: also write the tables as Hive-partitioned Parquet there; lakeMode: their files' mode. */
   lake?: string;
   lakeMode?: number;
+  /** --shard: the part of the accounts this process runs (extracts, and writes to the lake). */
+  shard?: Shard;
 }
 
 
@@ -121,6 +125,14 @@ function exportRange(options: RunPipelineOptions, accounts: readonly AccountResu
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
   const { pipeline } = options;
   const clock = options.clock ?? Date.now;
+  // One budget per platform address for every request of the run, every account's and the candles' (README,
+  // "Many accounts").
+  const budget = createIpBudget({
+    perMinute: options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE,
+    rateScale: options.rateScale ?? 1,
+    clock,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
   if (pipeline.stages.includes('export')) {
     // A --out that cannot be written is said now, not after hours of extraction; and an export set an earlier
     // run left half renamed or half written is put right before anything else.
@@ -145,7 +157,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [] };
     if (pipeline.stages.includes('extract')) {
       // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
-      result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams)));
+      result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams), budget));
       runIds = result.accounts.map((a) => a.runId);
       options.progress.stop();
       const reason = incompleteReason(result.accounts);
@@ -158,7 +170,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
     if (pipeline.stages.includes('prices')) {
       await stage('prices', async () => {
-        result.prices = await pricesStage(warehouse, { ...valuationOf(options), baseUrl: priceBaseUrl(options), range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, log: options.log });
+        const baseUrl = priceBaseUrl(options);
+        result.prices = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
       });
     }
     const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;
@@ -231,8 +244,10 @@ async function exportStage(
       }
     }
     if (options.lake !== undefined) {
-      // A shard writes its own accounts' partitions only: those it extracted, else every account it holds.
-      const accounts = pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : {};
+      // A run writes its own accounts' partitions only: those it extracted, else those it holds (of its shard).
+      const { shard } = options;
+      const held = shard === undefined ? undefined : manifest.accounts.filter((a) => shardOf(a, shard.count) === shard.index);
+      const accounts = pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : held === undefined ? {} : { accounts: held };
       result.lake = await writeLake(warehouse, { lake: options.lake, range, ...accounts, ...(options.lakeMode === undefined ? {} : { mode: options.lakeMode }), now: clock() });
     }
   });

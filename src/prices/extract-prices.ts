@@ -2,7 +2,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { PlatformError } from '../errors/platform-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createFetcher } from '../extract/fetcher.js';
-import { createRateLimiter } from '../extract/rate-limiter.js';
+import { underBudget } from '../extract/ip-budget.js';
+import { createRateLimiter, type RateLimiter } from '../extract/rate-limiter.js';
 import { emptyStreamStats, type StreamStats } from '../extract/stats.js';
 import { createSignedClient, type SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY } from '../http/retry.js';
@@ -29,6 +30,8 @@ export interface PriceOptions {
   clock?: () => number;
   sleep?: (ms: number) => Promise<void>;
   rateScale?: number;
+  /** The process's IP budget for this address (extract/ip-budget.ts): candles count against it too. */
+  ipLimiter?: RateLimiter;
   log: Logger;
 }
 
@@ -155,7 +158,8 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   const sleep = options.sleep ?? sleeper;
   const client = createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock });
   const stats = emptyStreamStats();
-  const limiter = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
+  const candles = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
+  const limiter = options.ipLimiter === undefined ? candles : underBudget(candles, options.ipLimiter);
   const fetch = createFetcher(HISTORY_CANDLES, (data) => candlesSchema.parse(data), {
     client,
     limiter,

@@ -1,7 +1,7 @@
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, DuckDBTypeId, StatementType } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
-import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, realpath } from 'node:fs/promises';
+import { join, parse, resolve } from 'node:path';
 import { ident, literal } from './quote.js';
 import { describeOpenError, startUtcSession } from './warehouse.js';
 
@@ -106,7 +106,7 @@ export async function withQuery<T>(path: string, sql: string, use: (result: Quer
  * configuration is locked before the statement runs; the statement is held to the same read-only check.
  */
 export async function withLakeQuery<T>(lake: string, sql: string, use: (result: QueryResult) => Promise<T>): Promise<T> {
-  const root = resolve(lake);
+  const root = await lakeRoot(lake);
   const tables = await lakeTables(root);
   const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   const connection = await instance.connect();
@@ -130,14 +130,33 @@ export async function withLakeQuery<T>(lake: string, sql: string, use: (result: 
   }
 }
 
+/**
+ * The lake's folder as DuckDB will be allowed it: its real path, never the file system's root, and with no
+ * symbolic link anywhere inside. DuckDB checks a path's text, not where a link leads: a link in the lake would
+ * let a statement read what it points at.
+ */
+async function lakeRoot(lake: string): Promise<string> {
+  let root: string;
+  try {
+    root = await realpath(resolve(lake));
+  } catch (error) {
+    throw new UsageError(`cannot read --lake ${lake} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the folder a run wrote with --lake`, error);
+  }
+  if (root === parse(root).root) throw new UsageError(`--lake ${lake} is the root of the file system; give the folder a run wrote with --lake`);
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) throw new UsageError(`--lake ${lake} holds a symbolic link, ${path}; query reads only a lake of plain files and folders`);
+      if (entry.isDirectory()) await walk(path);
+    }
+  };
+  await walk(root);
+  return root;
+}
+
 /** The table folders of a lake: those with a partition in them. */
 async function lakeTables(root: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch (error) {
-    throw new UsageError(`cannot read --lake ${root} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the folder a run wrote with --lake`, error);
-  }
+  const entries = await readdir(root, { withFileTypes: true });
   const tables = entries.filter((e) => e.isDirectory() && /^[a-z_][a-z0-9_]*$/.test(e.name)).map((e) => e.name).sort();
   if (tables.length === 0) throw new UsageError(`--lake ${root} holds no table; give the folder a run wrote with --lake`);
   return tables;

@@ -95,6 +95,9 @@ interface WriterState {
   failure?: unknown;
 }
 
+/** Rows appended between two turns of the event loop (README, "Many accounts"). */
+const YIELD_EVERY_ROWS = 2048n;
+
 interface Pending {
   page: PageCommit;
   writer: WriterState;
@@ -129,6 +132,9 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
         raw.appendTimestampTZ(now);
         raw.appendBigInt(records++);
         raw.endRow();
+        // Appending is synchronous: a large batch would hold the event loop for hundreds of milliseconds, and
+        // requests the limiters released would leave that much late, closer to the next than the limits allow.
+        if (records % YIELD_EVERY_ROWS === 0n) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       if (page.window !== undefined) {
         coverage.appendVarchar(account);
@@ -188,15 +194,31 @@ async function drain(warehouse: Pick<Warehouse, 'transaction'>, group: CommitGro
       await warehouse.transaction((c) => writeBatch(c, batch));
       for (const p of batch) p.resolve();
     } catch (error) {
-      // After one failed batch a writer writes nothing more: a later page's cursor would move past the lost one.
-      const failed = new Set(batch.map((p) => p.writer));
-      for (const writer of failed) writer.failure = error;
-      const [stopped, others] = [group.queue.filter((p) => failed.has(p.writer)), group.queue.filter((p) => !failed.has(p.writer))];
-      group.queue = others;
-      for (const p of [...batch, ...stopped]) p.reject(error);
+      const writers = [...new Set(batch.map((p) => p.writer))];
+      if (writers.length === 1) fail(group, batch, writers[0] as WriterState, error);
+      // Several accounts' pages: each writer's go again alone, so one account's bad page stops only that account.
+      else for (const writer of writers) await writeAlone(warehouse, group, batch.filter((p) => p.writer === writer), writer);
     }
   }
   group.writing = false;
+}
+
+/** One writer's pages of a failed batch, in a transaction of their own. */
+async function writeAlone(warehouse: Pick<Warehouse, 'transaction'>, group: CommitGroup, pages: Pending[], writer: WriterState): Promise<void> {
+  try {
+    await warehouse.transaction((c) => writeBatch(c, pages));
+    for (const p of pages) p.resolve();
+  } catch (error) {
+    fail(group, pages, writer, error);
+  }
+}
+
+/** After one failed batch a writer writes nothing more: a later page's cursor would move past the lost one. */
+function fail(group: CommitGroup, pages: Pending[], writer: WriterState, error: unknown): void {
+  writer.failure = error;
+  const stopped = group.queue.filter((p) => p.writer === writer);
+  group.queue = group.queue.filter((p) => p.writer !== writer);
+  for (const p of [...pages, ...stopped]) p.reject(error);
 }
 
 /**

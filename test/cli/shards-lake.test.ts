@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shardOf } from '../../src/cli/shard.js';
+import { shardOf } from '../../src/pipeline/shard.js';
 import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
 import { runCliProcess } from '../helpers/cli.js';
 
@@ -82,9 +82,9 @@ describe('shards and the lake', () => {
       expect(rows, table).toBe(await query(single, sql));
     }
     // Every partition is there, and says it is not complete: only January of 2025 was read, and its manifest
-    // says so, stream by stream.
+    // says so for the streams its rows come from (the ledger's: all eight paged streams).
     const partitions = await query(shared, 'SELECT "table", account, "year", complete, len(coverage) FROM lake_partitions ORDER BY ALL');
-    const expected = TABLES.flatMap((t) => sim.accounts.map((a) => `${t},${a.name},2025,false,8`)).sort();
+    const expected = TABLES.flatMap((t) => sim.accounts.map((a) => `${t},${a.name},2025,false,${t === 'ledger' ? 8 : 1}`)).sort();
     expect(partitions.trimEnd().split('\n').slice(1)).toEqual(expected);
     const manifest = JSON.parse(await readFile(join(shared, 'ledger', 'account=default', 'year=2025', '_manifest.json'), 'utf8')) as { coverage: { stream: string; covered: unknown; gaps: unknown }[] };
     expect(manifest.coverage.find((c) => c.stream === 'withdrawals')).toEqual({
@@ -106,6 +106,26 @@ describe('shards and the lake', () => {
     // Rewritten with the same rows: the data files are byte for byte the same.
     for (const path of touched.filter((p) => p.endsWith('data.parquet'))) expect(after.get(path)?.sha, path).toBe(before.get(path)?.sha);
   }, 240_000);
+
+  it("gives the lake's files the config's lakeMode, its new folders the same with x, and leaves the root alone", async () => {
+    const lake = join(dir, 'lake-mode');
+    await mkdir(lake, { mode: 0o700 });
+    const withMode = join(dir, 'mode.config.json');
+    await writeFile(withMode, JSON.stringify({ ...JSON.parse(await readFile(config, 'utf8')), lakeMode: '640' }));
+    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'single.duckdb'), '--out', join(dir, 'out-mode'), '--config', withMode, '--lake', lake, '--format', 'csv', '--quiet']);
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    const partition = join(lake, 'ledger', 'account=default', 'year=2025');
+    expect([await mode(lake), await mode(join(lake, 'ledger')), await mode(partition), await mode(join(partition, 'data.parquet')), await mode(join(partition, '_manifest.json'))]).toEqual([0o700, 0o750, 0o750, 0o640, 0o640]);
+  }, 60_000);
+
+  it('refuses to query a lake with a symbolic link in it, which could lead the query out of the lake', async () => {
+    const lake = join(dir, 'lake-link');
+    await mkdir(join(lake, 'ledger', 'account=a', 'year=2025'), { recursive: true });
+    await symlink('/', join(lake, 'ledger', 'account=a', 'escape'));
+    const run = await runCliProcess(['query', '--lake', lake, 'SELECT 1']);
+    expect([run.status, run.stderr.trimEnd()]).toEqual([2, `ledgerpipe: --lake ${lake} holds a symbolic link, ${join(lake, 'ledger', 'account=a', 'escape')}; query reads only a lake of plain files and folders`]);
+  });
 
   it('writes the tax files and the report per account too, since neither tax format has an account column', async () => {
     const out = join(dir, 'out-per-account');

@@ -49,6 +49,38 @@ describe('the loader after a failed batch', () => {
   });
 });
 
+describe('one commit queue for every account', () => {
+  it("stops only the account whose page fails: another account's pages of the same batch commit", async () => {
+    const real = warehouse.transaction.bind(warehouse);
+    // A disk that refuses any transaction with a record of key 'bad', as a bad page would be refused.
+    let attempts = 0;
+    const picky = {
+      ...warehouse,
+      transaction: <T>(work: Parameters<Warehouse['transaction']>[0]): Promise<T> =>
+        real(async (c) => {
+          attempts++;
+          const result = await work(c);
+          const bad = await c.runAndReadAll("SELECT count(*) FROM raw_records WHERE key = 'bad'");
+          if (Number(bad.getRows()[0]?.[0]) > 0) throw new Error('refused');
+          return result;
+        }) as Promise<T>,
+    } as Warehouse;
+    const a = await createRawWriter(picky, { account: 'a', runId: 'r', clock: () => D0 });
+    const b = await createRawWriter(picky, { account: 'b', runId: 'r', clock: () => D0 });
+    // Both accounts' pages wait behind the first, then go as one batch, which fails for a's page.
+    const first = b.commit(page('USDT-FUTURES', D0, D0 + DAY, '1', false));
+    const bad = a.commit(page('USDT-FUTURES', D0, D0 + DAY, 'bad', true));
+    const good = b.commit(page('USDT-FUTURES', D0, D0 + DAY, '2', true));
+    await first;
+    await expect(bad).rejects.toThrow('refused');
+    await good;
+    expect(attempts).toBe(4);
+    await expect(a.commit(page('USDT-FUTURES', D0 + DAY, D0 + 2 * DAY, '3', true))).rejects.toThrow('refused');
+    expect(await rows(warehouse, "SELECT account, key FROM raw_records ORDER BY ALL")).toEqual([{ account: 'b', key: '1' }, { account: 'b', key: '2' }]);
+    expect(await rows(warehouse, "SELECT account, status FROM coverage ORDER BY ALL")).toEqual([{ account: 'b', status: 'done' }]);
+  });
+});
+
 describe('nightly after a run that left a window unfinished', () => {
   it('starts at the unfinished window (less the look-back), not after the windows done behind it', async () => {
     const writer = await createRawWriter(warehouse, { account: 'default', runId: 'r', clock: () => D0 });
