@@ -1,53 +1,9 @@
--- futures_fills: GET /api/v2/mix/order/fill-history, one row per fill, renamed and cast.
--- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and
---   the symbol's base coin for COIN-FUTURES: BTC of the perpetual BTCUSD and of the delivery contract BTCUSDH23
---   (README, "The ledger").
--- fee, fee_coin: the sum of totalFee over the feeDetail entries in the first entry's coin (NULL when none
---   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it.
--- fee_detail: the feeDetail entries exactly as received (JSON); futures_fill_fees has one row per entry,
---   and the ledger one trading_fee row per entry.
+-- futures_fills: GET /api/v2/mix/order/fill-history, one row per fill, from the typed columns written with each
+-- record as it was loaded (typed_futures_fills; how each column is made: sql/macros/10_typed_at_load.sql).
 CREATE OR REPLACE TABLE futures_fills AS
-WITH source AS (
-  SELECT
-    account, partition, ts,
-    json_transform(payload, '{"tradeId":"VARCHAR","orderId":"VARCHAR","symbol":"VARCHAR","price":"VARCHAR",
-      "baseVolume":"VARCHAR","quoteVolume":"VARCHAR","side":"VARCHAR","tradeSide":"VARCHAR","posMode":"VARCHAR",
-      "tradeScope":"VARCHAR","enterPointSource":"VARCHAR","profit":"VARCHAR","marginCoin":"VARCHAR","feeDetail":"JSON"}') AS r
-  FROM raw_records
-  WHERE stream = 'futures_fills'
-),
-with_fees AS (
-  SELECT *, lp_fee_detail(r.feeDetail) AS fees FROM source
-)
 SELECT
-  account,
-  partition                      AS product_type,
-  r.tradeId                      AS trade_id,
-  r.orderId                      AS order_id,
-  r.symbol                       AS symbol,
-  lp_amount(r.price)             AS price,
-  lp_amount(r.baseVolume)        AS base_volume,
-  lp_amount(r.quoteVolume)       AS quote_volume,
-  r.side                         AS side,
-  r.tradeSide                    AS trade_side,
-  r.posMode                      AS pos_mode,
-  r.tradeScope                   AS trade_scope,
-  r.enterPointSource             AS enter_point_source,
-  lp_amount(r.profit)            AS profit,
-  coalesce(
-    nullif(r.marginCoin, ''),
-    CASE partition
-      WHEN 'USDT-FUTURES' THEN 'USDT'
-      WHEN 'USDC-FUTURES' THEN 'USDC'
-      -- COIN-FUTURES symbols are the base coin, USD, and for a delivery contract its month code and year
-      -- (BTCUSD, BTCUSDH23): the base coin is the margin.
-      ELSE regexp_replace(r.symbol, 'USD([A-Z][0-9]{2})?$', '')
-    END
-  )                              AS margin_coin,
-  list_sum(list_transform(list_filter(fees, e -> e.feeCoin = fees[1].feeCoin), e -> lp_amount(e.totalFee))) AS fee,
-  fees[1].feeCoin                AS fee_coin,
-  r.feeDetail                    AS fee_detail,
-  ts
-FROM with_fees
+  account, product_type, trade_id, order_id, symbol, price, base_volume, quote_volume, side, trade_side, pos_mode,
+  trade_scope, enter_point_source, profit, margin_coin, fee, fee_coin, fee_detail, ts
+FROM typed_futures_fills
 -- Stored in export order (ts, then key): exports read it as it lies, without sorting again.
 ORDER BY ts, trade_id, account;

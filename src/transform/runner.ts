@@ -6,6 +6,7 @@ import { packageRoot } from '../util/package-root.js';
 import { literal } from '../warehouse/quote.js';
 import { readValuation, valuationSql } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
+import { ensureTyped, typedVersion } from '../warehouse/typed-at-load.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -54,8 +55,12 @@ export async function runTransforms(
   const files = (await Promise.all(TRANSFORM_FOLDERS.map((f) => readSqlFolder(f)))).flat();
   const checks = await readSqlFolder('checks');
   const version = await catalogVersion();
+  const typed = await typedVersion();
   return warehouse.transaction(async (connection) => {
     const report: TransformReport = { files: [], checks: [], catalogVersion: version };
+    const started = clock();
+    const retyped = await ensureTyped(connection, typed, now());
+    if (retyped.length > 0) report.files.push({ name: `typed again: ${retyped.join(', ')}`, ms: Math.round(clock() - started) });
     await connection.run(`SET file_search_path = ${literal(packageRoot())}`);
     try {
       for (const file of files) {

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
+import { TYPED_AT_LOAD, typedVersion, typeRecordsSql, typesAtLoad } from './typed-at-load.js';
 import type { Window } from '../time/window.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -89,9 +90,10 @@ VALUES ($account, $stream, $partition, $key, $payload, $error, $now, $run)
 ON CONFLICT (account, stream, partition, key) DO UPDATE SET payload = excluded.payload, error = excluded.error,
   fetched_at = excluded.fetched_at, run_id = excluded.run_id`;
 
-/** One writer's account, run and clock, and the failure that stopped it. */
+/** One writer's account, run and clock, whether it types at load, and the failure that stopped it. */
 interface WriterState {
   options: RawWriterOptions;
+  typed: boolean;
   failure?: unknown;
 }
 
@@ -159,7 +161,13 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
     raw.closeSync();
     coverage.closeSync();
   }
-  if (records > 0n) await connection.run(UPSERT_RAW);
+  if (records > 0n) {
+    await connection.run(UPSERT_RAW);
+    // The typed columns of the streams typed at load, from the same records, in the same transaction.
+    for (const stream of TYPED_AT_LOAD) {
+      if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await connection.run(typeRecordsSql(stream, 'lp_stage_raw_last'));
+    }
+  }
   if (windows > 0n) await connection.run(UPSERT_COVERAGE);
   await connection.run('DELETE FROM lp_stage_raw');
   await connection.run('DELETE FROM lp_stage_coverage');
@@ -238,6 +246,9 @@ export async function createRawWriter(
   await warehouse.exclusive(async (c) => {
     await c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (
       account VARCHAR, stream VARCHAR, partition VARCHAR, key VARCHAR, ts TIMESTAMPTZ, payload VARCHAR, fetched_at TIMESTAMPTZ, seq BIGINT)`);
+    // The batch's records as UPSERT_RAW loads them: each once, as last seen.
+    await c.run(`CREATE TEMP VIEW IF NOT EXISTS lp_stage_raw_last AS
+      SELECT * FROM lp_stage_raw QUALIFY row_number() OVER (PARTITION BY account, stream, partition, key ORDER BY seq DESC) = 1`);
     await c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_coverage (
       account VARCHAR, stream VARCHAR, partition VARCHAR, window_start TIMESTAMPTZ, window_end TIMESTAMPTZ, status VARCHAR,
       cursor VARCHAR, rows BIGINT, tie INTEGER, run_id VARCHAR, updated_at TIMESTAMPTZ, seq BIGINT)`);
@@ -248,7 +259,9 @@ export async function createRawWriter(
     groups.set(warehouse, group);
   }
   const shared = group;
-  const writer: WriterState = { options };
+  const version = await typedVersion();
+  const typed = await warehouse.exclusive((c) => typesAtLoad(c, version, options.clock()));
+  const writer: WriterState = { options, typed };
   return {
     commit: (page) =>
       new Promise<void>((resolve, reject) => {

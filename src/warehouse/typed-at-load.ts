@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { ident, literal } from './quote.js';
+import { readSqlFolder } from './sql-files.js';
+import { timestampTz } from './time-values.js';
+
+/**
+ * The streams whose typed columns are written with their raw records (README, "How the transform works"): a
+ * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/macros/10_typed_at_load.sql).
+ */
+export const TYPED_AT_LOAD = ['futures_fills'] as const;
+
+/** Upserts the typed rows of `stream`'s records in `source` (a table or view with raw_records' columns). */
+export function typeRecordsSql(stream: (typeof TYPED_AT_LOAD)[number], source: string): string {
+  return `INSERT OR REPLACE INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`;
+}
+
+/**
+ * The version of the typing: the SHA-256 of the macro files, which hold how every typed column is made (a
+ * change of lp_amount changes the columns as much as a change of the typing itself).
+ */
+export async function typedVersion(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of await readSqlFolder('macros')) hash.update(file.text);
+  return hash.digest('hex');
+}
+
+/**
+ * Whether a loader may type its records as it loads them: when the typed tables are of this release's typing, or
+ * when there is nothing typed or to type yet (a new warehouse: this release's version is recorded now). Otherwise
+ * (a warehouse typed by another release) the records are loaded raw, and the next transform types every one
+ * again: rows of two typings must never sit in one table under one version.
+ */
+export async function typesAtLoad(c: DuckDBConnection, version: string, now: number): Promise<boolean> {
+  const recorded = (await c.runAndReadAll("SELECT version FROM model_versions WHERE name = 'typed_at_load'")).getRows()[0]?.[0];
+  if (recorded === version) return true;
+  if (recorded !== undefined) return false;
+  const held = TYPED_AT_LOAD.map((s) => `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`).join(' + ');
+  if (Number((await c.runAndReadAll(`SELECT ${held}`)).getRows()[0]?.[0]) > 0) return false;
+  await c.run("INSERT OR REPLACE INTO model_versions VALUES ('typed_at_load', $version, $now)", { version, now: timestampTz(now) });
+  return true;
+}
+
+/**
+ * Makes the typed tables whole before the transform reads them, in its transaction: when they were typed by
+ * another release (model_versions 'typed_at_load'), or hold another number of rows than raw_records (a warehouse
+ * of an earlier release, records moved back from quarantine), they are typed again from raw_records, which stays
+ * enough to replay every transform. Returns the streams typed again.
+ */
+export async function ensureTyped(c: DuckDBConnection, version: string, now: number): Promise<string[]> {
+  const recorded = (await c.runAndReadAll("SELECT version FROM model_versions WHERE name = 'typed_at_load'")).getRows()[0]?.[0];
+  const retyped: string[] = [];
+  for (const stream of TYPED_AT_LOAD) {
+    const counts = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM raw_records WHERE stream = ${literal(stream)}), (SELECT count(*) FROM ${ident(`typed_${stream}`)})`)).getRows()[0];
+    if (recorded === version && counts?.[0] === counts?.[1]) continue;
+    await c.run(`DELETE FROM ${ident(`typed_${stream}`)}`);
+    await c.run(typeRecordsSql(stream, 'raw_records'));
+    retyped.push(stream);
+  }
+  if (recorded !== version) {
+    await c.run("INSERT OR REPLACE INTO model_versions VALUES ('typed_at_load', $version, $now)", { version, now: timestampTz(now) });
+  }
+  return retyped;
+}

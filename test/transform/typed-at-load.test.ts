@@ -1,0 +1,59 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { rows } from '../helpers/raw.js';
+
+let dir: string;
+let sim: Simulator;
+let db: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-typed-'));
+  db = join(dir, 'w.duckdb');
+  sim = await startSimulator({ seed: 'typed', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 2, 1), records: 400, rateScale: 100, pendingMs: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const exportArgs = (out: string) => ['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'csv'];
+
+describe('typed at load', () => {
+  it('types each fill as it is loaded, exactly as typing it again from raw_records does', async () => {
+    const env = simEnv(sim.credentials);
+    const extract = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--streams', 'futures_fills', '--quiet'], { env });
+    expect([extract.status, extract.stderr]).toEqual([0, '']);
+    // Loaded and typed in one go: one typed row per raw fill, before any transform.
+    let warehouse = await openWarehouse(db);
+    try {
+      expect(await rows(warehouse, "SELECT (SELECT count(*) FROM raw_records WHERE stream = 'futures_fills') = (SELECT count(*) FROM typed_futures_fills) AND (SELECT count(*) FROM typed_futures_fills) > 300 AS same")).toEqual([{ same: 'true' }]);
+    } finally {
+      await warehouse.close();
+    }
+    const transform = await runCliProcess(['transform', '--db', db]);
+    expect(transform.status, transform.stderr).toBe(0);
+    expect(transform.stderr).not.toContain('typed again');
+    expect((await runCliProcess(exportArgs(join(dir, 'loaded')))).status).toBe(0);
+
+    // Another release's typing (its version gone) with a typed row gone wrong: the transform types every fill again.
+    warehouse = await openWarehouse(db);
+    try {
+      await warehouse.connection.run("DELETE FROM model_versions WHERE name = 'typed_at_load'");
+      await warehouse.connection.run('UPDATE typed_futures_fills SET price = 0');
+    } finally {
+      await warehouse.close();
+    }
+    const again = await runCliProcess(['transform', '--db', db]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/typed again: futures_fills \d+ ms/);
+    expect((await runCliProcess(exportArgs(join(dir, 'retyped')))).status).toBe(0);
+    for (const file of ['futures_fills.csv', 'ledger.csv']) {
+      expect(await readFile(join(dir, 'retyped', file), 'utf8'), file).toBe(await readFile(join(dir, 'loaded', file), 'utf8'));
+    }
+  }, 120_000);
+});
