@@ -55,3 +55,28 @@ SELECT
   r.feeDetail                    AS fee_detail,
   ts
 FROM with_fees;
+
+-- margin_records: GET /api/v2/tax/margin-record, one row per record, renamed and cast, nothing else.
+CREATE OR REPLACE MACRO lp_type_margin_records(src) AS TABLE
+WITH source AS (
+  SELECT
+    account, partition, key, ts,
+    json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","symbol":"VARCHAR","marginTaxType":"VARCHAR",
+      "amount":"VARCHAR","fee":"VARCHAR","total":"VARCHAR","balance":"VARCHAR"}') AS r
+  FROM query_table(src)
+  WHERE stream = 'margin_records'
+)
+SELECT
+  account,
+  partition                 AS margin_type,
+  key,
+  r.id                      AS id,
+  r.coin                    AS coin,
+  nullif(r.symbol, '')      AS symbol,
+  r.marginTaxType           AS margin_tax_type,
+  lp_amount(r.amount)       AS amount,
+  lp_amount(r.fee)          AS fee,
+  -- The docs name it total; a client built on real records reads balance (docs/platform.md).
+  lp_amount(coalesce(r.total, r.balance)) AS total,
+  ts
+FROM source;

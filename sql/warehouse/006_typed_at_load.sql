@@ -1,5 +1,5 @@
--- Typed at load (README, "How the transform works"): each futures fill's typed columns, written with its raw
--- record (sql/macros/10_typed_at_load.sql), so that the transform reads columns instead of parsing JSON. The
+-- Typed at load (README, "How the transform works"): each futures fill's and margin record's typed columns,
+-- written with its raw record (sql/macros/10_typed_at_load.sql), so that the transform reads columns instead of parsing JSON. The
 -- transform fills it from raw_records when it is not of this release, as for a warehouse of an earlier one.
 CREATE TABLE IF NOT EXISTS typed_futures_fills (
   account            VARCHAR       NOT NULL,
@@ -23,4 +23,19 @@ CREATE TABLE IF NOT EXISTS typed_futures_fills (
   fee_detail         JSON,
   ts                 TIMESTAMPTZ   NOT NULL,
   PRIMARY KEY (account, product_type, key)
+);
+
+CREATE TABLE IF NOT EXISTS typed_margin_records (
+  account         VARCHAR       NOT NULL,
+  margin_type     VARCHAR       NOT NULL,
+  key             VARCHAR       NOT NULL,
+  id              VARCHAR,
+  coin            VARCHAR,
+  symbol          VARCHAR,
+  margin_tax_type VARCHAR,
+  amount          DECIMAL(38, 18),
+  fee             DECIMAL(38, 18),
+  total           DECIMAL(38, 18),
+  ts              TIMESTAMPTZ   NOT NULL,
+  PRIMARY KEY (account, margin_type, key)
 );

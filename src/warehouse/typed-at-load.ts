@@ -8,7 +8,7 @@ import { timestampTz } from './time-values.js';
  * The streams whose typed columns are written with their raw records (README, "How the transform works"): a
  * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/macros/10_typed_at_load.sql).
  */
-export const TYPED_AT_LOAD = ['futures_fills'] as const;
+export const TYPED_AT_LOAD = ['margin_records', 'futures_fills'] as const;
 
 /** Upserts the typed rows of `stream`'s records in `source` (a table or view with raw_records' columns). */
 export function typeRecordsSql(stream: (typeof TYPED_AT_LOAD)[number], source: string): string {

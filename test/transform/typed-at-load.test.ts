@@ -24,14 +24,17 @@ afterAll(async () => {
 const exportArgs = (out: string) => ['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'csv'];
 
 describe('typed at load', () => {
-  it('types each fill as it is loaded, exactly as typing it again from raw_records does', async () => {
+  it('types each fill and margin record as it is loaded, exactly as typing it again from raw_records does', async () => {
     const env = simEnv(sim.credentials);
-    const extract = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--streams', 'futures_fills', '--quiet'], { env });
+    const extract = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--streams', 'futures_fills,margin_records', '--quiet'], { env });
     expect([extract.status, extract.stderr]).toEqual([0, '']);
     // Loaded and typed in one go: one typed row per raw fill, before any transform.
     let warehouse = await openWarehouse(db);
     try {
-      expect(await rows(warehouse, "SELECT (SELECT count(*) FROM raw_records WHERE stream = 'futures_fills') = (SELECT count(*) FROM typed_futures_fills) AND (SELECT count(*) FROM typed_futures_fills) > 300 AS same")).toEqual([{ same: 'true' }]);
+      for (const stream of ['futures_fills', 'margin_records']) {
+        const sql = `SELECT (SELECT count(*) FROM raw_records WHERE stream = '${stream}') = (SELECT count(*) FROM typed_${stream}) AND (SELECT count(*) FROM typed_${stream}) > 100 AS same`;
+        expect(await rows(warehouse, sql), stream).toEqual([{ same: 'true' }]);
+      }
     } finally {
       await warehouse.close();
     }
@@ -45,14 +48,15 @@ describe('typed at load', () => {
     try {
       await warehouse.connection.run("DELETE FROM model_versions WHERE name = 'typed_at_load'");
       await warehouse.connection.run('UPDATE typed_futures_fills SET price = 0');
+      await warehouse.connection.run('UPDATE typed_margin_records SET amount = 0');
     } finally {
       await warehouse.close();
     }
     const again = await runCliProcess(['transform', '--db', db]);
     expect(again.status, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/typed again: futures_fills \d+ ms/);
+    expect(again.stderr).toMatch(/typed again: margin_records, futures_fills \d+ ms/);
     expect((await runCliProcess(exportArgs(join(dir, 'retyped')))).status).toBe(0);
-    for (const file of ['futures_fills.csv', 'ledger.csv']) {
+    for (const file of ['futures_fills.csv', 'margin_records.csv', 'ledger.csv']) {
       expect(await readFile(join(dir, 'retyped', file), 'utf8'), file).toBe(await readFile(join(dir, 'loaded', file), 'utf8'));
     }
   }, 120_000);
