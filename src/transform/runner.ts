@@ -6,8 +6,8 @@ import { packageRoot } from '../util/package-root.js';
 import { literal } from '../warehouse/quote.js';
 import { readValuation, valuationSql } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
+import { recordModelVersion } from '../warehouse/model-versions.js';
 import { ensureTyped, typedVersion } from '../warehouse/typed-at-load.js';
-import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** The folders of `sql/` the transform runs, in order: the seeds (the type catalog), staging models, the ledger. */
@@ -81,11 +81,7 @@ export async function runTransforms(
       for (const row of rows) problems.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
     }
     if (problems.length > 0) throw new CheckError(problems);
-    await connection.run(
-      `INSERT INTO model_versions VALUES ('type_catalog', $version, $now)
-       ON CONFLICT (name) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`,
-      { version, now: timestampTz(now()) },
-    );
+    await recordModelVersion(connection, 'type_catalog', version, now());
     return report;
   });
 }

@@ -194,31 +194,32 @@ function takeBatch(group: CommitGroup): Pending[] {
   return group.queue.splice(0, take);
 }
 
+/** Commits `pages` in one transaction and resolves them; on failure resolves none and says why. */
+async function commitPages(warehouse: Pick<Warehouse, 'transaction'>, pages: Pending[]): Promise<{ error: unknown } | undefined> {
+  try {
+    await warehouse.transaction((c) => writeBatch(c, pages));
+  } catch (error) {
+    return { error };
+  }
+  for (const p of pages) p.resolve();
+  return undefined;
+}
+
 async function drain(warehouse: Pick<Warehouse, 'transaction'>, group: CommitGroup): Promise<void> {
   group.writing = true;
   while (group.queue.length > 0) {
     const batch = takeBatch(group);
-    try {
-      await warehouse.transaction((c) => writeBatch(c, batch));
-      for (const p of batch) p.resolve();
-    } catch (error) {
-      const writers = [...new Set(batch.map((p) => p.writer))];
-      if (writers.length === 1) fail(group, batch, writers[0] as WriterState, error);
-      // Several accounts' pages: each writer's go again alone, so one account's bad page stops only that account.
-      else for (const writer of writers) await writeAlone(warehouse, group, batch.filter((p) => p.writer === writer), writer);
+    const failed = await commitPages(warehouse, batch);
+    if (failed === undefined) continue;
+    const writers = [...new Set(batch.map((p) => p.writer))];
+    // Several accounts' pages: each writer's go again alone, so one account's bad page stops only that account.
+    for (const writer of writers) {
+      const pages = batch.filter((p) => p.writer === writer);
+      const own = writers.length === 1 ? failed : await commitPages(warehouse, pages);
+      if (own !== undefined) fail(group, pages, writer, own.error);
     }
   }
   group.writing = false;
-}
-
-/** One writer's pages of a failed batch, in a transaction of their own. */
-async function writeAlone(warehouse: Pick<Warehouse, 'transaction'>, group: CommitGroup, pages: Pending[], writer: WriterState): Promise<void> {
-  try {
-    await warehouse.transaction((c) => writeBatch(c, pages));
-    for (const p of pages) p.resolve();
-  } catch (error) {
-    fail(group, pages, writer, error);
-  }
 }
 
 /** After one failed batch a writer writes nothing more: a later page's cursor would move past the lost one. */

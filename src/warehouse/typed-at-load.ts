@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from './quote.js';
 import { readSqlFolder } from './sql-files.js';
-import { timestampTz } from './time-values.js';
+import { readModelVersion, recordModelVersion } from './model-versions.js';
 
 /**
  * The streams whose typed columns are written with their raw records (README, "How the transform works"): a
  * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/macros/10_typed_at_load.sql).
  */
 export const TYPED_AT_LOAD = ['margin_records', 'futures_fills'] as const;
+
+/** The name the typing's version has in model_versions. */
+const TYPED_VERSION = 'typed_at_load';
 
 /** Upserts the typed rows of `stream`'s records in `source` (a table or view with raw_records' columns). */
 export function typeRecordsSql(stream: (typeof TYPED_AT_LOAD)[number], source: string): string {
@@ -19,11 +22,17 @@ export function typeRecordsSql(stream: (typeof TYPED_AT_LOAD)[number], source: s
  * The version of the typing: the SHA-256 of the macro files, which hold how every typed column is made (a
  * change of lp_amount changes the columns as much as a change of the typing itself).
  */
-export async function typedVersion(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of await readSqlFolder('macros')) hash.update(file.text);
-  return hash.digest('hex');
+export function typedVersion(): Promise<string> {
+  // Read once a process: every loader and transform of it asks.
+  typing ??= (async () => {
+    const hash = createHash('sha256');
+    for (const file of await readSqlFolder('macros')) hash.update(file.text);
+    return hash.digest('hex');
+  })();
+  return typing;
 }
+
+let typing: Promise<string> | undefined;
 
 /**
  * Whether a loader may type its records as it loads them: when the typed tables are of this release's typing, or
@@ -32,12 +41,12 @@ export async function typedVersion(): Promise<string> {
  * again: rows of two typings must never sit in one table under one version.
  */
 export async function typesAtLoad(c: DuckDBConnection, version: string, now: number): Promise<boolean> {
-  const recorded = (await c.runAndReadAll("SELECT version FROM model_versions WHERE name = 'typed_at_load'")).getRows()[0]?.[0];
+  const recorded = await readModelVersion(c, TYPED_VERSION);
   if (recorded === version) return true;
   if (recorded !== undefined) return false;
   const held = TYPED_AT_LOAD.map((s) => `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`).join(' + ');
   if (Number((await c.runAndReadAll(`SELECT ${held}`)).getRows()[0]?.[0]) > 0) return false;
-  await c.run("INSERT OR REPLACE INTO model_versions VALUES ('typed_at_load', $version, $now)", { version, now: timestampTz(now) });
+  await recordModelVersion(c, TYPED_VERSION, version, now);
   return true;
 }
 
@@ -48,7 +57,7 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
  * enough to replay every transform. Returns the streams typed again.
  */
 export async function ensureTyped(c: DuckDBConnection, version: string, now: number): Promise<string[]> {
-  const recorded = (await c.runAndReadAll("SELECT version FROM model_versions WHERE name = 'typed_at_load'")).getRows()[0]?.[0];
+  const recorded = await readModelVersion(c, TYPED_VERSION);
   const retyped: string[] = [];
   for (const stream of TYPED_AT_LOAD) {
     const counts = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM raw_records WHERE stream = ${literal(stream)}), (SELECT count(*) FROM ${ident(`typed_${stream}`)})`)).getRows()[0];
@@ -57,8 +66,6 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
     await c.run(typeRecordsSql(stream, 'raw_records'));
     retyped.push(stream);
   }
-  if (recorded !== version) {
-    await c.run("INSERT OR REPLACE INTO model_versions VALUES ('typed_at_load', $version, $now)", { version, now: timestampTz(now) });
-  }
+  if (recorded !== version) await recordModelVersion(c, TYPED_VERSION, version, now);
   return retyped;
 }
