@@ -10,6 +10,10 @@
 -- movement is. A type the catalog lacks is booked under the category of its 'unreviewed' rule row, in or out
 -- by its name (lp_direction_by_name), else by the stream's own direction (withdrawals out, deposits in), else
 -- as signed. An unreviewed row's note is the field and the type (sql/ledger/30_unreviewed_types.sql reads it).
+--
+-- A full transform runs this file over the whole models; an incremental one over the models of the records
+-- loaded since the last, copied into the schema lp_delta under the same names, and replaces their rows
+-- (src/transform/incremental.ts): one definition for both. The table keeps no order; exports sort.
 CREATE OR REPLACE TABLE ledger AS
 WITH
 -- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it is slow over the
@@ -159,6 +163,4 @@ SELECT
   CAST(amount AS DECIMAL(38, 18)) AS amount,
   CAST(symbol AS VARCHAR) AS symbol, reference, note,
   CAST(trade_group AS VARCHAR) AS trade_group
-FROM movements
--- Stored in export order (ts, then entry_id): exports read it as it lies, without sorting again.
-ORDER BY ts, entry_id, account;
+FROM movements;

@@ -24,6 +24,7 @@ const COMMON_OPTIONS = {
   lake: { type: 'string', describe: 'Also write the tables as Hive-partitioned Parquet in this folder: <lake>/<table>/account=<name>/year=<yyyy>/data.parquet' },
   shard: { type: 'string', describe: "Run the i-th of n parts of the config's accounts, i from 0 to n-1 (a Kubernetes completion index)" },
   'ip-limit': { type: 'number', describe: "Requests a minute to one platform address over every account (default 5400: the live cap 6000 less 10%; or the config's ipLimit)" },
+  full: { type: 'boolean', default: false, describe: 'Transform: make every typed table and the ledger again from raw_records, not only the records loaded since the last transform' },
   'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when the warehouse does not cover the whole range (the run still exits 4)' },
   'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },
 } as const satisfies Record<string, Options>;

@@ -11,7 +11,7 @@ import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { NO_VALUATION, yearSummarySelect, type Valuation } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
-import { readCatalogVersion } from '../warehouse/reports.js';
+import { assertTransformed } from '../transform/runner.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
@@ -83,7 +83,7 @@ interface Column {
 
 export async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]> {
   const reader = await warehouse.exclusive((c) =>
-    c.runAndReadAll('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $table ORDER BY ordinal_position', { table }),
+    c.runAndReadAll("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $table ORDER BY ordinal_position", { table }),
   );
   return reader.getRowObjectsJS().map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
 }
@@ -101,13 +101,13 @@ function csvCell(column: Column): string {
 }
 
 /**
- * The rows of the range in export order. The transforms store each exported table sorted by ts then key
- * (sql/staging, sql/ledger), and DuckDB returns a table's rows in the order they were inserted while
- * preserve_insertion_order is on (its default, set again below): so no sort here, and no sorted copy held
- * in memory.
+ * The rows of the range in export order: ts, then the key, then the account. The models are views on tables
+ * written as records load and the ledger is updated in place (README, "How the transform works"), so the order
+ * is made here; the sort keys are the table's own columns (t.), not the cells' text.
  */
-function rangeSelect(table: string, cells: readonly string[], options: ExportOptions): string {
-  return `SELECT ${cells.join(', ')} FROM ${ident(table)} WHERE ts >= ${timestampTzSql(options.from)} AND ts < ${timestampTzSql(options.to)}`;
+function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions): string {
+  return `SELECT ${cells.join(', ')} FROM ${ident(table)} AS t WHERE t.ts >= ${timestampTzSql(options.from)} AND t.ts < ${timestampTzSql(options.to)}
+    ORDER BY t.ts, t.${ident(key)}, t.account`;
 }
 
 /** One COPY of the export and the file it fills. */
@@ -182,11 +182,11 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
   const target = (format: 'csv' | 'parquet') => (format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)');
   const valuation = options.valuation ?? NO_VALUATION;
-  for (const { name, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
+  for (const { name, key, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
       const cells = [...(format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
-      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, cells, options)}) TO ${temp} ${target(format)}`);
+      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, key, cells, options)}) TO ${temp} ${target(format)}`);
     }
   }
   if (tables.length > 0) {
@@ -217,7 +217,7 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
 export async function exportFiles(warehouse: Warehouse, options: ExportOptions): Promise<ExportedFile[]> {
   await prepareOut(options.out);
   // The files are written with the macros and views of the transform (sql/): one of this release must have run.
-  if ((await readCatalogVersion(warehouse)) === undefined) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  await assertTransformed(warehouse);
   await recoverExports(options.out);
   const jobs = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.

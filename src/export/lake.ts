@@ -7,6 +7,7 @@ import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { readCatalogVersion } from '../warehouse/reports.js';
+import { assertTransformed } from '../transform/runner.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { tempName } from './export-set.js';
@@ -69,6 +70,7 @@ async function accountsHeld(warehouse: Warehouse): Promise<string[]> {
  * an incomplete partition is visible. Partitions of other accounts (other shards) are never touched.
  */
 export async function writeLake(warehouse: Warehouse, options: LakeOptions): Promise<LakePartition[]> {
+  await assertTransformed(warehouse);
   const accounts = options.accounts ?? (await accountsHeld(warehouse));
   const years = yearsOf(options.range);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? null;

@@ -47,6 +47,8 @@ export interface RunPipelineOptions {
   rateScale?: number;
   /** How the run is named in the runs table (default `run <pipeline>`). */
   command?: string;
+  /** Make the models again whole from raw_records (README, "How the transform works"). */
+  full?: boolean;
   /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
   allowGaps?: boolean;
   /** --fiat: value every movement in this currency too; --fiat-rates: its rates file. */
@@ -275,7 +277,7 @@ function runEnds(accounts: readonly AccountResult[], gaps: string | undefined, c
 async function transformStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult): Promise<void> {
   // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
   if (options.pipeline.stages.includes('extract')) collectGarbage();
-  result.transform = await runTransformStage(warehouse, options.log);
+  result.transform = await runTransformStage(warehouse, options.log, { full: options.full === true });
   for (const account of options.accounts) {
     const years = await readReconciliation(warehouse, account.name);
     if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });

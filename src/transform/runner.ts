@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckError } from '../errors/check-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import { packageRoot } from '../util/package-root.js';
-import { literal } from '../warehouse/quote.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { ident, literal } from '../warehouse/quote.js';
 import { readValuation, valuationSql } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
-import { recordModelVersion } from '../warehouse/model-versions.js';
+import { readModelVersion, recordModelVersion } from '../warehouse/model-versions.js';
+import { LEDGER_FILE, LEDGER_SOURCES, updateLedger, type LedgerUpdate } from './incremental.js';
 import { ensureTyped, typedVersion } from '../warehouse/typed-at-load.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -20,6 +23,15 @@ export interface TransformReport {
   checks: { name: string; ms: number }[];
   /** The version of the type catalog the ledger was booked with (catalogVersion). */
   catalogVersion: string;
+  /** Whether the ledger was made whole, and why; or brought up to date with the records loaded since the last transform. */
+  mode: { full: true; why: string } | { full: false; update: LedgerUpdate };
+}
+
+export interface TransformOptions {
+  /** Make every typed table and the ledger again from raw_records (`transform --full`). */
+  full?: boolean;
+  clock?: () => number;
+  now?: () => number;
 }
 
 /**
@@ -38,50 +50,125 @@ export async function catalogVersion(): Promise<string> {
 }
 
 /**
- * Rebuilds the typed tables and the ledger from `raw_records` by running the SQL files of `sql/seeds/`,
- * `sql/staging/` and `sql/ledger/` in name order, then the checks of `sql/checks/`, all in one transaction:
- * idempotent, and rolled back whole (keeping the previous tables) when a file fails or a check finds a problem.
- * The seeds are read relative to ledgerpipe's folder (DuckDB's file_search_path, set for the transform only).
+ * The version of the models: the SHA-256 of every file the transform runs or reads (sql/macros, the catalog of
+ * sql/seeds, sql/staging, sql/ledger, sql/checks), recorded in `model_versions` as 'models'. A ledger made under
+ * another version is made again whole, and the exports refuse a warehouse whose models are of another.
+ */
+export async function modelsVersion(): Promise<string> {
+  const hash = createHash('sha256').update(await typedVersion()).update(await catalogVersion());
+  for (const folder of [...TRANSFORM_FOLDERS, 'checks']) {
+    for (const file of await readSqlFolder(folder)) hash.update(file.name).update(file.text);
+  }
+  return hash.digest('hex');
+}
+
+/** The name of the models' version in model_versions. */
+const MODELS_VERSION = 'models';
+
+/**
+ * Refuses files made from models that are not this release's last transform of every loaded record: records are
+ * typed into their models as they load, but the ledger takes them in at the next transform, and a set of files
+ * whose futures_fills and ledger disagree must never be written.
+ */
+export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' | 'path'>): Promise<void> {
+  const [recorded, pending] = await warehouse.exclusive(async (c) => [
+    await readModelVersion(c, MODELS_VERSION),
+    Number((await c.runAndReadAll('SELECT count(*) FROM pending_changes')).getRows()[0]?.[0]),
+  ]);
+  if (recorded !== (await modelsVersion())) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  if (pending > 0) throw new UsageError(`${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`);
+}
+
+/**
+ * Makes the models from `raw_records` (README, "How the transform works"), in one transaction with the checks of
+ * `sql/checks/`: rolled back whole (keeping the previous tables) when a file fails or a check finds a problem.
+ *
+ * Incremental by default: the records typed at load are already in their typed tables, of which the models are
+ * views, and only the ledger rows of the records loaded since the last transform are made again (updateLedger),
+ * checked over those rows. The whole ledger is made again, and checked whole, with `full`, for a warehouse of
+ * another release, or when the SQL, the type catalog or the typing has changed (each recorded in
+ * `model_versions`); a typing of another release is first made again from raw_records (ensureTyped). The seeds are
+ * read relative to ledgerpipe's folder (DuckDB's file_search_path, set for the transform only).
  *
  * @example
  * const report = await runTransforms(warehouse);
  * for (const f of report.files) log.info(`${f.name} ${f.ms} ms`);
  */
-export async function runTransforms(
-  warehouse: Pick<Warehouse, 'transaction'>,
-  clock: () => number = () => performance.now(),
-  now: () => number = Date.now,
-): Promise<TransformReport> {
+export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, options: TransformOptions = {}): Promise<TransformReport> {
+  const clock = options.clock ?? (() => performance.now());
+  const now = options.now ?? Date.now;
   const files = (await Promise.all(TRANSFORM_FOLDERS.map((f) => readSqlFolder(f)))).flat();
   const checks = await readSqlFolder('checks');
-  const version = await catalogVersion();
+  const catalog = await catalogVersion();
   const typed = await typedVersion();
+  const models = await modelsVersion();
   return warehouse.transaction(async (connection) => {
-    const report: TransformReport = { files: [], checks: [], catalogVersion: version };
-    const started = clock();
-    const retyped = await ensureTyped(connection, typed, now());
-    if (retyped.length > 0) report.files.push({ name: `typed again: ${retyped.join(', ')}`, ms: Math.round(clock() - started) });
+    const report: TransformReport = { files: [], checks: [], catalogVersion: catalog, mode: { full: true, why: '' } };
+    const timed = async (name: string, work: () => Promise<void>, into = report.files): Promise<void> => {
+      const started = clock();
+      await work();
+      into.push({ name, ms: Math.round(clock() - started) });
+    };
+    let retyped: string[] = [];
+    await timed('typed tables', async () => {
+      retyped = await ensureTyped(connection, typed, now());
+    });
+    if (retyped.length > 0) report.files.push({ name: `typed again: ${retyped.join(', ')}`, ms: 0 });
+    const recorded = await readModelVersion(connection, MODELS_VERSION);
+    const why = options.full
+      ? 'asked for (--full)'
+      : retyped.length > 0
+        ? `typed again: ${retyped.join(', ')}`
+        : recorded === undefined
+          ? 'the first transform of this warehouse by this release'
+          : recorded !== models
+            ? 'the SQL, the type catalog or the typing changed'
+            : undefined;
+    const problems: string[] = [];
     await connection.run(`SET file_search_path = ${literal(packageRoot())}`);
     try {
+      if (why !== undefined) await dropEarlierModelTables(connection);
       for (const file of files) {
-        const started = clock();
-        await connection.run(file.text);
-        report.files.push({ name: file.name, ms: Math.round(clock() - started) });
+        if (file.name === LEDGER_FILE && why === undefined) {
+          const result = await updateLedger(connection, files, checks, (name, work) => timed(name, work));
+          report.mode = { full: false, update: result.update };
+          problems.push(...result.problems);
+          continue;
+        }
+        await timed(file.name, () => connection.run(file.text).then(() => undefined));
       }
     } finally {
       await connection.run('RESET file_search_path');
     }
     // The views of values, with the fiat and time zone they were last made with (README, "Values").
     await connection.run(valuationSql(await readValuation(connection)));
-    const problems: string[] = [];
-    for (const check of checks) {
-      const started = clock();
-      const rows = (await connection.runAndReadAll(check.text)).getRowObjectsJS();
-      report.checks.push({ name: check.name, ms: Math.round(clock() - started) });
-      for (const row of rows) problems.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
+    if (why !== undefined) {
+      report.mode = { full: true, why };
+      for (const check of checks) {
+        await timed(
+          check.name,
+          async () => {
+            for (const row of (await connection.runAndReadAll(check.text)).getRowObjectsJS()) problems.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
+          },
+          report.checks,
+        );
+      }
     }
     if (problems.length > 0) throw new CheckError(problems);
-    await recordModelVersion(connection, 'type_catalog', version, now());
+    await connection.run('DELETE FROM pending_changes');
+    await recordModelVersion(connection, 'type_catalog', catalog, now());
+    await recordModelVersion(connection, MODELS_VERSION, models, now());
     return report;
   });
+}
+
+/**
+ * Drops the tables earlier releases made of the models that are now views on their typed tables (the typed
+ * streams' models), so that the staging files can make the views: in the transform's transaction, so that a
+ * warehouse keeps its tables until the views replace them.
+ */
+async function dropEarlierModelTables(c: DuckDBConnection): Promise<void> {
+  const models = LEDGER_SOURCES.map((s) => literal(s.model)).join(', ');
+  const tables = (await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN (${models})`)).getRows();
+  for (const [name] of tables) await c.run(`DROP TABLE ${ident(String(name))}`);
 }

@@ -23,14 +23,17 @@ export interface TransformSummary {
  * Re-admits the quarantined records this release accepts, runs the transforms, and reads what the run summary
  * shows: rows per table, ledger totals per asset and category, and the types the catalog lacks.
  */
-export async function runTransformStage(warehouse: Warehouse, log: Logger): Promise<TransformSummary> {
+export async function runTransformStage(warehouse: Warehouse, log: Logger, options: { full?: boolean } = {}): Promise<TransformSummary> {
   const readmitted = await readmitQuarantined(warehouse, STREAMS);
   for (const [stream, n] of Object.entries(readmitted)) {
     log.info(`${stream}: ${n} quarantined record${n === 1 ? '' : 's'} this release can read moved back into the warehouse`);
   }
-  const report = await runTransforms(warehouse);
+  const report = await runTransforms(warehouse, options);
   const steps = [...report.files, ...report.checks];
-  log.info(`transform: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
+  const mode = report.mode.full
+    ? `whole (${report.mode.why})`
+    : `${report.mode.update.changed} records loaded since the last, ${report.mode.update.rebooked} rebooked, ledger rows ${report.mode.update.deleted} out and ${report.mode.update.inserted} in`;
+  log.info(`transform, ${mode}: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
   return warehouse.exclusive(async (c) => {
     const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
     const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));

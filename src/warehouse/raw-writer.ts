@@ -79,6 +79,9 @@ ON CONFLICT (account, stream, partition, window_start, window_end) DO UPDATE SET
   run_id = excluded.run_id,
   updated_at = excluded.updated_at`;
 
+// What the next transform rebuilds the ledger rows of (README, "How the transform works").
+const NOTE_CHANGES = `INSERT OR IGNORE INTO pending_changes SELECT DISTINCT account, stream, partition, key FROM lp_stage_raw`;
+
 const INSERT_DRIFT = `
 INSERT INTO schema_drift (account, stream, field, kind, sample, first_seen_at, run_id)
 VALUES ($account, $stream, $field, $kind, $sample, $now, $run)
@@ -163,6 +166,7 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
   }
   if (records > 0n) {
     await connection.run(UPSERT_RAW);
+    await connection.run(NOTE_CHANGES);
     // The typed columns of the streams typed at load, from the same records, in the same transaction.
     for (const stream of TYPED_AT_LOAD) {
       if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await connection.run(typeRecordsSql(stream, 'lp_stage_raw_last'));

@@ -6,15 +6,19 @@ import { readModelVersion, recordModelVersion } from './model-versions.js';
 
 /**
  * The streams whose typed columns are written with their raw records (README, "How the transform works"): a
- * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/macros/10_typed_at_load.sql).
+ * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/macros/10_typed_at_load.sql), of which the
+ * stream's model is a view (sql/staging). Every stream the ledger books; P2P advertisements and balance
+ * snapshots, which it does not, are few and stay tables made from raw_records by each transform.
  */
-export const TYPED_AT_LOAD = ['margin_records', 'futures_fills'] as const;
+export const TYPED_AT_LOAD = ['margin_records', 'futures_fills', 'withdrawals', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'] as const;
+
+export type TypedStream = (typeof TYPED_AT_LOAD)[number];
 
 /** The name the typing's version has in model_versions. */
 const TYPED_VERSION = 'typed_at_load';
 
 /** Upserts the typed rows of `stream`'s records in `source` (a table or view with raw_records' columns). */
-export function typeRecordsSql(stream: (typeof TYPED_AT_LOAD)[number], source: string): string {
+export function typeRecordsSql(stream: TypedStream, source: string): string {
   return `INSERT OR REPLACE INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`;
 }
 
@@ -56,12 +60,15 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
  * of an earlier release, records moved back from quarantine), they are typed again from raw_records, which stays
  * enough to replay every transform. Returns the streams typed again.
  */
-export async function ensureTyped(c: DuckDBConnection, version: string, now: number): Promise<string[]> {
+export async function ensureTyped(c: DuckDBConnection, version: string, now: number): Promise<TypedStream[]> {
   const recorded = await readModelVersion(c, TYPED_VERSION);
-  const retyped: string[] = [];
+  const count = async (sql: string): Promise<Map<string, unknown>> => new Map((await c.runAndReadAll(sql)).getRows().map((r) => [String(r[0]), r[1]]));
+  // One pass over raw_records for every stream; a table's count DuckDB keeps.
+  const raw = await count(`SELECT stream, count(*) FROM raw_records WHERE stream IN (${TYPED_AT_LOAD.map(literal).join(', ')}) GROUP BY stream`);
+  const typed = await count(TYPED_AT_LOAD.map((s) => `SELECT ${literal(s)}, count(*) FROM ${ident(`typed_${s}`)}`).join(' UNION ALL '));
+  const retyped: TypedStream[] = [];
   for (const stream of TYPED_AT_LOAD) {
-    const counts = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM raw_records WHERE stream = ${literal(stream)}), (SELECT count(*) FROM ${ident(`typed_${stream}`)})`)).getRows()[0];
-    if (recorded === version && counts?.[0] === counts?.[1]) continue;
+    if (recorded === version && (raw.get(stream) ?? 0n) === typed.get(stream)) continue;
     await c.run(`DELETE FROM ${ident(`typed_${stream}`)}`);
     await c.run(typeRecordsSql(stream, 'raw_records'));
     retyped.push(stream);

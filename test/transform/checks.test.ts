@@ -39,7 +39,7 @@ describe('the checks after the transforms', () => {
 
   it('find a lost row, and a row for a withdrawal that did not succeed', async () => {
     await warehouse.connection.run("DELETE FROM ledger WHERE entry_id = 'margin_records:103:main'");
-    await warehouse.connection.run("UPDATE withdrawals SET status = 'pending' WHERE order_id = '302'");
+    await warehouse.connection.run("UPDATE typed_withdrawals SET status = 'pending' WHERE order_id = '302'");
     expect((await problems()).sort()).toEqual([
       'every record has its ledger rows: margin record 103 has no ledger row',
       'every record has its ledger rows: withdrawal 302 in status pending has ledger rows',
@@ -59,7 +59,7 @@ describe('the checks after the transforms', () => {
     ]);
   });
 
-  it('fail the transform with exit 4 and keep the previous tables when the data breaks a rule', async () => {
+  it('fail the transform with exit 4 and keep the previous ledger when the data breaks a rule', async () => {
     // The same margin id in both margin types would book one ledger entry twice.
     await loadRaw(warehouse, [
       { stream: 'margin_records', partition: 'isolated', key: '101', ts: at(50), payload: { id: '101', coin: 'USDT', symbol: 'BTCUSDT', marginTaxType: 'transfer_in', amount: '5', fee: '0', total: '5', ts: String(at(50)) } },
@@ -72,6 +72,8 @@ describe('the checks after the transforms', () => {
     );
     expect((error as CheckError).problems).toEqual(['ledger keys are unique: entry margin_records:101:main of account default appears 2 times']);
     expect(await rows(warehouse, "SELECT count(*) AS n FROM ledger WHERE source_id = '101'")).toEqual([{ n: '1' }]);
-    expect(await rows(warehouse, "SELECT count(*) AS n FROM margin_records WHERE id = '101'")).toEqual([{ n: '1' }]);
+    // The record is in its model as loaded (typed at load), and waits in pending_changes for a transform that passes.
+    expect(await rows(warehouse, "SELECT margin_type FROM margin_records WHERE id = '101' ORDER BY 1")).toEqual([{ margin_type: 'crossed' }, { margin_type: 'isolated' }]);
+    expect(await rows(warehouse, "SELECT stream, partition, key FROM pending_changes")).toEqual([{ stream: 'margin_records', partition: 'isolated', key: '101' }]);
   });
 });

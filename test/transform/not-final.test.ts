@@ -74,7 +74,7 @@ describe('withdrawals and deposits not final at the range end', () => {
       const at = 1653290769222;
       expect(await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).toEqual([]);
       // The same records, had their status still been the interface spec's first review state, are open.
-      await real.connection.run("UPDATE withdrawals SET status = 'pending_review'; UPDATE deposits SET status = 'pending'");
+      await real.connection.run("UPDATE typed_withdrawals SET status = 'pending_review'; UPDATE typed_deposits SET status = 'pending'");
       expect((await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).map((n) => `${n.stream} ${n.asset} ${n.state} ${n.count} ${n.total}`)).toEqual([
         'deposits USDT open 1 10',
         'withdrawals USDT open 1 10',

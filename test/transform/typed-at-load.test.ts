@@ -54,7 +54,7 @@ describe('typed at load', () => {
     }
     const again = await runCliProcess(['transform', '--db', db]);
     expect(again.status, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/typed again: margin_records, futures_fills \d+ ms/);
+    expect(again.stderr).toMatch(/typed again: margin_records, futures_fills, withdrawals, deposits, futures_tax_records, spot_tax_records, p2p_tax_records/);
     expect((await runCliProcess(exportArgs(join(dir, 'retyped')))).status).toBe(0);
     for (const file of ['futures_fills.csv', 'margin_records.csv', 'ledger.csv']) {
       expect(await readFile(join(dir, 'retyped', file), 'utf8'), file).toBe(await readFile(join(dir, 'loaded', file), 'utf8'));

@@ -76,6 +76,7 @@ describe('a warehouse of the first release', () => {
         { name: 'warehouse/004_run_stages.sql' },
         { name: 'warehouse/005_prices.sql' },
         { name: 'warehouse/006_typed_at_load.sql' },
+        { name: 'warehouse/007_incremental.sql' },
       ]);
       // The window closed over the future is open again, from its start; the others stay done.
       expect(await rows(warehouse, "SELECT stream, status, cursor FROM coverage WHERE stream IN ('withdrawals', 'p2p_tax_records', 'futures_fills') ORDER BY stream")).toEqual([
@@ -109,14 +110,14 @@ describe('a warehouse of the first release', () => {
       // The advert loaded under the first release's partition reads as before, its utime included.
       expect(await rows(warehouse, 'SELECT adv_id, status, lp_time_text(u_time) AS u_time FROM p2p_advertisements')).toEqual([{ adv_id: '88', status: 'online', u_time: new Date(T + 5).toISOString() }]);
       // The transform typed the first release's fills again from raw_records (their ledger rows above), and says so.
-      expect(await rows(warehouse, 'SELECT name, length(version) AS n FROM model_versions ORDER BY name')).toEqual([{ name: 'type_catalog', n: '64' }, { name: 'typed_at_load', n: '64' }]);
+      expect(await rows(warehouse, 'SELECT name, length(version) AS n FROM model_versions ORDER BY name')).toEqual([{ name: 'models', n: '64' }, { name: 'type_catalog', n: '64' }, { name: 'typed_at_load', n: '64' }]);
     } finally {
       await warehouse.close();
     }
     // Opening it again applies nothing more.
     const again = await openWarehouse(db);
     try {
-      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '6' }]);
+      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '7' }]);
     } finally {
       await again.close();
     }

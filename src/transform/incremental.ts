@@ -1,0 +1,124 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { ident, literal } from '../warehouse/quote.js';
+import type { SqlFile } from '../warehouse/sql-files.js';
+
+/**
+ * The models the ledger books, each with the column its ledger rows' source_id is (the record's key). Each is
+ * a view on the table its records are typed into at load (sql/staging).
+ */
+export const LEDGER_SOURCES = [
+  { model: 'margin_records', key: 'id' },
+  { model: 'futures_fills', key: 'trade_id' },
+  { model: 'withdrawals', key: 'order_id' },
+  { model: 'deposits', key: 'order_id' },
+  { model: 'futures_tax_records', key: 'id' },
+  { model: 'spot_tax_records', key: 'id' },
+  { model: 'p2p_tax_records', key: 'id' },
+] as const;
+
+/** The file that makes the ledger table (the only model the transform keeps as a table of its own). */
+export const LEDGER_FILE = 'ledger/10_ledger.sql';
+
+/**
+ * The files the ledger's rows are made by, run again over the changed records' models: futures_fill_fees
+ * (the fills' fee entries, a view on futures_fills) and the ledger.
+ */
+const DELTA_FILES = ['staging/21_futures_fill_fees.sql', LEDGER_FILE];
+
+/**
+ * The schema the changed records' models and ledger rows are made in, inside the transform's transaction. It
+ * stays in the warehouse with its tables emptied: DuckDB cannot commit a transaction that made a table, wrote
+ * to it and dropped it.
+ */
+const DELTA = 'lp_delta';
+
+export interface LedgerUpdate {
+  /** Records loaded or changed since the last transform (pending_changes). */
+  changed: number;
+  /** Records whose ledger rows were made again: the changed ones and those sharing a trade's millisecond with one. */
+  rebooked: number;
+  /** Ledger rows deleted and inserted. */
+  deleted: number;
+  inserted: number;
+}
+
+/**
+ * Brings the ledger up to date with the records loaded since the last transform (`pending_changes`), instead of
+ * making it again whole (README, "How the transform works"). A ledger row depends on its record, the type
+ * catalog, and, for its trade_group, the other records of its source at the same millisecond of the same
+ * account: so the records rebooked are the changed ones and those sharing a millisecond with one, before or
+ * after the change (a fill pairs with nothing: its own rows only). Their models' rows are copied into the
+ * schema lp_delta under the models' own names, and the very files of a full transform (DELTA_FILES), then the
+ * checks, run there with lp_delta first on DuckDB's search path: the rows they make are the rows a full rebuild
+ * makes for those records, and the checks see exactly the rows that change. Then those records' ledger rows
+ * are deleted and the new ones inserted. Everything runs in the transform's transaction: a failed check or a
+ * killed process leaves the ledger and pending_changes as they were.
+ *
+ * Returns the check rows found (each a problem), and what changed.
+ */
+export async function updateLedger(
+  c: DuckDBConnection,
+  files: readonly SqlFile[],
+  checks: readonly SqlFile[],
+  timed: (name: string, work: () => Promise<void>) => Promise<void>,
+): Promise<{ problems: string[]; update: LedgerUpdate }> {
+  const sources = LEDGER_SOURCES.map((s) => s.model);
+  const count = async (sql: string): Promise<number> => Number((await c.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
+  const changed = await count(`SELECT count(*) FROM pending_changes WHERE stream IN (${sources.map(literal).join(', ')})`);
+  const update: LedgerUpdate = { changed, rebooked: 0, deleted: 0, inserted: 0 };
+  if (changed === 0) return { problems: [], update };
+  const problems: string[] = [];
+  await c.run(`CREATE SCHEMA IF NOT EXISTS ${DELTA}`);
+  await timed('the changed records', async () => {
+    await c.run(`CREATE OR REPLACE TABLE ${DELTA}.changed AS
+      SELECT DISTINCT account, stream AS source, key AS source_id FROM pending_changes WHERE stream IN (${sources.map(literal).join(', ')})`);
+    // The milliseconds the changed records pair at, as their ledger rows had them and as their models have them now.
+    const now = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills').map(
+      (s) => `SELECT m.account, ${literal(s.model)} AS source, m.ts FROM main.${s.model} AS m
+        SEMI JOIN ${DELTA}.changed AS c ON c.account = m.account AND c.source = ${literal(s.model)} AND c.source_id = m.${s.key}`,
+    );
+    await c.run(`CREATE OR REPLACE TABLE ${DELTA}.moments AS
+      SELECT DISTINCT account, source, ts FROM (
+        SELECT l.account, l.source, l.ts FROM main.ledger AS l
+        SEMI JOIN ${DELTA}.changed AS c ON c.account = l.account AND c.source = l.source AND c.source_id = l.source_id
+        WHERE l.source <> 'futures_fills'
+        UNION ALL ${now.join(' UNION ALL ')}
+      )`);
+    const neighbours = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills').map(
+      (s) => `SELECT m.account, ${literal(s.model)}, m.${s.key} FROM main.${s.model} AS m
+        SEMI JOIN ${DELTA}.moments AS t ON t.account = m.account AND t.source = ${literal(s.model)} AND t.ts = m.ts`,
+    );
+    await c.run(`CREATE OR REPLACE TABLE ${DELTA}.rebooked AS
+      SELECT account, source, source_id FROM ${DELTA}.changed UNION ${neighbours.join(' UNION ')}`);
+    for (const s of LEDGER_SOURCES) {
+      await c.run(`CREATE OR REPLACE TABLE ${DELTA}.${s.model} AS SELECT m.* FROM main.${s.model} AS m
+        SEMI JOIN ${DELTA}.rebooked AS r ON r.account = m.account AND r.source = ${literal(s.model)} AND r.source_id = m.${s.key}`);
+    }
+    update.rebooked = await count(`SELECT count(*) FROM ${DELTA}.rebooked`);
+  });
+  await c.run(`SET search_path = '${DELTA},main'`);
+  try {
+    for (const name of DELTA_FILES) {
+      const file = files.find((f) => f.name === name);
+      if (file === undefined) throw new Error(`the transform has no ${name}`);
+      await timed(`${name} (changed records)`, () => c.run(file.text).then(() => undefined));
+    }
+    for (const check of checks) {
+      await timed(`${check.name} (changed records)`, async () => {
+        for (const row of (await c.runAndReadAll(check.text)).getRowObjectsJS()) problems.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
+      });
+    }
+  } finally {
+    await c.run('RESET search_path');
+  }
+  if (problems.length > 0) return { problems, update };
+  await timed('ledger rows replaced', async () => {
+    update.deleted = await count(`DELETE FROM main.ledger AS l USING ${DELTA}.rebooked AS r
+      WHERE l.account = r.account AND l.source = r.source AND l.source_id = r.source_id`);
+    update.inserted = await count(`INSERT INTO main.ledger BY NAME SELECT * FROM ${DELTA}.ledger`);
+  });
+  // Emptied, not dropped (DELTA).
+  const tables = (await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = ${literal(DELTA)}`)).getRows();
+  for (const [table] of tables) await c.run(`DELETE FROM ${DELTA}.${ident(String(table))}`);
+  return { problems, update };
+}
