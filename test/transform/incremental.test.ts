@@ -1,0 +1,174 @@
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { CLI, runCliProcess } from '../helpers/cli.js';
+import { rows } from '../helpers/raw.js';
+
+// An incremental transform must give exactly the tables a full rebuild gives (README, "How the transform works").
+// A quarter of the simulator with faults: a year-end over its first half, then a nightly over the rest that
+// reads new records, re-reads its look-back and lands withdrawals whose status moved. The nightly's transform is
+// incremental; a copy of the warehouse is made again whole with --full; every file of both must be the same bytes.
+
+const FROM = '2025-01-01';
+const TO = '2025-04-01';
+const FORMATS = 'csv,parquet,koinly,cointracking';
+let dir: string;
+let sim: Simulator;
+let shift = 0;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-incremental-'));
+  sim = await startSimulator({
+    seed: 'incremental',
+    from: Date.parse(FROM),
+    to: Date.parse(TO),
+    records: 600,
+    rateScale: 100,
+    faults: 0.05,
+    stallMs: 300,
+    pendingMs: 600_000,
+    clock: () => Date.now() + shift,
+  });
+  env = { ...process.env, LEDGERPIPE_API_KEY: sim.credentials.apiKey, LEDGERPIPE_API_SECRET: sim.credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: sim.credentials.passphrase };
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const common = (db: string) => ['--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100'];
+
+/** Every exported file of `out` by name (not the export set's own journal), the manifest without its time of writing. */
+async function files(out: string): Promise<Map<string, Buffer>> {
+  const found = new Map<string, Buffer>();
+  for (const name of (await readdir(out)).filter((n) => !n.startsWith('.')).sort()) {
+    const bytes = await readFile(join(out, name));
+    found.set(name, name === 'manifest.json' ? Buffer.from(bytes.toString('utf8').replace(/"created_at": "[^"]+"/, '')) : bytes);
+  }
+  return found;
+}
+
+async function exportOf(db: string, out: string): Promise<Map<string, Buffer>> {
+  const result = await runCliProcess(['export', '--from', FROM, '--to', TO, '--format', FORMATS, '--out', out, '--db', db, '--quiet'], { env });
+  expect([result.status, result.stderr]).toEqual([0, '']);
+  return files(out);
+}
+
+/**
+ * Runs the transform in a process of its own and kills it (SIGKILL, no rollback run) at the `at`-th step it
+ * times, inside its transaction: the clock it is given is read at each step's start and end.
+ */
+function killTransformAt(db: string, at: number): { signal: NodeJS.Signals | null; stderr: string } {
+  const dist = (path: string) => pathToFileURL(join(CLI, '..', '..', path)).href;
+  const script = `
+    const { openWarehouse } = await import(${JSON.stringify(dist('warehouse/warehouse.js'))});
+    const { runTransforms } = await import(${JSON.stringify(dist('transform/runner.js'))});
+    const warehouse = await openWarehouse(${JSON.stringify(db)});
+    let calls = 0;
+    await runTransforms(warehouse, { clock: () => { if (++calls === ${at}) process.kill(process.pid, 'SIGKILL'); return performance.now(); } });
+    await warehouse.close();`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  return { signal: child.signal, stderr: child.stderr };
+}
+
+/** What the warehouse holds: the records loaded since the last transform (of the streams the ledger books), the ledger, the withdrawals. */
+async function state(db: string): Promise<{ pending: unknown; ledger: unknown; withdrawals: unknown }> {
+  const warehouse = await openWarehouse(db);
+  try {
+    return {
+      pending: (await rows(warehouse, "SELECT count(*) AS n FROM pending_changes WHERE stream NOT IN ('p2p_advertisements', 'account_balances')"))[0]?.['n'],
+      ledger: await rows(warehouse, "SELECT count(*) AS n, lp_total(amount) AS total, count(*) FILTER (WHERE source = 'withdrawals') AS withdrawals FROM ledger"),
+      withdrawals: await rows(warehouse, 'SELECT status, count(*) AS n FROM withdrawals GROUP BY ALL ORDER BY ALL'),
+    };
+  } finally {
+    await warehouse.close();
+  }
+}
+
+describe('the incremental transform', () => {
+  it('gives the files of a full rebuild after nightlies with faults, new records and status changes, and after killed transforms', { timeout: 180_000 }, async () => {
+    const db = join(dir, 'w.duckdb');
+    const yearEnd = await runCliProcess(['run', 'year-end', '--from', FROM, '--to', '2025-03-01', '--out', join(dir, 'year-end'), ...common(db), '--quiet'], { env });
+    expect([yearEnd.status, yearEnd.stderr]).toEqual([0, '']);
+    // The nightly's extraction alone, as a user's pipeline file: its transform is run (and killed) apart.
+    const extractOnly = join(dir, 'nightly-extract.json');
+    await writeFile(extractOnly, JSON.stringify({ name: 'nightly-extract', range: { kind: 'since-coverage', lookBackDays: 3, refreshPendingWithdrawals: true }, streams: 'all', stages: ['extract'] }));
+    const nightly = async () => {
+      const run = await runCliProcess(['run', extractOnly, ...common(db), '--quiet'], { env });
+      expect([run.status, run.stderr]).toEqual([0, '']);
+    };
+    const transform = async () => {
+      const run = await runCliProcess(['transform', ...common(db)], { env });
+      expect(run.status, run.stderr).toBe(0);
+      const update = /transform, (\d+) records loaded since the last, (\d+) rebooked, ledger rows (\d+) out and (\d+) in/.exec(run.stderr);
+      expect(update, run.stderr).not.toBeNull();
+      return update?.slice(1).map(Number) as number[];
+    };
+    // The withdrawals of the last day, pending until the simulator's clock moves on.
+    const movers = sim.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined);
+    const ids = movers.map((m) => `'${m.id}'`).join(', ');
+    const moversNow = async () => {
+      const warehouse = await openWarehouse(db);
+      try {
+        return {
+          status: await rows(warehouse, `SELECT order_id, status FROM withdrawals WHERE order_id IN (${ids}) ORDER BY order_id`),
+          booked: await rows(warehouse, `SELECT DISTINCT source_id FROM ledger WHERE source = 'withdrawals' AND source_id IN (${ids}) ORDER BY 1`),
+        };
+      } finally {
+        await warehouse.close();
+      }
+    };
+
+    // March: new records, the movers among them, pending.
+    await nightly();
+    const [changed, , out, inserted] = await transform();
+    expect(changed).toBeGreaterThan(0);
+    // The look-back's records, booked by the year-end, had their rows replaced; March's added more.
+    expect(out).toBeGreaterThan(0);
+    expect(inserted).toBeGreaterThan(out as number);
+    const sorted = (list: { order_id: string; status: unknown }[]) => list.sort((a, b) => a.order_id.localeCompare(b.order_id));
+    expect(await moversNow()).toEqual({ status: sorted(movers.map((m) => ({ order_id: m.id, status: 'pending' }))), booked: [] });
+
+    // The movers' final statuses, and the look-back read again, with the transform killed along the way.
+    shift = 601_000;
+    await nightly();
+    expect(sim.stats.faults.http500 + sim.stats.faults.http502 + sim.stats.faults.reset + sim.stats.faults.truncate + sim.stats.faults.stall).toBeGreaterThan(0);
+    const loaded = await state(db);
+    expect(Number(loaded.pending)).toBeGreaterThan(0);
+    // Killed after its first step, after the changed records' ledger rows are made, after they replaced the old
+    // ones, and after its last file: each time the warehouse is as the extraction left it.
+    for (const at of [2, 30, 40, 46]) {
+      const killed = killTransformAt(db, at);
+      expect([killed.signal, killed.stderr]).toEqual(['SIGKILL', '']);
+      expect(await state(db)).toEqual(loaded);
+    }
+    const [again, , replaced] = await transform();
+    expect(again).toBe(Number(loaded.pending));
+    // The look-back's records were booked already: their rows were replaced.
+    expect(replaced).toBeGreaterThan(0);
+    expect((await state(db)).pending).toBe('0');
+    expect(await moversNow()).toEqual({
+      status: sorted(movers.map((m) => ({ order_id: m.id, status: m.record['status'] }))),
+      booked: movers.filter((m) => m.record['status'] === 'success').map((m) => ({ source_id: m.id })).sort((a, b) => a.source_id.localeCompare(b.source_id)),
+    });
+
+    const copy = join(dir, 'full.duckdb');
+    await copyFile(db, copy);
+    const full = await runCliProcess(['transform', '--full', ...common(copy)], { env });
+    expect(full.status, full.stderr).toBe(0);
+    expect(full.stderr).toContain('transform, whole (asked for (--full))');
+
+    const incremental = await exportOf(db, join(dir, 'incremental'));
+    const whole = await exportOf(copy, join(dir, 'full'));
+    const names = ['cointracking.csv', 'koinly.csv', 'manifest.json', ...['futures_fills', 'ledger', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])];
+    expect([...incremental.keys()]).toEqual(names.sort());
+    expect([...whole.keys()]).toEqual(names);
+    for (const [name, bytes] of incremental) expect(bytes.equals(whole.get(name) as Buffer), name).toBe(true);
+  });
+});
