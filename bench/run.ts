@@ -189,7 +189,35 @@ const manyAccounts: Benchmark = {
 };
 
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, manyAccounts, pipelineAtScale, busyYear];
+const FULL_REBUILD_TARGET_S = 6;
+const NIGHT_TRANSFORM_TARGET_S = 2;
+const NIGHT_RSS_TARGET_MB = 300;
+
+/** Issue 17: a full rebuild of 1M fills, and a night's transform against 0.3M, 1M and 3M fills of history (bench/incremental.ts). */
+const incrementalModels: Benchmark = {
+  name: 'incremental',
+  async run({ quick, signal }) {
+    const { measureIncremental } = await import('./incremental.js');
+    const result = await measureIncremental(signal, quick);
+    const label = (n: number) => (n >= 1_000_000 ? `${round(n / 1_000_000, 1)}M` : `${Math.round(n / 1000)}k`);
+    const full = result.fullRebuild;
+    const fullSeconds = full.transformSeconds + full.exportSeconds;
+    const largest = result.nights.at(-1);
+    const figures: Figure[] = [
+      { name: `full rebuild, ${label(full.fills)} fills: typed again, ledger, checks`, value: round(full.transformSeconds, 2), unit: 's', target: '' },
+      { name: `full rebuild, ${label(full.fills)} fills: CSV + Parquet`, value: round(full.exportSeconds, 2), unit: 's', target: '' },
+      { name: `full rebuild, ${label(full.fills)} fills, raw_records to files`, value: round(fullSeconds, 2), unit: 's', target: quick ? '' : `<= ${FULL_REBUILD_TARGET_S} s`, ...(quick ? {} : { met: fullSeconds <= FULL_REBUILD_TARGET_S }) },
+      ...result.nights.flatMap((n) => [
+        { name: `night of 3,000 fills + 20 moved withdrawals on ${label(n.fills)} fills: transform (its log)`, value: round(n.transformSeconds, 2), unit: 's', target: n === largest && !quick ? `<= ${NIGHT_TRANSFORM_TARGET_S} s` : '', ...(n === largest && !quick ? { met: n.transformSeconds <= NIGHT_TRANSFORM_TARGET_S } : {}) },
+        { name: `  ledgerpipe transform, wall / peak RSS, ${label(n.fills)} fills`, value: round(n.transformWallSeconds, 2), unit: `s / ${Math.round(n.transformPeakRssMb)} MB`, target: n === largest && !quick ? `< ${NIGHT_RSS_TARGET_MB} MB` : '', ...(n === largest && !quick ? { met: n.transformPeakRssMb < NIGHT_RSS_TARGET_MB } : {}) },
+        { name: `  ledgerpipe export of the year to date, wall / peak RSS, ${label(n.fills)} fills`, value: round(n.exportWallSeconds, 2), unit: `s / ${Math.round(n.exportPeakRssMb)} MB`, target: '' },
+      ]),
+    ];
+    return { figures, raw: result };
+  },
+};
+
+const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, manyAccounts, pipelineAtScale, busyYear, incrementalModels];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();

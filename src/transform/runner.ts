@@ -28,7 +28,7 @@ export interface TransformReport {
 }
 
 export interface TransformOptions {
-  /** Make every typed table and the ledger again from raw_records (`transform --full`). */
+  /** Type every record again from raw_records, and make the whole ledger (`transform --full`). */
   full?: boolean;
   clock?: () => number;
   now?: () => number;
@@ -111,9 +111,9 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, o
     };
     let retyped: string[] = [];
     await timed('typed tables', async () => {
-      retyped = await ensureTyped(connection, typed, now());
+      retyped = await ensureTyped(connection, typed, now(), options.full === true);
     });
-    if (retyped.length > 0) report.files.push({ name: `typed again: ${retyped.join(', ')}`, ms: 0 });
+    if (retyped.length > 0 && options.full !== true) report.files.push({ name: `typed again: ${retyped.join(', ')}`, ms: 0 });
     const recorded = await readModelVersion(connection, MODELS_VERSION);
     const why = options.full
       ? 'asked for (--full)'

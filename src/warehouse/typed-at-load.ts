@@ -58,9 +58,9 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
  * Makes the typed tables whole before the transform reads them, in its transaction: when they were typed by
  * another release (model_versions 'typed_at_load'), or hold another number of rows than raw_records (a warehouse
  * of an earlier release, records moved back from quarantine), they are typed again from raw_records, which stays
- * enough to replay every transform. Returns the streams typed again.
+ * enough to replay every transform; with `all` (transform --full), every stream is. Returns the streams typed again.
  */
-export async function ensureTyped(c: DuckDBConnection, version: string, now: number): Promise<TypedStream[]> {
+export async function ensureTyped(c: DuckDBConnection, version: string, now: number, all = false): Promise<TypedStream[]> {
   const recorded = await readModelVersion(c, TYPED_VERSION);
   const count = async (sql: string): Promise<Map<string, unknown>> => new Map((await c.runAndReadAll(sql)).getRows().map((r) => [String(r[0]), r[1]]));
   // One pass over raw_records for every stream; a table's count DuckDB keeps.
@@ -68,11 +68,26 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
   const typed = await count(TYPED_AT_LOAD.map((s) => `SELECT ${literal(s)}, count(*) FROM ${ident(`typed_${s}`)}`).join(' UNION ALL '));
   const retyped: TypedStream[] = [];
   for (const stream of TYPED_AT_LOAD) {
-    if (recorded === version && (raw.get(stream) ?? 0n) === typed.get(stream)) continue;
-    await c.run(`DELETE FROM ${ident(`typed_${stream}`)}`);
-    await c.run(typeRecordsSql(stream, 'raw_records'));
+    if (!all && recorded === version && (raw.get(stream) ?? 0n) === typed.get(stream)) continue;
+    await typeAgain(c, stream);
     retyped.push(stream);
   }
   if (recorded !== version) await recordModelVersion(c, TYPED_VERSION, version, now);
   return retyped;
+}
+
+/**
+ * Types every record of `stream` again from raw_records into a new typed table of the same columns and
+ * constraints, its primary key made once over the whole table at the end: upserting a million rows into the
+ * indexed table in one statement outgrows the memory budget (docs/performance.md, "Memory").
+ */
+async function typeAgain(c: DuckDBConnection, stream: TypedStream): Promise<void> {
+  const name = `typed_${stream}`;
+  const table = ident(name);
+  const key = (await c.runAndReadAll(`SELECT unnest(constraint_column_names) FROM duckdb_constraints() WHERE schema_name = 'main' AND table_name = ${literal(name)} AND constraint_type = 'PRIMARY KEY'`)).getRows().map((r) => String(r[0]));
+  const notNull = (await c.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ${literal(name)} AND NOT is_nullable`)).getRows().map((r) => String(r[0]));
+  await c.run(`CREATE OR REPLACE TABLE ${table} AS FROM ${table} LIMIT 0`);
+  await c.run(`INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`);
+  for (const column of notNull.filter((n) => !key.includes(n))) await c.run(`ALTER TABLE ${table} ALTER COLUMN ${ident(column)} SET NOT NULL`);
+  await c.run(`ALTER TABLE ${table} ADD PRIMARY KEY (${key.map(ident).join(', ')})`);
 }
