@@ -125,7 +125,9 @@ export interface CopyJob {
  */
 export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
   const threads = await warehouse.exclusive(async (c) => Number((await c.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
-  const lanes = Math.max(1, Math.min(threads, jobs.length));
+  // One COPY at a time: each sorts its rows now (rangeSelect), and two sorts at once ran out of the 224 MB budget
+  // for a year of 300k fills (docs/performance.md, "Memory").
+  const lanes = 1;
   // One connection per lane, each set up once; a job takes a free one (there always is: at most `lanes` run).
   const connections: DuckDBConnection[] = [];
   try {

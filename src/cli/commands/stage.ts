@@ -26,8 +26,9 @@ export const extractCommand = stageCommand('extract', 'Fetch every record of the
   ['ledgerpipe extract --from 2025-06-01 --to 2025-07-01 --streams withdrawals', 'One stream, one month'],
 ]);
 
-export const transformCommand = stageCommand('transform', 'Rebuild the typed tables and the ledger from raw_records with the SQL in sql/, and check them', [
-  ['ledgerpipe transform --db ./ledgerpipe.duckdb', 'Rebuild after an extract'],
+export const transformCommand = stageCommand('transform', 'Book the records loaded since the last transform into the ledger with the SQL in sql/, and check them (--full: everything again from raw_records)', [
+  ['ledgerpipe transform --db ./ledgerpipe.duckdb', 'After an extract'],
+  ['ledgerpipe transform --full', 'Type every record again and make the whole ledger'],
 ]);
 
 export const pricesCommand = stageCommand('prices', "Fetch the platform's public hourly candles for every asset the ledger moves in the range, and value the ledger", [
