@@ -6,7 +6,6 @@ import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
 import { EXPORTED_TABLES } from '../streams/manifest.js';
-import { runPool } from '../util/work-pool.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { NO_VALUATION, yearSummarySelect, type Valuation } from '../prices/valuation.js';
@@ -117,37 +116,26 @@ export interface CopyJob {
 }
 
 /**
- * Runs the COPY statements one thread each, as many at once as DuckDB has threads, on connections of their
- * own. A COPY running on several threads keeps the rows in order by holding finished batches in memory, and
- * that grows with the table (docs/performance.md, "Memory"); on one thread a COPY writes each row as it reads it,
- * and the files share the cores instead. No COPY starts once one has failed, and all have finished before
- * this returns or throws (runPool), so no COPY is still writing while its file is cleaned up.
+ * Runs the COPY statements one after another on one thread, on a connection of their own set up by `setup`.
+ * A COPY running on several threads keeps the rows in order by holding finished batches in memory, and that
+ * grows with the table; and each COPY sorts its rows now (rangeSelect): two sorts at once ran out of the 224 MB
+ * budget for a year of 300k fills (docs/performance.md, "Memory"). No COPY starts once one has failed, and the
+ * one running has finished before this returns or throws, so no COPY is still writing while its file is
+ * cleaned up.
  */
 export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
   const threads = await warehouse.exclusive(async (c) => Number((await c.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
-  // One COPY at a time: each sorts its rows now (rangeSelect), and two sorts at once ran out of the 224 MB budget
-  // for a year of 300k fills (docs/performance.md, "Memory").
-  const lanes = 1;
-  // One connection per lane, each set up once; a job takes a free one (there always is: at most `lanes` run).
-  const connections: DuckDBConnection[] = [];
+  let connection: DuckDBConnection | undefined;
   try {
     await warehouse.exclusive((c) => c.run('SET threads = 1'));
-    for (let i = 0; i < lanes; i++) {
-      connections.push(await warehouse.connect());
-      for (const statement of setup) await (connections[i] as DuckDBConnection).run(statement);
+    connection = await warehouse.connect();
+    for (const statement of setup) await connection.run(statement);
+    for (const job of jobs) {
+      const reader = await connection.runAndReadAll(job.sql);
+      job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
     }
-    const free = [...connections];
-    await runPool(jobs, { concurrency: lanes }, async (job) => {
-      const connection = free.pop() as DuckDBConnection;
-      try {
-        const reader = await connection.runAndReadAll(job.sql);
-        job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
-      } finally {
-        free.push(connection);
-      }
-    });
   } finally {
-    for (const c of connections) c.closeSync();
+    connection?.closeSync();
     await warehouse.exclusive((c) => c.run(`SET threads = ${threads}`));
   }
 }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from '../warehouse/quote.js';
 import type { SqlFile } from '../warehouse/sql-files.js';
+import type { TypedStream } from '../warehouse/typed-at-load.js';
 
 /**
  * The models the ledger books, each with the column its ledger rows' source_id is (the record's key). Each is
@@ -14,7 +15,10 @@ export const LEDGER_SOURCES = [
   { model: 'futures_tax_records', key: 'id' },
   { model: 'spot_tax_records', key: 'id' },
   { model: 'p2p_tax_records', key: 'id' },
-] as const;
+] as const satisfies readonly { model: TypedStream; key: string }[];
+
+/** The sources whose records pair with others of the same millisecond (all but fills). */
+const PAIRED_SOURCES = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills');
 
 /** The file that makes the ledger table (the only model the transform keeps as a table of its own). */
 export const LEDGER_FILE = 'ledger/10_ledger.sql';
@@ -54,26 +58,25 @@ export interface LedgerUpdate {
  * are deleted and the new ones inserted. Everything runs in the transform's transaction: a failed check or a
  * killed process leaves the ledger and pending_changes as they were.
  *
- * Returns the check rows found (each a problem), and what changed.
+ * `runChecks` runs the checks (on `c`) and returns their problems. Returns those, and what changed.
  */
 export async function updateLedger(
   c: DuckDBConnection,
   files: readonly SqlFile[],
-  checks: readonly SqlFile[],
+  runChecks: () => Promise<string[]>,
   timed: (name: string, work: () => Promise<void>) => Promise<void>,
 ): Promise<{ problems: string[]; update: LedgerUpdate }> {
-  const sources = LEDGER_SOURCES.map((s) => s.model);
+  const sources = LEDGER_SOURCES.map((s) => literal(s.model)).join(', ');
   const count = async (sql: string): Promise<number> => Number((await c.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
-  const changed = await count(`SELECT count(*) FROM pending_changes WHERE stream IN (${sources.map(literal).join(', ')})`);
+  const changed = await count(`SELECT count(*) FROM pending_changes WHERE stream IN (${sources})`);
   const update: LedgerUpdate = { changed, rebooked: 0, deleted: 0, inserted: 0 };
   if (changed === 0) return { problems: [], update };
-  const problems: string[] = [];
   await c.run(`CREATE SCHEMA IF NOT EXISTS ${DELTA}`);
   await timed('the changed records', async () => {
     await c.run(`CREATE OR REPLACE TABLE ${DELTA}.changed AS
-      SELECT DISTINCT account, stream AS source, key AS source_id FROM pending_changes WHERE stream IN (${sources.map(literal).join(', ')})`);
+      SELECT DISTINCT account, stream AS source, key AS source_id FROM pending_changes WHERE stream IN (${sources})`);
     // The milliseconds the changed records pair at, as their ledger rows had them and as their models have them now.
-    const now = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills').map(
+    const now = PAIRED_SOURCES.map(
       (s) => `SELECT m.account, ${literal(s.model)} AS source, m.ts FROM main.${s.model} AS m
         SEMI JOIN ${DELTA}.changed AS c ON c.account = m.account AND c.source = ${literal(s.model)} AND c.source_id = m.${s.key}`,
     );
@@ -84,7 +87,7 @@ export async function updateLedger(
         WHERE l.source <> 'futures_fills'
         UNION ALL ${now.join(' UNION ALL ')}
       )`);
-    const neighbours = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills').map(
+    const neighbours = PAIRED_SOURCES.map(
       (s) => `SELECT m.account, ${literal(s.model)}, m.${s.key} FROM main.${s.model} AS m
         SEMI JOIN ${DELTA}.moments AS t ON t.account = m.account AND t.source = ${literal(s.model)} AND t.ts = m.ts`,
     );
@@ -96,6 +99,7 @@ export async function updateLedger(
     }
     update.rebooked = await count(`SELECT count(*) FROM ${DELTA}.rebooked`);
   });
+  let problems: string[];
   await c.run(`SET search_path = '${DELTA},main'`);
   try {
     for (const name of DELTA_FILES) {
@@ -103,11 +107,7 @@ export async function updateLedger(
       if (file === undefined) throw new Error(`the transform has no ${name}`);
       await timed(`${name} (changed records)`, () => c.run(file.text).then(() => undefined));
     }
-    for (const check of checks) {
-      await timed(`${check.name} (changed records)`, async () => {
-        for (const row of (await c.runAndReadAll(check.text)).getRowObjectsJS()) problems.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
-      });
-    }
+    problems = await runChecks();
   } finally {
     await c.run('RESET search_path');
   }

@@ -54,13 +54,19 @@ export async function catalogVersion(): Promise<string> {
  * sql/seeds, sql/staging, sql/ledger, sql/checks), recorded in `model_versions` as 'models'. A ledger made under
  * another version is made again whole, and the exports refuse a warehouse whose models are of another.
  */
-export async function modelsVersion(): Promise<string> {
-  const hash = createHash('sha256').update(await typedVersion()).update(await catalogVersion());
-  for (const folder of [...TRANSFORM_FOLDERS, 'checks']) {
-    for (const file of await readSqlFolder(folder)) hash.update(file.name).update(file.text);
-  }
-  return hash.digest('hex');
+export function modelsVersion(): Promise<string> {
+  // Read once a process: every transform and export of it asks.
+  modelsHash ??= (async () => {
+    const hash = createHash('sha256').update(await typedVersion()).update(await catalogVersion());
+    for (const folder of [...TRANSFORM_FOLDERS, 'checks']) {
+      for (const file of await readSqlFolder(folder)) hash.update(file.name).update(file.text);
+    }
+    return hash.digest('hex');
+  })();
+  return modelsHash;
 }
+
+let modelsHash: Promise<string> | undefined;
 
 /** The name of the models' version in model_versions. */
 const MODELS_VERSION = 'models';
@@ -125,12 +131,26 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, o
             ? 'the SQL, the type catalog or the typing changed'
             : undefined;
     const problems: string[] = [];
+    /** Runs every check, each timed, and returns the problems they find, one line each. */
+    const runChecks = async (): Promise<string[]> => {
+      const found: string[] = [];
+      for (const check of checks) {
+        await timed(
+          check.name,
+          async () => {
+            for (const row of (await connection.runAndReadAll(check.text)).getRowObjectsJS()) found.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
+          },
+          report.checks,
+        );
+      }
+      return found;
+    };
     await connection.run(`SET file_search_path = ${literal(packageRoot())}`);
     try {
       if (why !== undefined) await dropEarlierModelTables(connection);
       for (const file of files) {
         if (file.name === LEDGER_FILE && why === undefined) {
-          const result = await updateLedger(connection, files, checks, (name, work) => timed(name, work));
+          const result = await updateLedger(connection, files, runChecks, (name, work) => timed(name, work));
           report.mode = { full: false, update: result.update };
           problems.push(...result.problems);
           continue;
@@ -144,15 +164,7 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, o
     await connection.run(valuationSql(await readValuation(connection)));
     if (why !== undefined) {
       report.mode = { full: true, why };
-      for (const check of checks) {
-        await timed(
-          check.name,
-          async () => {
-            for (const row of (await connection.runAndReadAll(check.text)).getRowObjectsJS()) problems.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
-          },
-          report.checks,
-        );
-      }
+      problems.push(...(await runChecks()));
     }
     if (problems.length > 0) throw new CheckError(problems);
     await connection.run('DELETE FROM pending_changes');
