@@ -142,7 +142,8 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
       const step = (what: string) => process.stderr.write(`incremental: history of ${fills} fills: ${what}\n`);
       try {
         step('shaping');
-        await shapeHistory(warehouse, held, fills);
+        // Years of nightly loads in one statement: given room, as it is not a step measured.
+        await warehouse.withMemoryLimit('4GB', () => shapeHistory(warehouse, held, fills));
         step('full rebuild');
         let started = performance.now();
         await runTransforms(warehouse, { full: true });
@@ -152,9 +153,10 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
           started = performance.now();
           await exportFiles(warehouse, { out: join(dir, 'full-export'), from: FROM, to: TO, formats: ['csv', 'parquet'] });
           figures.fullRebuild = { fills: history, transformSeconds, exportSeconds: (performance.now() - started) / 1000 };
+          step(`full rebuild: transform ${transformSeconds.toFixed(2)} s, export ${figures.fullRebuild.exportSeconds.toFixed(2)} s`);
         }
         step('loading the night');
-        await loadNight(warehouse);
+        await warehouse.withMemoryLimit(extractionMemoryBudget(), () => loadNight(warehouse));
       } finally {
         await warehouse.close();
       }
@@ -171,6 +173,7 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
         exportWallSeconds: exported.seconds,
         exportPeakRssMb: exported.peakRssMb,
       });
+      step(`night: ${JSON.stringify(figures.nights.at(-1))}`);
       await rm(db, { force: true });
     }
     return figures;

@@ -68,7 +68,7 @@ export async function updateLedger(
 ): Promise<{ problems: string[]; update: LedgerUpdate }> {
   const sources = LEDGER_SOURCES.map((s) => literal(s.model)).join(', ');
   const count = async (sql: string): Promise<number> => Number((await c.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
-  const changed = await count(`SELECT count(*) FROM pending_changes WHERE stream IN (${sources})`);
+  const changed = await count(`SELECT count(*) FROM (SELECT DISTINCT account, stream, key FROM pending_changes WHERE stream IN (${sources}))`);
   const update: LedgerUpdate = { changed, rebooked: 0, deleted: 0, inserted: 0 };
   if (changed === 0) return { problems: [], update };
   await c.run(`CREATE SCHEMA IF NOT EXISTS ${DELTA}`);

@@ -79,7 +79,7 @@ const MODELS_VERSION = 'models';
 export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' | 'path'>): Promise<void> {
   const [recorded, pending] = await warehouse.exclusive(async (c) => [
     await readModelVersion(c, MODELS_VERSION),
-    Number((await c.runAndReadAll('SELECT count(*) FROM pending_changes')).getRows()[0]?.[0]),
+    Number((await c.runAndReadAll('SELECT count(*) FROM (SELECT DISTINCT * FROM pending_changes)')).getRows()[0]?.[0]),
   ]);
   if (recorded !== (await modelsVersion())) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
   if (pending > 0) throw new UsageError(`${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`);

@@ -80,7 +80,8 @@ ON CONFLICT (account, stream, partition, window_start, window_end) DO UPDATE SET
   updated_at = excluded.updated_at`;
 
 // What the next transform rebuilds the ledger rows of (README, "How the transform works").
-const NOTE_CHANGES = `INSERT OR IGNORE INTO pending_changes SELECT DISTINCT account, stream, partition, key FROM lp_stage_raw`;
+// No key: the transform reads it DISTINCT (sql/warehouse/008_pending_changes_unindexed.sql).
+const NOTE_CHANGES = `INSERT INTO pending_changes SELECT DISTINCT account, stream, partition, key FROM lp_stage_raw`;
 
 const INSERT_DRIFT = `
 INSERT INTO schema_drift (account, stream, field, kind, sample, first_seen_at, run_id)
