@@ -20,6 +20,22 @@ export const LEDGER_SOURCES = [
 /** The sources whose records pair with others of the same millisecond (all but fills). */
 const PAIRED_SOURCES = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills');
 
+/**
+ * The files that make a model's table from raw_records alone, with the stream it reads: the models of records the
+ * ledger does not book, which are not typed at load. An incremental transform runs such a file only when
+ * records of its stream were loaded since the last: each run reads raw_records, which over a history of 3M
+ * fills took 0.4 s and brought 250 MB of its blocks into memory for 33k advertisements.
+ */
+export const RAW_MODEL_FILES: Readonly<Record<string, string>> = {
+  'staging/40_p2p_advertisements.sql': 'p2p_advertisements',
+  'staging/50_account_balances.sql': 'account_balances',
+};
+
+/** The streams of the records loaded since the last transform. */
+export async function pendingStreams(c: DuckDBConnection): Promise<Set<string>> {
+  return new Set((await c.runAndReadAll('SELECT DISTINCT stream FROM pending_changes')).getRows().map((r) => String(r[0])));
+}
+
 /** The file that makes the ledger table (the only model the transform keeps as a table of its own). */
 export const LEDGER_FILE = 'ledger/10_ledger.sql';
 

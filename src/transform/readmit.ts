@@ -65,6 +65,13 @@ export async function readmitQuarantined(warehouse: Pick<Warehouse, 'transaction
         key,
       });
       if (inserted.getRows().length === 0) continue;
+      // For the next transform, as the raw writer notes each page's (README, "How the transform works").
+      await c.run('INSERT INTO pending_changes VALUES ($account, $stream, $partition, $key)', {
+        account: String(row['account']),
+        stream: stream.name,
+        partition: String(row['partition']),
+        key: load.key,
+      });
       readmitted[stream.name] = (readmitted[stream.name] ?? 0) + 1;
     }
     return readmitted;

@@ -64,7 +64,7 @@ async function exportOf(db: string, out: string): Promise<Map<string, Buffer>> {
  * Runs the transform in a process of its own and kills it (SIGKILL, no rollback run) at the `at`-th step it
  * times, inside its transaction: the clock it is given is read at each step's start and end.
  */
-function killTransformAt(db: string, at: number): { signal: NodeJS.Signals | null; stderr: string } {
+function killTransformAt(db: string, at: number): { signal: NodeJS.Signals | null; stderr: string; calls: number } {
   const dist = (path: string) => pathToFileURL(join(CLI, '..', '..', path)).href;
   const script = `
     const { openWarehouse } = await import(${JSON.stringify(dist('warehouse/warehouse.js'))});
@@ -72,9 +72,10 @@ function killTransformAt(db: string, at: number): { signal: NodeJS.Signals | nul
     const warehouse = await openWarehouse(${JSON.stringify(db)});
     let calls = 0;
     await runTransforms(warehouse, { clock: () => { if (++calls === ${at}) process.kill(process.pid, 'SIGKILL'); return performance.now(); } });
-    await warehouse.close();`;
+    await warehouse.close();
+    process.stdout.write(String(calls));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  return { signal: child.signal, stderr: child.stderr };
+  return { signal: child.signal, stderr: child.stderr, calls: Number(child.stdout) };
 }
 
 /** What the warehouse holds: the records loaded since the last transform (of the streams the ledger books), the ledger, the withdrawals. */
@@ -82,7 +83,7 @@ async function state(db: string): Promise<{ pending: unknown; ledger: unknown; w
   const warehouse = await openWarehouse(db);
   try {
     return {
-      pending: (await rows(warehouse, "SELECT count(*) AS n FROM pending_changes WHERE stream NOT IN ('p2p_advertisements', 'account_balances')"))[0]?.['n'],
+      pending: (await rows(warehouse, "SELECT count(*) AS n FROM (SELECT DISTINCT account, stream, key FROM pending_changes WHERE stream NOT IN ('p2p_advertisements', 'account_balances'))"))[0]?.['n'],
       ledger: await rows(warehouse, "SELECT count(*) AS n, lp_total(amount) AS total, count(*) FILTER (WHERE source = 'withdrawals') AS withdrawals FROM ledger"),
       withdrawals: await rows(warehouse, 'SELECT status, count(*) AS n FROM withdrawals GROUP BY ALL ORDER BY ALL'),
     };
@@ -142,10 +143,16 @@ describe('the incremental transform', () => {
     const loaded = await state(db);
     expect(Number(loaded.pending)).toBeGreaterThan(0);
     // Killed after its first step, after the changed records' ledger rows are made, after they replaced the old
-    // ones, and after its last file: each time the warehouse is as the extraction left it.
-    for (const at of [2, 30, 40, 46]) {
+    // ones, and after its last file: each time the warehouse is as the extraction left it. The steps are counted
+    // on a copy the transform runs through: from the end, the three ledger files (6 clock reads) follow the
+    // replacement (2), which follows the four checks (8) and the ledger made of the changed records.
+    const counted = join(dir, 'counted.duckdb');
+    await copyFile(db, counted);
+    const { signal, calls } = killTransformAt(counted, Number.POSITIVE_INFINITY);
+    expect([signal, calls > 16]).toEqual([null, true]);
+    for (const at of [2, calls - 16, calls - 6, calls]) {
       const killed = killTransformAt(db, at);
-      expect([killed.signal, killed.stderr]).toEqual(['SIGKILL', '']);
+      expect([killed.signal, killed.stderr, killed.calls]).toEqual(['SIGKILL', '', 0]);
       expect(await state(db)).toEqual(loaded);
     }
     const [again, , replaced] = await transform();
@@ -170,5 +177,17 @@ describe('the incremental transform', () => {
     expect([...incremental.keys()]).toEqual(names.sort());
     expect([...whole.keys()]).toEqual(names);
     for (const [name, bytes] of incremental) expect(bytes.equals(whole.get(name) as Buffer), name).toBe(true);
+    // The models no file exports, made from raw_records only by a transform that loaded records of their stream.
+    const unexported = async (path: string) => {
+      const warehouse = await openWarehouse(path);
+      try {
+        return { adverts: await rows(warehouse, 'SELECT * FROM p2p_advertisements ORDER BY ALL'), balances: await rows(warehouse, 'SELECT * FROM account_balances ORDER BY ALL') };
+      } finally {
+        await warehouse.close();
+      }
+    };
+    const models = await unexported(db);
+    expect([models.adverts.length > 0, models.balances.length > 0]).toEqual([true, true]);
+    expect(models).toEqual(await unexported(copy));
   });
 });
