@@ -11,7 +11,7 @@ import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
-import { runTransformStage, type TransformSummary } from '../transform/stage.js';
+import { runTransformStage, SUMMARY_MEMORY_LIMIT, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
 import type { Logger } from '../util/logger.js';
 import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
@@ -278,10 +278,12 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
   // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
   if (options.pipeline.stages.includes('extract')) collectGarbage();
   result.transform = await runTransformStage(warehouse, options.log, { full: options.full === true });
-  for (const account of options.accounts) {
-    const years = await readReconciliation(warehouse, account.name);
-    if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });
-  }
-  const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
-  if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);
+  await warehouse.withMemoryLimit(SUMMARY_MEMORY_LIMIT, async () => {
+    for (const account of options.accounts) {
+      const years = await readReconciliation(warehouse, account.name);
+      if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });
+    }
+    const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
+    if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);
+  });
 }

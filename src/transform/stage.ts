@@ -20,6 +20,14 @@ export interface TransformSummary {
 
 
 /**
+ * The memory budget of the summary's reads after a transform: aggregates of a few groups over the whole ledger,
+ * which need next to nothing, but DuckDB keeps the blocks they read cached up to its budget. At 224 MB a
+ * night's transform over 3M fills of history peaked at 313 MB of RSS, all of it after the transform itself
+ * (docs/performance.md, "Memory").
+ */
+export const SUMMARY_MEMORY_LIMIT = '64MB';
+
+/**
  * Re-admits the quarantined records this release accepts, runs the transforms, and reads what the run summary
  * shows: rows per table, ledger totals per asset and category, and the types the catalog lacks.
  */
@@ -34,7 +42,7 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
     ? `whole (${report.mode.why})`
     : `${report.mode.update.changed} records loaded since the last, ${report.mode.update.rebooked} rebooked, ledger rows ${report.mode.update.deleted} out and ${report.mode.update.inserted} in`;
   log.info(`transform, ${mode}: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
-  return warehouse.exclusive(async (c) => {
+  return warehouse.withMemoryLimit(SUMMARY_MEMORY_LIMIT, () => warehouse.exclusive(async (c) => {
     const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
     const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
     const totals = (
@@ -50,5 +58,5 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
       log.warn(`${u.source} ${u.field} "${u.type}" is not in the type catalog: ${u.records} records booked as unreviewed (${u.asset} ${u.total}); add it to sql/seeds/type_catalog.csv`);
     }
     return { report, rows, totals, unreviewed, readmitted };
-  });
+  }));
 }
