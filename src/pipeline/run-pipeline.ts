@@ -11,10 +11,10 @@ import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
-import { runTransformStage, SUMMARY_MEMORY_LIMIT, type TransformSummary } from '../transform/stage.js';
+import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
 import type { Logger } from '../util/logger.js';
-import { extractionMemoryBudget } from '../warehouse/memory-budget.js';
+import { extractionMemoryBudget, summaryMemoryBudget } from '../warehouse/memory-budget.js';
 import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
@@ -278,7 +278,7 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
   // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
   if (options.pipeline.stages.includes('extract')) collectGarbage();
   result.transform = await runTransformStage(warehouse, options.log, { full: options.full === true });
-  await warehouse.withMemoryLimit(SUMMARY_MEMORY_LIMIT, async () => {
+  await warehouse.withMemoryLimit(summaryMemoryBudget(), async () => {
     for (const account of options.accounts) {
       const years = await readReconciliation(warehouse, account.name);
       if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });

@@ -100,7 +100,7 @@ export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' |
  * const report = await runTransforms(warehouse);
  * for (const f of report.files) log.info(`${f.name} ${f.ms} ms`);
  */
-export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, options: TransformOptions = {}): Promise<TransformReport> {
+export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>, options: TransformOptions = {}): Promise<TransformReport> {
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? Date.now;
   const files = (await Promise.all(TRANSFORM_FOLDERS.map((f) => readSqlFolder(f)))).flat();
@@ -108,17 +108,16 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction'>, o
   const catalog = await catalogVersion();
   const typed = await typedVersion();
   const models = await modelsVersion();
-  return warehouse.transaction(async (connection) => {
-    // The tables keep no order (exports sort): DuckDB writes them faster and in less memory when it need not
-    // keep the order rows were made in (retyping 983k fills: 4.0 s against 7.0 s; docs/performance.md, "Memory").
-    await connection.run('SET preserve_insertion_order = false');
-    try {
-      return await transformIn(connection);
-    } finally {
-      // Best effort: a transaction a failed statement aborted refuses it, and that must not hide the failure.
-      await connection.run('RESET preserve_insertion_order').catch(() => undefined);
-    }
-  });
+  // The tables keep no order (exports sort): DuckDB writes them faster and in less memory when it need not
+  // keep the order rows were made in (retyping 983k fills: 4.0 s against 7.0 s; docs/performance.md, "Memory").
+  // Set and reset outside the transaction, which a failed statement leaves refusing all but its rollback.
+  await warehouse.exclusive((c) => c.run('SET preserve_insertion_order = false'));
+  try {
+    return await warehouse.transaction(transformIn);
+  } finally {
+    // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why.
+    await warehouse.exclusive((c) => c.run('RESET preserve_insertion_order')).catch(() => undefined);
+  }
 
   async function transformIn(connection: DuckDBConnection): Promise<TransformReport> {
     const report: TransformReport = { files: [], checks: [], catalogVersion: catalog, mode: { full: true, why: '' } };

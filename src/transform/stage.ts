@@ -4,6 +4,7 @@ import { TYPED_TABLES } from '../streams/manifest.js';
 import { readmitQuarantined, type Readmitted } from './readmit.js';
 import { runTransforms, type TransformReport } from './runner.js';
 import { readUnreviewed, type UnreviewedType } from './unreviewed.js';
+import { summaryMemoryBudget } from '../warehouse/memory-budget.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface TransformSummary {
@@ -20,14 +21,6 @@ export interface TransformSummary {
 
 
 /**
- * The memory budget of the summary's reads after a transform: aggregates of a few groups over the whole ledger,
- * which need next to nothing, but DuckDB keeps the blocks they read cached up to its budget. At 224 MB a
- * night's transform over 3M fills of history peaked at 313 MB of RSS, all of it after the transform itself
- * (docs/performance.md, "Memory").
- */
-export const SUMMARY_MEMORY_LIMIT = '64MB';
-
-/**
  * Re-admits the quarantined records this release accepts, runs the transforms, and reads what the run summary
  * shows: rows per table, ledger totals per asset and category, and the types the catalog lacks.
  */
@@ -42,7 +35,7 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
     ? `whole (${report.mode.why})`
     : `${report.mode.update.changed} records loaded since the last, ${report.mode.update.rebooked} rebooked, ledger rows ${report.mode.update.deleted} out and ${report.mode.update.inserted} in`;
   log.info(`transform, ${mode}: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
-  return warehouse.withMemoryLimit(SUMMARY_MEMORY_LIMIT, () => warehouse.exclusive(async (c) => {
+  return warehouse.withMemoryLimit(summaryMemoryBudget(), () => warehouse.exclusive(async (c) => {
     const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
     const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
     const totals = (

@@ -18,6 +18,14 @@ export const DEFAULT_MEMORY_LIMIT = '224MB';
  */
 export const DEFAULT_EXTRACTION_MEMORY_LIMIT = '128MB';
 
+/**
+ * The budget of the summary read after a transform unless LEDGERPIPE_MEMORY_LIMIT sets one for every stage:
+ * aggregates of a few groups over the whole ledger, which need next to nothing, but DuckDB keeps the blocks
+ * they read cached up to its budget. At 224 MB a night's transform over 3M fills of history peaked at 313 MB
+ * of RSS, all of it after the transform itself (docs/performance.md, "Memory").
+ */
+export const DEFAULT_SUMMARY_MEMORY_LIMIT = '64MB';
+
 /** The user's budget for every stage, when LEDGERPIPE_MEMORY_LIMIT sets one. */
 const userBudget = (): string | undefined => process.env['LEDGERPIPE_MEMORY_LIMIT'];
 
@@ -29,6 +37,11 @@ export function memoryBudget(option?: string): string {
 /** The budget extraction runs within: LEDGERPIPE_MEMORY_LIMIT when set, else the extraction default. */
 export function extractionMemoryBudget(): string {
   return userBudget() ?? DEFAULT_EXTRACTION_MEMORY_LIMIT;
+}
+
+/** The budget the summary after a transform reads within: LEDGERPIPE_MEMORY_LIMIT when set, else its default. */
+export function summaryMemoryBudget(): string {
+  return userBudget() ?? DEFAULT_SUMMARY_MEMORY_LIMIT;
 }
 
 /** The budgets in words, for messages: one when LEDGERPIPE_MEMORY_LIMIT is set, else both defaults. */

@@ -165,6 +165,17 @@ describe('the incremental transform', () => {
       booked: movers.filter((m) => m.record['status'] === 'success').map((m) => ({ source_id: m.id })).sort((a, b) => a.source_id.localeCompare(b.source_id)),
     });
 
+    // A night of fills alone: the models made from raw_records of other streams are left as they are.
+    const fillsOnly = join(dir, 'nightly-fills.json');
+    await writeFile(fillsOnly, JSON.stringify({ name: 'nightly-fills', range: { kind: 'since-coverage', lookBackDays: 3 }, streams: ['futures_fills'], stages: ['extract'] }));
+    const fillsNight = await runCliProcess(['run', fillsOnly, ...common(db), '--quiet'], { env });
+    expect([fillsNight.status, fillsNight.stderr]).toEqual([0, '']);
+    const fillsTransform = await runCliProcess(['transform', ...common(db)], { env });
+    expect(fillsTransform.status, fillsTransform.stderr).toBe(0);
+    const line = fillsTransform.stderr.split('\n').find((l) => l.startsWith('transform, ')) ?? '';
+    expect(line).toMatch(/^transform, \d+ records loaded since the last/);
+    expect([line.includes('staging/40_p2p_advertisements.sql'), line.includes('staging/50_account_balances.sql'), line.includes('staging/30_withdrawals.sql')]).toEqual([false, false, true]);
+
     const copy = join(dir, 'full.duckdb');
     await copyFile(db, copy);
     const full = await runCliProcess(['transform', '--full', ...common(copy)], { env });

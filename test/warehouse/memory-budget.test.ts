@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeFailure } from '../../src/cli/exit.js';
-import { doubledMemoryBudget, extractionMemoryBudget } from '../../src/warehouse/memory-budget.js';
+import { doubledMemoryBudget, extractionMemoryBudget, summaryMemoryBudget } from '../../src/warehouse/memory-budget.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -56,6 +56,13 @@ describe("DuckDB's memory budget", () => {
     }
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '1GB');
     expect(extractionMemoryBudget()).toBe('1GB');
+  });
+
+  it('is 64 MB for the summary after a transform unless LEDGERPIPE_MEMORY_LIMIT sets one for every stage', () => {
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
+    expect(summaryMemoryBudget()).toBe('64MB');
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '512MB');
+    expect(summaryMemoryBudget()).toBe('512MB');
   });
 
   it('running out of it says which setting to raise', () => {

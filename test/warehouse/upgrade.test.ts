@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/util/logger.js';
 import { planNightly } from '../../src/pipeline/nightly-range.js';
+import { readmitQuarantined } from '../../src/transform/readmit.js';
 import { runTransformStage } from '../../src/transform/stage.js';
 import { STREAMS } from '../../src/streams/index.js';
 import { readSqlFolder } from '../../src/warehouse/sql-files.js';
@@ -125,6 +126,20 @@ describe('a warehouse of the first release', () => {
       expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '8' }]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('notes the records it re-admits for the next transform, as extraction notes what it loads', async () => {
+    await firstReleaseWarehouse();
+    const warehouse = await openWarehouse(db);
+    try {
+      expect(await readmitQuarantined(warehouse, STREAMS)).toEqual({ p2p_tax_records: 1, futures_fills: 1 });
+      expect(await rows(warehouse, 'SELECT stream, partition, key FROM pending_changes ORDER BY ALL')).toEqual([
+        { stream: 'futures_fills', partition: 'USDT-FUTURES', key: '1115965644337205249' },
+        { stream: 'p2p_tax_records', partition: '', key: '1752117' },
+      ]);
+    } finally {
+      await warehouse.close();
     }
   });
 });
