@@ -35,21 +35,24 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
     ? `whole (${report.mode.why})`
     : `${report.mode.update.changed} records loaded since the last, ${report.mode.update.rebooked} rebooked, ledger rows ${report.mode.update.deleted} out and ${report.mode.update.inserted} in`;
   log.info(`transform, ${mode}: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
-  return warehouse.withMemoryLimit(summaryMemoryBudget(), () => warehouse.exclusive(async (c) => {
-    const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
-    const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
-    const totals = (
-      await c.runAndReadAll(
-        `SELECT account, asset, category, count(*) AS entries, lp_total(amount) AS amount
-         FROM ledger GROUP BY ALL ORDER BY account, asset, category`,
+  // The summary reads the whole ledger: within a budget of its own (summaryMemoryBudget).
+  return warehouse.withMemoryLimit(summaryMemoryBudget(), () =>
+    warehouse.exclusive(async (c) => {
+      const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
+      const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
+      const totals = (
+        await c.runAndReadAll(
+          `SELECT account, asset, category, count(*) AS entries, lp_total(amount) AS amount
+           FROM ledger GROUP BY ALL ORDER BY account, asset, category`,
+        )
       )
-    )
-      .getRowObjectsJS()
-      .map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
-    const unreviewed = await readUnreviewed(c);
-    for (const u of unreviewed) {
-      log.warn(`${u.source} ${u.field} "${u.type}" is not in the type catalog: ${u.records} records booked as unreviewed (${u.asset} ${u.total}); add it to sql/seeds/type_catalog.csv`);
-    }
-    return { report, rows, totals, unreviewed, readmitted };
-  }));
+        .getRowObjectsJS()
+        .map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
+      const unreviewed = await readUnreviewed(c);
+      for (const u of unreviewed) {
+        log.warn(`${u.source} ${u.field} "${u.type}" is not in the type catalog: ${u.records} records booked as unreviewed (${u.asset} ${u.total}); add it to sql/seeds/type_catalog.csv`);
+      }
+      return { report, rows, totals, unreviewed, readmitted };
+    }),
+  );
 }
