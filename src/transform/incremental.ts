@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from '../warehouse/quote.js';
-import type { SqlFile } from '../warehouse/sql-files.js';
+import { sqlFileNamed, type SqlFile } from '../warehouse/sql-files.js';
 import type { TypedStream } from '../warehouse/typed-at-load.js';
 
 /**
@@ -119,8 +119,7 @@ export async function updateLedger(
   await c.run(`SET search_path = '${DELTA},main'`);
   try {
     for (const name of DELTA_FILES) {
-      const file = files.find((f) => f.name === name);
-      if (file === undefined) throw new Error(`the transform has no ${name}`);
+      const file = sqlFileNamed(files, name);
       await timed(`${name} (changed records)`, () => c.run(file.text).then(() => undefined));
     }
     problems = await runChecks();

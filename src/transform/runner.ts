@@ -7,7 +7,7 @@ import { packageRoot } from '../util/package-root.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from '../warehouse/quote.js';
 import { readValuation, valuationSql } from '../prices/valuation.js';
-import { readSqlFolder } from '../warehouse/sql-files.js';
+import { readSqlFolder, sqlFileNamed } from '../warehouse/sql-files.js';
 import { readModelVersion, recordModelVersion } from '../warehouse/model-versions.js';
 import { LEDGER_FILE, LEDGER_SOURCES, pendingStreams, RAW_MODEL_FILES, updateLedger, type LedgerUpdate } from './incremental.js';
 import { ensureTyped, typedVersion } from '../warehouse/typed-at-load.js';
@@ -160,7 +160,7 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
     try {
       if (why !== undefined) await dropEarlierModelTables(connection);
       const pending = await pendingStreams(connection);
-      for (const name of Object.keys(RAW_MODEL_FILES)) if (!files.some((f) => f.name === name)) throw new Error(`the transform has no ${name}`);
+      for (const name of Object.keys(RAW_MODEL_FILES)) sqlFileNamed(files, name);
       for (const file of files) {
         const stream = RAW_MODEL_FILES[file.name];
         if (stream !== undefined && why === undefined && !pending.has(stream)) continue;

@@ -14,3 +14,10 @@ export async function readSqlFolder(folder: string): Promise<SqlFile[]> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.sql')).sort();
   return Promise.all(names.map(async (n) => ({ name: `${folder}/${n}`, text: await readFile(join(dir, n), 'utf8') })));
 }
+
+/** The file of `files` named `name` (as SqlFile.name); a name that is not among them is a bug of ledgerpipe's own. */
+export function sqlFileNamed(files: readonly SqlFile[], name: string): SqlFile {
+  const file = files.find((f) => f.name === name);
+  if (file === undefined) throw new Error(`the transform has no ${name}`);
+  return file;
+}
