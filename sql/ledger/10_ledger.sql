@@ -13,7 +13,9 @@
 --
 -- A full transform runs this file over the whole models; an incremental one over the models of the records
 -- loaded since the last, copied into the schema lp_delta under the same names, and replaces their rows
--- (src/transform/incremental.ts): one definition for both. The table keeps no order; exports sort.
+-- (src/transform/incremental.ts): one definition for both. The rows are written in the exports' order (ts,
+-- entry_id, account: src/export/exporter.ts), so that the exports of a ledger made whole read them as they lie
+-- instead of sorting them; an incremental transform keeps that order only while it appends after the last row.
 CREATE OR REPLACE TABLE ledger AS
 WITH
 -- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it is slow over the
@@ -163,4 +165,5 @@ SELECT
   CAST(amount AS DECIMAL(38, 18)) AS amount,
   CAST(symbol AS VARCHAR) AS symbol, reference, note,
   CAST(trade_group AS VARCHAR) AS trade_group
-FROM movements;
+FROM movements
+ORDER BY ts, entry_id, account;

@@ -9,7 +9,7 @@ import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { NO_VALUATION, yearSummarySelect, type Valuation } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
-import { assertTransformed } from '../transform/runner.js';
+import { assertTransformed, ledgerInExportOrder } from '../transform/runner.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
@@ -101,11 +101,13 @@ function csvCell(column: Column): string {
 /**
  * The rows of the range in export order: ts, then the key, then the account. The models are views on tables
  * written as records load and the ledger is updated in place (README, "How the transform works"), so the order
- * is made here; the sort keys are the table's own columns (t.), not the cells' text.
+ * is made here (the sort keys are the table's own columns, t., not the cells' text), unless the table's rows
+ * already lie in it (`inOrder`: a ledger made whole, ledgerInExportOrder), read as they lie with DuckDB's
+ * insertion order kept (runCopies).
  */
-function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions): string {
-  return `SELECT ${cells.join(', ')} FROM ${ident(table)} AS t WHERE t.ts >= ${timestampTzSql(options.from)} AND t.ts < ${timestampTzSql(options.to)}
-    ORDER BY t.ts, t.${ident(key)}, t.account`;
+function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions, inOrder: boolean): string {
+  const select = `SELECT ${cells.join(', ')} FROM ${ident(table)} AS t WHERE t.ts >= ${timestampTzSql(options.from)} AND t.ts < ${timestampTzSql(options.to)}`;
+  return inOrder ? select : `${select}\n    ORDER BY t.ts, t.${ident(key)}, t.account`;
 }
 
 /** One COPY of the export and the file it fills. */
@@ -166,11 +168,12 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
   const target = (format: 'csv' | 'parquet') => (format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)');
   const valuation = options.valuation ?? NO_VALUATION;
+  const ledgerInOrder = tables.length > 0 && (await ledgerInExportOrder(warehouse));
   for (const { name, key, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
       const cells = [...(format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
-      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, key, cells, options)}) TO ${temp} ${target(format)}`);
+      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`);
     }
   }
   if (tables.length > 0) {

@@ -74,19 +74,20 @@ export interface LedgerUpdate {
  * are deleted and the new ones inserted. Everything runs in the transform's transaction: a failed check or a
  * killed process leaves the ledger and pending_changes as they were.
  *
- * `runChecks` runs the checks (on `c`) and returns their problems. Returns those, and what changed.
+ * `runChecks` runs the checks (on `c`) and returns their problems. Returns those, what changed, and whether the
+ * ledger is still in the exports' order (its new rows all sort after the rows it kept).
  */
 export async function updateLedger(
   c: DuckDBConnection,
   files: readonly SqlFile[],
   runChecks: () => Promise<string[]>,
   timed: (name: string, work: () => Promise<void>) => Promise<void>,
-): Promise<{ problems: string[]; update: LedgerUpdate }> {
+): Promise<{ problems: string[]; update: LedgerUpdate; inOrder: boolean }> {
   const sources = LEDGER_SOURCES.map((s) => literal(s.model)).join(', ');
   const count = async (sql: string): Promise<number> => Number((await c.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
   const changed = await count(`SELECT count(*) FROM (SELECT DISTINCT account, stream, key FROM pending_changes WHERE stream IN (${sources}))`);
   const update: LedgerUpdate = { changed, rebooked: 0, deleted: 0, inserted: 0 };
-  if (changed === 0) return { problems: [], update };
+  if (changed === 0) return { problems: [], update, inOrder: true };
   await c.run(`CREATE SCHEMA IF NOT EXISTS ${DELTA}`);
   await timed('the changed records', async () => {
     await c.run(`CREATE OR REPLACE TABLE ${DELTA}.changed AS
@@ -126,14 +127,22 @@ export async function updateLedger(
   } finally {
     await c.run('RESET search_path');
   }
-  if (problems.length > 0) return { problems, update };
+  if (problems.length > 0) return { problems, update, inOrder: false };
+  let inOrder = false;
   await timed('ledger rows replaced', async () => {
     update.deleted = await count(`DELETE FROM main.ledger AS l USING ${DELTA}.rebooked AS r
       WHERE l.account = r.account AND l.source = r.source AND l.source_id = r.source_id`);
+    // The ledger stays in the exports' order when every new row sorts after every row kept (a night of records
+    // newer than all before): only the rows from the earliest new one's time on are read.
+    const after = await count(`SELECT coalesce(
+        (SELECT min((ts, entry_id, account)) FROM ${DELTA}.ledger)
+          > (SELECT max((ts, entry_id, account)) FROM main.ledger WHERE ts >= (SELECT min(ts) FROM ${DELTA}.ledger)),
+        true)::INTEGER`);
+    inOrder = after === 1;
     update.inserted = await count(`INSERT INTO main.ledger BY NAME SELECT * FROM ${DELTA}.ledger`);
   });
   // Emptied, not dropped (DELTA).
   const tables = (await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = ${literal(DELTA)}`)).getRows();
   for (const [table] of tables) await c.run(`DELETE FROM ${DELTA}.${ident(String(table))}`);
-  return { problems, update };
+  return { problems, update, inOrder };
 }

@@ -11,3 +11,8 @@ export async function readModelVersion(c: DuckDBConnection, name: string): Promi
 export async function recordModelVersion(c: DuckDBConnection, name: string, version: string, now: number): Promise<void> {
   await c.run('INSERT OR REPLACE INTO model_versions VALUES ($name, $version, $now)', { name, version, now: timestampTz(now) });
 }
+
+/** Forgets `name`'s version: nothing holds for it any more. */
+export async function forgetModelVersion(c: DuckDBConnection, name: string): Promise<void> {
+  await c.run('DELETE FROM model_versions WHERE name = $name', { name });
+}

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
-import { TYPED_AT_LOAD, typedVersion, typeRecordsSql, typesAtLoad } from './typed-at-load.js';
+import { TYPED_AT_LOAD, typedVersion, typeRecords, typesAtLoad } from './typed-at-load.js';
 import type { Window } from '../time/window.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -166,11 +166,15 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
     coverage.closeSync();
   }
   if (records > 0n) {
+    const count = async (sql: string): Promise<bigint> => BigInt((await connection.runAndReadAll(sql)).getRows()[0]?.[0] as bigint);
+    const held = await count('SELECT count(*) FROM raw_records');
     await connection.run(UPSERT_RAW);
+    // Fewer rows added than records loaded: some were loaded before, and their typed rows are replaced.
+    const replacing = (await count('SELECT count(*) FROM raw_records')) - held < (await count('SELECT count(*) FROM lp_stage_raw_last'));
     await connection.run(NOTE_CHANGES);
     // The typed columns of the streams typed at load, from the same records, in the same transaction.
     for (const stream of TYPED_AT_LOAD) {
-      if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await connection.run(typeRecordsSql(stream, 'lp_stage_raw_last'));
+      if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await typeRecords(connection, stream, 'lp_stage_raw_last', replacing);
     }
   }
   if (windows > 0n) await connection.run(UPSERT_COVERAGE);

@@ -14,12 +14,33 @@ export const TYPED_AT_LOAD = ['margin_records', 'futures_fills', 'withdrawals', 
 
 export type TypedStream = (typeof TYPED_AT_LOAD)[number];
 
+/** The column of each typed table that holds its record's partition in raw_records. */
+const TYPED_PARTITION: Readonly<Record<TypedStream, string>> = {
+  margin_records: 'margin_type',
+  futures_fills: 'product_type',
+  withdrawals: 'partition',
+  deposits: 'partition',
+  futures_tax_records: 'partition',
+  spot_tax_records: 'partition',
+  p2p_tax_records: 'partition',
+};
+
 /** The name the typing's version has in model_versions. */
 const TYPED_VERSION = 'typed_at_load';
 
-/** Upserts the typed rows of `stream`'s records in `source` (a table or view with raw_records' columns). */
-export function typeRecordsSql(stream: TypedStream, source: string): string {
-  return `INSERT OR REPLACE INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`;
+/**
+ * Types `stream`'s records in `source` (a table or view with raw_records' columns) into `typed_<stream>`. The
+ * typed tables have no key (sql/warehouse/009_typed_tables_unindexed.sql): with `replacing`, some of the records
+ * were loaded before (a window read again, a changed status), and their earlier rows are deleted first.
+ */
+export async function typeRecords(c: DuckDBConnection, stream: TypedStream, source: string, replacing: boolean): Promise<void> {
+  const table = ident(`typed_${stream}`);
+  if (replacing) {
+    const partition = ident(TYPED_PARTITION[stream]);
+    await c.run(`DELETE FROM ${table} AS t USING ${ident(source)} AS s
+      WHERE s.stream = ${literal(stream)} AND t.account = s.account AND t.${partition} = s.partition AND t.key = s.key`);
+  }
+  await c.run(`INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`);
 }
 
 /**
@@ -77,17 +98,14 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
 }
 
 /**
- * Types every record of `stream` again from raw_records into a new typed table of the same columns and
- * constraints, its primary key made once over the whole table at the end: upserting a million rows into the
- * indexed table in one statement outgrows the memory budget (docs/performance.md, "Memory").
+ * Types every record of `stream` again from raw_records into a new typed table of the same columns and NOT NULL
+ * constraints, in one statement (the table has no key: sql/warehouse/009_typed_tables_unindexed.sql).
  */
 async function typeAgain(c: DuckDBConnection, stream: TypedStream): Promise<void> {
   const name = `typed_${stream}`;
   const table = ident(name);
-  const key = (await c.runAndReadAll(`SELECT unnest(constraint_column_names) FROM duckdb_constraints() WHERE schema_name = 'main' AND table_name = ${literal(name)} AND constraint_type = 'PRIMARY KEY'`)).getRows().map((r) => String(r[0]));
   const notNull = (await c.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ${literal(name)} AND NOT is_nullable`)).getRows().map((r) => String(r[0]));
   await c.run(`CREATE OR REPLACE TABLE ${table} AS FROM ${table} LIMIT 0`);
+  for (const column of notNull) await c.run(`ALTER TABLE ${table} ALTER COLUMN ${ident(column)} SET NOT NULL`);
   await c.run(`INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`);
-  for (const column of notNull.filter((n) => !key.includes(n))) await c.run(`ALTER TABLE ${table} ALTER COLUMN ${ident(column)} SET NOT NULL`);
-  await c.run(`ALTER TABLE ${table} ADD PRIMARY KEY (${key.map(ident).join(', ')})`);
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess, simEnv } from '../helpers/cli.js';
-import { rows } from '../helpers/raw.js';
+import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
+import { createRawWriter } from '../../src/warehouse/raw-writer.js';
 
 let dir: string;
 let sim: Simulator;
@@ -60,4 +61,31 @@ describe('typed at load', () => {
       expect(await readFile(join(dir, 'retyped', file), 'utf8'), file).toBe(await readFile(join(dir, 'loaded', file), 'utf8'));
     }
   }, 120_000);
+
+  it('replaces the typed row of a record loaded again, in a batch of new and earlier records or alone', async () => {
+    const { warehouse, dispose } = await tempWarehouse();
+    try {
+      const withdrawal = (orderId: string, status: string) => ({
+        stream: 'withdrawals',
+        key: orderId,
+        ts: Date.UTC(2025, 0, 2),
+        payload: { orderId, coin: 'USDT', type: 'withdraw', dest: 'on_chain', size: '12.5', fee: '1', status, cTime: String(Date.UTC(2025, 0, 2)), uTime: String(Date.UTC(2025, 0, 2)) },
+      });
+      await loadRaw(warehouse, [withdrawal('1', 'pending'), withdrawal('2', 'pending')]);
+      // One page: a new record, an earlier one changed, and the same record twice (the last one seen wins).
+      const writer = await createRawWriter(warehouse, { account: 'default', runId: 'again', clock: () => Date.UTC(2026, 0, 3) });
+      const records = [withdrawal('3', 'pending'), withdrawal('1', 'fail'), withdrawal('1', 'success')].map((r) => ({ key: r.key, ts: r.ts, payload: JSON.stringify(r.payload) }));
+      await writer.commit({ stream: 'withdrawals', partition: '', records, cursor: null, done: true, tie: false, drift: [], quarantine: [] });
+      // A page of earlier records alone: a changed one and an unchanged one.
+      await loadRaw(warehouse, [withdrawal('2', 'success'), withdrawal('3', 'pending')]);
+      expect(await rows(warehouse, 'SELECT order_id, status, lp_decimal_text(size) AS size FROM typed_withdrawals ORDER BY order_id')).toEqual([
+        { order_id: '1', status: 'success', size: '12.5' },
+        { order_id: '2', status: 'success', size: '12.5' },
+        { order_id: '3', status: 'pending', size: '12.5' },
+      ]);
+      expect(await rows(warehouse, "SELECT count(*) AS n FROM raw_records WHERE stream = 'withdrawals'")).toEqual([{ n: '3' }]);
+    } finally {
+      await dispose();
+    }
+  });
 });

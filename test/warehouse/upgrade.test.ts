@@ -79,11 +79,20 @@ describe('a warehouse of the first release', () => {
         { name: 'warehouse/006_typed_at_load.sql' },
         { name: 'warehouse/007_incremental.sql' },
         { name: 'warehouse/008_pending_changes_unindexed.sql' },
+        { name: 'warehouse/009_typed_tables_unindexed.sql' },
       ]);
       // pending_changes keeps no key (its index made emptying a year's notes take a minute).
       expect(await rows(warehouse, "SELECT constraint_type FROM duckdb_constraints() WHERE table_name = 'pending_changes' ORDER BY ALL")).toEqual(
         ['NOT NULL', 'NOT NULL', 'NOT NULL', 'NOT NULL'].map((constraint_type) => ({ constraint_type })),
       );
+      // Nor do the typed tables (a key's index over a stream typed again whole outgrew the memory budget), whose
+      // record columns and time stay NOT NULL.
+      expect(
+        await rows(warehouse, "SELECT table_name, string_agg(constraint_column_names[1], ',' ORDER BY constraint_column_names[1]) AS not_null FROM duckdb_constraints() WHERE table_name IN ('typed_futures_fills', 'typed_withdrawals') GROUP BY ALL ORDER BY ALL"),
+      ).toEqual([
+        { table_name: 'typed_futures_fills', not_null: 'account,key,product_type,ts' },
+        { table_name: 'typed_withdrawals', not_null: 'account,key,partition,ts' },
+      ]);
       // The window closed over the future is open again, from its start; the others stay done.
       expect(await rows(warehouse, "SELECT stream, status, cursor FROM coverage WHERE stream IN ('withdrawals', 'p2p_tax_records', 'futures_fills') ORDER BY stream")).toEqual([
         { stream: 'futures_fills', status: 'done', cursor: null },
@@ -116,14 +125,19 @@ describe('a warehouse of the first release', () => {
       // The advert loaded under the first release's partition reads as before, its utime included.
       expect(await rows(warehouse, 'SELECT adv_id, status, lp_time_text(u_time) AS u_time FROM p2p_advertisements')).toEqual([{ adv_id: '88', status: 'online', u_time: new Date(T + 5).toISOString() }]);
       // The transform typed the first release's fills again from raw_records (their ledger rows above), and says so.
-      expect(await rows(warehouse, 'SELECT name, length(version) AS n FROM model_versions ORDER BY name')).toEqual([{ name: 'models', n: '64' }, { name: 'type_catalog', n: '64' }, { name: 'typed_at_load', n: '64' }]);
+      expect(await rows(warehouse, 'SELECT name, length(version) AS n FROM model_versions ORDER BY name')).toEqual([
+        { name: 'ledger_order', n: '64' },
+        { name: 'models', n: '64' },
+        { name: 'type_catalog', n: '64' },
+        { name: 'typed_at_load', n: '64' },
+      ]);
     } finally {
       await warehouse.close();
     }
     // Opening it again applies nothing more.
     const again = await openWarehouse(db);
     try {
-      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '8' }]);
+      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '9' }]);
     } finally {
       await again.close();
     }
