@@ -117,8 +117,8 @@ export interface CopyJob {
 }
 
 /**
- * Runs the COPY statements one after another, on a connection of their own set up by `setup`. Each COPY sorts
- * its rows (rangeSelect), and two sorts side by side ran out of the 224 MB budget for a year of 300k fills; one
+ * Runs the COPY statements one after another, on a connection of their own set up by `setup`. A COPY sorts its
+ * rows (rangeSelect), and two sorts side by side ran out of the 224 MB budget for a year of 300k fills; one
  * at a time, each on every thread DuckDB has, the year of 983k fills exported in 31 s against 41 s on one thread,
  * at the same peak RSS (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running
  * has finished before this returns or throws, so no COPY is still writing while its file is cleaned up.

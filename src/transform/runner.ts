@@ -104,12 +104,13 @@ export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' |
 /**
  * Makes the models from `raw_records` (README, "How the transform works"), in one transaction with the checks of
  * `sql/checks/`: rolled back whole (keeping the previous tables) when a file fails or a check finds a problem.
+ * Typing again from raw_records (ensureTyped) comes first, in a transaction of its own.
  *
  * Incremental by default: the records typed at load are already in their typed tables, of which the models are
  * views, and only the ledger rows of the records loaded since the last transform are made again (updateLedger),
  * checked over those rows. The whole ledger is made again, and checked whole, with `full`, for a warehouse of
  * another release, or when the SQL, the type catalog or the typing has changed (each recorded in
- * `model_versions`); a typing of another release is first made again from raw_records (ensureTyped). The seeds are
+ * `model_versions`); a typing of another release is first made again from raw_records. The seeds are
  * read relative to ledgerpipe's folder (DuckDB's file_search_path, set for the transform only).
  *
  * @example
@@ -124,8 +125,9 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
   const catalog = await catalogVersion();
   const typed = await typedVersion();
   const models = await modelsVersion();
-  // The tables keep no order (exports sort): DuckDB writes them faster and in less memory when it need not
-  // keep the order rows were made in (retyping 983k fills: 4.0 s against 7.0 s; docs/performance.md, "Memory").
+  // The tables keep no order but the ledger's, which its ORDER BY makes: DuckDB writes them faster and in less
+  // memory when it need not keep the order rows were made in (retyping 983k fills: 4.0 s against 7.0 s;
+  // docs/performance.md, "Memory").
   // Set and reset outside the transaction, which a failed statement leaves refusing all but its rollback.
   await warehouse.exclusive((c) => c.run('SET preserve_insertion_order = false'));
   try {
