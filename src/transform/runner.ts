@@ -9,7 +9,7 @@ import { ident, literal } from '../warehouse/quote.js';
 import { readValuation, valuationSql } from '../prices/valuation.js';
 import { readSqlFolder, sqlFileNamed } from '../warehouse/sql-files.js';
 import { forgetModelVersion, readModelVersion, recordModelVersion } from '../warehouse/model-versions.js';
-import { LEDGER_FILE, LEDGER_SOURCES, pendingStreams, RAW_MODEL_FILES, updateLedger, type LedgerUpdate } from './incremental.js';
+import { LEDGER_FILE, LEDGER_SOURCES, MOVED_ROWS_MAX, pendingStreams, RAW_MODEL_FILES, updateLedger, type LedgerUpdate } from './incremental.js';
 import { ensureTyped, typedVersion } from '../warehouse/typed-at-load.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -30,6 +30,8 @@ export interface TransformReport {
 export interface TransformOptions {
   /** Type every record again from raw_records, and make the whole ledger (`transform --full`). */
   full?: boolean;
+  /** The most ledger rows an incremental transform moves to keep the ledger in the exports' order (MOVED_ROWS_MAX). */
+  movedRowsMax?: number;
   clock?: () => number;
   now?: () => number;
 }
@@ -73,8 +75,8 @@ const MODELS_VERSION = 'models';
 
 /**
  * The name in model_versions of the models' version the ledger was last made whole with, while it lies in the
- * exports' order (sql/ledger/10_ledger.sql): forgotten by an incremental transform that inserts rows before
- * some it kept.
+ * exports' order (sql/ledger/10_ledger.sql): forgotten by an incremental transform that would have to move more
+ * than MOVED_ROWS_MAX of its rows to keep it (updateLedger).
  */
 const LEDGER_ORDER = 'ledger_order';
 
@@ -125,9 +127,9 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
   const catalog = await catalogVersion();
   const typed = await typedVersion();
   const models = await modelsVersion();
-  // The tables keep no order but the ledger's, which its ORDER BY makes: DuckDB writes them faster and in less
-  // memory when it need not keep the order rows were made in (retyping 983k fills: 4.0 s against 7.0 s;
-  // docs/performance.md, "Memory").
+  // The tables keep no order but the ledger's, which the ORDER BY of the statements writing it make: DuckDB
+  // writes them faster and in less memory when it need not keep the order rows were made in (retyping 983k
+  // fills: 4.0 s against 7.0 s; docs/performance.md, "Memory").
   // Set and reset outside the transaction, which a failed statement leaves refusing all but its rollback.
   await warehouse.exclusive((c) => c.run('SET preserve_insertion_order = false'));
   try {
@@ -187,7 +189,8 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
         const stream = RAW_MODEL_FILES[file.name];
         if (stream !== undefined && why === undefined && !pending.has(stream)) continue;
         if (file.name === LEDGER_FILE && why === undefined) {
-          const result = await updateLedger(connection, files, runChecks, (name, work) => timed(name, work));
+          const order = { inOrder: (await readModelVersion(connection, LEDGER_ORDER)) === models, movedRowsMax: options.movedRowsMax ?? MOVED_ROWS_MAX };
+          const result = await updateLedger(connection, files, runChecks, (name, work) => timed(name, work), order);
           report.mode = { full: false, update: result.update };
           problems.push(...result.problems);
           inOrder = result.inOrder;

@@ -76,7 +76,7 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
 }
 
 /**
- * Makes the typed tables whole before the transform reads them, in its transaction: when they were typed by
+ * Makes the typed tables whole before the transform reads them, in a transaction of their own: when they were typed by
  * another release (model_versions 'typed_at_load'), or hold another number of rows than raw_records (a warehouse
  * of an earlier release, records moved back from quarantine), they are typed again from raw_records, which stays
  * enough to replay every transform; with `all` (transform --full), every stream is. Returns the streams typed again.

@@ -62,7 +62,8 @@ async function exportOf(db: string, out: string): Promise<Map<string, Buffer>> {
 
 /**
  * Runs the transform in a process of its own and kills it (SIGKILL, no rollback run) at the `at`-th step it
- * times, inside its transaction: the clock it is given is read at each step's start and end.
+ * times: the clock it is given is read at each step's start and end (the first two around typing again, in a
+ * transaction of its own; the rest inside the transform's transaction).
  */
 function killTransformAt(db: string, at: number): { signal: NodeJS.Signals | null; stderr: string; calls: number } {
   const dist = (path: string) => pathToFileURL(join(CLI, '..', '..', path)).href;

@@ -14,7 +14,7 @@ const withdrawal = (orderId: string, ts: number, status = 'success'): RawInput =
 });
 
 describe("the ledger's order", () => {
-  it('is the exports\' order after a whole ledger, kept by nights that only append, forgotten by one that books an earlier time', async () => {
+  it('is the exports\' order after a whole ledger, kept by nights that append or move few rows, given up beyond', async () => {
     const { warehouse, dispose } = await tempWarehouse();
     const order = async () => rows(warehouse, "SELECT count(*) AS n FROM model_versions WHERE name = 'ledger_order'");
     // The rows as they lie (rowid) against the exports' order.
@@ -32,21 +32,25 @@ describe("the ledger's order", () => {
       expect((await runTransforms(warehouse)).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 2 } });
       expect([await order(), await misplaced()]).toEqual([[{ n: '1' }], [{ n: '0' }]]);
 
-      // A deposit of the fourth day's millisecond: its row sorts before the withdrawal's (deposits:... < withdrawals:...).
+      // A deposit of the fourth day's millisecond, whose row sorts before the withdrawal's (deposits:... <
+      // withdrawals:...): the withdrawal's two rows are moved after it.
       await loadRaw(warehouse, [
         { stream: 'deposits', key: '1', ts: T + 3 * DAY, payload: { orderId: '1', coin: 'USDT', type: 'deposit', dest: 'on_chain', size: '3', status: 'success', cTime: String(T + 3 * DAY), uTime: String(T + 3 * DAY) } },
       ]);
-      expect((await runTransforms(warehouse)).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 1 } });
-      expect([await order(), await misplaced()]).toEqual([[{ n: '0' }], [{ n: '3' }]]);
-      expect((await runTransforms(warehouse, { full: true })).mode.full).toBe(true);
+      expect((await runTransforms(warehouse)).mode).toMatchObject({ full: false, update: { changed: 1, deleted: 0, inserted: 1 } });
       expect([await order(), await misplaced()]).toEqual([[{ n: '1' }], [{ n: '0' }]]);
 
-      // A withdrawal of the first day moves to success: its rows go after the fourth day's.
+      // A withdrawal of the day before the first moves to success: the 9 rows after it are moved, within 10.
       await loadRaw(warehouse, [withdrawal('5', T - DAY, 'pending')]);
-      await runTransforms(warehouse);
+      await runTransforms(warehouse, { movedRowsMax: 10 });
       await loadRaw(warehouse, [withdrawal('5', T - DAY)]);
-      expect((await runTransforms(warehouse)).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 2 } });
-      expect([await order(), await misplaced()]).toEqual([[{ n: '0' }], [{ n: '11' }]]);
+      expect((await runTransforms(warehouse, { movedRowsMax: 10 })).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 2 } });
+      expect([await order(), await misplaced()]).toEqual([[{ n: '1' }], [{ n: '0' }]]);
+
+      // One more before it would move 11: the order is given up, and every row is out of its place.
+      await loadRaw(warehouse, [withdrawal('4', T - 2 * DAY)]);
+      expect((await runTransforms(warehouse, { movedRowsMax: 10 })).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 2 } });
+      expect([await order(), await misplaced()]).toEqual([[{ n: '0' }], [{ n: '13' }]]);
 
       // A whole ledger is in order again.
       expect((await runTransforms(warehouse, { full: true })).mode.full).toBe(true);

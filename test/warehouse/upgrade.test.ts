@@ -157,3 +157,39 @@ describe('a warehouse of the first release', () => {
     }
   });
 });
+
+describe('a warehouse of the release before the typed tables lost their keys', () => {
+  it('keeps every typed row and every NOT NULL, without the key', async () => {
+    // Migrations 001 to 008, as that release ran them, and a withdrawal typed into its keyed table.
+    const instance = await DuckDBInstance.create(db);
+    const c = await instance.connect();
+    try {
+      await c.run('CREATE TABLE schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+      for (const file of (await readSqlFolder('warehouse')).filter((f) => f.name < 'warehouse/009')) {
+        await c.run(file.text);
+        await c.run('INSERT INTO schema_migrations VALUES ($name, now())', { name: file.name });
+      }
+      await c.run(`INSERT INTO typed_withdrawals (account, partition, key, order_id, coin, size, fee, status, ts)
+        VALUES ('default', '', '7', '7', 'USDT', 12.5, 1, 'success', make_timestamptz(${T * 1000}))`);
+      expect((await c.runAndReadAll("SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'typed_withdrawals' AND constraint_type = 'PRIMARY KEY'")).getRows()).toEqual([[1n]]);
+    } finally {
+      c.closeSync();
+      instance.closeSync();
+    }
+    const warehouse = await openWarehouse(db);
+    try {
+      expect(await rows(warehouse, 'SELECT account, partition, key, order_id, coin, lp_decimal_text(size) AS size, lp_decimal_text(fee) AS fee, status, epoch_ms(ts) AS ts FROM typed_withdrawals')).toEqual([
+        { account: 'default', partition: '', key: '7', order_id: '7', coin: 'USDT', size: '12.5', fee: '1', status: 'success', ts: String(T) },
+      ]);
+      expect(await rows(warehouse, "SELECT constraint_type, constraint_column_names[1] AS col FROM duckdb_constraints() WHERE table_name = 'typed_withdrawals' ORDER BY ALL")).toEqual(
+        ['account', 'key', 'partition', 'ts'].map((col) => ({ constraint_type: 'NOT NULL', col })),
+      );
+      // The same columns, in the same order.
+      expect((await rows(warehouse, "SELECT string_agg(column_name, ',' ORDER BY column_index) AS c FROM duckdb_columns() WHERE table_name = 'typed_withdrawals'"))[0]?.c).toBe(
+        'account,partition,key,order_id,trade_id,coin,client_oid,type,dest,size,fee,status,from_address,to_address,chain,confirm,tag,u_time,ts',
+      );
+    } finally {
+      await warehouse.close();
+    }
+  });
+});
