@@ -102,7 +102,7 @@ function csvCell(column: Column): string {
  * The rows of the range in export order: ts, then the key, then the account. The models are views on tables
  * written as records load and the ledger is updated in place (README, "How the transform works"), so the order
  * is made here (the sort keys are the table's own columns, t., not the cells' text), unless the table's rows
- * already lie in it (`inOrder`: a ledger made whole, ledgerInExportOrder), read as they lie with DuckDB's
+ * already lie in it (`inOrder`: a ledger that does, ledgerInExportOrder), read as they lie with DuckDB's
  * insertion order kept (runCopies).
  */
 function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions, inOrder: boolean): string {

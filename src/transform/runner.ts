@@ -127,7 +127,7 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
   const catalog = await catalogVersion();
   const typed = await typedVersion();
   const models = await modelsVersion();
-  // The tables keep no order but the ledger's, which the ORDER BY of the statements writing it make: DuckDB
+  // The tables keep no order but the ledger's, which the ORDER BY of the statements writing it makes: DuckDB
   // writes them faster and in less memory when it need not keep the order rows were made in (retyping 983k
   // fills: 4.0 s against 7.0 s; docs/performance.md, "Memory").
   // Set and reset outside the transaction, which a failed statement leaves refusing all but its rollback.

@@ -76,10 +76,11 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
 }
 
 /**
- * Makes the typed tables whole before the transform reads them, in a transaction of their own: when they were typed by
- * another release (model_versions 'typed_at_load'), or hold another number of rows than raw_records (a warehouse
- * of an earlier release, records moved back from quarantine), they are typed again from raw_records, which stays
- * enough to replay every transform; with `all` (transform --full), every stream is. Returns the streams typed again.
+ * Makes the typed tables whole before the transform reads them, in a transaction of their own: when they were
+ * typed by another release (model_versions 'typed_at_load'), or hold another number of rows than raw_records (a
+ * warehouse of an earlier release, records moved back from quarantine), they are typed again from raw_records,
+ * which stays enough to replay every transform; with `all` (transform --full), every stream is. Returns the
+ * streams typed again.
  */
 export async function ensureTyped(c: DuckDBConnection, version: string, now: number, all = false): Promise<TypedStream[]> {
   const recorded = await readModelVersion(c, TYPED_VERSION);
