@@ -144,7 +144,7 @@ export async function updateLedger(
     update.deleted = await count(`DELETE FROM main.ledger AS l USING ${DELTA}.rebooked AS r
       WHERE l.account = r.account AND l.source = r.source AND l.source_id = r.source_id`);
     // New rows go in in the exports' order (ORDER BY: a parallel insert would append them in any order).
-    const inserted = `SELECT * FROM ${DELTA}.ledger`;
+    const newRows = `SELECT * FROM ${DELTA}.ledger`;
     let moved = 0;
     if (order.inOrder) {
       // The rows kept that sort after the earliest new one, read from that one's time on: none when every new
@@ -159,7 +159,7 @@ export async function updateLedger(
         moved = await count(`DELETE ${later}`);
       }
     }
-    const rows = moved > 0 ? `${inserted} UNION ALL SELECT * FROM ${DELTA}.moved` : inserted;
+    const rows = moved > 0 ? `${newRows} UNION ALL SELECT * FROM ${DELTA}.moved` : newRows;
     update.inserted = (await count(`INSERT INTO main.ledger BY NAME SELECT * FROM (${rows}) ORDER BY ts, entry_id, account`)) - moved;
   });
   // Emptied, not dropped (DELTA).

@@ -168,9 +168,10 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
   if (records > 0n) {
     const count = async (sql: string): Promise<bigint> => BigInt((await connection.runAndReadAll(sql)).getRows()[0]?.[0] as bigint);
     const held = await count('SELECT count(*) FROM raw_records');
-    await connection.run(UPSERT_RAW);
+    // UPSERT_RAW inserts or updates each record of the batch once, and counts them.
+    const loaded = await count(UPSERT_RAW);
     // Fewer rows added than records loaded: some were loaded before, and their typed rows are replaced.
-    const replacing = (await count('SELECT count(*) FROM raw_records')) - held < (await count('SELECT count(*) FROM lp_stage_raw_last'));
+    const replacing = (await count('SELECT count(*) FROM raw_records')) - held < loaded;
     await connection.run(NOTE_CHANGES);
     // The typed columns of the streams typed at load, from the same records, in the same transaction.
     for (const stream of TYPED_AT_LOAD) {
