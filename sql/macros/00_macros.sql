@@ -73,10 +73,12 @@ CREATE OR REPLACE MACRO lp_total(value) AS lp_exact_text(lp_sum_whole(value), lp
 -- A text cell as the CSV files write it: one that a spreadsheet would take for a formula (it starts with =, +,
 -- -, @, a tab or a carriage return) gets a single quote in front, as OWASP's "CSV Injection" page recommends
 -- (https://owasp.org/www-community/attacks/CSV_Injection). A cell that is a plain number (-12.5, an amount
--- written as text) is no formula and stays as it is.
+-- written as text) is no formula and stays as it is. The first characters are a list, not an IN list: DuckDB
+-- turns an IN list of six or more constants into a join, and a join does not keep the rows' order, which an
+-- export of a ledger already in the exports' order relies on (docs/performance.md, "Memory").
 CREATE OR REPLACE MACRO lp_csv_text(value) AS
   CASE
-    WHEN left(value, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) AND NOT regexp_full_match(value, '[+-]?[0-9]+(\.[0-9]+)?')
+    WHEN list_contains(['=', '+', '-', '@', chr(9), chr(13)], left(value, 1)) AND NOT regexp_full_match(value, '[+-]?[0-9]+(\.[0-9]+)?')
       THEN '''' || value
     ELSE value
   END;

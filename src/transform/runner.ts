@@ -82,8 +82,8 @@ const LEDGER_ORDER = 'ledger_order';
 
 /**
  * Whether the ledger's rows lie in the exports' order (ts, entry_id, account), so that an export may read them
- * as they lie instead of sorting them: sorting the ledger of 983k fills took its CSV and Parquet 7.8 s against
- * 3.1 s (docs/performance.md, "Memory").
+ * as they lie instead of sorting them: sorting the ledger of 983k fills took its CSV and Parquet 9.6-12.2 s
+ * against 5.4-5.9 s (docs/performance.md, "Memory").
  */
 export async function ledgerInExportOrder(warehouse: Pick<Warehouse, 'exclusive'>): Promise<boolean> {
   return (await warehouse.exclusive((c) => readModelVersion(c, LEDGER_ORDER))) === (await modelsVersion());

@@ -1,5 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTransforms } from '../../src/transform/runner.js';
+import { exportFiles } from '../../src/export/exporter.js';
+import { ledgerInExportOrder, runTransforms } from '../../src/transform/runner.js';
+import { forgetModelVersion } from '../../src/warehouse/model-versions.js';
 import { loadRaw, rows, tempWarehouse, type RawInput } from '../helpers/raw.js';
 
 const DAY = 86_400_000;
@@ -55,6 +59,40 @@ describe("the ledger's order", () => {
       // A whole ledger is in order again.
       expect((await runTransforms(warehouse, { full: true })).mode.full).toBe(true);
       expect([await order(), await misplaced()]).toEqual([[{ n: '1' }], [{ n: '0' }]]);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('is the order an export writes a ledger in as it lies, across row groups read by every thread', async () => {
+    const { warehouse, dir, dispose } = await tempWarehouse();
+    try {
+      await loadRaw(warehouse, [withdrawal('1', T)]);
+      await runTransforms(warehouse);
+      // 400k rows after the transform's two (3 row groups of DuckDB's 122,880 and more), in the exports' order as
+      // they lie, with text cells that the CSV's formula guard reads (lp_csv_text): a guard DuckDB plans as a
+      // join wrote them out of order.
+      await warehouse.connection.run(`INSERT INTO ledger
+        SELECT 'withdrawals:' || lpad(CAST(i AS VARCHAR), 7, '0') || ':main', 'default', 'withdrawals', lpad(CAST(i AS VARCHAR), 7, '0'), 'main',
+          TIMESTAMPTZ '2025-02-01 00:00:00+00' + to_milliseconds(i), 'withdrawal', 'USDT', CAST(CAST(-i AS DECIMAL(38, 18)) * 0.01 AS DECIMAL(38, 18)), NULL,
+          CASE WHEN i % 3 = 0 THEN '-r' || CAST(i AS VARCHAR) ELSE CAST(i AS VARCHAR) END, '=on_chain ' || CAST(i AS VARCHAR), NULL
+        FROM range(400000) AS r(i) ORDER BY i`);
+      const range = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), formats: ['csv'] as const };
+      expect(await ledgerInExportOrder(warehouse)).toBe(true);
+      await exportFiles(warehouse, { ...range, out: join(dir, 'as-lying') });
+      await forgetModelVersion(warehouse.connection, 'ledger_order');
+      await exportFiles(warehouse, { ...range, out: join(dir, 'sorted') });
+      const [lying, sorted] = await Promise.all(['as-lying', 'sorted'].map((out) => readFile(join(dir, out, 'ledger.csv'), 'utf8')));
+      const lines = (lying as string).split('\n');
+      expect(lines.slice(0, 4)).toEqual([
+        'entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group',
+        'withdrawals:1:fee,default,withdrawals,1,fee,2025-01-02T00:00:00.000Z,withdrawal_fee,USDT,-1,,1,on_chain,',
+        'withdrawals:1:main,default,withdrawals,1,main,2025-01-02T00:00:00.000Z,withdrawal,USDT,-12.5,,1,on_chain,',
+        "withdrawals:0000000:main,default,withdrawals,0000000,main,2025-02-01T00:00:00.000Z,withdrawal,USDT,0,,'-r0,'=on_chain 0,",
+      ]);
+      expect(lines.at(-2)).toBe("withdrawals:0399999:main,default,withdrawals,0399999,main,2025-02-01T00:06:39.999Z,withdrawal,USDT,-3999.99,,'-r399999,'=on_chain 399999,");
+      expect(lines.length).toBe(400_004);
+      expect(lying === sorted).toBe(true);
     } finally {
       await dispose();
     }
