@@ -23,16 +23,25 @@ export interface AccountResult {
 
 /**
  * The extract stage: every account side by side (each key has its own rate limits). Every account finishes or
- * fails first, each recording its own failure; then the first failure is thrown, and the accounts that were
- * read have their rows say whose failure stopped them.
+ * fails first, each recording its own failure; then the failure that came first is thrown (a later one may be
+ * only its consequence: once DuckDB gives up on a database, every account's next statement fails with "database
+ * has been invalidated"), and the accounts that were read have their rows say whose failure stopped them.
  */
 export async function extractAccounts(warehouse: Warehouse, options: RunPipelineOptions, streams: StreamDef[], budget: IpBudget): Promise<AccountResult[]> {
-  const settled = await Promise.allSettled(options.accounts.map((a) => extractAccount(warehouse, a, options, streams, budget.forAddress(a.baseUrl))));
-  const failed = settled.findIndex((s) => s.status === 'rejected');
+  const failures: { account: string; reason: unknown }[] = [];
+  const settled = await Promise.allSettled(
+    options.accounts.map((a) =>
+      extractAccount(warehouse, a, options, streams, budget.forAddress(a.baseUrl)).catch((reason: unknown) => {
+        failures.push({ account: a.name, reason });
+        throw reason;
+      }),
+    ),
+  );
   const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  if (failed < 0) return results;
-  const reason = (settled[failed] as PromiseRejectedResult).reason;
-  const because = `stopped: account ${options.accounts[failed]?.name ?? '?'} failed: ${reason instanceof Error ? reason.message : String(reason)}`;
+  const first = failures[0];
+  if (first === undefined) return results;
+  const { account, reason } = first;
+  const because = `stopped: account ${account} failed: ${reason instanceof Error ? reason.message : String(reason)}`;
   const now = (options.clock ?? Date.now)();
   await warehouse.exclusive((c) => finishRuns(c, results.map((r) => r.runId), { ...failedEnd(reason, now), message: because }));
   throw reason;

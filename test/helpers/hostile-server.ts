@@ -6,6 +6,8 @@ export interface HostileAnswer {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Milliseconds to wait before answering. */
+  delayMs?: number;
 }
 
 /** One request as the server saw it. */
@@ -54,8 +56,12 @@ export async function startHostile(handlers: Readonly<Record<string, HostileHand
         ? ok({ serverTime: String(Date.now()) })
         : ok(EMPTY[url.pathname] ?? []);
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers });
-    res.end(text);
+    const send = (): void => {
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers });
+      res.end(text);
+    };
+    if (answer.delayMs === undefined) send();
+    else setTimeout(send, answer.delayMs);
   };
   const server = createServer(handle);
   await new Promise<void>((resolve, reject) => {

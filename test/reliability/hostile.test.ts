@@ -234,6 +234,39 @@ describe('a hostile server, through the CLI', () => {
     }
   });
 
+  it('says the failure that came first when two accounts fail, not the first account\'s', async () => {
+    // alice, first in the config, is refused late; bob at once. The run stops for bob's failure.
+    const refuse = (code: string, msg: string, delayMs: number): HostileHandler => () => ({ status: 400, body: { code, msg, data: null }, delayMs });
+    const late = await startHostile({ '/api/v2/tax/p2p-record': refuse('40009', 'sign signature error', 400) });
+    const early = await startHostile({ '/api/v2/tax/p2p-record': refuse('40006', 'Invalid ACCESS_KEY', 0) });
+    const fine = await startHostile({});
+    servers.push(late, early, fine);
+    const config = join(dir, 'config.json');
+    const env = (p: string) => ({ key: `${p}_KEY`, secret: `${p}_SECRET`, passphrase: `${p}_PASS` });
+    const accounts = [
+      { name: 'alice', baseUrl: late.baseUrl, env: env('ALICE') },
+      { name: 'bob', baseUrl: early.baseUrl, env: env('BOB') },
+      { name: 'carol', baseUrl: fine.baseUrl, env: env('CAROL') },
+    ];
+    await writeFile(config, JSON.stringify({ accounts }));
+    const secrets = Object.fromEntries(['ALICE', 'BOB', 'CAROL'].flatMap((p) => ['KEY', 'SECRET', 'PASS'].map((k) => [`${p}_${k}`, `${p.toLowerCase()}-${k.toLowerCase()}-0123456789`])));
+    const result = await runCliProcess(['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, 'w.duckdb'), '--rate-scale', '1000'], {
+      env: { ...process.env, ...secrets },
+    });
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/40006/);
+    expect(result.stderr).not.toMatch(/40009/);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      const runs = await rows(warehouse, 'SELECT account, message FROM runs ORDER BY account');
+      expect(runs.map((r) => r['account'])).toEqual(['alice', 'bob', 'carol']);
+      expect(runs[0]?.['message']).toMatch(/40009/);
+      expect(runs[2]?.['message']).toBe(`stopped: account bob failed: ${runs[1]?.['message']}`);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
   it('answers with times in seconds: nothing is loaded or marked read, the records outside are counted, exit 4', async () => {
     const seconds: HostileHandler = (r) =>
       ok(r.query.has('idLessThan') ? [] : [{ id: '9', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Math.floor(Date.UTC(2025, 0, 10) / 1000)) }]);
