@@ -239,15 +239,20 @@ async function main(): Promise<void> {
   // Pessimistic until the end: if a pending promise were ever dropped, Node would exit quietly with this.
   process.exitCode = 1;
   configureDuckDBAllocator();
-  const quick = process.argv.slice(2).includes('--quick');
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  // --only a,b: those benchmarks alone (their names: BENCHMARKS), e.g. to measure again the ones a change touches.
+  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const unknown = (only ?? []).filter((name) => !BENCHMARKS.some((b) => b.name === name));
+  if (unknown.length > 0) throw new Error(`--only: no benchmark named ${unknown.join(', ')}; the names are ${BENCHMARKS.map((b) => b.name).join(', ')}`);
   // Ctrl-C or a CI timeout ends the run through the benchmarks' own cleanup, so no simulator is left behind.
   const controller = new AbortController();
   const abort = (): void => controller.abort(new Error('interrupted'));
   process.once('SIGINT', abort);
   process.once('SIGTERM', abort);
   // Last resort: a benchmark must stop by itself. Unref'd, so it only fires if something else hangs on. It ends
-  // the run as Ctrl-C does, so that the benchmarks stop their simulators, and exits a minute later if that hangs
-  // too. The whole bench takes about 25 minutes (docs/performance.md, "Latest bench").
+  // the run as Ctrl-C does (the benchmarks that watch the signal stop their simulators), and exits a minute
+  // later whatever still runs. The whole bench takes about 25 minutes (README, "Development and benchmarks").
   setTimeout(() => {
     process.stderr.write(`bench: still running after ${LAST_RESORT_MINUTES} minutes, giving up\n`);
     controller.abort(new Error('interrupted'));
@@ -257,10 +262,11 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const figures: Figure[] = [];
   const raw: Record<string, unknown> = {};
-  for (const benchmark of BENCHMARKS) {
+  for (const benchmark of BENCHMARKS.filter((b) => only === undefined || only.includes(b.name))) {
     const started = performance.now();
     const outcome = await benchmark.run({ quick, signal: controller.signal });
-    process.stderr.write(`bench: ${benchmark.name} done in ${Math.round((performance.now() - started) / 1000)} s\n`);
+    // Each benchmark's figures as it finishes, on stderr: a later one that fails does not lose them.
+    process.stderr.write(`bench: ${benchmark.name} done in ${Math.round((performance.now() - started) / 1000)} s\n${formatTable(outcome.figures)}\n`);
     figures.push(...outcome.figures);
     raw[benchmark.name] = outcome.raw;
   }
@@ -268,9 +274,9 @@ async function main(): Promise<void> {
   console.log(formatTable(figures));
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   await mkdir(dir, { recursive: true });
-  const report = { startedAt, quick, node: process.version, figures, raw };
-  await writeFile(`${dir}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwritten to bench/results/latest.json`);
+  const report = { startedAt, quick, ...(only === undefined ? {} : { only }), node: process.version, figures, raw };
+  await writeFile(`${dir}${only === undefined ? 'latest' : 'only'}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten to bench/results/${only === undefined ? 'latest' : 'only'}.json`);
   process.off('SIGINT', abort);
   process.off('SIGTERM', abort);
 }

@@ -74,7 +74,7 @@ CREATE OR REPLACE MACRO lp_total(value) AS lp_exact_text(lp_sum_whole(value), lp
 -- -, @, a tab or a carriage return) gets a single quote in front, as OWASP's "CSV Injection" page recommends
 -- (https://owasp.org/www-community/attacks/CSV_Injection). A cell that is a plain number (-12.5, an amount
 -- written as text) is no formula and stays as it is. The first characters are a list, not an IN list: DuckDB
--- turns an IN list of six or more constants into a join, and a join does not keep the rows' order, which an
+-- turns an IN list of five or more constants into a join, and a join does not keep the rows' order, which an
 -- export of a ledger already in the exports' order relies on (docs/performance.md, "Memory").
 CREATE OR REPLACE MACRO lp_csv_text(value) AS
   CASE

@@ -17,6 +17,7 @@ import { checkRecords } from './records.js';
 import { emptyStreamStats, totalStats, type StreamStats } from './stats.js';
 import { planTasks } from './tasks.js';
 import { readWindow, type StreamReading } from './window-reader.js';
+import { firstCause } from '../errors/first-cause.js';
 
 const DAY_MS = 86_400_000;
 
@@ -123,9 +124,10 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     ),
   );
   const failures: StreamFailure[] = [];
+  const fatal = firstCause(settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)));
+  if (fatal !== undefined) throw fatal.reason;
   for (const [i, outcome] of settled.entries()) {
     if (outcome.status === 'fulfilled') continue;
-    if (!stopsOnlyItsStream(outcome.reason)) throw outcome.reason;
     const error = outcome.reason as Error & { code: string };
     const stream = (options.streams[i] as StreamDef).name;
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });

@@ -12,6 +12,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
 import { failedEnd, finishRuns } from './run-rows.js';
 import type { RunPipelineOptions } from './run-pipeline.js';
+import { firstCause } from '../errors/first-cause.js';
 
 export interface AccountResult {
   account: string;
@@ -23,9 +24,9 @@ export interface AccountResult {
 
 /**
  * The extract stage: every account side by side (each key has its own rate limits). Every account finishes or
- * fails first, each recording its own failure; then the failure that came first is thrown (a later one may be
- * only its consequence: once DuckDB gives up on a database, every account's next statement fails with "database
- * has been invalidated"), and the accounts that were read have their rows say whose failure stopped them.
+ * fails first, each recording its own failure; then the failure that came first is thrown, passing over those
+ * that are only the consequence of a fatal one (firstCause), and the accounts that were read have their rows
+ * say whose failure stopped them.
  */
 export async function extractAccounts(warehouse: Warehouse, options: RunPipelineOptions, streams: StreamDef[], budget: IpBudget): Promise<AccountResult[]> {
   const failures: { account: string; reason: unknown }[] = [];
@@ -38,12 +39,13 @@ export async function extractAccounts(warehouse: Warehouse, options: RunPipeline
     ),
   );
   const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const first = failures[0];
+  const first = firstCause(failures);
   if (first === undefined) return results;
   const { account, reason } = first;
   const because = `stopped: account ${account} failed: ${reason instanceof Error ? reason.message : String(reason)}`;
   const now = (options.clock ?? Date.now)();
-  await warehouse.exclusive((c) => finishRuns(c, results.map((r) => r.runId), { ...failedEnd(reason, now), message: because }));
+  // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why the run stopped.
+  await warehouse.exclusive((c) => finishRuns(c, results.map((r) => r.runId), { ...failedEnd(reason, now), message: because })).catch(() => undefined);
   throw reason;
 }
 
