@@ -157,9 +157,19 @@ export async function prepareOut(out: string): Promise<void> {
   }
 }
 
-/** One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`. */
-async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<CopyJob[]> {
+/**
+ * The year summary of the range, made once for its CSV and its Parquet (a temporary table of the COPYs'
+ * connection): each read of the values computes every ledger row's value (docs/performance.md, "Prices").
+ */
+const YEAR_SUMMARY_TABLE = 'lp_export_year_summary';
+
+/**
+ * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
+ * statements their connection runs first.
+ */
+async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<{ jobs: CopyJob[]; setup: string[] }> {
   const jobs: CopyJob[] = [];
+  const setup: string[] = [];
   /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
   const plan = (name: string, copy: (temp: string) => string): void => {
     const temp = resolve(join(options.out, tempName(name)));
@@ -179,9 +189,10 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   if (tables.length > 0) {
     const summary = yearSummarySelect(valuation, `l.ts >= ${timestampTzSql(options.from)} AND l.ts < ${timestampTzSql(options.to)}`);
     const columns = await warehouse.exclusive(async (c) => (await c.runAndReadAll(`DESCRIBE ${summary}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
+    setup.push(`CREATE TEMP TABLE ${YEAR_SUMMARY_TABLE} AS ${summary}`);
     for (const format of tables) {
       const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
-      plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM (${summary})) TO ${temp} ${target(format)}`);
+      plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`);
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
@@ -189,7 +200,7 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   for (const format of taxFormats) {
     plan(`${format}.csv`, (temp) => `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${temp} ${TAX_FILES[format]}`);
   }
-  return jobs;
+  return { jobs, setup };
 }
 
 /**
@@ -206,7 +217,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   // The files are written with the macros and views of the transform (sql/): one of this release must have run.
   await assertTransformed(warehouse);
   await recoverExports(options.out);
-  const jobs = await planCopies(warehouse, options);
+  const { jobs, setup } = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.
   const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
   const report = options.formats.includes('report') && options.report !== undefined ? options.report : undefined;
@@ -220,6 +231,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
       `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
       `SET VARIABLE lp_account = ${options.account === undefined ? 'NULL' : literal(options.account)}`,
+      ...setup,
     ]);
     const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
     if (report !== undefined) {
