@@ -85,8 +85,13 @@ const LEDGER_ORDER = 'ledger_order';
  * as they lie instead of sorting them: sorting the ledger of 983k fills took its CSV and Parquet 9.6-12.2 s
  * against 5.4-5.9 s (docs/performance.md, "Memory").
  */
-export async function ledgerInExportOrder(warehouse: Pick<Warehouse, 'exclusive'>): Promise<boolean> {
-  return (await warehouse.exclusive((c) => readModelVersion(c, LEDGER_ORDER))) === (await modelsVersion());
+export function ledgerInExportOrder(warehouse: Pick<Warehouse, 'exclusive'>): Promise<boolean> {
+  return warehouse.exclusive(ledgerLiesInOrder);
+}
+
+/** ledgerInExportOrder on a connection: the transform's own, inside its transaction. */
+async function ledgerLiesInOrder(c: DuckDBConnection): Promise<boolean> {
+  return (await readModelVersion(c, LEDGER_ORDER)) === (await modelsVersion());
 }
 
 /**
@@ -189,7 +194,7 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
         const stream = RAW_MODEL_FILES[file.name];
         if (stream !== undefined && why === undefined && !pending.has(stream)) continue;
         if (file.name === LEDGER_FILE && why === undefined) {
-          const order = { inOrder: (await readModelVersion(connection, LEDGER_ORDER)) === models, movedRowsMax: options.movedRowsMax ?? MOVED_ROWS_MAX };
+          const order = { inOrder: await ledgerLiesInOrder(connection), movedRowsMax: options.movedRowsMax ?? MOVED_ROWS_MAX };
           const result = await updateLedger(connection, files, runChecks, (name, work) => timed(name, work), order);
           report.mode = { full: false, update: result.update };
           problems.push(...result.problems);
