@@ -105,7 +105,7 @@ CREATE OR REPLACE MACRO lp_direction_by_name(type) AS
 CREATE OR REPLACE MACRO lp_directed(amount, direction) AS
   CASE direction WHEN 'in' THEN abs(amount) WHEN 'out' THEN -abs(amount) ELSE amount END;
 
--- An exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (README, "Values"). DuckDB
+-- lp_mul_parts(a, b): an exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (README, "Values"). DuckDB
 -- multiplies decimals by adding their scales, which overflows at 38 digits, and its CAST rounds half away from
 -- zero: so each factor is split into whole part and 18 decimal digits (lp_whole, lp_frac, HUGEINTs), and with
 -- a = a1 + a0/10^18, b = b1 + b0/10^18, the product in units of 10^-18 is
@@ -124,9 +124,26 @@ CREATE OR REPLACE MACRO lp_units_to_decimal(u) AS
     + CAST(u % CAST(1000000000000000000 AS HUGEINT) AS DECIMAL(38, 0)) * CAST('0.000000000000000001' AS DECIMAL(18, 18));
 CREATE OR REPLACE MACRO lp_abs_mul_units(a1, a0, b1, b0) AS
   lp_add_half_even(a1 * b1 * CAST(1000000000000000000 AS HUGEINT) + a1 * b0 + a0 * b1, a0 * b0);
-CREATE OR REPLACE MACRO lp_mul(a, b) AS
+CREATE OR REPLACE MACRO lp_mul_parts(a, b) AS
   CASE WHEN a IS NULL OR b IS NULL THEN NULL
     ELSE sign(a) * sign(b) * lp_units_to_decimal(lp_abs_mul_units(lp_whole(abs(a)), lp_frac(abs(a)), lp_whole(abs(b)), lp_frac(abs(b)))) END;
+-- Whether a DECIMAL(38,18) is below 10^10 in size with at most `scale` decimals: it is that decimal exactly.
+CREATE OR REPLACE MACRO lp_fits(value, scale) AS
+  CASE scale
+    WHEN 8 THEN CAST(TRY_CAST(value AS DECIMAL(18, 8)) AS DECIMAL(38, 18)) = value
+    WHEN 10 THEN CAST(TRY_CAST(value AS DECIMAL(20, 10)) AS DECIMAL(38, 18)) = value
+  END;
+-- lp_mul(a, b): the exact product. Most amounts and prices are below 10^10 with at most 8 and 10 decimals:
+-- DuckDB multiplies a DECIMAL(18,8) by a DECIMAL(20,10) into a DECIMAL(38,18) exactly (the product has at most
+-- 18 decimals and is below 10^20, so there is nothing to round), several times faster than lp_mul_parts, whose
+-- macros DuckDB expands into every use of their arguments (a year's 676k values: 1.8 s instead of 11 s,
+-- docs/performance.md, "Prices"). Every other product goes through lp_mul_parts.
+CREATE OR REPLACE MACRO lp_mul(a, b) AS
+  CASE
+    WHEN lp_fits(a, 8) AND lp_fits(b, 10) THEN CAST(a AS DECIMAL(18, 8)) * CAST(b AS DECIMAL(20, 10))
+    WHEN lp_fits(a, 10) AND lp_fits(b, 8) THEN CAST(a AS DECIMAL(20, 10)) * CAST(b AS DECIMAL(18, 8))
+    ELSE lp_mul_parts(a, b)
+  END;
 
 -- The open of the UTC hour a time falls in: the hourly candle that holds it opens then (README, "Values").
 CREATE OR REPLACE MACRO lp_hour(ts) AS to_timestamp((epoch_ms(ts) // 3600000) * 3600);

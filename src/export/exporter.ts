@@ -7,7 +7,7 @@ import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, te
 import { EXPORTED_TABLES } from '../streams/manifest.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
-import { NO_VALUATION, yearSummarySelect, type Valuation } from '../prices/valuation.js';
+import { NO_VALUATION, taxRowValuesSelect, yearSummarySelect, type Valuation } from '../prices/valuation.js';
 import { readSqlFolder } from '../warehouse/sql-files.js';
 import { assertTransformed, ledgerInExportOrder } from '../transform/runner.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
@@ -164,6 +164,15 @@ export async function prepareOut(out: string): Promise<void> {
 const YEAR_SUMMARY_TABLE = 'lp_export_year_summary';
 
 /**
+ * The tax files' rows of the range and their values, made once for every tax file (temporary tables of the COPYs'
+ * connection, in place of the views tax_export_rows and tax_row_values their SQL names, sql/exports/). The values
+ * are the rows' values: in one query, DuckDB made the rows twice, side by side, and a year of 300k fills ran out
+ * of the 224 MB budget; made one after the other, each fits (docs/performance.md, "Prices").
+ */
+const TAX_ROWS_TABLE = 'lp_export_tax_rows';
+const TAX_VALUES_TABLE = 'lp_export_tax_values';
+
+/**
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
  * statements their connection runs first.
  */
@@ -196,9 +205,17 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
-  const queries = taxFormats.length === 0 ? new Map<string, string>() : new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
-  for (const format of taxFormats) {
-    plan(`${format}.csv`, (temp) => `COPY (${queries.get(`exports/${format}.sql`) as string}) TO ${temp} ${TAX_FILES[format]}`);
+  if (taxFormats.length > 0) {
+    const account = options.account === undefined ? '' : ` AND account = ${literal(options.account)}`;
+    setup.push(
+      `CREATE TEMP TABLE ${TAX_ROWS_TABLE} AS SELECT * FROM tax_export_rows WHERE ts >= ${timestampTzSql(options.from)} AND ts < ${timestampTzSql(options.to)}${account}`,
+      `CREATE TEMP TABLE ${TAX_VALUES_TABLE} AS ${taxRowValuesSelect(valuation, TAX_ROWS_TABLE)}`,
+    );
+    const queries = new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
+    for (const format of taxFormats) {
+      const query = (queries.get(`exports/${format}.sql`) as string).replace(/\btax_export_rows\b/g, TAX_ROWS_TABLE).replace(/\btax_row_values\b/g, TAX_VALUES_TABLE);
+      plan(`${format}.csv`, (temp) => `COPY (${query}) TO ${temp} ${TAX_FILES[format]}`);
+    }
   }
   return { jobs, setup };
 }

@@ -62,9 +62,10 @@ ORDER BY l.account, year, l.asset, m.tax_class`;
  * Koinly's Net Worth: the value of what the row received (the sum over its entries that came in), else of the
  * entry it stands for. CoinTracking's Buy and Sell values: the value of each side, the signed sum over the row's
  * entries in that side's asset, which is what the side's amount is (the received legs less a fee in that coin,
- * the sent legs and a fee in theirs).
+ * the sent legs and a fee in theirs). `rows` is the relation of tax-file rows they are of: the view
+ * tax_export_rows, or an export's own table of its range (src/export/exporter.ts).
  */
-function taxRowValuesSql(v: Valuation): string {
+export function taxRowValuesSelect(v: Valuation, rows = 'tax_export_rows'): string {
   const columns = ['net_worth', 'buy_value', 'sell_value'].map((c) => `CAST(NULL AS DECIMAL(38, 18)) AS ${c}`).join(', ');
   // Empty without a fiat: the tax files then join nothing, at no cost.
   if (v.fiat === null) return `SELECT CAST(NULL AS VARCHAR) AS account, CAST(NULL AS VARCHAR) AS row_id, ${columns}, CAST(NULL AS VARCHAR) AS currency WHERE false`;
@@ -77,7 +78,7 @@ function taxRowValuesSql(v: Valuation): string {
   ${total('l.asset = t.buy_asset')} AS buy_value,
   -${total('l.asset = t.sell_asset')} AS sell_value,
   ${literal(v.fiat)} AS currency
-FROM (SELECT account, row_id, cointracking_buy_asset AS buy_asset, cointracking_sell_asset AS sell_asset, unnest(entries) AS entry_id FROM tax_export_rows) AS t
+FROM (SELECT account, row_id, cointracking_buy_asset AS buy_asset, cointracking_sell_asset AS sell_asset, unnest(entries) AS entry_id FROM ${rows}) AS t
 JOIN ledger_valued AS l ON l.account = t.account AND l.entry_id = t.entry_id
 GROUP BY t.account, t.row_id`;
 }
@@ -86,7 +87,7 @@ export function valuationSql(v: Valuation): string {
   const { select, join } = fiatValue(v);
   return `CREATE OR REPLACE VIEW ledger_valued AS SELECT p.*${select} FROM ledger_priced AS p ${join};
 CREATE OR REPLACE VIEW year_summary AS ${yearSummarySelect(v)};
-CREATE OR REPLACE VIEW tax_row_values AS ${taxRowValuesSql(v)};`;
+CREATE OR REPLACE VIEW tax_row_values AS ${taxRowValuesSelect(v)};`;
 }
 
 /** The valuation the views were last made with (NO_VALUATION before the first). */

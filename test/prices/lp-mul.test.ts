@@ -43,4 +43,28 @@ describe('lp_mul: exact products rounded half-even at the 18th decimal', () => {
     const expected = pairs.map(([a, b]) => decimalText(mulHalfEven(units(a), units(b))));
     expect(await multiply(pairs)).toEqual(expected);
   });
+
+  it('takes DuckDB\'s own product only where it is exact: below 10^10, at most 8 and 10 decimals, either way round', async () => {
+    const pairs = [
+      ['9999999999.99999999', '9999999999.9999999999'], // the largest factors of the fast product: 20 whole digits
+      ['9999999999.9999999999', '-9999999999.99999999'], // the other way round, one negative
+      ['10000000000', '0.5'], // 10^10 is past DECIMAL(18,8)'s range
+      ['0.000000005', '0.0000000001'], // 9 and 10 decimals: half a unit of 10^-18, a tie, rounded to 0 (even)
+      ['0.000000015', '0.0000000001'], // 1.5 units: a tie, rounded up to 2 (even)
+      ['1.00000001', '3.0000000005'], // 8 and 10 decimals, exact on the fast path
+      ['1.000000015', '3.0000000005'], // 9 and 10 decimals: ...0000075 units, a tie, rounded up to ...08 (even)
+      ['-0.00000001', '-0.0000000001'],
+      ['123.45', '0'],
+      ['0', '-7.5'],
+    ] as const;
+    const expected = pairs.map(([a, b]) => decimalText(mulHalfEven(units(a), units(b))));
+    expect(await multiply(pairs)).toEqual(expected);
+    const rng = createRng('lp-mul-fast');
+    const digits = (n: number) => Array.from({ length: n }, () => String(rng.int(0, 9))).join('');
+    const seeded = Array.from({ length: 3000 }, () => {
+      const narrow = () => `${rng.chance(0.5) ? '-' : ''}${digits(rng.int(1, 10))}.${digits(rng.int(1, rng.chance(0.5) ? 8 : 11))}`;
+      return [narrow(), narrow()] as const;
+    });
+    expect(await multiply(seeded)).toEqual(seeded.map(([a, b]) => decimalText(mulHalfEven(units(a), units(b)))));
+  });
 });
