@@ -66,5 +66,7 @@ describe('lp_mul: exact products rounded half-even at the 18th decimal', () => {
       return [narrow(), narrow()] as const;
     });
     expect(await multiply(seeded)).toEqual(seeded.map(([a, b]) => decimalText(mulHalfEven(units(a), units(b)))));
+    // No price (an empty amount reads as NULL) is no value.
+    expect(await multiply([['', '2'], ['2.5', '']])).toEqual(['null', 'null']);
   });
 });
