@@ -79,13 +79,20 @@ export async function pricesStage(
   return result;
 }
 
-/** Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (README, "Values"). */
-export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string): Promise<Unpriced[]> {
+/**
+ * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (README,
+ * "Values"). `source`: the valued ledger rows to read, ledger_valued or a table made of them (the report's).
+ */
+export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string, source = 'ledger_valued'): Promise<Unpriced[]> {
   const rows = `ts >= $from AND ts < $to${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
-  const fiat = valuation.fiat === null ? '' : `UNION ALL SELECT asset, ${literal(valuation.fiat)}, count(*) FROM ledger_valued WHERE ${rows} AND ${ident(fiatColumn(valuation.fiat))} IS NULL GROUP BY asset`;
+  // One pass over the rows, both counts side by side, then one row per count: each read of ledger_valued
+  // computes every row's value (docs/performance.md, "Prices").
+  const counts = ['usdt', ...(valuation.fiat === null ? [] : [valuation.fiat])];
+  const columns = counts.map((name) => `count(*) FILTER (WHERE ${ident(name === 'usdt' ? 'value_usdt' : fiatColumn(name))} IS NULL) AS ${ident(name)}`);
   const reader = await warehouse.exclusive((c) =>
     c.runAndReadAll(
-      `SELECT * FROM (SELECT asset, 'usdt' AS missing, count(*) AS n FROM ledger_valued WHERE ${rows} AND value_usdt IS NULL GROUP BY asset ${fiat}) ORDER BY asset, missing`,
+      `SELECT asset, missing, n FROM (UNPIVOT (SELECT asset, ${columns.join(', ')} FROM ${source} WHERE ${rows} GROUP BY asset)
+       ON ${counts.map((name) => ident(name)).join(', ')} INTO NAME missing VALUE n) WHERE n > 0 ORDER BY asset, missing`,
       { from: timestampTz(range.start), to: timestampTz(range.end) },
     ),
   );

@@ -40,9 +40,10 @@ function fiatValue(v: Valuation): { select: string; join: string } {
  * fiat value) and `year_summary` (per account, asset, tax class and year in the time zone: amount, values, how
  * many entries, how many unpriced). A value total is NULL when any of its rows has no value: a partial sum is never
  * shown as a total. Totals are exact decimal text (lp_total): a year's total may pass what DECIMAL(38,18) holds.
- * `where` limits the rows summed (the export's range).
+ * `where` limits the rows summed (the export's range); `source` is the valued ledger rows it reads, ledger_valued
+ * or a table made of them (the report's).
  */
-export function yearSummarySelect(v: Valuation, where = 'true'): string {
+export function yearSummarySelect(v: Valuation, where = 'true', source = 'ledger_valued'): string {
   const fiat = v.fiat === null ? '' : `, CASE WHEN count(*) FILTER (WHERE ${ident(fiatColumn(v.fiat))} IS NULL) = 0 THEN lp_total(${ident(fiatColumn(v.fiat))}) END AS ${ident(fiatColumn(v.fiat))}`;
   return `SELECT
   l.account, l.asset, m.tax_class, lp_total(l.amount) AS amount,
@@ -50,7 +51,7 @@ export function yearSummarySelect(v: Valuation, where = 'true'): string {
   CAST(year(timezone(${literal(v.timeZone)}, l.ts)) AS INTEGER) AS year,
   CAST(count(*) AS INTEGER) AS entries,
   CAST(count(*) FILTER (WHERE l.value_usdt IS NULL) AS INTEGER) AS unpriced_entries
-FROM ledger_valued AS l
+FROM ${source} AS l
 JOIN category_meaning AS m USING (category)
 WHERE ${where}
 GROUP BY l.account, l.asset, m.tax_class, year

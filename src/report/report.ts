@@ -5,7 +5,7 @@ import { fiatColumn, yearSummarySelect, type Valuation } from '../prices/valuati
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
-import { literal } from '../warehouse/quote.js';
+import { ident, literal } from '../warehouse/quote.js';
 import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -67,7 +67,7 @@ async function monthly(warehouse: Warehouse, where: string, valuation: Valuation
   const data = await rows(
     warehouse,
     `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, sum(CAST(l.value_usdt AS DOUBLE)) AS value
-     FROM ledger_valued AS l JOIN category_meaning AS m USING (category)
+     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category)
      WHERE ${where}
      GROUP BY ALL ORDER BY month`,
   );
@@ -83,21 +83,41 @@ async function monthly(warehouse: Warehouse, where: string, valuation: Valuation
 }
 
 /**
+ * The range's valued ledger rows, with the columns the report reads, made once (a temporary table of the
+ * warehouse's connection) for its four reads: each read of ledger_valued computes every row's value anew
+ * (docs/performance.md, "Prices").
+ */
+const REPORT_ROWS = 'lp_report_rows';
+
+/**
  * Writes the year-end report (README, "The report"): one HTML page with everything inline (style, SVG charts,
  * no script, nothing fetched): the range and its software, every warning, coverage per stream, the per-asset
  * summary (year_summary, exact), monthly realized PnL, fees and funding as charts, and the largest movements.
  * It prints on A4 (a print stylesheet).
  */
 export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }): Promise<void> {
-  const { range, valuation, facts, account } = content;
+  const { range, valuation, account } = content;
   const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND l.account = ${literal(account)}`}`;
   const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
-  const unpriced = await readUnpriced(warehouse, range, valuation, account);
-  const summary = await rows(warehouse, yearSummarySelect(valuation, where));
+  const columns = ['account', 'ts', 'category', 'asset', 'amount', 'value_usdt', ...(fiat === undefined ? [] : [fiat]), 'source_id', 'entry_id'];
+  await warehouse.exclusive((c) => c.run(`CREATE OR REPLACE TEMP TABLE ${REPORT_ROWS} AS SELECT ${columns.map((n) => `l.${ident(n)}`).join(', ')} FROM ledger_valued AS l WHERE ${where}`));
+  try {
+    await writeReportOf(warehouse, path, content, where);
+  } finally {
+    await warehouse.exclusive((c) => c.run(`DROP TABLE IF EXISTS ${REPORT_ROWS}`)).catch(() => undefined);
+  }
+}
+
+/** The page itself, its reads of the valued rows from REPORT_ROWS. */
+async function writeReportOf(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }, where: string): Promise<void> {
+  const { range, valuation, facts, account } = content;
+  const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
+  const unpriced = await readUnpriced(warehouse, range, valuation, account, REPORT_ROWS);
+  const summary = await rows(warehouse, yearSummarySelect(valuation, where, REPORT_ROWS));
   const largest = await rows(
     warehouse,
     `SELECT account, strftime(timezone(${literal(valuation.timeZone)}, ts), '%Y-%m-%d %H:%M') AS time, category, asset, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt, source_id
-     FROM ledger_valued AS l WHERE ${where} AND category NOT IN ('transfer_in', 'transfer_out')
+     FROM ${REPORT_ROWS} AS l WHERE ${where} AND category NOT IN ('transfer_in', 'transfer_out')
      ORDER BY abs(value_usdt) DESC NULLS LAST, abs(amount) DESC, entry_id LIMIT 20`,
   );
   const { charts } = await monthly(warehouse, where, valuation);

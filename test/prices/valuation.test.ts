@@ -164,6 +164,29 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
     expect(header).toEqual(['account', 'asset', 'tax_class', 'amount', 'value_usdt', 'value_gbp', 'year', 'entries', 'unpriced_entries']);
   }, 60_000);
 
+  it('warns, per asset, of the movements with no USDT price and apart of those with no rate of the fiat', async () => {
+    const rates = join(dir, 'gbp-from-february.csv');
+    await writeFile(rates, 'time,currency,rate\n2025-02-01,GBP,0.75\n');
+    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', join(dir, 'out-gbp'), '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
+    expect(run.status, run.stderr).toBe(0);
+    // The test's own count: no USDT price, no value in GBP either; before February, no GBP rate.
+    const counts = new Map<string, number>();
+    const add = (asset: string, missing: string) => counts.set(`${asset}\t${missing}`, (counts.get(`${asset}\t${missing}`) ?? 0) + 1);
+    for (const r of await ledgerRows()) {
+      const usdt = usdtValue(r);
+      if (usdt === undefined) add(r.asset, 'usdt');
+      if (usdt === undefined || r.ms < Date.UTC(2025, 1, 1)) add(r.asset, 'GBP');
+    }
+    const expected = [...counts.keys()]
+      .sort()
+      .map((key) => {
+        const [asset, missing] = key.split('\t') as [string, string];
+        return `warn: ${counts.get(key)} ${asset} movements of the range have no ${missing === 'usdt' ? 'USDT price' : 'GBP rate'}: their value is left empty (README, "Values")`;
+      });
+    expect(expected.length).toBeGreaterThan(3);
+    expect(run.stderr.split('\n').filter((line) => line.includes(' movements of the range have no '))).toEqual(expected);
+  }, 60_000);
+
   it('refuses a fiat the platform has no pair for without a rates file, naming the flag', async () => {
     const run = await runCliProcess(['prices', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--base-url', sim.baseUrl, '--fiat', 'CHF', '--rate-scale', '100']);
     expect([run.status, run.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, 'ledgerpipe: the platform has no USDTCHF pair to value CHF with; give a rates file with --fiat-rates FILE (README, "Values")']);
