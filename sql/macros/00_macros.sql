@@ -105,10 +105,10 @@ CREATE OR REPLACE MACRO lp_direction_by_name(type) AS
 CREATE OR REPLACE MACRO lp_directed(amount, direction) AS
   CASE direction WHEN 'in' THEN abs(amount) WHEN 'out' THEN -abs(amount) ELSE amount END;
 
--- lp_mul_parts(a, b): an exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (README, "Values"). DuckDB
--- multiplies decimals by adding their scales, which overflows at 38 digits, and its CAST rounds half away from
--- zero: so each factor is split into whole part and 18 decimal digits (lp_whole, lp_frac, HUGEINTs), and with
--- a = a1 + a0/10^18, b = b1 + b0/10^18, the product in units of 10^-18 is
+-- lp_mul_parts(a, b): an exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (README,
+-- "Values"). DuckDB multiplies decimals by adding their scales, which overflows at 38 digits, and its CAST rounds
+-- half away from zero: so each factor is split into whole part and 18 decimal digits (lp_whole, lp_frac,
+-- HUGEINTs), and with a = a1 + a0/10^18, b = b1 + b0/10^18, the product in units of 10^-18 is
 --   a1*b1*10^18 + a1*b0 + a0*b1 + a0*b0/10^18,
 -- where only the last term is rounded. Exact for every product below 10^20, the range of DECIMAL(38,18).
 -- s + p / 10^18 in whole units, rounded half-even (s a whole number of units, p >= 0): the parity that decides a
@@ -127,7 +127,7 @@ CREATE OR REPLACE MACRO lp_abs_mul_units(a1, a0, b1, b0) AS
 CREATE OR REPLACE MACRO lp_mul_parts(a, b) AS
   CASE WHEN a IS NULL OR b IS NULL THEN NULL
     ELSE sign(a) * sign(b) * lp_units_to_decimal(lp_abs_mul_units(lp_whole(abs(a)), lp_frac(abs(a)), lp_whole(abs(b)), lp_frac(abs(b)))) END;
--- Whether a DECIMAL(38,18) is below 10^10 in size with at most `scale` decimals: it is that decimal exactly.
+-- Whether a DECIMAL(38,18) is below 10^10 in size with at most `scale` (8 or 10) decimals: it is that decimal exactly.
 CREATE OR REPLACE MACRO lp_fits(value, scale) AS
   CASE scale
     WHEN 8 THEN CAST(TRY_CAST(value AS DECIMAL(18, 8)) AS DECIMAL(38, 18)) = value

@@ -85,7 +85,8 @@ async function monthly(warehouse: Warehouse, where: string, valuation: Valuation
 /**
  * The range's valued ledger rows, with the columns the report reads, made once (a temporary table of the
  * warehouse's connection) for its four reads: each read of ledger_valued computes every row's value anew
- * (docs/performance.md, "Prices").
+ * (docs/performance.md, "Prices"). One name serves: a warehouse's exports, and so its reports, run one after
+ * another (runPipeline writes the accounts' own files in turn).
  */
 const REPORT_ROWS = 'lp_report_rows';
 
