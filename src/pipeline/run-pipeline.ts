@@ -18,6 +18,7 @@ import { extractionMemoryBudget, summaryMemoryBudget } from '../warehouse/memory
 import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
+import { withCheckpointsBetweenBatches } from '../warehouse/raw-writer.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
 import { coverageOfRange, describeGaps } from './gaps.js';
@@ -159,7 +160,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [] };
     if (pipeline.stages.includes('extract')) {
       // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
-      result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams), budget));
+      result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
+        withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams), budget)),
+      );
       runIds = result.accounts.map((a) => a.runId);
       options.progress.stop();
       const reason = incompleteReason(result.accounts);

@@ -115,7 +115,19 @@ interface Pending {
 interface CommitGroup {
   queue: Pending[];
   writing: boolean;
+  /** Payload bytes committed since the last CHECKPOINT (checkpointWhenDue). */
+  sinceCheckpoint: number;
+  /** A CHECKPOINT failed: DuckDB gave up on the database, and every writer stops with this error. */
+  failure?: unknown;
 }
+
+/**
+ * Committed payload after which the writers CHECKPOINT, between two batches: DuckDB's own threshold is 16 MB of
+ * write-ahead log, which these payloads about fill. DuckDB's automatic checkpoint, run inside the COMMIT of a
+ * large batch, stopped about one many-account extraction in ten with "Corrupted in-memory column" (README, "Many
+ * accounts"); withCheckpointsBetweenBatches turns it off while the writers checkpoint themselves.
+ */
+const CHECKPOINT_EVERY_BYTES = 16 * 1024 * 1024;
 
 const groups = new WeakMap<object, CommitGroup>();
 
@@ -215,12 +227,36 @@ async function commitPages(warehouse: Pick<Warehouse, 'transaction'>, pages: Pen
   return undefined;
 }
 
-async function drain(warehouse: Pick<Warehouse, 'transaction'>, group: CommitGroup): Promise<void> {
+/** CHECKPOINT once CHECKPOINT_EVERY_BYTES of payload have committed since the last; false if it failed. */
+async function checkpointWhenDue(warehouse: Pick<Warehouse, 'exclusive'>, group: CommitGroup, batch: readonly Pending[]): Promise<boolean> {
+  for (const { page } of batch) for (const r of page.records) group.sinceCheckpoint += r.payload.length;
+  if (group.sinceCheckpoint < CHECKPOINT_EVERY_BYTES) return true;
+  group.sinceCheckpoint = 0;
+  try {
+    await warehouse.exclusive((c) => c.run('CHECKPOINT'));
+    return true;
+  } catch (error) {
+    // The pages are committed (the log holds them); the pages waiting, and any to come, are not.
+    group.failure = error;
+    const stopped = group.queue;
+    group.queue = [];
+    for (const p of stopped) {
+      p.writer.failure = error;
+      p.reject(error);
+    }
+    return false;
+  }
+}
+
+async function drain(warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>, group: CommitGroup): Promise<void> {
   group.writing = true;
   while (group.queue.length > 0) {
     const batch = takeBatch(group);
     const failed = await commitPages(warehouse, batch);
-    if (failed === undefined) continue;
+    if (failed === undefined) {
+      if (!(await checkpointWhenDue(warehouse, group, batch))) break;
+      continue;
+    }
     const writers = [...new Set(batch.map((p) => p.writer))];
     // Several accounts' pages: each writer's go again alone, so one account's bad page stops only that account.
     for (const writer of writers) {
@@ -266,7 +302,7 @@ export async function createRawWriter(
   });
   let group = groups.get(warehouse);
   if (group === undefined) {
-    group = { queue: [], writing: false };
+    group = { queue: [], writing: false, sinceCheckpoint: 0 };
     groups.set(warehouse, group);
   }
   const shared = group;
@@ -277,8 +313,24 @@ export async function createRawWriter(
     commit: (page) =>
       new Promise<void>((resolve, reject) => {
         if (writer.failure !== undefined) return reject(writer.failure);
+        if (shared.failure !== undefined) return reject(shared.failure);
         shared.queue.push({ page, writer, resolve, reject });
         if (!shared.writing) void drain(warehouse, shared);
       }),
   };
+}
+
+/**
+ * Runs `work` (the extraction) with DuckDB's automatic checkpoints off: the writers checkpoint between batches
+ * instead (CHECKPOINT_EVERY_BYTES). Restores DuckDB's threshold after, so the transform's commits checkpoint as
+ * usual. The setting is the whole instance's: calls must not overlap.
+ */
+export async function withCheckpointsBetweenBatches<T>(warehouse: Pick<Warehouse, 'exclusive'>, work: () => Promise<T>): Promise<T> {
+  await warehouse.exclusive((c) => c.run("SET checkpoint_threshold = '1TB'"));
+  try {
+    return await work();
+  } finally {
+    // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why the work failed.
+    await warehouse.exclusive((c) => c.run('RESET checkpoint_threshold')).catch(() => undefined);
+  }
 }

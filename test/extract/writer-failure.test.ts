@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { futuresFills } from '../../src/streams/futures-fills.js';
 import { planNightly } from '../../src/pipeline/nightly-range.js';
-import { createRawWriter, type PageCommit } from '../../src/warehouse/raw-writer.js';
+import { createRawWriter, withCheckpointsBetweenBatches, type PageCommit } from '../../src/warehouse/raw-writer.js';
 import { startRun } from '../../src/warehouse/runs.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
@@ -92,5 +92,60 @@ describe('nightly after a run that left a window unfinished', () => {
     await startRun(warehouse.connection, { account: 'default', command: 'run year-end', from: D0, to: D0 + 28 * DAY, now: D0 + 30 * DAY, stage: 'extract' });
     const plan = await planNightly(warehouse, { account: 'default', streams: [futuresFills], lookBackDays: 3, now: D0 + 40 * DAY, refreshPending: true });
     expect(plan.range).toEqual({ start: D0 - 3 * DAY, end: D0 + 40 * DAY });
+  });
+});
+
+describe('checkpoints between batches', () => {
+  /** A page of one snapshot record (a stream not typed at load) whose payload is about `mb` MB. */
+  const big = (key: string, mb: number): PageCommit => ({
+    stream: 'account_balances',
+    partition: '',
+    records: [{ key, ts: D0, payload: JSON.stringify({ key, filler: 'x'.repeat(mb * 1024 * 1024) }) }],
+    cursor: null,
+    done: true,
+    tie: false,
+    drift: [],
+    quarantine: [],
+  });
+
+  it('checkpoints after every 16 MB of committed payload, and a failed CHECKPOINT stops every writer with its error', async () => {
+    const real = warehouse.exclusive.bind(warehouse);
+    const checkpoints: number[] = [];
+    const disk = {
+      ...warehouse,
+      exclusive: <T>(work: Parameters<Warehouse['exclusive']>[0]): Promise<T> =>
+        real(async (c) => {
+          const run = c.run.bind(c) as (...args: unknown[]) => ReturnType<typeof c.run>;
+          const watched = Object.assign(Object.create(c) as typeof c, {
+            run: async (sql: string, ...rest: unknown[]) => {
+              if (sql !== 'CHECKPOINT') return run(sql, ...rest);
+              const held = Number((await c.runAndReadAll('SELECT count(*) FROM raw_records')).getRows()[0]?.[0]);
+              checkpoints.push(held);
+              if (checkpoints.length === 2) throw new Error('FATAL Error: Failed to create checkpoint because of error: simulated');
+              return run(sql);
+            },
+          });
+          return work(watched);
+        }) as Promise<T>,
+    } as Warehouse;
+    const a = await createRawWriter(disk, { account: 'a', runId: 'r', clock: () => D0 });
+    const b = await createRawWriter(disk, { account: 'b', runId: 'r', clock: () => D0 });
+    // One page at a time: 5 MB each, so 16 MB is passed by the fourth page, then by the eighth.
+    for (let i = 1; i <= 7; i++) await (i % 2 === 0 ? b : a).commit(big(String(i), 5));
+    expect(checkpoints).toEqual([4]);
+    await b.commit(big('8', 5));
+    // The eighth page committed before the CHECKPOINT after it failed; nothing is written after it, by either account.
+    await expect(a.commit(big('9', 1))).rejects.toThrow('Failed to create checkpoint because of error: simulated');
+    await expect(b.commit(big('10', 1))).rejects.toThrow('Failed to create checkpoint because of error: simulated');
+    expect(checkpoints).toEqual([4, 8]);
+    expect(await rows(warehouse, 'SELECT count(*) AS n FROM raw_records')).toEqual([{ n: '8' }]);
+  });
+
+  it("turns DuckDB's automatic checkpoint off while the work runs, and back on after it, even when it fails", async () => {
+    const threshold = async () => (await rows(warehouse, "SELECT current_setting('checkpoint_threshold') AS t"))[0];
+    expect(await threshold()).toEqual({ t: '16.0 MiB' });
+    expect(await withCheckpointsBetweenBatches(warehouse, threshold)).toEqual({ t: '931.3 GiB' });
+    await expect(withCheckpointsBetweenBatches(warehouse, () => Promise.reject(new Error('the extraction failed')))).rejects.toThrow('the extraction failed');
+    expect(await threshold()).toEqual({ t: '16.0 MiB' });
   });
 });
