@@ -123,9 +123,10 @@ interface CommitGroup {
 
 /**
  * Committed payload after which the writers CHECKPOINT, between two batches: DuckDB's own threshold is 16 MB of
- * write-ahead log, which these payloads about fill. DuckDB's automatic checkpoint, run inside the COMMIT of a
- * large batch, stopped about one many-account extraction in ten with "Corrupted in-memory column" (README, "Many
- * accounts"); withCheckpointsBetweenBatches turns it off while the writers checkpoint themselves.
+ * write-ahead log, which holds the payloads and more (typed rows, coverage), so this checkpoints a little less
+ * often than DuckDB would. DuckDB's automatic checkpoint, run inside the COMMIT of a large batch, stopped about
+ * one many-account extraction in ten with "Corrupted in-memory column" (README, "Many accounts");
+ * withCheckpointsBetweenBatches turns it off while the writers checkpoint themselves.
  */
 const CHECKPOINT_EVERY_BYTES = 16 * 1024 * 1024;
 
