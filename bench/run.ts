@@ -255,7 +255,7 @@ async function main(): Promise<void> {
   // later whatever still runs. The whole bench takes about 25 minutes (README, "Development and benchmarks").
   setTimeout(() => {
     process.stderr.write(`bench: still running after ${LAST_RESORT_MINUTES} minutes, giving up\n`);
-    controller.abort(new Error('interrupted'));
+    abort();
     setTimeout(() => process.exit(2), 60_000).unref();
   }, LAST_RESORT_MINUTES * 60_000).unref();
 

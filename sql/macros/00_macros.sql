@@ -125,8 +125,7 @@ CREATE OR REPLACE MACRO lp_units_to_decimal(u) AS
 CREATE OR REPLACE MACRO lp_abs_mul_units(a1, a0, b1, b0) AS
   lp_add_half_even(a1 * b1 * CAST(1000000000000000000 AS HUGEINT) + a1 * b0 + a0 * b1, a0 * b0);
 CREATE OR REPLACE MACRO lp_mul_parts(a, b) AS
-  CASE WHEN a IS NULL OR b IS NULL THEN NULL
-    ELSE sign(a) * sign(b) * lp_units_to_decimal(lp_abs_mul_units(lp_whole(abs(a)), lp_frac(abs(a)), lp_whole(abs(b)), lp_frac(abs(b)))) END;
+  sign(a) * sign(b) * lp_units_to_decimal(lp_abs_mul_units(lp_whole(abs(a)), lp_frac(abs(a)), lp_whole(abs(b)), lp_frac(abs(b))));
 -- Whether a DECIMAL(38,18) is below 10^10 in size with at most `scale` (8 or 10) decimals: it is that decimal exactly.
 CREATE OR REPLACE MACRO lp_fits(value, scale) AS
   CASE scale

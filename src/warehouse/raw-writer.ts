@@ -239,12 +239,7 @@ async function checkpointWhenDue(warehouse: Pick<Warehouse, 'exclusive'>, group:
   } catch (error) {
     // The pages are committed (the log holds them); the pages waiting, and any to come, are not.
     group.failure = error;
-    const stopped = group.queue;
-    group.queue = [];
-    for (const p of stopped) {
-      p.writer.failure = error;
-      p.reject(error);
-    }
+    for (const writer of new Set(group.queue.map((p) => p.writer))) fail(group, [], writer, error);
     return false;
   }
 }
