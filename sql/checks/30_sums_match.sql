@@ -1,49 +1,17 @@
--- Check: per account, asset and category, the ledger adds up to the typed tables it comes from, summed here
--- straight from those tables by type and booked by the type catalog. A row lost or doubled on the way shows up
--- as a difference. Totals are summed as whole and decimal parts (lp_sum_whole, lp_sum_frac, lp_exact_text in
+-- Check: per account, asset and category, the ledger adds up to the legs of the models it comes from (sql/models/),
+-- summed here straight from the legs by type and booked by the type catalog, apart from the ledger's trades and
+-- joins. A row lost or doubled on the way shows up as a difference. Totals are summed as whole and decimal parts (lp_sum_whole, lp_sum_frac, lp_exact_text in
 -- sql/macros/00_macros.sql) and compared as exact text: two amounts at the platform's limit add up past DECIMAL(38,18).
 WITH
 booking AS (SELECT source, field, type, category, direction FROM type_catalog WHERE source <> 'ledgerpipe'),
 unreviewed AS (SELECT (SELECT category FROM type_catalog WHERE source = 'ledgerpipe' AND type = 'unreviewed') AS category),
--- Every amount with its type and its record's main type (which decides whether a fee leg is booked).
--- default_direction: a stream's own direction (withdrawals out, deposits in) for a status the catalog lacks.
+-- Every amount with its type and its record's main type (which decides whether a fee leg is booked), as the
+-- legs of sql/models/ give them. default_direction: a stream's own direction (withdrawals out, deposits in) for a
+-- status the catalog lacks.
 typed AS (
-  SELECT account, 'margin_records' AS source, 'marginTaxType' AS field, margin_tax_type AS type, 'marginTaxType' AS main_field,
-    margin_tax_type AS main_type, NULL AS default_direction, coin AS asset, amount
-  FROM margin_records
+  SELECT account, source, field, type, main_field, main_type, default_direction, asset, written AS amount FROM lp_paired_legs()
   UNION ALL
-  SELECT account, 'margin_records', 'fee', '*', 'marginTaxType', margin_tax_type, NULL, coin, fee
-  FROM margin_records WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'futures_fills', 'profit', '*', 'profit', '*', NULL, margin_coin, profit
-  FROM futures_fills WHERE profit <> 0
-  UNION ALL
-  SELECT account, 'futures_fills', 'feeDetail.deduction', coalesce(deduction, ''), 'feeDetail.deduction', coalesce(deduction, ''), NULL,
-    fee_coin, total_fee
-  FROM futures_fill_fees WHERE total_fee <> 0
-  UNION ALL
-  SELECT account, 'withdrawals', 'status', status, 'status', status, 'out', coin, size FROM withdrawals
-  UNION ALL
-  SELECT account, 'withdrawals', 'fee', '*', 'status', status, NULL, coin, fee FROM withdrawals WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'deposits', 'status', status, 'status', status, 'in', coin, size FROM deposits
-  UNION ALL
-  SELECT account, 'futures_tax_records', 'futureTaxType', future_tax_type, 'futureTaxType', future_tax_type, NULL, margin_coin,
-    amount
-  FROM futures_tax_records
-  UNION ALL
-  SELECT account, 'futures_tax_records', 'fee', '*', 'futureTaxType', future_tax_type, NULL, margin_coin, fee
-  FROM futures_tax_records WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'spot_tax_records', 'spotTaxType', spot_tax_type, 'spotTaxType', spot_tax_type, NULL, coin, amount
-  FROM spot_tax_records
-  UNION ALL
-  SELECT account, 'spot_tax_records', 'fee', '*', 'spotTaxType', spot_tax_type, NULL, coin, fee
-  FROM spot_tax_records WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'p2p_tax_records', 'p2pTaxType', p2p_tax_type, 'p2pTaxType', p2p_tax_type, NULL, coin,
-    coalesce(balance, total)
-  FROM p2p_tax_records
+  SELECT account, source, field, type, main_field, main_type, default_direction, asset, written FROM lp_alone_legs()
 ),
 -- Per account, asset and type: the sum as written and the sum of absolute values, each in whole and decimal parts.
 grouped AS (

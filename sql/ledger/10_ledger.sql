@@ -1,5 +1,5 @@
--- ledger: one row per movement of one asset (README, "The ledger"), built from the staging tables and the type
--- catalog (sql/seeds/type_catalog.csv). amount is signed: + into the account, - out of it.
+-- ledger: one row per movement of one asset (README, "The ledger"), built from the legs of the stream models
+-- (sql/models/) and the type catalog (sql/seeds/type_catalog.csv). amount is signed: + into the account, - out of it.
 -- entry_id = source:source_id:leg, stable across runs. trade_group links the legs of one trade.
 --
 -- Every record gives legs: its main movement, read by its type (marginTaxType, futureTaxType, spotTaxType,
@@ -12,10 +12,11 @@
 -- as signed. An unreviewed row's note is the field and the type (sql/ledger/30_unreviewed_types.sql reads it).
 --
 -- A full transform runs this file over the whole models; an incremental one over the models of the records
--- loaded since the last, copied into the schema lp_delta under the same names, and replaces their rows
--- (src/transform/incremental.ts): one definition for both. The rows are written in the exports' order (ts,
--- entry_id, account: src/export/exporter.ts), so that the exports of a ledger made whole read them as they lie
--- instead of sorting them; an incremental transform keeps that order only while it appends after the last row.
+-- loaded since the last, copied into the schema lp_delta under the same names (sql/generated/delta_models.sql),
+-- which the legs' macros then read, and replaces their rows (src/transform/incremental.ts): one definition for
+-- both. The rows are written in the exports' order (ts, entry_id, account: src/export/exporter.ts), so that the
+-- exports of a ledger made whole read them as they lie instead of sorting them; an incremental transform keeps
+-- that order only while it appends after the last row.
 CREATE OR REPLACE TABLE ledger AS
 WITH
 -- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it is slow over the
@@ -29,51 +30,12 @@ booking AS (
   SELECT source, field, type, category, direction, trade_role FROM type_catalog WHERE source <> 'ledgerpipe'
 ),
 
--- The legs of every record but fills. main_field and main_type name the record's main movement, which decides
--- whether a fee leg is booked and which trade it belongs to. pair_scope and pair_key say which legs of one
--- millisecond form one trade: the margin type and symbol, the product type and symbol, a spot order.
+-- The legs of the records that pair with the other legs of their stream and millisecond (each stream's
+-- lp_legs_<stream>, sql/models/): main_field and main_type name the record's main movement, which decides whether
+-- a fee leg is booked and which trade it belongs to. pair_scope and pair_key say which legs of one millisecond form
+-- one trade: the margin type and symbol, the product type and symbol, a spot order.
 record_legs AS (
-  SELECT account, 'margin_records' AS source, id AS source_id, 'main' AS leg, ts, 'marginTaxType' AS field, margin_tax_type AS type,
-    'marginTaxType' AS main_field, margin_tax_type AS main_type, coin AS asset, amount AS written, NULL AS default_direction,
-    symbol, id AS reference, margin_type || ' ' || margin_tax_type AS note, margin_type AS pair_scope, coalesce(symbol, '') AS pair_key
-  FROM margin_records
-  UNION ALL
-  SELECT account, 'margin_records', id, 'fee', ts, 'fee', '*', 'marginTaxType', margin_tax_type, coin, fee, NULL,
-    symbol, id, margin_type || ' ' || margin_tax_type, margin_type, coalesce(symbol, '')
-  FROM margin_records WHERE fee <> 0
-  UNION ALL
-  -- reference: the on-chain transaction hash for on-chain withdrawals and deposits, else the order id.
-  SELECT account, 'withdrawals', order_id, 'main', ts, 'status', status, 'status', status, coin, size, 'out',
-    NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
-  FROM withdrawals
-  UNION ALL
-  SELECT account, 'withdrawals', order_id, 'fee', ts, 'fee', '*', 'status', status, coin, fee, NULL,
-    NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
-  FROM withdrawals WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'deposits', order_id, 'main', ts, 'status', status, 'status', status, coin, size, 'in',
-    NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
-  FROM deposits
-  UNION ALL
-  SELECT account, 'futures_tax_records', id, 'main', ts, 'futureTaxType', future_tax_type, 'futureTaxType', future_tax_type, margin_coin, amount, NULL,
-    symbol, id, product_type || ' ' || future_tax_type, product_type, coalesce(symbol, '')
-  FROM futures_tax_records
-  UNION ALL
-  SELECT account, 'futures_tax_records', id, 'fee', ts, 'fee', '*', 'futureTaxType', future_tax_type, margin_coin, fee, NULL,
-    symbol, id, product_type || ' ' || future_tax_type, product_type, coalesce(symbol, '')
-  FROM futures_tax_records WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'spot_tax_records', id, 'main', ts, 'spotTaxType', spot_tax_type, 'spotTaxType', spot_tax_type, coin, amount, NULL,
-    NULL, coalesce(biz_order_id, id), spot_tax_type, '', coalesce(biz_order_id, '')
-  FROM spot_tax_records
-  UNION ALL
-  SELECT account, 'spot_tax_records', id, 'fee', ts, 'fee', '*', 'spotTaxType', spot_tax_type, coin, fee, NULL,
-    NULL, coalesce(biz_order_id, id), spot_tax_type, '', coalesce(biz_order_id, '')
-  FROM spot_tax_records WHERE fee <> 0
-  UNION ALL
-  SELECT account, 'p2p_tax_records', id, 'main', ts, 'p2pTaxType', p2p_tax_type, 'p2pTaxType', p2p_tax_type, coin, coalesce(balance, total), NULL,
-    NULL, id, p2p_tax_type, '', ''
-  FROM p2p_tax_records
+  SELECT * FROM lp_paired_legs()
 ),
 booked_records AS (
   SELECT
@@ -125,22 +87,13 @@ record_rows AS (
     ON o.account = b.account AND o.source = b.source AND o.pair_scope = b.keyless_fee_scope AND o.ts = b.ts
 ),
 
--- Fills, the bulk of the ledger, pair with nothing: realized profit or loss in the margin coin when not zero
--- (opening fills have none), and one row per feeDetail entry whose totalFee is not zero, in its fee coin.
+-- Fills, the bulk of the ledger, pair with nothing: their legs stand alone (lp_legs_futures_fills).
 fill_legs AS (
-  SELECT account, trade_id AS source_id, 'pnl' AS leg, ts, 'profit' AS field, '*' AS type, margin_coin AS asset, profit AS written,
-    symbol, order_id AS reference, product_type || ' ' || trade_side AS note
-  FROM futures_fills
-  WHERE profit <> 0
-  UNION ALL
-  SELECT account, trade_id, 'fee' || n, ts, 'feeDetail.deduction', coalesce(deduction, ''), fee_coin, total_fee,
-    symbol, order_id, product_type || CASE WHEN deduction = 'yes' THEN ' deduction' ELSE '' END
-  FROM futures_fill_fees
-  WHERE total_fee <> 0
+  SELECT * FROM lp_alone_legs()
 ),
 fill_rows AS (
   SELECT
-    l.account, 'futures_fills' AS source, l.source_id, l.leg, l.ts,
+    l.account, l.source, l.source_id, l.leg, l.ts,
     coalesce(b.category, (SELECT category FROM unreviewed)) AS category,
     l.asset,
     lp_directed(l.written, coalesce(nullif(b.direction, 'by_name'), lp_direction_by_name(l.type), 'signed')) AS amount,
@@ -149,7 +102,7 @@ fill_rows AS (
     CASE WHEN b.type IS NULL THEN l.field || ' ' || l.type ELSE l.note END AS note,
     NULL AS trade_group
   FROM fill_legs AS l
-  LEFT JOIN booking AS b ON b.source = 'futures_fills' AND b.field = l.field AND b.type = l.type
+  LEFT JOIN booking AS b ON b.source = l.source AND b.field = l.field AND b.type = l.type
   WHERE coalesce(b.direction, '') <> 'none'
 ),
 

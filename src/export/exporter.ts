@@ -4,7 +4,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
-import { EXPORTED_TABLES } from '../streams/manifest.js';
+import { EXPORTED_TABLES } from '../models/index.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { NO_VALUATION, taxRowValuesSelect, yearSummarySelect, type Valuation } from '../prices/valuation.js';

@@ -1,7 +1,7 @@
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { coverageOfRange } from '../pipeline/gaps.js';
-import { EXPORTED_TABLES } from '../streams/manifest.js';
+import { EXPORTED_TABLES } from '../models/index.js';
 import { formatInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';

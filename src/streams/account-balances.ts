@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalString } from './fields.js';
+import { accountColumn, amount, instant, text } from './model.js';
 import { defineStream } from './stream.js';
 
 export const balanceSchema = z.looseObject({ accountType: z.string(), usdtBalance: decimalString });
@@ -13,4 +14,16 @@ export const accountBalances = defineStream({
   schema: balanceSchema,
   keyField: 'accountType',
   readPage: (data) => z.array(z.unknown()).parse(data ?? []),
+  model: {
+    name: 'account_balances',
+    kind: 'table',
+    description: 'Balance snapshots (GET /api/v2/account/all-account-balance): one row per account type per snapshot, valued in USDT by the platform (sql/models/account_balances.sql).',
+    keyColumn: 'account_type',
+    columns: [
+      accountColumn,
+      text('account_type', 'spot, futures, funding, earn, bots, margin, ... (`accountType`).'),
+      amount('usdt_balance', "The account type's balance valued in USDT (`usdtBalance`)."),
+      instant('ts', "The snapshot's time: the server's clock when ledgerpipe took it."),
+    ],
+  },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
+import { accountColumn, amount, json, text, tsColumn } from './model.js';
 import { defineStream } from './stream.js';
 
 // Fee fields may be null, and real fills carry totalDeductionFee as "0", null or "" (docs/platform.md, "Fills").
@@ -54,5 +55,55 @@ export const futuresFills = defineStream({
     const records = page?.fillList ?? [];
     const endId = page?.endId ?? '';
     return { records, cursor: endId === '' ? undefined : endId };
+  },
+  model: {
+    name: 'futures_fills',
+    kind: 'view',
+    description: 'Futures fills (GET /api/v2/mix/order/fill-history), one row per fill, renamed and cast (sql/models/futures_fills.sql).',
+    typedAtLoad: { partitionColumn: 'product_type' },
+    keyColumn: 'trade_id',
+    ledger: 'alone',
+    exported: { key: 'trade_id', omit: ['fee_detail'] },
+    columns: [
+      accountColumn,
+      text('product_type', 'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the fill was read under.'),
+      text('trade_id', "The fill's id (`tradeId`)."),
+      text('order_id', 'The order it filled (`orderId`).'),
+      text('symbol', 'The contract (`symbol`), such as BTCUSDT or BTCUSDH23.'),
+      amount('price', 'The fill price (`price`).'),
+      amount('base_volume', 'How much of the base coin traded (`baseVolume`).'),
+      amount('quote_volume', 'How much of the quote coin traded (`quoteVolume`).'),
+      text('side', 'buy or sell (`side`).'),
+      text('trade_side', 'Open, close, liquidation, delivery... (`tradeSide`).'),
+      text('pos_mode', 'one_way_mode or hedge_mode (`posMode`).'),
+      text('trade_scope', 'taker or maker (`tradeScope`).'),
+      text('enter_point_source', 'Where the order came from: web, api, sys (liquidation), ... (`enterPointSource`).'),
+      amount('profit', 'Realized profit or loss of the fill in its margin coin (`profit`); 0 for opening fills.'),
+      text('margin_coin', 'The margin coin: `marginCoin` when present, else USDT, USDC or the base coin by product type (README, "The ledger").'),
+      amount('fee', "The sum of the fee entries' `totalFee` in the first entry's coin: negative is paid, positive a rebate."),
+      text('fee_coin', "The first fee entry's coin (`feeCoin`)."),
+      json('fee_detail', 'The `feeDetail` entries exactly as received (not exported: futures_fill_fees has one row per entry).'),
+      tsColumn('cTime'),
+    ],
+    derived: [
+      {
+        name: 'futures_fill_fees',
+        kind: 'view',
+        description: "One row per feeDetail entry of a fill (sql/models/futures_fills.sql): the ledger books one trading_fee row per entry whose totalFee is not zero.",
+        columns: [
+          accountColumn,
+          text('product_type', 'The productType the fill was read under.'),
+          text('trade_id', "The fill's id."),
+          { name: 'n', type: 'BIGINT', description: "The entry's place in feeDetail, from 1 (the ledger's leg fee<n>)." },
+          text('fee_coin', 'The coin of the fee (`feeCoin`).'),
+          amount('total_fee', 'The fee (`totalFee`): negative is paid, positive a maker rebate.'),
+          amount('total_deduction_fee', 'The fee deducted in BGB (`totalDeductionFee`); NULL when absent or empty.'),
+          text('deduction', '`yes` when the fee was paid by a BGB deduction (then it is booked as paid, whatever its sign).'),
+          text('order_id', 'The order the fill belongs to.'),
+          text('symbol', 'The contract.'),
+          tsColumn('cTime'),
+        ],
+      },
+    ],
   },
 });

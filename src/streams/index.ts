@@ -7,8 +7,12 @@ import type { StreamDef } from './stream.js';
 import { futuresTaxRecords, p2pTaxRecords, spotTaxRecords } from './tax-records.js';
 import { withdrawals } from './withdrawals.js';
 
-/** Every stream ledgerpipe extracts, in the order of the manifest (STREAM_NAMES), which they are reported in. */
-export const STREAMS: readonly StreamDef[] = [
+/**
+ * Every stream ledgerpipe reads, paged ones first, in the order summaries report them: the one list of streams
+ * (README, "Adding a stream"). Each definition holds its endpoint and its model; every other list of streams
+ * (src/streams/manifest.ts, src/models/) is derived from this one.
+ */
+export const STREAMS = [
   marginRecords,
   futuresFills,
   withdrawals,
@@ -18,5 +22,4 @@ export const STREAMS: readonly StreamDef[] = [
   spotTaxRecords,
   p2pTaxRecords,
   accountBalances,
-];
-
+] as const satisfies readonly StreamDef[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString } from './fields.js';
+import { accountColumn, amount, text, tsColumn } from './model.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
 /** docs/platform.md, "Tax records": the margin record; marginTaxType kept open. */
@@ -33,4 +34,25 @@ export const marginRecords = defineStream({
   keyField: 'id',
   time: (record) => Number(record['ts']),
   readPage: flatArrayPage('id'),
+  model: {
+    name: 'margin_records',
+    kind: 'view',
+    description: 'Margin transaction records (GET /api/v2/tax/margin-record), one row per record, renamed and cast (sql/models/margin_records.sql).',
+    typedAtLoad: { partitionColumn: 'margin_type' },
+    keyColumn: 'id',
+    ledger: 'paired',
+    exported: { key: 'id' },
+    columns: [
+      accountColumn,
+      text('margin_type', 'crossed or isolated: the marginType the record was read under.'),
+      text('id', "The record's id (the API's `id`)."),
+      text('coin', 'The coin that moved (`coin`).'),
+      text('symbol', 'The isolated margin pair (`symbol`); NULL when empty.'),
+      text('margin_tax_type', 'What moved it (`marginTaxType`): the type catalog gives its ledger category and sign.'),
+      amount('amount', 'The amount moved (`amount`), as written.'),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
+      amount('total', 'The `total` field as written (a client built on real records reads it as `balance`); the docs do not define it further.'),
+      tsColumn('ts'),
+    ],
+  },
 });

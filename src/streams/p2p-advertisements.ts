@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idString, msString, optionalDecimalString } from './fields.js';
+import { accountColumn, amount, instant, text, tsColumn } from './model.js';
 import { defineStream } from './stream.js';
 
 /** docs/platform.md, "P2P advertisements"; the example spells the times ctime/utime, so either is read. */
@@ -10,7 +11,7 @@ export const advertisementSchema = z.looseObject({
   coin: z.string().nullish(),
   fiat: z.string().nullish(),
   status: z.string().nullish(),
-  // Read with lp_amount (sql/staging/40_p2p_advertisements.sql): checked here like every other amount.
+  // Read with lp_amount (sql/models/p2p_advertisements.sql): checked here like every other amount.
   advSize: optionalDecimalString,
   size: optionalDecimalString,
   price: optionalDecimalString,
@@ -52,5 +53,33 @@ export const p2pAdvertisements = defineStream({
     const records = page?.advList ?? page?.merchantList ?? [];
     const minAdvId = page?.minAdvId ?? '';
     return { records, cursor: minAdvId === '' ? undefined : minAdvId };
+  },
+  model: {
+    name: 'p2p_advertisements',
+    kind: 'table',
+    description: 'P2P advertisements (GET /api/v2/p2p/advList), one row per advertisement: the last fetched of those read under each side and status (sql/models/p2p_advertisements.sql).',
+    keyColumn: 'adv_id',
+    columns: [
+      accountColumn,
+      text('adv_id', "The advertisement's id (`advId`)."),
+      text('adv_no', 'Its number (`advNo`).'),
+      text('side', 'buy or sell (`side`).'),
+      text('coin', 'The coin traded (`coin`).'),
+      text('fiat', 'The fiat currency (`fiat`).'),
+      text('fiat_symbol', 'The fiat sign (`fiatSymbol`).'),
+      amount('adv_size', 'The total quantity advertised (`advSize`).'),
+      amount('size', 'The quantity left (`size`).'),
+      amount('price', 'The price in the fiat (`price`).'),
+      amount('min_trade_amount', 'The smallest trade (`minTradeAmount`).'),
+      amount('max_trade_amount', 'The largest trade (`maxTradeAmount`).'),
+      text('status', 'online, offline, editing or completed (`status`).'),
+      text('hide', 'Whether it is hidden (`hide`).'),
+      text('pay_duration', 'Minutes allowed to pay (`payDuration`).'),
+      text('turnover_num', 'The total traded (`turnoverNum`).'),
+      text('turnover_rate', 'The completion rate (`turnoverRate`).'),
+      text('label', 'Its label (`label`); NULL when empty.'),
+      instant('u_time', 'When it last changed (`uTime`, or `utime` as the docs\' example spells it).'),
+      tsColumn('cTime'),
+    ],
   },
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PagedStream, SnapshotStream } from './manifest.js';
+import type { StreamModel } from './model.js';
 
 /** A value of a request parameter that selects one partition of a stream, e.g. `{ marginType: 'isolated' }`. */
 export interface PartitionDef {
@@ -15,9 +15,9 @@ export interface PageRead {
 }
 
 /** A record stream read window by window and page by page (README, "Output files and tables"). */
-export interface PagedStreamDef {
+export interface PagedStreamDef<Name extends string = string> {
   kind: 'paged';
-  name: PagedStream;
+  name: Name;
   path: string;
   partitions: readonly PartitionDef[];
   /** Widest window the endpoint accepts, per the spec; narrowed at run time when the server says so. */
@@ -36,18 +36,21 @@ export interface PagedStreamDef {
   time(record: Record<string, unknown>): number;
   /** Reads one answer's `data`; throws on a shape it does not know. */
   readPage(data: unknown): PageRead;
+  /** What the warehouse holds of it: its model's columns and keys (src/streams/model.ts). */
+  model: StreamModel;
 }
 
 /** A stream read once per run as a snapshot (account balances). */
-export interface SnapshotStreamDef {
+export interface SnapshotStreamDef<Name extends string = string> {
   kind: 'snapshot';
-  name: SnapshotStream;
+  name: Name;
   path: string;
   ratePerSecond: number;
   schema: z.ZodObject;
   keyField: string;
   optionalFields?: readonly string[];
   readPage(data: unknown): unknown[];
+  model: StreamModel;
 }
 
 export type StreamDef = PagedStreamDef | SnapshotStreamDef;
@@ -58,7 +61,7 @@ export type StreamDef = PagedStreamDef | SnapshotStreamDef;
  * @example
  * export const withdrawals = defineStream({ kind: 'paged', name: 'withdrawals', path: '/api/v2/spot/wallet/withdrawal-records', ... });
  */
-export function defineStream<T extends StreamDef>(def: T): T {
+export function defineStream<const T extends StreamDef>(def: T): T {
   return def;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
+import { accountColumn, amount, text, tsColumn } from './model.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
 /** The live docs give the tax-record endpoints a 30-day window; a narrower one is learned if refused. */
@@ -30,6 +31,25 @@ export const futuresTaxRecords = defineStream({
   keyField: 'id',
   time,
   readPage: flatArrayPage('id'),
+  model: {
+    name: 'futures_tax_records',
+    kind: 'view',
+    description: 'Futures tax records (GET /api/v2/tax/future-record): funding fees, closes, liquidations, settlements; one row per record (sql/models/futures_tax_records.sql).',
+    typedAtLoad: { partitionColumn: 'partition' },
+    keyColumn: 'id',
+    ledger: 'paired',
+    columns: [
+      accountColumn,
+      text('product_type', 'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the record was read under.'),
+      text('id', "The record's id (`id`)."),
+      text('symbol', 'The contract (`symbol`); NULL when empty.'),
+      text('margin_coin', 'The coin that moved (`marginCoin`).'),
+      text('future_tax_type', 'What moved it (`futureTaxType`), exactly as spelled: the type catalog gives its category and sign.'),
+      amount('amount', 'The amount moved (`amount`), as written.'),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
+      tsColumn('ts'),
+    ],
+  },
 });
 
 export const spotTaxRecordSchema = z.looseObject({
@@ -56,6 +76,25 @@ export const spotTaxRecords = defineStream({
   keyField: 'id',
   time,
   readPage: flatArrayPage('id'),
+  model: {
+    name: 'spot_tax_records',
+    kind: 'view',
+    description: 'Spot tax records (GET /api/v2/tax/spot-record), one row per record (sql/models/spot_tax_records.sql).',
+    typedAtLoad: { partitionColumn: 'partition' },
+    keyColumn: 'id',
+    ledger: 'paired',
+    columns: [
+      accountColumn,
+      text('id', "The record's id (`id`)."),
+      text('coin', 'The coin that moved (`coin`).'),
+      text('spot_tax_type', 'What moved it (`spotTaxType`), a display name or a raw code as received: the type catalog gives its category and sign.'),
+      amount('amount', 'The amount moved (`amount`), as written.'),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
+      amount('balance', 'The `balance` field as written; the docs do not define it further.'),
+      text('biz_order_id', 'The order the record belongs to (`bizOrderId`, on newer records); NULL when empty.'),
+      tsColumn('ts'),
+    ],
+  },
 });
 
 /**
@@ -87,4 +126,21 @@ export const p2pTaxRecords = defineStream({
   optionalFields: ['balance', 'total'],
   time,
   readPage: flatArrayPage('id'),
+  model: {
+    name: 'p2p_tax_records',
+    kind: 'view',
+    description: 'P2P tax records (GET /api/v2/tax/p2p-record), one row per record (sql/models/p2p_tax_records.sql).',
+    typedAtLoad: { partitionColumn: 'partition' },
+    keyColumn: 'id',
+    ledger: 'paired',
+    columns: [
+      accountColumn,
+      text('id', "The record's id (`id`)."),
+      text('coin', 'The coin that moved (`coin`).'),
+      text('p2p_tax_type', 'What moved it (`p2pTaxType`): the type catalog gives its category and sign.'),
+      amount('balance', 'The amount moved in the newest docs (`balance`, "Quantity"); the ledger reads it first.'),
+      amount('total', 'The amount moved in the earlier docs and SDK types (`total`); read when balance is absent.'),
+      tsColumn('ts'),
+    ],
+  },
 });

@@ -1,35 +1,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from '../warehouse/quote.js';
-import { sqlFileNamed, type SqlFile } from '../warehouse/sql-files.js';
-import type { TypedStream } from '../warehouse/typed-at-load.js';
+import { readSqlFile, sqlFileNamed, type SqlFile } from '../warehouse/sql-files.js';
+import { LEDGER_SOURCES as BOOKED } from '../models/index.js';
 
 /**
  * The models the ledger books, each with the column its ledger rows' source_id is (the record's key). Each is
- * a view on the table its records are typed into at load (sql/staging).
+ * a view on the table its records are typed into at load.
  */
-export const LEDGER_SOURCES = [
-  { model: 'margin_records', key: 'id' },
-  { model: 'futures_fills', key: 'trade_id' },
-  { model: 'withdrawals', key: 'order_id' },
-  { model: 'deposits', key: 'order_id' },
-  { model: 'futures_tax_records', key: 'id' },
-  { model: 'spot_tax_records', key: 'id' },
-  { model: 'p2p_tax_records', key: 'id' },
-] as const satisfies readonly { model: TypedStream; key: string }[];
+export const LEDGER_SOURCES = BOOKED.map((m) => ({ model: m.name, key: m.keyColumn }));
 
 /** The sources whose records pair with others of the same millisecond (all but fills). */
-const PAIRED_SOURCES = LEDGER_SOURCES.filter((s) => s.model !== 'futures_fills');
-
-/**
- * The files that make a model's table from raw_records alone, with the stream it reads: the models of records the
- * ledger does not book, which are not typed at load. An incremental transform runs such a file only when
- * records of its stream were loaded since the last: each run reads raw_records, which over a history of 3M
- * fills took 0.4 s and brought 250 MB of its blocks into memory for 33k advertisements.
- */
-export const RAW_MODEL_FILES: Readonly<Record<string, string>> = {
-  'staging/40_p2p_advertisements.sql': 'p2p_advertisements',
-  'staging/50_account_balances.sql': 'account_balances',
-};
+const PAIRED_SOURCES = BOOKED.filter((m) => m.ledger === 'paired').map((m) => ({ model: m.name, key: m.keyColumn }));
 
 /** The streams of the records loaded since the last transform. */
 export async function pendingStreams(c: DuckDBConnection): Promise<Set<string>> {
@@ -48,11 +29,8 @@ export const MOVED_ROWS_MAX = 50_000;
 /** The file that makes the ledger table (the only model the transform keeps as a table of its own). */
 export const LEDGER_FILE = 'ledger/10_ledger.sql';
 
-/**
- * The files the ledger's rows are made by, run again over the changed records' models: futures_fill_fees
- * (the fills' fee entries, a view on futures_fills) and the ledger.
- */
-const DELTA_FILES = ['staging/21_futures_fill_fees.sql', LEDGER_FILE];
+/** The files the ledger's rows are made by, run again over the changed records' models. */
+const DELTA_FILES = [LEDGER_FILE];
 
 /**
  * The schema the changed records' models and ledger rows are made in, inside the transform's transaction. It
@@ -121,10 +99,7 @@ export async function updateLedger(
     );
     await c.run(`CREATE OR REPLACE TABLE ${DELTA}.rebooked AS
       SELECT account, source, source_id FROM ${DELTA}.changed UNION ${neighbours.join(' UNION ')}`);
-    for (const s of LEDGER_SOURCES) {
-      await c.run(`CREATE OR REPLACE TABLE ${DELTA}.${s.model} AS SELECT m.* FROM main.${s.model} AS m
-        SEMI JOIN ${DELTA}.rebooked AS r ON r.account = m.account AND r.source = ${literal(s.model)} AND r.source_id = m.${s.key}`);
-    }
+    await c.run((await readSqlFile('generated/delta_models.sql')).text);
     update.rebooked = await count(`SELECT count(*) FROM ${DELTA}.rebooked`);
   });
   let problems: string[];

@@ -7,14 +7,12 @@ import { packageRoot } from '../util/package-root.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from '../warehouse/quote.js';
 import { readValuation, valuationSql } from '../prices/valuation.js';
-import { readSqlFolder, sqlFileNamed } from '../warehouse/sql-files.js';
+import { RAW_MADE_MODELS, readSqlFolder, transformFiles } from '../warehouse/sql-files.js';
 import { forgetModelVersion, readModelVersion, recordModelVersion } from '../warehouse/model-versions.js';
-import { LEDGER_FILE, LEDGER_SOURCES, MOVED_ROWS_MAX, pendingStreams, RAW_MODEL_FILES, updateLedger, type LedgerUpdate } from './incremental.js';
+import { LEDGER_FILE, MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate } from './incremental.js';
+import { TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { ensureTyped, typedVersion } from '../warehouse/typed-at-load.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-
-/** The folders of `sql/` the transform runs, in order: the seeds (the type catalog), staging models, the ledger. */
-export const TRANSFORM_FOLDERS = ['seeds', 'staging', 'ledger'] as const;
 
 export interface TransformReport {
   /** Each SQL file run, with how long it took. */
@@ -60,9 +58,7 @@ export function modelsVersion(): Promise<string> {
   // Read once a process: every transform and export of it asks.
   modelsHash ??= (async () => {
     const hash = createHash('sha256').update(await typedVersion()).update(await catalogVersion());
-    for (const folder of [...TRANSFORM_FOLDERS, 'checks']) {
-      for (const file of await readSqlFolder(folder)) hash.update(file.name).update(file.text);
-    }
+    for (const file of [...(await transformFiles()), ...(await readSqlFolder('checks'))]) hash.update(file.name).update(file.text);
     return hash.digest('hex');
   })();
   return modelsHash;
@@ -127,7 +123,7 @@ export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' |
 export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>, options: TransformOptions = {}): Promise<TransformReport> {
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? Date.now;
-  const files = (await Promise.all(TRANSFORM_FOLDERS.map((f) => readSqlFolder(f)))).flat();
+  const files = await transformFiles();
   const checks = await readSqlFolder('checks');
   const catalog = await catalogVersion();
   const typed = await typedVersion();
@@ -189,9 +185,8 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
     try {
       if (why !== undefined) await dropEarlierModelTables(connection);
       const pending = await pendingStreams(connection);
-      for (const name of Object.keys(RAW_MODEL_FILES)) sqlFileNamed(files, name);
       for (const file of files) {
-        const stream = RAW_MODEL_FILES[file.name];
+        const stream = RAW_MADE_MODELS.find((m) => m.file === file.name)?.stream;
         if (stream !== undefined && why === undefined && !pending.has(stream)) continue;
         if (file.name === LEDGER_FILE && why === undefined) {
           const order = { inOrder: await ledgerLiesInOrder(connection), movedRowsMax: options.movedRowsMax ?? MOVED_ROWS_MAX };
@@ -228,7 +223,7 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
  * warehouse keeps its tables until the views replace them.
  */
 async function dropEarlierModelTables(c: DuckDBConnection): Promise<void> {
-  const models = LEDGER_SOURCES.map((s) => literal(s.model)).join(', ');
+  const models = TYPED_STREAMS.map(literal).join(', ');
   const tables = (await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN (${models})`)).getRows();
   for (const [name] of tables) await c.run(`DROP TABLE ${ident(String(name))}`);
 }

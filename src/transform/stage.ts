@@ -1,6 +1,6 @@
 import type { Logger } from '../util/logger.js';
 import { STREAMS } from '../streams/index.js';
-import { TYPED_TABLES } from '../streams/manifest.js';
+import { TRANSFORMED_MODELS } from '../models/index.js';
 import { readmitQuarantined, type Readmitted } from './readmit.js';
 import { runTransforms, type TransformReport } from './runner.js';
 import { readUnreviewed, type UnreviewedType } from './unreviewed.js';
@@ -38,7 +38,7 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
   // The summary reads the whole ledger: within a budget of its own (summaryMemoryBudget).
   return warehouse.withMemoryLimit(summaryMemoryBudget(), () =>
     warehouse.exclusive(async (c) => {
-      const counts = await c.runAndReadAll(TYPED_TABLES.map((t) => `SELECT '${t}' AS name, count(*) AS n FROM ${t}`).join(' UNION ALL '));
+      const counts = await c.runAndReadAll(TRANSFORMED_MODELS.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM ${name}`).join(' UNION ALL '));
       const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
       const totals = (
         await c.runAndReadAll(

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readSqlFolder } from './sql-files.js';
+import { syncTypedTables } from './typed-at-load.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -7,7 +8,8 @@ import { timestampTz } from './time-values.js';
  * Brings a warehouse's schema up to this release: each file of `sql/warehouse/` runs once, in name order, in
  * its own transaction with the row that records it in `schema_migrations`. A warehouse of the first release
  * has no `schema_migrations`: its `001` runs again (every statement in it is idempotent) and the later files
- * migrate it. Returns the names of the files applied now.
+ * migrate it. Then the typed tables are made to hold what the registry of models says (syncTypedTables). Returns
+ * the names of the files applied now.
  *
  * @example
  * const applied = await migrate(connection, Date.now()); // ['warehouse/002_second_release.sql'] on a first-release warehouse
@@ -29,6 +31,7 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
     }
     applied.push(file.name);
   }
+  await syncTypedTables(connection);
   return applied;
 }
 

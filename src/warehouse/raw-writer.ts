@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
-import { TYPED_AT_LOAD, typedVersion, typeRecords, typesAtLoad } from './typed-at-load.js';
+import { TYPED_STREAMS, typedVersion, typeRecords, typesAtLoad } from './typed-at-load.js';
 import type { Window } from '../time/window.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -187,7 +187,7 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
     const replacing = (await count('SELECT count(*) FROM raw_records')) - held < loaded;
     await connection.run(NOTE_CHANGES);
     // The typed columns of the streams typed at load, from the same records, in the same transaction.
-    for (const stream of TYPED_AT_LOAD) {
+    for (const stream of TYPED_STREAMS) {
       if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await typeRecords(connection, stream, 'lp_stage_raw_last', replacing);
     }
   }

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { STREAM_MODELS } from '../models/index.js';
 import { packageRoot } from '../util/package-root.js';
 
 export interface SqlFile {
@@ -13,6 +14,46 @@ export async function readSqlFolder(folder: string): Promise<SqlFile[]> {
   const dir = join(packageRoot(), 'sql', folder);
   const names = (await readdir(dir)).filter((n) => n.endsWith('.sql')).sort();
   return Promise.all(names.map(async (n) => ({ name: `${folder}/${n}`, text: await readFile(join(dir, n), 'utf8') })));
+}
+
+/** One file under `sql/`, by its path there (`ledger/10_ledger.sql`). */
+export async function readSqlFile(name: string): Promise<SqlFile> {
+  return { name, text: await readFile(join(packageRoot(), 'sql', name), 'utf8') };
+}
+
+/** The SQL model of a stream (`models/<stream>.sql`). */
+export const streamModelFile = (stream: string): string => `models/${stream}.sql`;
+
+/**
+ * The files whose macros a warehouse holds whenever it is open (README, "How the transform works"): the helpers of
+ * `sql/macros/`, then the SQL model of each stream typed at load, whose typing the raw writer runs as records
+ * load and whose legs the ledger reads.
+ */
+export async function openingFiles(): Promise<SqlFile[]> {
+  const typed = STREAM_MODELS.filter((m) => m.typedAtLoad !== undefined).map((m) => readSqlFile(streamModelFile(m.name)));
+  return [...(await readSqlFolder('macros')), ...(await Promise.all(typed))];
+}
+
+/**
+ * The models made from raw_records by the transform, each with its file: the streams not typed at load, whose
+ * SQL model is a table (P2P advertisements, balance snapshots).
+ */
+export const RAW_MADE_MODELS: readonly { stream: string; file: string }[] = STREAM_MODELS.filter((m) => m.typedAtLoad === undefined).map((m) => ({
+  stream: m.name,
+  file: streamModelFile(m.name),
+}));
+
+/**
+ * The files a transform runs, in order: the seeds (the type catalog), the models made from the registry (the
+ * typed streams' views, the legs: sql/generated/models.sql), the models made from raw_records, and the ledger's.
+ */
+export async function transformFiles(): Promise<SqlFile[]> {
+  return [
+    ...(await readSqlFolder('seeds')),
+    await readSqlFile('generated/models.sql'),
+    ...(await Promise.all(RAW_MADE_MODELS.map((m) => readSqlFile(m.file)))),
+    ...(await readSqlFolder('ledger')),
+  ];
 }
 
 /** The file of `files` named `name` (as SqlFile.name); a name that is not among them is a bug of ledgerpipe's own. */

@@ -1,29 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from './quote.js';
-import { readSqlFolder } from './sql-files.js';
+import { openingFiles } from './sql-files.js';
 import { readModelVersion, recordModelVersion } from './model-versions.js';
+import { TYPED_AT_LOAD } from '../models/index.js';
+import { typedColumns } from '../streams/model.js';
+import { typedTableDdl } from './registry-sql.js';
 
 /**
  * The streams whose typed columns are written with their raw records (README, "How the transform works"): a
- * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/macros/10_typed_at_load.sql), of which the
- * stream's model is a view (sql/staging). Every stream the ledger books; P2P advertisements and balance
- * snapshots, which it does not, are few and stay tables made from raw_records by each transform.
+ * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/models/<stream>.sql), of which the stream's
+ * model is a view. Every stream the ledger books; P2P advertisements and balance snapshots, which it does not,
+ * are few and stay tables made from raw_records by each transform. The registry says which (src/models/).
  */
-export const TYPED_AT_LOAD = ['margin_records', 'futures_fills', 'withdrawals', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'] as const;
-
-export type TypedStream = (typeof TYPED_AT_LOAD)[number];
+export const TYPED_STREAMS: readonly string[] = TYPED_AT_LOAD.map((m) => m.name);
 
 /** The column of each typed table that holds its record's partition in raw_records. */
-const TYPED_PARTITION: Readonly<Record<TypedStream, string>> = {
-  margin_records: 'margin_type',
-  futures_fills: 'product_type',
-  withdrawals: 'partition',
-  deposits: 'partition',
-  futures_tax_records: 'partition',
-  spot_tax_records: 'partition',
-  p2p_tax_records: 'partition',
-};
+const TYPED_PARTITION = new Map(TYPED_AT_LOAD.map((m) => [m.name, m.typedAtLoad.partitionColumn]));
 
 /** The name the typing's version has in model_versions. */
 const TYPED_VERSION = 'typed_at_load';
@@ -33,10 +26,10 @@ const TYPED_VERSION = 'typed_at_load';
  * typed tables have no key (sql/warehouse/009_typed_tables_unindexed.sql): with `replacing`, some of the records
  * were loaded before (a window read again, a changed status), and their earlier rows are deleted first.
  */
-export async function typeRecords(c: DuckDBConnection, stream: TypedStream, source: string, replacing: boolean): Promise<void> {
+export async function typeRecords(c: DuckDBConnection, stream: string, source: string, replacing: boolean): Promise<void> {
   const table = ident(`typed_${stream}`);
   if (replacing) {
-    const partition = ident(TYPED_PARTITION[stream]);
+    const partition = ident(TYPED_PARTITION.get(stream) as string);
     await c.run(`DELETE FROM ${table} AS t USING ${ident(source)} AS s
       WHERE s.stream = ${literal(stream)} AND t.account = s.account AND t.${partition} = s.partition AND t.key = s.key`);
   }
@@ -44,14 +37,15 @@ export async function typeRecords(c: DuckDBConnection, stream: TypedStream, sour
 }
 
 /**
- * The version of the typing: the SHA-256 of the macro files, which hold how every typed column is made (a
- * change of lp_amount changes the columns as much as a change of the typing itself).
+ * The version of the typing: the SHA-256 of the files of macros (the helpers and the typed streams' SQL models),
+ * which hold how every typed column is made (a change of lp_amount changes the columns as much as a change of the
+ * typing itself).
  */
 export function typedVersion(): Promise<string> {
   // Read once a process: every loader and transform of it asks.
   typing ??= (async () => {
     const hash = createHash('sha256');
-    for (const file of await readSqlFolder('macros')) hash.update(file.text);
+    for (const file of await openingFiles()) hash.update(file.text);
     return hash.digest('hex');
   })();
   return typing;
@@ -69,7 +63,7 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
   const recorded = await readModelVersion(c, TYPED_VERSION);
   if (recorded === version) return true;
   if (recorded !== undefined) return false;
-  const held = TYPED_AT_LOAD.map((s) => `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`).join(' + ');
+  const held = TYPED_STREAMS.map((s) => `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`).join(' + ');
   if (Number((await c.runAndReadAll(`SELECT ${held}`)).getRows()[0]?.[0]) > 0) return false;
   await recordModelVersion(c, TYPED_VERSION, version, now);
   return true;
@@ -82,14 +76,14 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
  * which stays enough to replay every transform; with `all` (transform --full), every stream is. Returns the
  * streams typed again.
  */
-export async function ensureTyped(c: DuckDBConnection, version: string, now: number, all = false): Promise<TypedStream[]> {
+export async function ensureTyped(c: DuckDBConnection, version: string, now: number, all = false): Promise<string[]> {
   const recorded = await readModelVersion(c, TYPED_VERSION);
   const count = async (sql: string): Promise<Map<string, unknown>> => new Map((await c.runAndReadAll(sql)).getRows().map((r) => [String(r[0]), r[1]]));
   // One pass over raw_records for every stream; a table's count DuckDB keeps.
-  const raw = await count(`SELECT stream, count(*) FROM raw_records WHERE stream IN (${TYPED_AT_LOAD.map(literal).join(', ')}) GROUP BY stream`);
-  const typed = await count(TYPED_AT_LOAD.map((s) => `SELECT ${literal(s)}, count(*) FROM ${ident(`typed_${s}`)}`).join(' UNION ALL '));
-  const retyped: TypedStream[] = [];
-  for (const stream of TYPED_AT_LOAD) {
+  const raw = await count(`SELECT stream, count(*) FROM raw_records WHERE stream IN (${TYPED_STREAMS.map(literal).join(', ')}) GROUP BY stream`);
+  const typed = await count(TYPED_STREAMS.map((s) => `SELECT ${literal(s)}, count(*) FROM ${ident(`typed_${s}`)}`).join(' UNION ALL '));
+  const retyped: string[] = [];
+  for (const stream of TYPED_STREAMS) {
     if (!all && recorded === version && (raw.get(stream) ?? 0n) === typed.get(stream)) continue;
     await typeAgain(c, stream);
     retyped.push(stream);
@@ -99,14 +93,37 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
 }
 
 /**
- * Types every record of `stream` again from raw_records into a new typed table of the same columns and NOT NULL
- * constraints, in one statement (the table has no key: sql/warehouse/009_typed_tables_unindexed.sql).
+ * Types every record of `stream` again from raw_records into a new typed table, in one statement (the table has
+ * no key: sql/warehouse/009_typed_tables_unindexed.sql).
  */
-async function typeAgain(c: DuckDBConnection, stream: TypedStream): Promise<void> {
-  const name = `typed_${stream}`;
-  const table = ident(name);
-  const notNull = (await c.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ${literal(name)} AND NOT is_nullable`)).getRows().map((r) => String(r[0]));
-  await c.run(`CREATE OR REPLACE TABLE ${table} AS FROM ${table} LIMIT 0`);
-  for (const column of notNull) await c.run(`ALTER TABLE ${table} ALTER COLUMN ${ident(column)} SET NOT NULL`);
-  await c.run(`INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`);
+async function typeAgain(c: DuckDBConnection, stream: string): Promise<void> {
+  await c.run(typedTableDdl(typedModel(stream), { replace: true }));
+  await c.run(`INSERT INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`);
+}
+
+function typedModel(stream: string): (typeof TYPED_AT_LOAD)[number] {
+  const model = TYPED_AT_LOAD.find((m) => m.name === stream);
+  if (model === undefined) throw new Error(`${stream} is not typed at load`);
+  return model;
+}
+
+/**
+ * Makes each stream typed at load have its typed table, with every column the registry of models gives it
+ * (src/streams/<stream>.ts): a table made, a column added as NULL, for a stream or a column new in this release.
+ * Migrations 006, 007 and 009 made the tables of earlier releases; from this release on the registry does, when
+ * every warehouse opens for writing.
+ */
+export async function syncTypedTables(c: DuckDBConnection): Promise<void> {
+  const held = await c.runAndReadAll("SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' AND starts_with(table_name, 'typed_')");
+  const columns = new Set(held.getRows().map((r) => `${String(r[0])}.${String(r[1])}`));
+  for (const model of TYPED_AT_LOAD) {
+    const table = `typed_${model.name}`;
+    if (!columns.has(`${table}.account`)) {
+      await c.run(typedTableDdl(model, { replace: false }));
+      continue;
+    }
+    for (const column of typedColumns(model).filter((col) => !columns.has(`${table}.${col.name}`))) {
+      await c.run(`ALTER TABLE ${ident(table)} ADD COLUMN ${ident(column.name)} ${column.type}`);
+    }
+  }
 }

@@ -175,7 +175,7 @@ describe('the incremental transform', () => {
     expect(fillsTransform.status, fillsTransform.stderr).toBe(0);
     const line = fillsTransform.stderr.split('\n').find((l) => l.startsWith('transform, ')) ?? '';
     expect(line).toMatch(/^transform, \d+ records loaded since the last/);
-    expect([line.includes('staging/40_p2p_advertisements.sql'), line.includes('staging/50_account_balances.sql'), line.includes('staging/30_withdrawals.sql')]).toEqual([false, false, true]);
+    expect([line.includes('models/p2p_advertisements.sql'), line.includes('models/account_balances.sql'), line.includes('generated/models.sql')]).toEqual([false, false, true]);
 
     const copy = join(dir, 'full.duckdb');
     await copyFile(db, copy);

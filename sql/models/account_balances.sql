@@ -1,4 +1,6 @@
--- account_balances: GET /api/v2/account/all-account-balance, one row per account type per snapshot.
+-- account_balances: GET /api/v2/account/all-account-balance, one row per account type per snapshot (src/streams/
+-- account-balances.ts holds its columns and their meaning). A table the transform makes from raw_records when a
+-- snapshot was taken since the last.
 -- ts is the snapshot's time (the server's clock when ledgerpipe took it).
 CREATE OR REPLACE TABLE account_balances AS
 WITH source AS (

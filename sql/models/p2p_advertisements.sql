@@ -1,4 +1,6 @@
--- p2p_advertisements: GET /api/v2/p2p/advList, one row per advertisement, renamed and cast.
+-- p2p_advertisements: GET /api/v2/p2p/advList, one row per advertisement, renamed and cast (src/streams/
+-- p2p-advertisements.ts holds its columns and their meaning). A table the transform makes from raw_records when
+-- records of its stream were loaded since the last: the ledger does not book it, and it is not typed at load.
 -- An advertisement is read once per side and status (the partitions), so one whose status changed was read
 -- under more than one: the last fetched is kept.
 -- The docs' field table spells the update time uTime, their example utime: either is read. DuckDB matches

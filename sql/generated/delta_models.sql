@@ -1,0 +1,32 @@
+-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.
+-- The typed rows of the records an incremental transform rebooks (src/transform/incremental.ts), copied into the
+-- schema lp_delta under their tables' own names: with lp_delta first on DuckDB's search path, the legs of
+-- sql/models/, and so the ledger and the checks, read these copies.
+
+CREATE OR REPLACE TABLE lp_delta.typed_margin_records AS
+SELECT t.* FROM main.typed_margin_records AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'margin_records' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_futures_fills AS
+SELECT t.* FROM main.typed_futures_fills AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'futures_fills' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_withdrawals AS
+SELECT t.* FROM main.typed_withdrawals AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'withdrawals' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_deposits AS
+SELECT t.* FROM main.typed_deposits AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'deposits' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_futures_tax_records AS
+SELECT t.* FROM main.typed_futures_tax_records AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'futures_tax_records' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_spot_tax_records AS
+SELECT t.* FROM main.typed_spot_tax_records AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'spot_tax_records' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_p2p_tax_records AS
+SELECT t.* FROM main.typed_p2p_tax_records AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'p2p_tax_records' AND r.source_id = t.key;

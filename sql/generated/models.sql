@@ -1,0 +1,53 @@
+-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.
+-- The models of the streams typed at load: views on their typed tables (sql/models/<stream>.sql types the records
+-- as they load), and the models made from them.
+
+CREATE OR REPLACE VIEW margin_records AS
+SELECT account, margin_type, id, coin, symbol, margin_tax_type, amount, fee, total, ts
+FROM typed_margin_records;
+
+CREATE OR REPLACE VIEW futures_fills AS
+SELECT account, product_type, trade_id, order_id, symbol, price, base_volume, quote_volume, side, trade_side, pos_mode, trade_scope, enter_point_source, profit, margin_coin, fee, fee_coin, fee_detail, ts
+FROM typed_futures_fills;
+
+CREATE OR REPLACE VIEW futures_fill_fees AS
+SELECT * FROM lp_futures_fill_fees();
+
+CREATE OR REPLACE VIEW withdrawals AS
+SELECT account, order_id, trade_id, coin, client_oid, type, dest, size, fee, status, from_address, to_address, chain, confirm, tag, u_time, ts
+FROM typed_withdrawals;
+
+CREATE OR REPLACE VIEW deposits AS
+SELECT account, order_id, trade_id, coin, type, size, status, to_address, dest, chain, from_address, u_time, ts
+FROM typed_deposits;
+
+CREATE OR REPLACE VIEW futures_tax_records AS
+SELECT account, product_type, id, symbol, margin_coin, future_tax_type, amount, fee, ts
+FROM typed_futures_tax_records;
+
+CREATE OR REPLACE VIEW spot_tax_records AS
+SELECT account, id, coin, spot_tax_type, amount, fee, balance, biz_order_id, ts
+FROM typed_spot_tax_records;
+
+CREATE OR REPLACE VIEW p2p_tax_records AS
+SELECT account, id, coin, p2p_tax_type, balance, total, ts
+FROM typed_p2p_tax_records;
+
+-- The streams the ledger books, and whether their legs pair with others of their millisecond
+-- (sql/ledger/10_ledger.sql, src/transform/incremental.ts).
+CREATE OR REPLACE MACRO lp_booked_streams() AS TABLE
+SELECT * FROM (VALUES ('margin_records', true), ('futures_fills', false), ('withdrawals', true), ('deposits', true), ('futures_tax_records', true), ('spot_tax_records', true), ('p2p_tax_records', true)) AS s(source, paired);
+
+-- The ledger's legs of every record it books (each stream's lp_legs_<stream>): those that pair with the other
+-- legs of their stream and millisecond into one trade, and those that stand alone. The ledger and the checks read
+-- them; an incremental transform reads them over the changed records' copies in the schema lp_delta.
+CREATE OR REPLACE MACRO lp_paired_legs() AS TABLE
+SELECT * FROM lp_legs_margin_records()
+UNION ALL SELECT * FROM lp_legs_withdrawals()
+UNION ALL SELECT * FROM lp_legs_deposits()
+UNION ALL SELECT * FROM lp_legs_futures_tax_records()
+UNION ALL SELECT * FROM lp_legs_spot_tax_records()
+UNION ALL SELECT * FROM lp_legs_p2p_tax_records();
+
+CREATE OR REPLACE MACRO lp_alone_legs() AS TABLE
+SELECT * FROM lp_legs_futures_fills();

@@ -1,0 +1,26 @@
+import { STREAMS } from '../streams/index.js';
+import type { Model, StreamModel } from '../streams/model.js';
+import { ledger } from './ledger.js';
+
+/**
+ * The models of the warehouse users read, and the lists the stages take from them: the registry of models
+ * (README, "Adding a stream"). A stream's model is declared with its stream (src/streams/<stream>.ts).
+ */
+
+/** Each stream's model, in the streams' order. */
+export const STREAM_MODELS: readonly StreamModel[] = STREAMS.map((s) => s.model);
+
+/** The stream models typed at load, each with the column of its typed table that holds the partition. */
+export const TYPED_AT_LOAD = STREAM_MODELS.filter((m): m is StreamModel & { typedAtLoad: { partitionColumn: string } } => m.typedAtLoad !== undefined);
+
+/** The stream models the ledger books. */
+export const LEDGER_SOURCES = STREAM_MODELS.filter((m): m is StreamModel & { ledger: 'paired' | 'alone' } => m.ledger !== undefined);
+
+/**
+ * The models the transform makes, in the order its summary counts their rows: each stream's, the models made
+ * from it right after it (the fills' fee entries), and the ledger.
+ */
+export const TRANSFORMED_MODELS: readonly Model[] = [...STREAM_MODELS.flatMap((m) => [m, ...(m.derived ?? [])]), ledger];
+
+/** The models `export` writes as files, with the key that orders their rows after ts. */
+export const EXPORTED_TABLES = TRANSFORMED_MODELS.flatMap((m) => (m.exported === undefined ? [] : [{ name: m.name, ...m.exported }]));

@@ -1,0 +1,93 @@
+import { LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
+import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
+import { ident, literal } from './quote.js';
+
+/**
+ * The SQL the registry of models makes (README, "Adding a stream"): the one place SQL text is written from the
+ * models' facts rather than read from a file of `sql/`. The typed tables' DDL runs when a warehouse opens
+ * (syncTypedTables); the rest is written into `sql/generated/` by `npm run generate`, so that every model users
+ * read is defined in a file a person can read and run, and a test holds those files to this code.
+ */
+
+type TypedModel = (typeof TYPED_AT_LOAD)[number];
+
+/** The header of every generated file: where it comes from, and that it is not edited by hand. */
+const GENERATED = '-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.';
+
+/** The table a stream typed at load is typed into: its columns, the record's identity and time NOT NULL, no key. */
+export function typedTableDdl(model: TypedModel, options: { replace: boolean }): string {
+  const notNull = new Set(notNullColumns(model));
+  const columns = typedColumns(model).map((c) => `  ${ident(c.name)} ${c.type}${notNull.has(c.name) ? ' NOT NULL' : ''}`);
+  const create = options.replace ? 'CREATE OR REPLACE TABLE' : 'CREATE TABLE IF NOT EXISTS';
+  return `${create} ${ident(`typed_${model.name}`)} (\n${columns.join(',\n')}\n)`;
+}
+
+/** A typed stream's model: the view of its typed table's columns, but the raw key (and a partition it does not show). */
+function streamView(model: StreamModel): string {
+  const columns = model.columns.map((c) => c.name).join(', ');
+  return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT ${columns}\nFROM typed_${model.name};`;
+}
+
+/** A model made from a stream's model: the view of the table macro of the same name in the stream's SQL model. */
+function derivedView(model: Model): string {
+  return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT * FROM lp_${model.name}();`;
+}
+
+/** The legs of every stream the ledger books one way, one after the other (each stream's lp_legs_<stream>). */
+function legsUnion(name: string, models: readonly StreamModel[]): string {
+  const arms = models.map((m, i) => `${i === 0 ? 'SELECT' : 'UNION ALL SELECT'} * FROM lp_legs_${m.name}()`);
+  return `CREATE OR REPLACE MACRO ${name}() AS TABLE\n${arms.join('\n')};`;
+}
+
+/** `sql/generated/models.sql`, which the transform runs after the seeds, before the ledger. */
+export function modelsFile(): string {
+  const views = STREAM_MODELS.flatMap((m) => [...(m.typedAtLoad === undefined ? [] : [streamView(m)]), ...(m.derived ?? []).map(derivedView)]);
+  const paired = LEDGER_SOURCES.filter((m) => m.ledger === 'paired');
+  const alone = LEDGER_SOURCES.filter((m) => m.ledger === 'alone');
+  const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(', ');
+  return `${GENERATED}
+-- The models of the streams typed at load: views on their typed tables (sql/models/<stream>.sql types the records
+-- as they load), and the models made from them.
+
+${views.join('\n\n')}
+
+-- The streams the ledger books, and whether their legs pair with others of their millisecond
+-- (sql/ledger/10_ledger.sql, src/transform/incremental.ts).
+CREATE OR REPLACE MACRO lp_booked_streams() AS TABLE
+SELECT * FROM (VALUES ${booked}) AS s(source, paired);
+
+-- The ledger's legs of every record it books (each stream's lp_legs_<stream>): those that pair with the other
+-- legs of their stream and millisecond into one trade, and those that stand alone. The ledger and the checks read
+-- them; an incremental transform reads them over the changed records' copies in the schema lp_delta.
+${legsUnion('lp_paired_legs', paired)}
+
+${legsUnion('lp_alone_legs', alone)}
+`;
+}
+
+/**
+ * `sql/generated/delta_models.sql`: the typed rows of the records an incremental transform rebooks
+ * (lp_delta.rebooked), copied into the schema lp_delta under their tables' names, where the legs read them.
+ */
+export function deltaModelsFile(): string {
+  const copies = LEDGER_SOURCES.map(
+    (m) => `CREATE OR REPLACE TABLE lp_delta.typed_${m.name} AS
+SELECT t.* FROM main.typed_${m.name} AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = ${literal(m.name)} AND r.source_id = t.key;`,
+  );
+  return `${GENERATED}
+-- The typed rows of the records an incremental transform rebooks (src/transform/incremental.ts), copied into the
+-- schema lp_delta under their tables' own names: with lp_delta first on DuckDB's search path, the legs of
+-- sql/models/, and so the ledger and the checks, read these copies.
+
+${copies.join('\n\n')}
+`;
+}
+
+/** Every file `npm run generate` writes, by its path from ledgerpipe's folder. */
+export function generatedFiles(): Record<string, string> {
+  return {
+    'sql/generated/models.sql': modelsFile(),
+    'sql/generated/delta_models.sql': deltaModelsFile(),
+  };
+}

@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
+import { typedColumns } from '../../src/streams/model.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { packageRoot } from '../../src/util/package-root.js';
+import { generatedFiles } from '../../src/warehouse/registry-sql.js';
+import { GOLDEN } from '../transform/fixtures.js';
+import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
+
+let context: Awaited<ReturnType<typeof tempWarehouse>>;
+beforeAll(async () => {
+  context = await tempWarehouse();
+  await loadRaw(context.warehouse, GOLDEN);
+  await runTransforms(context.warehouse);
+});
+afterAll(() => context.dispose());
+
+/** A relation's columns as DuckDB describes them: `name type`, in order. */
+async function described(relation: string): Promise<string[]> {
+  return (await rows(context.warehouse, `SELECT column_name, column_type FROM (DESCRIBE ${relation})`)).map((r) => `${r['column_name']} ${r['column_type']}`);
+}
+
+describe('the registry of models', () => {
+  it('gives every model the transform makes its columns and types, in the order the warehouse has them', async () => {
+    for (const model of TRANSFORMED_MODELS) {
+      expect(await described(model.name), model.name).toEqual(model.columns.map((c) => `${c.name} ${c.type}`));
+    }
+  });
+
+  it('gives each typed table its columns, and the typing macro makes exactly those', async () => {
+    for (const model of TYPED_AT_LOAD) {
+      const expected = typedColumns(model).map((c) => `${c.name} ${c.type}`);
+      expect(await described(`typed_${model.name}`), model.name).toEqual(expected);
+      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(expected);
+    }
+  });
+
+  it('is what the generated SQL says: npm run generate leaves sql/generated/ as it is', async () => {
+    for (const [path, text] of Object.entries(generatedFiles())) {
+      expect(await readFile(join(packageRoot(), path), 'utf8'), `${path} is out of date: run npm run generate`).toBe(text);
+    }
+  });
+});
