@@ -1,5 +1,5 @@
 -- cointracking.csv: the tax rows of [lp_from, lp_to) in CoinTracking's CSV import format (every field quoted;
--- README, "Tax-software files"). Run by hand with SET VARIABLE lp_from / lp_to / lp_account as in koinly.sql.
+-- README, "Tax-software files"). Run by hand as koinly.sql is, after sql/exports/tax_rows_of_range.sql.
 -- The rows, amounts and types come from tax_export_rows (sql/ledger/20_tax_export.sql): Buy and Sell include
 -- the fees, the Fee column is informational ("Entering fees"). The Comment carries the ledger entries of the
 -- row and the chain transaction of an on-chain deposit or withdrawal, and starts with REVIEW when a person must
@@ -8,7 +8,7 @@
 -- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one. Text cells go through
 -- lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 -- The two value columns are each side's value in the --fiat currency, which must be the CoinTracking account's
--- currency (tax_row_values, src/prices/valuation.ts; README, "Values"): empty without --fiat or without a price,
+-- currency (sql/values/40_tax_row_values.sql; README, "Values"): empty without --fiat or without a price,
 -- and CoinTracking then prices the row itself.
 SELECT
   lp_csv_text(cointracking_type)                                         AS "Type",
@@ -25,8 +25,6 @@ SELECT
   lp_csv_text(account || ':' || row_id)                                  AS "Tx-ID",
   coalesce(lp_decimal_text(v.buy_value), '')                             AS "Buy Value in your Account Currency",
   coalesce(lp_decimal_text(v.sell_value), '')                            AS "Sell Value in your Account Currency"
-FROM tax_export_rows AS r
-LEFT JOIN tax_row_values AS v USING (account, row_id)
-WHERE r.ts >= getvariable('lp_from') AND r.ts < getvariable('lp_to')
-  AND (getvariable('lp_account') IS NULL OR r.account = getvariable('lp_account'))
+FROM lp_export_tax_rows AS r
+LEFT JOIN lp_export_tax_values AS v USING (account, row_id)
 ORDER BY r.ts, r.row_id, r.account;

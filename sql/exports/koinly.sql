@@ -2,13 +2,14 @@
 -- Run by hand with
 --   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
 --   SET VARIABLE lp_account = NULL;  -- or one account's name: its own file (<out>/accounts/<name>/)
+-- then sql/exports/tax_rows_of_range.sql, which makes the range's rows (lp_export_tax_rows) and their values.
 -- The rows, their amounts and tags come from tax_export_rows (sql/ledger/20_tax_export.sql). The Description
 -- carries the ledger entries of the row and, in brackets, its account; it starts with REVIEW when a person must
 -- look at it. Dates in UTC
 -- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
 -- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023). Text cells go
 -- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
--- Net Worth is the row's value in the --fiat currency (tax_row_values, src/prices/valuation.ts; README, "Values"):
+-- Net Worth is the row's value in the --fiat currency (sql/values/40_tax_row_values.sql; README, "Values"):
 -- empty without --fiat or without a price, and Koinly then prices the row itself.
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
@@ -23,8 +24,6 @@ SELECT
   lp_csv_text(koinly_tag)                                               AS "Tag",
   lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || ' [' || account || ']') AS "Description",
   lp_csv_text(tx_hash)                                                  AS "TxHash"
-FROM tax_export_rows AS r
-LEFT JOIN tax_row_values AS v USING (account, row_id)
-WHERE r.ts >= getvariable('lp_from') AND r.ts < getvariable('lp_to')
-  AND (getvariable('lp_account') IS NULL OR r.account = getvariable('lp_account'))
+FROM lp_export_tax_rows AS r
+LEFT JOIN lp_export_tax_values AS v USING (account, row_id)
 ORDER BY r.ts, r.row_id, r.account;

@@ -7,8 +7,8 @@ import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, te
 import { EXPORTED_TABLES } from '../models/index.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
-import { NO_VALUATION, taxRowValuesSelect, yearSummarySelect, type Valuation } from '../prices/valuation.js';
-import { readSqlFolder } from '../warehouse/sql-files.js';
+import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
+import { readSqlFile } from '../warehouse/sql-files.js';
 import { assertTransformed, ledgerInExportOrder } from '../transform/runner.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
@@ -90,12 +90,12 @@ export async function columnsOf(warehouse: Warehouse, table: string): Promise<Co
  * A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (README, "Output files and tables"),
  * text with a formula's first character neutralised (lp_csv_text).
  */
-function csvCell(column: Column): string {
+function csvCell(column: Column, as = column.name): string {
   const name = ident(column.name);
-  if (column.type.startsWith('DECIMAL')) return `lp_decimal_text(${name}) AS ${name}`;
-  if (column.type === 'TIMESTAMP WITH TIME ZONE') return `lp_time_text(${name}) AS ${name}`;
-  if (column.type === 'VARCHAR') return `lp_csv_text(${name}) AS ${name}`;
-  return name;
+  if (column.type.startsWith('DECIMAL')) return `lp_decimal_text(${name}) AS ${ident(as)}`;
+  if (column.type === 'TIMESTAMP WITH TIME ZONE') return `lp_time_text(${name}) AS ${ident(as)}`;
+  if (column.type === 'VARCHAR') return `lp_csv_text(${name}) AS ${ident(as)}`;
+  return as === column.name ? name : `${name} AS ${ident(as)}`;
 }
 
 /**
@@ -158,19 +158,19 @@ export async function prepareOut(out: string): Promise<void> {
 }
 
 /**
- * The year summary of the range, made once for its CSV and its Parquet (a temporary table of the COPYs'
- * connection): each read of the values computes every ledger row's value (docs/performance.md, "Prices").
+ * The year summary of the range, made once for its CSV and its Parquet (sql/exports/year_summary_of_range.sql),
+ * and the tax files' rows of the range and their values, made once for every tax file
+ * (sql/exports/tax_rows_of_range.sql): temporary tables of the COPYs' connection, read by name.
  */
 const YEAR_SUMMARY_TABLE = 'lp_export_year_summary';
 
-/**
- * The tax files' rows of the range and their values, made once for every tax file (temporary tables of the COPYs'
- * connection, in place of the views tax_export_rows and tax_row_values their SQL names, sql/exports/). The values
- * are the rows' values: in one query, DuckDB made the rows twice, side by side, and a year of 300k fills ran out
- * of the 224 MB budget; made one after the other, each fits (docs/performance.md, "Prices").
- */
-const TAX_ROWS_TABLE = 'lp_export_tax_rows';
-const TAX_VALUES_TABLE = 'lp_export_tax_values';
+/** The year summary's columns as written: value_fiat under the fiat's own name (value_eur), and none without a fiat. */
+function summaryColumns(columns: readonly Column[], valuation: Valuation): { column: Column; as: string }[] {
+  return columns.flatMap((column) => {
+    if (column.name !== 'value_fiat') return [{ column, as: column.name }];
+    return valuation.fiat === null ? [] : [{ column, as: fiatColumn(valuation.fiat) }];
+  });
+}
 
 /**
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
@@ -191,29 +191,25 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   for (const { name, key, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
-      const cells = [...(format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
+      const cells = [...(format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
       plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`);
     }
   }
   if (tables.length > 0) {
-    const summary = yearSummarySelect(valuation, `l.ts >= ${timestampTzSql(options.from)} AND l.ts < ${timestampTzSql(options.to)}`);
-    const columns = await warehouse.exclusive(async (c) => (await c.runAndReadAll(`DESCRIBE ${summary}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
-    setup.push(`CREATE TEMP TABLE ${YEAR_SUMMARY_TABLE} AS ${summary}`);
+    const summary = await readSqlFile('exports/year_summary_of_range.sql');
+    setup.push(summary.text);
+    const columns = await warehouse.exclusive(async (c) => (await c.runAndReadAll("DESCRIBE SELECT * FROM lp_year_summary('lp_ledger_valued')")).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
+    const named = summaryColumns(columns, valuation);
     for (const format of tables) {
-      const cells = format === 'csv' ? columns.map(csvCell) : columns.map((c) => ident(c.name));
+      const cells = named.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`));
       plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`);
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
   if (taxFormats.length > 0) {
-    const account = options.account === undefined ? '' : ` AND account = ${literal(options.account)}`;
-    setup.push(
-      `CREATE TEMP TABLE ${TAX_ROWS_TABLE} AS SELECT * FROM tax_export_rows WHERE ts >= ${timestampTzSql(options.from)} AND ts < ${timestampTzSql(options.to)}${account}`,
-      `CREATE TEMP TABLE ${TAX_VALUES_TABLE} AS ${taxRowValuesSelect(valuation, TAX_ROWS_TABLE)}`,
-    );
-    const queries = new Map((await readSqlFolder('exports')).map((f) => [f.name, f.text.trim().replace(/;$/, '')]));
+    setup.push((await readSqlFile('exports/tax_rows_of_range.sql')).text);
     for (const format of taxFormats) {
-      const query = (queries.get(`exports/${format}.sql`) as string).replace(/\btax_export_rows\b/g, TAX_ROWS_TABLE).replace(/\btax_row_values\b/g, TAX_VALUES_TABLE);
+      const query = (await readSqlFile(`exports/${format}.sql`)).text.trim().replace(/;$/, '');
       plan(`${format}.csv`, (temp) => `COPY (${query}) TO ${temp} ${TAX_FILES[format]}`);
     }
   }

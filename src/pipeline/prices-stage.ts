@@ -2,7 +2,7 @@ import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
 import { extractPrices, type PriceResult } from '../prices/extract-prices.js';
 import { loadRates } from '../prices/rates-file.js';
-import { applyValuation, fiatColumn, type Valuation } from '../prices/valuation.js';
+import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
 import { ident, literal } from '../warehouse/quote.js';
@@ -81,14 +81,15 @@ export async function pricesStage(
 
 /**
  * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (README,
- * "Values"). `source`: the valued ledger rows to read, ledger_valued or a table made of them (the report's).
+ * "Values"). `source`: the valued ledger rows to read, lp_ledger_valued (value_fiat is the fiat's value) or a
+ * table made of them (the report's).
  */
-export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string, source = 'ledger_valued'): Promise<Unpriced[]> {
+export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string, source = 'lp_ledger_valued'): Promise<Unpriced[]> {
   const rows = `ts >= $from AND ts < $to${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
-  // One pass over the rows, both counts side by side, then one row per count: each read of ledger_valued
+  // One pass over the rows, both counts side by side, then one row per count: each read of the valued ledger
   // computes every row's value (docs/performance.md, "Prices").
   const counts = ['usdt', ...(valuation.fiat === null ? [] : [valuation.fiat])];
-  const columns = counts.map((name) => `count(*) FILTER (WHERE ${ident(name === 'usdt' ? 'value_usdt' : fiatColumn(name))} IS NULL) AS ${ident(name)}`);
+  const columns = counts.map((name) => `count(*) FILTER (WHERE ${name === 'usdt' ? 'value_usdt' : 'value_fiat'} IS NULL) AS ${ident(name)}`);
   const reader = await warehouse.exclusive((c) =>
     c.runAndReadAll(
       `SELECT asset, missing, n FROM (UNPIVOT (SELECT asset, ${columns.join(', ')} FROM ${source} WHERE ${rows} GROUP BY asset)

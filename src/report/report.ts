@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
 import { readUnpriced, type Unpriced } from '../pipeline/prices-stage.js';
-import { fiatColumn, yearSummarySelect, type Valuation } from '../prices/valuation.js';
+import type { Valuation } from '../warehouse/values.js';
+import { readSqlFile } from '../warehouse/sql-files.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
-import { ident, literal } from '../warehouse/quote.js';
+import { literal } from '../warehouse/quote.js';
 import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -83,10 +84,10 @@ async function monthly(warehouse: Warehouse, where: string, valuation: Valuation
 }
 
 /**
- * The range's valued ledger rows, with the columns the report reads, made once (a temporary table of the
- * warehouse's connection) for its four reads: each read of ledger_valued computes every row's value anew
- * (docs/performance.md, "Prices"). One name serves: a warehouse's exports, and so its reports, run one after
- * another (runPipeline writes the accounts' own files in turn).
+ * The range's valued ledger rows, with the columns the report reads, made once (sql/report/rows.sql: a temporary
+ * table of the warehouse's connection) for its four reads: each read of the valued ledger computes every row's
+ * value anew (docs/performance.md, "Prices"). One name serves: a warehouse's exports, and so its reports, run one
+ * after another (runPipeline writes the accounts' own files in turn).
  */
 const REPORT_ROWS = 'lp_report_rows';
 
@@ -97,11 +98,15 @@ const REPORT_ROWS = 'lp_report_rows';
  * It prints on A4 (a print stylesheet).
  */
 export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }): Promise<void> {
-  const { range, valuation, account } = content;
+  const { range, account } = content;
   const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND l.account = ${literal(account)}`}`;
-  const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
-  const columns = ['account', 'ts', 'category', 'asset', 'amount', 'value_usdt', ...(fiat === undefined ? [] : [fiat]), 'source_id', 'entry_id'];
-  await warehouse.exclusive((c) => c.run(`CREATE OR REPLACE TEMP TABLE ${REPORT_ROWS} AS SELECT ${columns.map((n) => `l.${ident(n)}`).join(', ')} FROM ledger_valued AS l WHERE ${where}`));
+  const rowsFile = await readSqlFile('report/rows.sql');
+  await warehouse.exclusive(async (c) => {
+    await c.run(`SET VARIABLE lp_from = ${timestampTzSql(range.start)}`);
+    await c.run(`SET VARIABLE lp_to = ${timestampTzSql(range.end)}`);
+    await c.run(`SET VARIABLE lp_account = ${account === undefined ? 'NULL' : literal(account)}`);
+    await c.run(rowsFile.text);
+  });
   try {
     await writeReportOf(warehouse, path, content, where);
   } finally {
@@ -112,9 +117,9 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
 /** The page itself, its reads of the valued rows from REPORT_ROWS. */
 async function writeReportOf(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }, where: string): Promise<void> {
   const { range, valuation, facts, account } = content;
-  const fiat = valuation.fiat === null ? undefined : fiatColumn(valuation.fiat);
+  const fiat = valuation.fiat === null ? undefined : 'value_fiat';
   const unpriced = await readUnpriced(warehouse, range, valuation, account, REPORT_ROWS);
-  const summary = await rows(warehouse, yearSummarySelect(valuation, where, REPORT_ROWS));
+  const summary = await rows(warehouse, `SELECT * FROM lp_year_summary('${REPORT_ROWS}')`);
   const largest = await rows(
     warehouse,
     `SELECT account, strftime(timezone(${literal(valuation.timeZone)}, ts), '%Y-%m-%d %H:%M') AS time, category, asset, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt, source_id

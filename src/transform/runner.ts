@@ -6,7 +6,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { packageRoot } from '../util/package-root.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from '../warehouse/quote.js';
-import { readValuation, valuationSql } from '../prices/valuation.js';
+import { makeValueViews } from '../warehouse/values.js';
 import { RAW_MADE_MODELS, readSqlFolder, transformFiles } from '../warehouse/sql-files.js';
 import { forgetModelVersion, readModelVersion, recordModelVersion } from '../warehouse/model-versions.js';
 import { LEDGER_FILE, MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate } from './incremental.js';
@@ -58,7 +58,7 @@ export function modelsVersion(): Promise<string> {
   // Read once a process: every transform and export of it asks.
   modelsHash ??= (async () => {
     const hash = createHash('sha256').update(await typedVersion()).update(await catalogVersion());
-    for (const file of [...(await transformFiles()), ...(await readSqlFolder('checks'))]) hash.update(file.name).update(file.text);
+    for (const file of [...(await transformFiles()), ...(await readSqlFolder('values')), ...(await readSqlFolder('checks'))]) hash.update(file.name).update(file.text);
     return hash.digest('hex');
   })();
   return modelsHash;
@@ -202,7 +202,7 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
       await connection.run('RESET file_search_path');
     }
     // The views of values, with the fiat and time zone they were last made with (README, "Values").
-    await connection.run(valuationSql(await readValuation(connection)));
+    await makeValueViews(connection);
     if (why !== undefined) {
       report.mode = { full: true, why };
       problems.push(...(await runChecks()));

@@ -100,7 +100,7 @@ async function setUp(connection: DuckDBConnection, options: { memoryLimit: strin
   // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
   await connection.run('SET allocator_background_threads = true');
   if (!options.readOnly) await migrate(connection, Date.now());
-  await createMacros(connection, { temporary: options.readOnly });
+  await createMacros(connection, { temporary: options.readOnly, models: true });
 }
 
 /**

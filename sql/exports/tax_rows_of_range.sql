@@ -1,0 +1,12 @@
+-- The tax files' rows of an export's range [lp_from, lp_to), of one account (lp_account) or all, and their values
+-- (sql/values/40_tax_row_values.sql), made once for every tax file (koinly.sql, cointracking.sql read them):
+-- temporary tables of the export's connection (src/export/exporter.ts). Made one after the other: in one query,
+-- DuckDB made the rows twice, side by side, and a year of 300k fills ran out of the 224 MB budget
+-- (docs/performance.md, "Prices"). Run by hand with the variables set as in koinly.sql.
+CREATE OR REPLACE TEMP TABLE lp_export_tax_rows AS
+SELECT * FROM tax_export_rows
+WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
+  AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'));
+
+CREATE OR REPLACE TEMP TABLE lp_export_tax_values AS
+SELECT * FROM lp_tax_row_values('lp_export_tax_rows');

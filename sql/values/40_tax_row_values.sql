@@ -1,0 +1,30 @@
+-- The values of each tax-file row (sql/exports/), in the valuation's fiat; NULL when a value is missing, and no
+-- row without a fiat (the tax files then join nothing). Koinly's Net Worth: the value of what the row received
+-- (the sum over its entries that came in), else of the entry it stands for. CoinTracking's Buy and Sell values:
+-- the value of each side, the signed sum over the row's entries in that side's asset, which is what the side's
+-- amount is (the received legs less a fee in that coin, the sent legs and a fee in theirs). `rows` names a
+-- relation of tax-file rows: tax_export_rows, or an export's table of its range (sql/exports/00_range.sql).
+CREATE OR REPLACE MACRO lp_tax_row_values(rows) AS TABLE
+SELECT
+  t.account, t.row_id,
+  CASE
+    WHEN count(*) FILTER (WHERE l.amount > 0) > 0 THEN
+      CASE WHEN count(*) FILTER (WHERE l.amount > 0 AND l.value_fiat IS NULL) = 0 THEN sum(l.value_fiat) FILTER (WHERE l.amount > 0) END
+    ELSE abs(any_value(l.value_fiat) FILTER (WHERE l.entry_id = t.row_id))
+  END AS net_worth,
+  CASE WHEN count(*) FILTER (WHERE l.asset = t.buy_asset AND l.value_fiat IS NULL) = 0
+    THEN sum(l.value_fiat) FILTER (WHERE l.asset = t.buy_asset) END AS buy_value,
+  -CASE WHEN count(*) FILTER (WHERE l.asset = t.sell_asset AND l.value_fiat IS NULL) = 0
+    THEN sum(l.value_fiat) FILTER (WHERE l.asset = t.sell_asset) END AS sell_value,
+  any_value(v.fiat) AS currency
+FROM (
+  SELECT account, row_id, cointracking_buy_asset AS buy_asset, cointracking_sell_asset AS sell_asset, unnest(entries) AS entry_id
+  FROM query_table(rows)
+) AS t
+JOIN valuation AS v ON v.fiat IS NOT NULL
+JOIN lp_ledger_valued AS l ON l.account = t.account AND l.entry_id = t.entry_id
+GROUP BY t.account, t.row_id;
+
+-- tax_row_values: the values of every tax-file row.
+CREATE OR REPLACE VIEW tax_row_values AS
+SELECT * FROM lp_tax_row_values('tax_export_rows');
