@@ -9,9 +9,10 @@ import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
 import { readSqlFile } from '../warehouse/sql-files.js';
-import { assertTransformed, ledgerInExportOrder } from '../transform/runner.js';
+import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
+import { setSettings } from '../warehouse/session.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
 
@@ -123,9 +124,11 @@ export interface CopyJob {
  * at the same peak RSS (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running
  * has finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
  */
-export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[]): Promise<void> {
+export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[] = []): Promise<void> {
   const connection = await warehouse.connect();
   try {
+    // Rows in the order the COPY reads them: a ledger in the exports' order is read as it lies (rangeSelect).
+    await setSettings(connection, { preserve_insertion_order: true });
     for (const statement of setup) await connection.run(statement);
     for (const job of jobs) {
       const reader = await connection.runAndReadAll(job.sql);
@@ -239,8 +242,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   const previous = await beginExportSet(options.out, set);
   try {
     await runCopies(warehouse, jobs, [
-      'SET preserve_insertion_order = true',
-      // The tax-file queries read the range from these variables (sql/exports).
+      // The files of sql/exports/ read the range from these variables.
       `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
       `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
       `SET VARIABLE lp_account = ${options.account === undefined ? 'NULL' : literal(options.account)}`,

@@ -7,7 +7,7 @@ import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { readCatalogVersion } from '../warehouse/reports.js';
-import { assertTransformed } from '../transform/runner.js';
+import { assertTransformed } from '../warehouse/versions.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { tempName } from './export-set.js';
@@ -88,7 +88,7 @@ export async function writeLake(warehouse: Warehouse, options: LakeOptions): Pro
       }
     }
   }
-  await runCopies(warehouse, jobs, ['SET preserve_insertion_order = true']);
+  await runCopies(warehouse, jobs);
   for (const job of jobs) {
     const { partition } = job;
     partition.rows = job.file.rows;

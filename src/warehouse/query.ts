@@ -3,7 +3,8 @@ import { UsageError } from '../errors/usage-error.js';
 import { readdir, realpath } from 'node:fs/promises';
 import { join, parse, resolve } from 'node:path';
 import { ident, literal } from './quote.js';
-import { describeOpenError, startUtcSession } from './warehouse.js';
+import { describeOpenError } from './warehouse.js';
+import { startSession } from './session.js';
 
 /**
  * How `query` opens the warehouse: read-only, with no access to any file but the warehouse (no COPY TO, no
@@ -90,7 +91,7 @@ export async function withQuery<T>(path: string, sql: string, use: (result: Quer
   }
   const connection = await instance.connect();
   try {
-    await startUtcSession(connection);
+    await startSession(connection);
     await connection.run('SET lock_configuration = true');
     return await runRead(connection, sql, use);
   } finally {
@@ -111,7 +112,7 @@ export async function withLakeQuery<T>(lake: string, sql: string, use: (result: 
   const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   const connection = await instance.connect();
   try {
-    await startUtcSession(connection);
+    await startSession(connection);
     await connection.run(`SET allowed_directories = [${literal(`${root}/`)}]`);
     await connection.run('SET enable_external_access = false');
     for (const table of tables) {

@@ -1,6 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
-import { TYPED_STREAMS, typedVersion, typeRecords, typesAtLoad } from './typed-at-load.js';
+import { withSettingsOn } from './session.js';
+import { TYPED_STREAMS, typeRecords, typesAtLoad } from './typed-at-load.js';
+import { releaseVersions } from './versions.js';
 import type { Window } from '../time/window.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -302,8 +304,8 @@ export async function createRawWriter(
     groups.set(warehouse, group);
   }
   const shared = group;
-  const version = await typedVersion();
-  const typed = await warehouse.exclusive((c) => typesAtLoad(c, version, options.clock()));
+  const { typing } = await releaseVersions();
+  const typed = await warehouse.exclusive((c) => typesAtLoad(c, typing, options.clock()));
   const writer: WriterState = { options, typed };
   return {
     commit: (page) =>
@@ -321,12 +323,6 @@ export async function createRawWriter(
  * instead (CHECKPOINT_EVERY_BYTES). Restores DuckDB's threshold after, so the transform's commits checkpoint as
  * usual. The setting is the whole instance's: calls must not overlap.
  */
-export async function withCheckpointsBetweenBatches<T>(warehouse: Pick<Warehouse, 'exclusive'>, work: () => Promise<T>): Promise<T> {
-  await warehouse.exclusive((c) => c.run("SET checkpoint_threshold = '1TB'"));
-  try {
-    return await work();
-  } finally {
-    // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why the work failed.
-    await warehouse.exclusive((c) => c.run('RESET checkpoint_threshold')).catch(() => undefined);
-  }
+export function withCheckpointsBetweenBatches<T>(warehouse: Pick<Warehouse, 'exclusive'>, work: () => Promise<T>): Promise<T> {
+  return withSettingsOn((run) => warehouse.exclusive(run), { checkpoint_threshold: '1TB' }, work);
 }

@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STREAM_MODELS } from '../models/index.js';
@@ -61,4 +62,20 @@ export function sqlFileNamed(files: readonly SqlFile[], name: string): SqlFile {
   const file = files.find((f) => f.name === name);
   if (file === undefined) throw new Error(`the transform has no ${name}`);
   return file;
+}
+
+/**
+ * Runs the statements of `file` one after another on `c`, and returns what each reports: the rows a DELETE,
+ * INSERT or CREATE TABLE ... AS wrote, 0 for the others. Each statement is prepared when its turn comes, so a
+ * statement may read what the ones before it made.
+ */
+export async function runSqlFile(c: DuckDBConnection, file: SqlFile): Promise<number[]> {
+  const statements = await c.extractStatements(file.text);
+  const counts: number[] = [];
+  for (let i = 0; i < statements.count; i++) {
+    const reader = await (await statements.prepare(i)).runAndReadAll();
+    const [first] = reader.columnNames();
+    counts.push(first === 'Count' ? Number(reader.getRows()[0]?.[0] ?? 0) : 0);
+  }
+  return counts;
 }

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident, literal } from './quote.js';
-import { openingFiles } from './sql-files.js';
-import { readModelVersion, recordModelVersion } from './model-versions.js';
+import { readRecordedVersions, recordVersions } from './versions.js';
 import { TYPED_AT_LOAD } from '../models/index.js';
 import { typedColumns } from '../streams/model.js';
 import { typedTableDdl } from './registry-sql.js';
@@ -18,8 +16,6 @@ export const TYPED_STREAMS: readonly string[] = TYPED_AT_LOAD.map((m) => m.name)
 /** The column of each typed table that holds its record's partition in raw_records. */
 const TYPED_PARTITION = new Map(TYPED_AT_LOAD.map((m) => [m.name, m.typedAtLoad.partitionColumn]));
 
-/** The name the typing's version has in model_versions. */
-const TYPED_VERSION = 'typed_at_load';
 
 /**
  * Types `stream`'s records in `source` (a table or view with raw_records' columns) into `typed_<stream>`. The
@@ -37,47 +33,30 @@ export async function typeRecords(c: DuckDBConnection, stream: string, source: s
 }
 
 /**
- * The version of the typing: the SHA-256 of the files of macros (the helpers and the typed streams' SQL models),
- * which hold how every typed column is made (a change of lp_amount changes the columns as much as a change of the
- * typing itself).
- */
-export function typedVersion(): Promise<string> {
-  // Read once a process: every loader and transform of it asks.
-  typing ??= (async () => {
-    const hash = createHash('sha256');
-    for (const file of await openingFiles()) hash.update(file.text);
-    return hash.digest('hex');
-  })();
-  return typing;
-}
-
-let typing: Promise<string> | undefined;
-
-/**
  * Whether a loader may type its records as it loads them: when the typed tables are of this release's typing, or
  * when there is nothing typed or to type yet (a new warehouse: this release's version is recorded now). Otherwise
  * (a warehouse typed by another release) the records are loaded raw, and the next transform types every one
  * again: rows of two typings must never sit in one table under one version.
  */
 export async function typesAtLoad(c: DuckDBConnection, version: string, now: number): Promise<boolean> {
-  const recorded = await readModelVersion(c, TYPED_VERSION);
+  const recorded = (await readRecordedVersions(c)).typing;
   if (recorded === version) return true;
   if (recorded !== undefined) return false;
   const held = TYPED_STREAMS.map((s) => `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`).join(' + ');
   if (Number((await c.runAndReadAll(`SELECT ${held}`)).getRows()[0]?.[0]) > 0) return false;
-  await recordModelVersion(c, TYPED_VERSION, version, now);
+  await recordVersions(c, { typing: version }, now);
   return true;
 }
 
 /**
  * Makes the typed tables whole before the transform reads them, in a transaction of their own: when they were
- * typed by another release (model_versions 'typed_at_load'), or hold another number of rows than raw_records (a
+ * typed by another release (model_versions 'typed_at_load', RecordedVersions.typing), or hold another number of rows than raw_records (a
  * warehouse of an earlier release, records moved back from quarantine), they are typed again from raw_records,
  * which stays enough to replay every transform; with `all` (transform --full), every stream is. Returns the
  * streams typed again.
  */
 export async function ensureTyped(c: DuckDBConnection, version: string, now: number, all = false): Promise<string[]> {
-  const recorded = await readModelVersion(c, TYPED_VERSION);
+  const recorded = (await readRecordedVersions(c)).typing;
   const count = async (sql: string): Promise<Map<string, unknown>> => new Map((await c.runAndReadAll(sql)).getRows().map((r) => [String(r[0]), r[1]]));
   // One pass over raw_records for every stream; a table's count DuckDB keeps.
   const raw = await count(`SELECT stream, count(*) FROM raw_records WHERE stream IN (${TYPED_STREAMS.map(literal).join(', ')}) GROUP BY stream`);
@@ -88,7 +67,7 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
     await typeAgain(c, stream);
     retyped.push(stream);
   }
-  if (recorded !== version) await recordModelVersion(c, TYPED_VERSION, version, now);
+  if (recorded !== version) await recordVersions(c, { typing: version }, now);
   return retyped;
 }
 

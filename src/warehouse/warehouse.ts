@@ -6,7 +6,7 @@ import { WarehouseError } from '../errors/warehouse-error.js';
 import { createMacros } from './macros.js';
 import { memoryBudget } from './memory-budget.js';
 import { migrate, pendingMigrations } from './migrations.js';
-import { literal } from './quote.js';
+import { setSettings, startSession } from './session.js';
 
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
 export interface Warehouse {
@@ -49,13 +49,7 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
 
 /** Holds DuckDB (the whole instance) to `limit`. */
 async function setMemoryLimit(connection: DuckDBConnection, limit: string): Promise<void> {
-  await connection.run(`SET memory_limit = ${literal(limit)}`);
-}
-
-
-/** Times are stored as instants; a UTC session makes every cast and every text form UTC. */
-export async function startUtcSession(connection: DuckDBConnection): Promise<void> {
-  await connection.run("SET TimeZone = 'UTC'");
+  await setSettings(connection, { memory_limit: limit });
 }
 
 /**
@@ -91,14 +85,11 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
 
 /** A fresh session: UTC, the memory budget, and (when it may write) the tables and helpers brought up to date. */
 async function setUp(connection: DuckDBConnection, options: { memoryLimit: string; readOnly: boolean }): Promise<void> {
-  await startUtcSession(connection);
   try {
-    await setMemoryLimit(connection, options.memoryLimit);
+    await startSession(connection, { memoryLimit: options.memoryLimit });
   } catch (error) {
     throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${options.memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
   }
-  // jemalloc returns freed pages to the system on a timer, not only when DuckDB next allocates.
-  await connection.run('SET allocator_background_threads = true');
   if (!options.readOnly) await migrate(connection, Date.now());
   await createMacros(connection, { temporary: options.readOnly, models: true });
 }
@@ -147,7 +138,7 @@ function queuedWarehouse(path: string, instance: DuckDBInstance, connection: Duc
     connect: async () => {
       const extra = await instance.connect();
       try {
-        await startUtcSession(extra);
+        await startSession(extra);
       } catch (error) {
         extra.closeSync();
         throw error;

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportFiles } from '../../src/export/exporter.js';
-import { ledgerInExportOrder, runTransforms } from '../../src/transform/runner.js';
-import { forgetModelVersion } from '../../src/warehouse/model-versions.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { forgetVersion, ledgerInExportOrder } from '../../src/warehouse/versions.js';
 import { loadRaw, rows, tempWarehouse, type RawInput } from '../helpers/raw.js';
 
 const DAY = 86_400_000;
@@ -82,7 +82,7 @@ describe("the ledger's order", () => {
       const range = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), formats: ['csv'] as const };
       expect(await ledgerInExportOrder(warehouse)).toBe(true);
       await exportFiles(warehouse, { ...range, out: join(dir, 'as-lying') });
-      await forgetModelVersion(warehouse.connection, 'ledger_order');
+      await forgetVersion(warehouse.connection, 'ledgerOrder');
       expect(await ledgerInExportOrder(warehouse)).toBe(false);
       await exportFiles(warehouse, { ...range, out: join(dir, 'sorted') });
       const [lying, sorted] = await Promise.all(['as-lying', 'sorted'].map((out) => readFile(join(dir, out, 'ledger.csv'), 'utf8')));

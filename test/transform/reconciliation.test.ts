@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusLines } from '../../src/cli/status.js';
-import { catalogVersion, runTransforms } from '../../src/transform/runner.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { releaseVersions } from '../../src/warehouse/versions.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 import { at, GOLDEN } from './fixtures.js';
 
@@ -27,7 +28,7 @@ describe('year-end reconciliation in status', () => {
         '    default margin_records marginTaxType "special_refund": 1 record, USDT -7.7',
         '    default margin_records marginTaxType "special_transfer_out": 1 record, USDT -12674',
       ]);
-      expect(lines.at(-1)).toMatch(new RegExp(`^type catalog of the last transform: ${await catalogVersion()} \\(\\d{4}-\\d\\d-\\d\\dT`));
+      expect(lines.at(-1)).toMatch(new RegExp(`^type catalog of the last transform: ${(await releaseVersions()).catalog} \\(\\d{4}-\\d\\d-\\d\\dT`));
     } finally {
       await dispose();
     }

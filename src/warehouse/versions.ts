@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { UsageError } from '../errors/usage-error.js';
+import { packageRoot } from '../util/package-root.js';
+import { openingFiles, readSqlFolder, transformFiles } from './sql-files.js';
+import { timestampTz } from './time-values.js';
+import type { Warehouse } from './warehouse.js';
+
+/**
+ * The versions of this release's SQL (README, "How the transform works"), each a SHA-256 of the files it covers:
+ * what a warehouse records in `model_versions` to say which rules made it.
+ */
+export interface ReleaseVersions {
+  /** How records are typed: the files of macros a warehouse holds while open (the helpers, the typed streams' models). */
+  typing: string;
+  /** The type catalog: the seed files one after another in name order (`cat sql/seeds/*.csv | sha256sum`). */
+  catalog: string;
+  /** Every rule the ledger is made by: the typing, the catalog, and every file the transform runs or checks with. */
+  models: string;
+}
+
+/** What a warehouse records of the release that made it: one row of model_versions each, undefined before the first. */
+export interface RecordedVersions {
+  typing?: string;
+  catalog?: string;
+  models?: string;
+  /** The models' version the ledger was last made whole with, while it lies in the exports' order (sql/ledger/10_ledger.sql). */
+  ledgerOrder?: string;
+}
+
+/** The name of each version in model_versions (named so by earlier releases). */
+const NAMES: Readonly<Record<keyof RecordedVersions, string>> = { typing: 'typed_at_load', catalog: 'type_catalog', models: 'models', ledgerOrder: 'ledger_order' };
+
+/** This release's versions, read once a process: every loader, transform and export of it asks. */
+export function releaseVersions(): Promise<ReleaseVersions> {
+  release ??= (async () => {
+    const typing = sha256((await openingFiles()).map((f) => f.text));
+    const catalog = sha256(await seedFiles());
+    const rules = [...(await transformFiles()), ...(await readSqlFolder('values')), ...(await readSqlFolder('checks'))];
+    const models = sha256([typing, catalog, ...rules.flatMap((f) => [f.name, f.text])]);
+    return { typing, catalog, models };
+  })();
+  return release;
+}
+
+let release: Promise<ReleaseVersions> | undefined;
+
+function sha256(parts: readonly (string | Buffer)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
+}
+
+/** The seed files (`sql/seeds/*.csv`), in name order, as bytes. */
+async function seedFiles(): Promise<Buffer[]> {
+  const dir = join(packageRoot(), 'sql', 'seeds');
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.csv')).sort();
+  return Promise.all(names.map((n) => readFile(join(dir, n))));
+}
+
+/** Every version a warehouse records, read at once. */
+export async function readRecordedVersions(c: DuckDBConnection): Promise<RecordedVersions> {
+  const rows = new Map((await c.runAndReadAll('SELECT name, version FROM model_versions')).getRows().map((r) => [String(r[0]), String(r[1])]));
+  const recorded: RecordedVersions = {};
+  for (const [key, name] of Object.entries(NAMES) as [keyof RecordedVersions, string][]) {
+    const version = rows.get(name);
+    if (version !== undefined) recorded[key] = version;
+  }
+  return recorded;
+}
+
+/** Records each version given, replacing the one before. */
+export async function recordVersions(c: DuckDBConnection, versions: RecordedVersions, now: number): Promise<void> {
+  for (const [key, version] of Object.entries(versions) as [keyof RecordedVersions, string][]) {
+    await c.run('INSERT OR REPLACE INTO model_versions VALUES ($name, $version, $now)', { name: NAMES[key], version, now: timestampTz(now) });
+  }
+}
+
+/** Forgets a version: nothing holds for it any more (a ledger no longer in the exports' order). */
+export async function forgetVersion(c: DuckDBConnection, key: keyof RecordedVersions): Promise<void> {
+  await c.run('DELETE FROM model_versions WHERE name = $name', { name: NAMES[key] });
+}
+
+/**
+ * Whether the ledger's rows lie in the exports' order (ts, entry_id, account), so that an export may read them
+ * as they lie instead of sorting them: sorting the ledger of 983k fills took its CSV and Parquet 9.6-12.2 s
+ * against 5.4-5.9 s (docs/performance.md, "Memory").
+ */
+export async function ledgerInExportOrder(warehouse: Pick<Warehouse, 'exclusive'>): Promise<boolean> {
+  const { models } = await releaseVersions();
+  return (await warehouse.exclusive(readRecordedVersions)).ledgerOrder === models;
+}
+
+/**
+ * Refuses files made from models that are not this release's last transform of every loaded record: records are
+ * typed into their models as they load, but the ledger takes them in at the next transform, and a set of files
+ * whose futures_fills and ledger disagree must never be written.
+ */
+export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' | 'path'>): Promise<void> {
+  const [recorded, pending] = await warehouse.exclusive(async (c) => [
+    await readRecordedVersions(c),
+    Number((await c.runAndReadAll('SELECT count(*) FROM (SELECT DISTINCT * FROM pending_changes)')).getRows()[0]?.[0]),
+  ]);
+  if (recorded.models !== (await releaseVersions()).models) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  if (pending > 0) throw new UsageError(`${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`);
+}
