@@ -1,6 +1,10 @@
 import { STREAMS } from '../streams/index.js';
-import type { Model, StreamModel } from '../streams/model.js';
+import { typedColumns, type Model, type StreamModel } from '../streams/model.js';
+import { BOOKKEEPING_MODELS } from './bookkeeping.js';
+import { CATALOG_MODELS } from './catalog.js';
 import { ledger } from './ledger.js';
+import { TAX_MODELS } from './tax.js';
+import { VALUE_MODELS } from './values.js';
 
 /**
  * The models of the warehouse users read, and the lists the stages take from them: the registry of models
@@ -24,3 +28,17 @@ export const TRANSFORMED_MODELS: readonly Model[] = [...STREAM_MODELS.flatMap((m
 
 /** The models `export` writes as files, with the key that orders their rows after ts. */
 export const EXPORTED_TABLES = TRANSFORMED_MODELS.flatMap((m) => (m.exported === undefined ? [] : [{ name: m.name, ...m.exported }]));
+
+/** The typed tables (typed_<stream>), which the typed streams' views show but for the raw key and partition. */
+export const TYPED_TABLES: readonly Model[] = TYPED_AT_LOAD.map((m) => ({
+  name: `typed_${m.name}`,
+  kind: 'table',
+  description: `The typed rows of ${m.name}, written with each record as it loads (sql/models/${m.name}.sql); read the view ${m.name}.`,
+  columns: typedColumns(m),
+}));
+
+/**
+ * Every table and view of the warehouse users read, with what each column means: the warehouse's data dictionary
+ * (COMMENT ON, src/warehouse/dictionary.ts) and docs/tables.md are made from this list, in its order.
+ */
+export const DICTIONARY: readonly Model[] = [...TRANSFORMED_MODELS, ...VALUE_MODELS, ...TAX_MODELS, ...CATALOG_MODELS, ...BOOKKEEPING_MODELS, ...TYPED_TABLES];

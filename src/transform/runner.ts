@@ -5,6 +5,7 @@ import { STREAM_MODELS } from '../models/index.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
 import { RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
+import { describeWarehouse } from '../warehouse/dictionary.js';
 import { ensureTyped } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
 import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, type ReleaseVersions } from '../warehouse/versions.js';
@@ -74,14 +75,19 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
   });
 }
 
-/** The transform's transaction: the models, the ledger (whole or incremental), the checks, the views of values. */
+/**
+ * The transform's transaction: the models, the ledger (whole or incremental), the views of values with the fiat
+ * and time zone they were last made with (when made whole), the checks.
+ */
 async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<TransformReport> {
   const { steps, release } = context;
   // The seeds' CSV paths are relative to ledgerpipe's folder.
   const update = await withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context));
-  await makeValueViews(c);
+  if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;
   if (problems.length > 0) throw new CheckError(problems);
+  // The views were made again: their comments with them (README, "Querying the warehouse").
+  if (plan.full) await describeWarehouse(c);
   await c.run('DELETE FROM pending_changes');
   await recordVersions(c, { catalog: release.catalog, models: release.models, ...(plan.full ? { ledgerOrder: release.models } : {}) }, context.now());
   if (update !== undefined && !update.inOrder) await forgetVersion(c, 'ledgerOrder');
@@ -94,27 +100,27 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
 }
 
 /**
- * Runs the transform's files in order. The models made from raw_records run only when records of their stream
- * were loaded since the last transform, or when the ledger is made whole: each reads raw_records, which over a
- * history of 3M fills took 0.4 s and brought 250 MB of its blocks into memory for 33k advertisements. The ledger's
- * file runs whole, or over the changed records (updateLedger), whose result this returns.
+ * Runs the transform's files in order: every one when the ledger is made whole. An incremental transform runs
+ * only what depends on the records loaded since the last: the models made from raw_records whose stream has such
+ * records (each reads raw_records, which over a history of 3M fills took 0.4 s and brought 250 MB of its blocks
+ * into memory for 33k advertisements), and the ledger's rows of those records (updateLedger), whose result this
+ * returns. The rest (the catalog, the views, the values) is what the last whole transform made: the models'
+ * version it recorded is this release's (planLedger), so the same files would make the same.
  */
 async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<Awaited<ReturnType<typeof updateLedger>> | undefined> {
-  if (plan.full) await dropEarlierModelTables(c);
+  if (plan.full) {
+    await dropEarlierModelTables(c);
+    for (const file of context.files) await context.steps.time(file.name, () => c.run(file.text));
+    return undefined;
+  }
   const pending = await pendingStreams(c);
-  let update: Awaited<ReturnType<typeof updateLedger>> | undefined;
-  for (const file of context.files) {
-    const rawMade = RAW_MADE_MODELS.find((m) => m.file === file.name);
-    if (rawMade !== undefined && !plan.full && !pending.has(rawMade.stream)) continue;
-    if (file.name === LEDGER_FILE && !plan.full) {
-      const inOrder = (await readRecordedVersions(c)).ledgerOrder === context.release.models;
-      const ledger = sqlFileNamed(context.files, LEDGER_FILE);
-      update = await updateLedger(c, { ledger, checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
-      continue;
-    }
+  for (const model of RAW_MADE_MODELS.filter((m) => pending.has(m.stream))) {
+    const file = sqlFileNamed(context.files, model.file);
     await context.steps.time(file.name, () => c.run(file.text));
   }
-  return update;
+  const inOrder = (await readRecordedVersions(c)).ledgerOrder === context.release.models;
+  const ledger = sqlFileNamed(context.files, LEDGER_FILE);
+  return updateLedger(c, { ledger, checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
 }
 
 /**

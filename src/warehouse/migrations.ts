@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readSqlFolder } from './sql-files.js';
+import { readSqlFile, readSqlFolder } from './sql-files.js';
 import { syncTypedTables } from './typed-at-load.js';
+import { describeWarehouse } from './dictionary.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -15,7 +16,7 @@ import { timestampTz } from './time-values.js';
  * const applied = await migrate(connection, Date.now()); // ['warehouse/002_second_release.sql'] on a first-release warehouse
  */
 export async function migrate(connection: DuckDBConnection, now: number): Promise<string[]> {
-  await connection.run('CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+  await connection.run((await readSqlFile('load/schema_migrations.sql')).text);
   const done = new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
   const applied: string[] = [];
   for (const file of await readSqlFolder('warehouse')) {
@@ -32,6 +33,8 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
     applied.push(file.name);
   }
   await syncTypedTables(connection);
+  // The bookkeeping tables' comments, which a warehouse holds from its first opening on.
+  await describeWarehouse(connection);
   return applied;
 }
 

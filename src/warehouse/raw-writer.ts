@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
 import { withSettingsOn } from './session.js';
+import { readSqlFile } from './sql-files.js';
 import { TYPED_STREAMS, typeRecords, typesAtLoad } from './typed-at-load.js';
 import { releaseVersions } from './versions.js';
 import type { Window } from '../time/window.js';
@@ -288,16 +289,8 @@ export async function createRawWriter(
   warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>,
   options: RawWriterOptions,
 ): Promise<RawWriter> {
-  await warehouse.exclusive(async (c) => {
-    await c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (
-      account VARCHAR, stream VARCHAR, partition VARCHAR, key VARCHAR, ts TIMESTAMPTZ, payload VARCHAR, fetched_at TIMESTAMPTZ, seq BIGINT)`);
-    // The batch's records as UPSERT_RAW loads them: each once, as last seen.
-    await c.run(`CREATE TEMP VIEW IF NOT EXISTS lp_stage_raw_last AS
-      SELECT * FROM lp_stage_raw QUALIFY row_number() OVER (PARTITION BY account, stream, partition, key ORDER BY seq DESC) = 1`);
-    await c.run(`CREATE TEMP TABLE IF NOT EXISTS lp_stage_coverage (
-      account VARCHAR, stream VARCHAR, partition VARCHAR, window_start TIMESTAMPTZ, window_end TIMESTAMPTZ, status VARCHAR,
-      cursor VARCHAR, rows BIGINT, tie INTEGER, run_id VARCHAR, updated_at TIMESTAMPTZ, seq BIGINT)`);
-  });
+  const staging = await readSqlFile('load/staging.sql');
+  await warehouse.exclusive((c) => c.run(staging.text));
   let group = groups.get(warehouse);
   if (group === undefined) {
     group = { queue: [], writing: false, sinceCheckpoint: 0 };

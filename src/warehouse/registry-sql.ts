@@ -1,4 +1,4 @@
-import { LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
+import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
 import { ident, literal } from './quote.js';
 
@@ -84,10 +84,37 @@ ${copies.join('\n\n')}
 `;
 }
 
+/** A Markdown table cell: pipes escaped, on one line. */
+const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+/**
+ * `docs/tables.md`: every table and view users read, with what each column means, from the registry of models;
+ * the same words the warehouse holds as COMMENTs (src/warehouse/dictionary.ts).
+ */
+export function tablesPage(): string {
+  const index = DICTIONARY.map((m) => `[\`${m.name}\`](#${m.name})`).join(', ');
+  const sections = DICTIONARY.map((m) => {
+    const rows = m.columns.map((c) => `| \`${c.name}\` | ${c.type} | ${cell(c.description)} |`);
+    return `## ${m.name}\n\n${m.kind === 'view' ? 'View' : 'Table'}. ${m.description}\n\n| column | type | meaning |\n|---|---|---|\n${rows.join('\n')}\n`;
+  });
+  return `<!-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit. -->
+# The warehouse's tables
+
+Every table and view of the warehouse a person reads, with what each column means. The warehouse holds the same
+words as comments: \`SELECT table_name, column_name, comment FROM duckdb_columns()\` shows them, and so does a SQL
+client. Amounts are exact decimals (\`DECIMAL(38,18)\`); times are instants (\`TIMESTAMP WITH TIME ZONE\`), shown in
+UTC. With \`--fiat\`, \`ledger_valued\` and \`year_summary\` also have \`value_<fiat>\` (\`value_eur\`): the value in that currency.
+
+${index}
+
+${sections.join('\n')}`;
+}
+
 /** Every file `npm run generate` writes, by its path from ledgerpipe's folder. */
 export function generatedFiles(): Record<string, string> {
   return {
     'sql/generated/models.sql': modelsFile(),
     'sql/generated/delta_models.sql': deltaModelsFile(),
+    'docs/tables.md': tablesPage(),
   };
 }

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { describeWarehouse } from './dictionary.js';
 import { ident } from './quote.js';
 import { readSqlFile, readSqlFolder, type SqlFile } from './sql-files.js';
 
@@ -53,4 +54,5 @@ export async function applyValuation(c: DuckDBConnection, v: Valuation): Promise
   await c.run('DELETE FROM valuation');
   await c.run('INSERT INTO valuation VALUES ($fiat, $source, $tz)', { fiat: v.fiat, source: v.fiatSource, tz: v.timeZone });
   await makeValueViews(c);
+  await describeWarehouse(c);
 }

@@ -1,0 +1,158 @@
+import { accountColumn, amount, instant, text, type Column, type Model } from '../streams/model.js';
+import { ledger } from './ledger.js';
+
+// Prices and values (sql/warehouse/005_prices.sql, sql/values/; README, "Values").
+
+export const priceCandles: Model = {
+  name: 'price_candles',
+  kind: 'table',
+  description:
+    "The platform's public hourly candles as received, each close as an exact decimal (sql/warehouse/005_prices.sql). One row per symbol, granularity and hour.",
+  columns: [
+    text('symbol', 'The pair (BTCUSDT, BGBBTC, USDTEUR, ...).'),
+    text('granularity', "The candle's length: 1h."),
+    instant('ts', "The candle's open, as an instant; it spans [ts, ts + 1 hour)."),
+    amount('close', "The candle's close."),
+    text('payload', 'The candle exactly as the platform sent it: a JSON array, as text.'),
+    instant('fetched_at', 'When it was read.'),
+  ],
+};
+
+export const priceCoverage: Model = {
+  name: 'price_coverage',
+  kind: 'table',
+  description:
+    "Which spans of a symbol's candles have been read: one row per request's span, committed with its candles, so that no span is read twice (sql/warehouse/005_prices.sql).",
+  columns: [
+    text('symbol', 'The pair.'),
+    text('granularity', "The candles' length: 1h."),
+    instant('window_start', 'Where the span starts (inclusive).'),
+    instant('window_end', 'Where it ends (exclusive): the span is [window_start, window_end), at most 200 hours.'),
+    { name: 'candles', type: 'INTEGER', description: 'How many candles the platform gave for the span.' },
+    instant('fetched_at', 'When it was read.'),
+  ],
+};
+
+export const pricePairs: Model = {
+  name: 'price_pairs',
+  kind: 'table',
+  description: 'Whether the platform lists a pair, as its answers said (sql/warehouse/005_prices.sql). A symbol known to be unlisted is not asked again.',
+  columns: [
+    text('symbol', 'The pair.'),
+    { name: 'listed', type: 'BOOLEAN', description: 'false when the platform answered that the symbol does not exist (40034).' },
+    instant('checked_at', 'When it was asked.'),
+  ],
+};
+
+export const priceRoutes: Model = {
+  name: 'price_routes',
+  kind: 'table',
+  description:
+    'How each asset is priced in USDT: through symbol, or symbol times via; an asset with no row is unpriced (sql/warehouse/005_prices.sql, written by the prices stage).',
+  columns: [
+    text('asset', 'The coin.'),
+    text('symbol', '<asset>USDT, <asset>USDC or <asset>BTC: the first of them the platform lists.'),
+    text('via', "USDCUSDT or BTCUSDT, whose close of the same hour multiplies symbol's; NULL for a USDT pair."),
+  ],
+};
+
+export const fiatRates: Model = {
+  name: 'fiat_rates',
+  kind: 'table',
+  description:
+    "Rates from the user's rates file (--fiat-rates): units of the fiat for one USDT, from ts until the next row's time (sql/warehouse/005_prices.sql).",
+  columns: [
+    text('fiat', 'The currency code (EUR, GBP, ...).'),
+    instant('ts', 'When the rate starts to hold, as an instant.'),
+    amount('rate', 'Units of the fiat one USDT buys.'),
+    text('source', 'The name of the rates file it came from.'),
+  ],
+};
+
+export const valuation: Model = {
+  name: 'valuation',
+  kind: 'table',
+  description:
+    'How ledger_valued and year_summary were last made: the fiat, where its rates come from, the time zone of years. One row; none before the first (sql/warehouse/005_prices.sql).',
+  columns: [
+    text('fiat', 'The fiat currency (--fiat); NULL without one.'),
+    text('fiat_source', "pair: the platform's USDT<fiat> candles; file: the user's rates (fiat_rates); NULL without a fiat."),
+    text('time_zone', "The time zone of year_summary's years (--tz)."),
+  ],
+};
+
+export const assetPrices: Model = {
+  name: 'asset_prices',
+  kind: 'view',
+  description:
+    "Each asset's USDT price per hour along its route (price_routes), from the hourly candles (sql/values/10_prices.sql). An hour with no candle on the route has no row.",
+  columns: [
+    text('asset', 'The coin.'),
+    instant('ts', "The hour's start (the candle's open); the price holds for [ts, ts + 1 hour)."),
+    amount('price_usdt', "The close of its USDT pair's candle, or its USDC or BTC pair's close times that of USDCUSDT or BTCUSDT in the same hour, rounded half-even at the 18th decimal."),
+    text('price_source', 'The route: the symbol, or `<symbol> x <via>`.'),
+  ],
+};
+
+/** The columns ledger_priced adds to the ledger's, which ledger_valued keeps. */
+const pricedColumns: readonly Column[] = [
+  ...ledger.columns,
+  amount('price_usdt', "The asset's USDT price (asset_prices) for the hour that holds the row's time; 1 for USDT; NULL when unpriced."),
+  amount('value_usdt', 'amount x price_usdt, exact, rounded half-even at the 18th decimal, signed like amount; NULL when unpriced.'),
+];
+
+export const ledgerPriced: Model = {
+  name: 'ledger_priced',
+  kind: 'view',
+  description:
+    "The ledger with each row's USDT price and value (sql/values/10_prices.sql). Both are NULL when the asset has no price for the row's hour: unpriced, never guessed.",
+  columns: pricedColumns,
+};
+
+export const ledgerValued: Model = {
+  name: 'ledger_valued',
+  kind: 'view',
+  description:
+    'ledger_priced and, with --fiat, a last column value_<fiat>: the value in that fiat, by the USDT<fiat> pair or the rates file (sql/values/20_fiat_*.sql, src/warehouse/values.ts).',
+  columns: pricedColumns,
+};
+
+/** The valued ledger as the SQL models read it: the fiat's value always, under one name. */
+export const lpLedgerValued: Model = {
+  name: 'lp_ledger_valued',
+  kind: 'view',
+  description: "ledger_valued as the SQL models read it (sql/values/20_fiat_*.sql): the fiat's value always, as value_fiat. Read ledger_valued.",
+  columns: [...pricedColumns, amount('value_fiat', "The value in the run's fiat (--fiat); NULL without a fiat, a price or a rate.")],
+};
+
+export const yearSummary: Model = {
+  name: 'year_summary',
+  kind: 'view',
+  description:
+    "Per account, asset, tax class and year in the valuation's time zone: amount, values, entries (sql/values/30_year_summary.sql). With --fiat, value_<fiat> follows value_usdt.",
+  columns: [
+    accountColumn,
+    text('asset', 'The coin.'),
+    text('tax_class', "The tax class of the rows' category (category_meaning)."),
+    text('amount', "The sum of the amounts, signed, as exact decimal text (lp_total): a year's total may pass what DECIMAL(38,18) holds."),
+    text('value_usdt', 'The sum of value_usdt as exact decimal text; NULL when any row has no value: a partial sum is never shown as a total.'),
+    { name: 'year', type: 'INTEGER', description: "The year, in the valuation's time zone (--tz)." },
+    { name: 'entries', type: 'INTEGER', description: 'How many ledger rows it sums.' },
+    { name: 'unpriced_entries', type: 'INTEGER', description: 'How many of them have no USDT value.' },
+  ],
+};
+
+/** The prices' tables, then the views of values, in the order they are made. */
+export const VALUE_MODELS: readonly Model[] = [
+  priceCandles,
+  priceCoverage,
+  pricePairs,
+  priceRoutes,
+  fiatRates,
+  valuation,
+  assetPrices,
+  ledgerPriced,
+  ledgerValued,
+  yearSummary,
+  lpLedgerValued,
+];
