@@ -8,6 +8,7 @@ import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budge
 import { writeLake, type LakePartition } from '../export/lake.js';
 import { shardOf, type Shard } from './shard.js';
 import { STREAMS } from '../streams/index.js';
+import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
@@ -22,7 +23,6 @@ import { withCheckpointsBetweenBatches } from '../warehouse/raw-writer.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
 import { coverageOfRange, describeGaps } from './gaps.js';
-import { OPEN_STATUSES } from './nightly-range.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
 import { prepareValuation, pricesStage, readUnpriced, type Unpriced, type ValuationOptions } from './prices-stage.js';
 import type { PriceResult } from '../prices/extract-prices.js';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
 import { readUnpriced, type Unpriced } from '../pipeline/prices-stage.js';
 import { fiatColumn, yearSummarySelect, type Valuation } from '../prices/valuation.js';
+import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
