@@ -1,9 +1,9 @@
-import type { Account } from '../cli/config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
 import type { IpBudget } from '../extract/ip-budget.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
+import type { Account } from '../http/account.js';
 import { createSignedClient } from '../http/client.js';
 import type { StreamDef } from '../streams/stream.js';
 import { formatWindow, type Window } from '../time/window.js';
