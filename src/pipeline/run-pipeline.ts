@@ -1,10 +1,10 @@
-import type { ProgressReporter } from '../cli/progress.js';
 import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { join } from 'node:path';
 import type { Account } from '../http/account.js';
 import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budget.js';
+import type { ProgressReporter } from '../extract/progress.js';
 import { writeLake, type LakePartition } from '../export/lake.js';
 import { shardOf, type Shard } from './shard.js';
 import { STREAMS } from '../streams/index.js';
