@@ -24,8 +24,9 @@ import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
 import { coverageOfRange, describeGaps } from './gaps.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
-import { prepareValuation, pricesStage, readUnpriced, type Unpriced, type ValuationOptions } from './prices-stage.js';
+import { prepareValuation, pricesStage, type ValuationOptions } from './prices-stage.js';
 import type { PriceResult } from '../prices/extract-prices.js';
+import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 
 export type { AccountResult };
 

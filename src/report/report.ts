@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { readUnpriced, type Unpriced } from '../pipeline/prices-stage.js';
+import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { fiatColumn, yearSummarySelect, type Valuation } from '../prices/valuation.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import { formatWindow, type Window } from '../time/window.js';
