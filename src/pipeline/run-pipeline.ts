@@ -2,9 +2,7 @@ import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { join } from 'node:path';
-import type { Account } from '../http/account.js';
 import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budget.js';
-import type { ProgressReporter } from '../extract/progress.js';
 import { writeLake, type LakePartition } from '../export/lake.js';
 import { shardOf, type Shard } from './shard.js';
 import { STREAMS } from '../streams/index.js';
@@ -14,7 +12,6 @@ import { parseInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
-import type { Logger } from '../util/logger.js';
 import { extractionMemoryBudget, summaryMemoryBudget } from '../warehouse/memory-budget.js';
 import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
@@ -22,7 +19,7 @@ import { coverageOfRange } from '../warehouse/coverage.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import { withCheckpointsBetweenBatches } from '../warehouse/raw-writer.js';
 import type { Pipeline } from './define.js';
-import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
+import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult, type ExtractStageOptions } from './extract-stage.js';
 import { describeGaps } from './gaps.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
 import { prepareValuation, pricesStage, type ValuationOptions } from './prices-stage.js';
@@ -31,25 +28,15 @@ import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 
 export type { AccountResult };
 
-export interface RunPipelineOptions {
-  pipeline: Pipeline;
-  /** The accounts to extract; only needed when the pipeline extracts. */
-  accounts: readonly Account[];
+/** A run's options: those its extract stage reads (the pipeline, accounts, range, log, progress...), and these. */
+export interface RunPipelineOptions extends ExtractStageOptions {
   dbPath: string;
   out: string;
-  /** --year or --from/--to, when given. */
-  range?: Window;
   tz: string;
   /** --streams, overriding the pipeline's. */
   streams?: readonly StreamDef[];
   /** --format, overriding the pipeline's. */
   formats?: readonly ExportFormat[];
-  log: Logger;
-  progress: ProgressReporter;
-  clock?: () => number;
-  rateScale?: number;
-  /** How the run is named in the runs table (default `run <pipeline>`). */
-  command?: string;
   /** Make the models again whole from raw_records (README, "How the transform works"). */
   full?: boolean;
   /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
