@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { shardOf, type Shard } from '../pipeline/shard.js';
 import { UsageError } from '../errors/usage-error.js';
+import type { Account } from '../http/account.js';
 import type { Credentials } from '../http/credentials.js';
 
 /**
@@ -41,13 +42,6 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.output<typeof configSchema>;
-
-/** One account to run: its name (the `account` column), where to reach it, and its credentials. */
-export interface Account {
-  name: string;
-  baseUrl: string;
-  credentials: Credentials;
-}
 
 export const DEFAULT_CONFIG_PATH = './ledgerpipe.config.json';
 

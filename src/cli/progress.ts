@@ -1,16 +1,7 @@
 import cliProgress from 'cli-progress';
+import type { ProgressReporter } from '../extract/progress.js';
 import type { StreamStats } from '../extract/stats.js';
 import type { Logger } from '../util/logger.js';
-
-/** Receives extraction progress; one per command run. */
-export interface ProgressReporter {
-  /** After every committed page of one account's stream. */
-  update(account: string, stream: string, stats: StreamStats): void;
-  /** Stops any live display; call before printing results. */
-  stop(): void;
-}
-
-export const silentProgress: ProgressReporter = { update: () => {}, stop: () => {} };
 
 interface Line {
   stats: StreamStats;

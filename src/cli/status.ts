@@ -1,9 +1,9 @@
 import { STREAMS } from '../streams/index.js';
+import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { PagedStreamDef } from '../streams/stream.js';
 import { formatInstant } from '../time/instant.js';
 import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
-import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
 import { notFinalLines, unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';

@@ -2,7 +2,7 @@ import type { TransformSummary } from '../transform/stage.js';
 import type { UnreviewedType } from '../transform/unreviewed.js';
 import type { NotFinal } from '../warehouse/reports.js';
 import type { PriceResult } from '../prices/extract-prices.js';
-import type { Unpriced } from '../pipeline/prices-stage.js';
+import type { Unpriced } from '../prices/unpriced.js';
 
 /** The summary printed on stdout after a transform: rows per table, then ledger totals. */
 export function transformSummaryLines(summary: TransformSummary): string[] {

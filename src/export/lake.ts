@@ -1,11 +1,11 @@
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { coverageOfRange } from '../pipeline/gaps.js';
 import { EXPORTED_TABLES } from '../models/index.js';
 import { formatInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
 import { ident, literal } from '../warehouse/quote.js';
+import { coverageOfRange } from '../warehouse/coverage.js';
 import { readCatalogVersion } from '../warehouse/reports.js';
 import { assertTransformed } from '../warehouse/versions.js';
 import { timestampTzSql } from '../warehouse/time-values.js';

@@ -1,18 +1,35 @@
-import type { Account } from '../cli/config.js';
 import { UsageError } from '../errors/usage-error.js';
 import { extract, type ExtractResult } from '../extract/extractor.js';
 import type { IpBudget } from '../extract/ip-budget.js';
+import type { ProgressReporter } from '../extract/progress.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
 import { addStats, emptyStreamStats, totalStats, type StreamStats } from '../extract/stats.js';
+import type { Account } from '../http/account.js';
 import { createSignedClient } from '../http/client.js';
 import type { StreamDef } from '../streams/stream.js';
 import { formatWindow, type Window } from '../time/window.js';
+import type { Logger } from '../util/logger.js';
 import { finishRun, setRunStage, startRun } from '../warehouse/runs.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import type { Pipeline } from './define.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
 import { failedEnd, finishRuns } from './run-rows.js';
-import type { RunPipelineOptions } from './run-pipeline.js';
 import { firstCause } from '../errors/first-cause.js';
+
+/** What the extract stage reads of a run's options (RunPipelineOptions holds these and the other stages'). */
+export interface ExtractStageOptions {
+  pipeline: Pipeline;
+  /** The accounts to extract; only needed when the pipeline extracts. */
+  accounts: readonly Account[];
+  /** --year or --from/--to, when given. */
+  range?: Window;
+  log: Logger;
+  progress: ProgressReporter;
+  clock?: () => number;
+  rateScale?: number;
+  /** How the run is named in the runs table (default `run <pipeline>`). */
+  command?: string;
+}
 
 export interface AccountResult {
   account: string;
@@ -28,7 +45,7 @@ export interface AccountResult {
  * that are only the consequence of a fatal one (firstCause), and the accounts that were read have their rows
  * say whose failure stopped them.
  */
-export async function extractAccounts(warehouse: Warehouse, options: RunPipelineOptions, streams: StreamDef[], budget: IpBudget): Promise<AccountResult[]> {
+export async function extractAccounts(warehouse: Warehouse, options: ExtractStageOptions, streams: StreamDef[], budget: IpBudget): Promise<AccountResult[]> {
   const failures: { account: string; reason: unknown }[] = [];
   const settled = await Promise.allSettled(
     options.accounts.map((a) =>
@@ -50,7 +67,7 @@ export async function extractAccounts(warehouse: Warehouse, options: RunPipeline
 }
 
 /** The range one account reads: the flags', or for nightly from its coverage, with the windows to read again. */
-async function accountRange(warehouse: Warehouse, account: Account, options: RunPipelineOptions, streams: StreamDef[]): Promise<{ range: Window; refresh: Window[]; extra: PendingWindow[] }> {
+async function accountRange(warehouse: Warehouse, account: Account, options: ExtractStageOptions, streams: StreamDef[]): Promise<{ range: Window; refresh: Window[]; extra: PendingWindow[] }> {
   const { pipeline } = options;
   if (pipeline.range.kind === 'flags' || options.range !== undefined) {
     if (options.range === undefined) throw new UsageError(`pipeline ${pipeline.name} needs a range: give --year YYYY, or --from and --to`);
@@ -71,7 +88,7 @@ function merge(into: Record<string, StreamStats>, from: Record<string, StreamSta
 }
 
 /** One account's extraction: its range (flags or since coverage), its refreshes, its run row. */
-async function extractAccount(warehouse: Warehouse, account: Account, options: RunPipelineOptions, streams: StreamDef[], ipLimiter: RateLimiter): Promise<AccountResult> {
+async function extractAccount(warehouse: Warehouse, account: Account, options: ExtractStageOptions, streams: StreamDef[], ipLimiter: RateLimiter): Promise<AccountResult> {
   const clock = options.clock ?? Date.now;
   const { pipeline } = options;
   const { range, refresh, extra } = await accountRange(warehouse, account, options, streams);

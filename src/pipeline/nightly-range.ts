@@ -1,19 +1,12 @@
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { uncovered, type Window } from '../time/window.js';
+import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { readCoverage, type CoverageRow } from '../warehouse/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 const DAY_MS = 86_400_000;
-/**
- * Statuses that can still change, per stream (docs/platform.md, "Statuses that can still change"): a
- * record in one of them is read again by nightly until it is final.
- */
-export const OPEN_STATUSES: Readonly<Record<'withdrawals' | 'deposits', readonly string[]>> = {
-  withdrawals: ['pending', 'pending_review'],
-  deposits: ['pending'],
-};
 
 /** A covered window of one stream that holds a record whose status may still change. */
 export interface PendingWindow {

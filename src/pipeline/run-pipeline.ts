@@ -1,53 +1,44 @@
-import type { Account } from '../cli/config.js';
-import type { ProgressReporter } from '../cli/progress.js';
 import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
 import { join } from 'node:path';
-import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE } from '../extract/ip-budget.js';
+import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE, type IpBudget } from '../extract/ip-budget.js';
 import { writeLake, type LakePartition } from '../export/lake.js';
+import type { ManifestFacts } from '../export/manifest.js';
 import { shardOf, type Shard } from './shard.js';
 import { STREAMS } from '../streams/index.js';
+import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
-import type { Logger } from '../util/logger.js';
 import { extractionMemoryBudget, summaryMemoryBudget } from '../warehouse/memory-budget.js';
 import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
+import { coverageOfRange, type StreamCoverage } from '../warehouse/coverage.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
 import { withCheckpointsBetweenBatches } from '../warehouse/raw-writer.js';
 import type { Pipeline } from './define.js';
-import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult } from './extract-stage.js';
-import { coverageOfRange, describeGaps } from './gaps.js';
-import { OPEN_STATUSES } from './nightly-range.js';
+import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult, type ExtractStageOptions } from './extract-stage.js';
+import { describeGaps } from './gaps.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
-import { prepareValuation, pricesStage, readUnpriced, type Unpriced, type ValuationOptions } from './prices-stage.js';
+import { prepareValuation, pricesStage, type ValuationOptions } from './prices-stage.js';
 import type { PriceResult } from '../prices/extract-prices.js';
+import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
+import type { Valuation } from '../warehouse/values.js';
 
 export type { AccountResult };
 
-export interface RunPipelineOptions {
-  pipeline: Pipeline;
-  /** The accounts to extract; only needed when the pipeline extracts. */
-  accounts: readonly Account[];
+/** A run's options: those its extract stage reads (the pipeline, accounts, range, log, progress...), and these. */
+export interface RunPipelineOptions extends ExtractStageOptions {
   dbPath: string;
   out: string;
-  /** --year or --from/--to, when given. */
-  range?: Window;
   tz: string;
   /** --streams, overriding the pipeline's. */
   streams?: readonly StreamDef[];
   /** --format, overriding the pipeline's. */
   formats?: readonly ExportFormat[];
-  log: Logger;
-  progress: ProgressReporter;
-  clock?: () => number;
-  rateScale?: number;
-  /** How the run is named in the runs table (default `run <pipeline>`). */
-  command?: string;
   /** Make the models again whole from raw_records (README, "How the transform works"). */
   full?: boolean;
   /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
@@ -117,6 +108,9 @@ function exportRange(options: RunPipelineOptions, accounts: readonly AccountResu
   return { start: parseInstant(`${year}-01-01`, options.tz), end: run.end };
 }
 
+/** Runs one stage's work with every row of the run set to it; a failure ends those rows and is thrown on. */
+type StageRunner = (name: Stage, work: () => Promise<void>) => Promise<void>;
+
 /**
  * Runs a pipeline's stages on one warehouse, held open (and so locked) for the whole run: every account
  * extracts side by side (each key has its own rate limits), then one transform, then the exports. Each
@@ -128,14 +122,7 @@ function exportRange(options: RunPipelineOptions, accounts: readonly AccountResu
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
   const { pipeline } = options;
   const clock = options.clock ?? Date.now;
-  // One budget per platform address for every request of the run, every account's and the candles' (README,
-  // "Many accounts").
-  const budget = createIpBudget({
-    perMinute: options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE,
-    rateScale: options.rateScale ?? 1,
-    clock,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  });
+  const budget = runIpBudget(options, clock);
   if (pipeline.stages.includes('export')) {
     // A --out that cannot be written is said now, not after hours of extraction; and an export set an earlier
     // run left half renamed or half written is put right before anything else.
@@ -145,33 +132,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const warehouse = await openWarehouse(options.dbPath);
   // The rows of `runs` this run keeps up to date: one per account, each with the stage it is in.
   let runIds: string[] = [];
-  const stage = async (name: Stage, work: () => Promise<void>): Promise<void> => {
-    await warehouse.exclusive(async (c) => {
-      for (const id of runIds) await setRunStage(c, id, name);
-    });
-    try {
-      await work();
-    } catch (error) {
-      await warehouse.exclusive((c) => finishRuns(c, runIds, failedEnd(error, clock()))).catch(() => undefined);
-      throw error;
-    }
-  };
+  const stage = stageRunner(warehouse, () => runIds, clock);
   try {
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [] };
-    if (pipeline.stages.includes('extract')) {
-      // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
-      result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-        withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams), budget)),
-      );
-      runIds = result.accounts.map((a) => a.runId);
-      options.progress.stop();
-      const reason = incompleteReason(result.accounts);
-      if (reason !== undefined) result.incomplete = reason;
-    } else {
-      // A transform or export alone acts on every account the warehouse holds: each gets its row.
-      const range = options.range === undefined ? {} : { from: options.range.start, to: options.range.end };
-      runIds = await warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${pipeline.name}`, ...range, now: clock(), stage: pipeline.stages[0] as Stage }));
-    }
+    runIds = await startRuns(warehouse, options, result, budget);
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
     if (pipeline.stages.includes('prices')) {
       await stage('prices', async () => {
@@ -189,26 +153,63 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
 }
 
 /**
+ * One budget per platform address for every request of the run, every account's and the candles' (README, "Many
+ * accounts").
+ */
+function runIpBudget(options: RunPipelineOptions, clock: () => number): IpBudget {
+  return createIpBudget({
+    perMinute: options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE,
+    rateScale: options.rateScale ?? 1,
+    clock,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+}
+
+/** The StageRunner of a run whose rows in `runs` are those `runIds` returns when a stage starts. */
+function stageRunner(warehouse: Warehouse, runIds: () => readonly string[], clock: () => number): StageRunner {
+  return async (name, work) => {
+    await warehouse.exclusive(async (c) => {
+      for (const id of runIds()) await setRunStage(c, id, name);
+    });
+    try {
+      await work();
+    } catch (error) {
+      await warehouse.exclusive((c) => finishRuns(c, runIds(), failedEnd(error, clock()))).catch(() => undefined);
+      throw error;
+    }
+  };
+}
+
+/**
+ * The run's first stage, and its rows in `runs`: the extraction, which starts a row per account it reads, or,
+ * when the pipeline does not extract, a row for every account the warehouse holds. Returns the rows' ids.
+ */
+async function startRuns(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, budget: IpBudget): Promise<string[]> {
+  const { pipeline } = options;
+  if (pipeline.stages.includes('extract')) {
+    // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
+    result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
+      withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams), budget)),
+    );
+    const runIds = result.accounts.map((a) => a.runId);
+    options.progress.stop();
+    const reason = incompleteReason(result.accounts);
+    if (reason !== undefined) result.incomplete = reason;
+    return runIds;
+  }
+  // A transform or export alone acts on every account the warehouse holds: each gets its row.
+  const range = options.range === undefined ? {} : { from: options.range.start, to: options.range.end };
+  const now = (options.clock ?? Date.now)();
+  return warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${pipeline.name}`, ...range, now, stage: pipeline.stages[0] as Stage }));
+}
+
+/**
  * The export, under the gap rule (README, "The gap rule"): the coverage of the range is checked first; with a
  * gap, nothing is written unless --allow-gaps, and the run is incomplete either way. Returns the gaps' line.
  */
-async function exportStage(
-  warehouse: Warehouse,
-  options: RunPipelineOptions,
-  result: PipelineResult,
-  stage: (name: Stage, work: () => Promise<void>) => Promise<void>,
-): Promise<string | undefined> {
-  const { pipeline } = options;
-  const clock = options.clock ?? Date.now;
+async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, stage: StageRunner): Promise<string | undefined> {
   const range = exportRange(options, result.accounts);
-  const streams = checkedStreams(options);
-  const coverage = await coverageOfRange(warehouse, {
-    range,
-    now: clock(),
-    // Where this run read up to (the platform's present); without an extraction, every account held.
-    ...(pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
-    ...(streams === undefined ? {} : { streams }),
-  });
+  const coverage = await rangeCoverage(warehouse, options, result, range);
   const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
   const gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: gaps.some((g) => g.account !== 'default') });
   const incomplete = (...more: string[]) => [result.incomplete, ...more].filter((t) => t !== undefined).join('; ');
@@ -221,7 +222,7 @@ async function exportStage(
   const valuation = await prepareValuation(warehouse, valuationOf(options));
   result.unpriced = await readUnpriced(warehouse, range, valuation);
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (README, "Values")`);
-  const manifest = {
+  const manifest: ManifestFacts = {
     timeZone: options.tz,
     fiat: valuation.fiat,
     accounts: [...new Set(coverage.map((c) => c.account))],
@@ -229,34 +230,58 @@ async function exportStage(
     coverage,
     catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
   };
-  const formats = options.formats ?? pipeline.export.formats;
-  await stage('export', async () => {
-    // The report alone is no set of files to describe: the manifest of the last export stays as it was.
-    const described = formats.some((f) => f !== 'report') ? { manifest } : {};
-    result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage }, clock });
-    // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
-    // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
-    const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
-    if (manifest.accounts.length > 1 && own.length > 0) {
-      for (const account of manifest.accounts) {
-        const theirs = coverage.filter((c) => c.account === account);
-        const facts = { ...manifest, accounts: [account], coverage: theirs };
-        const files = await exportFiles(warehouse, {
-          out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
-          ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs }, account, clock,
-        });
-        result.exports.push(...files);
-      }
-    }
-    if (options.lake !== undefined) {
-      // A run writes its own accounts' partitions only: those it extracted, else those it holds (of its shard).
-      const { shard } = options;
-      const held = shard === undefined ? undefined : manifest.accounts.filter((a) => shardOf(a, shard.count) === shard.index);
-      const accounts = pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : held === undefined ? {} : { accounts: held };
-      result.lake = await writeLake(warehouse, { lake: options.lake, range, ...accounts, ...(options.lakeMode === undefined ? {} : { mode: options.lakeMode }), now: clock() });
-    }
-  });
+  await stage('export', () => writeExports(warehouse, options, result, { range, valuation, manifest }));
   return gapsText;
+}
+
+/** The coverage of the export range the gap rule checks: up to where this run read, of the streams it names. */
+async function rangeCoverage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, range: Window): Promise<StreamCoverage[]> {
+  const streams = checkedStreams(options);
+  return coverageOfRange(warehouse, {
+    range,
+    now: (options.clock ?? Date.now)(),
+    // Where this run read up to (the platform's present); without an extraction, every account held.
+    ...(options.pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
+    ...(streams === undefined ? {} : { streams }),
+  });
+}
+
+/** The export stage's files: the run's set, each account's own tax files and report, and the lake (--lake). */
+async function writeExports(
+  warehouse: Warehouse,
+  options: RunPipelineOptions,
+  result: PipelineResult,
+  files: { range: Window; valuation: Valuation; manifest: ManifestFacts },
+): Promise<void> {
+  const { range, valuation, manifest } = files;
+  const clock = options.clock ?? Date.now;
+  const formats = options.formats ?? options.pipeline.export.formats;
+  // The report alone is no set of files to describe: the manifest of the last export stays as it was.
+  const described = formats.some((f) => f !== 'report') ? { manifest } : {};
+  result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage: manifest.coverage }, clock });
+  // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
+  // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
+  const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
+  if (manifest.accounts.length > 1 && own.length > 0) {
+    for (const account of manifest.accounts) {
+      const theirs = manifest.coverage.filter((c) => c.account === account);
+      const facts = { ...manifest, accounts: [account], coverage: theirs };
+      const written = await exportFiles(warehouse, {
+        out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
+        ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs }, account, clock,
+      });
+      result.exports.push(...written);
+    }
+  }
+  if (options.lake !== undefined) result.lake = await writeRunLake(warehouse, options, result, { lake: options.lake, range, held: manifest.accounts });
+}
+
+/** The lake's partitions of this run's own accounts: those it extracted, else those it holds (of its shard). */
+async function writeRunLake(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, lake: { lake: string; range: Window; held: readonly string[] }): Promise<LakePartition[]> {
+  const { shard } = options;
+  const held = shard === undefined ? undefined : lake.held.filter((a) => shardOf(a, shard.count) === shard.index);
+  const accounts = options.pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : held === undefined ? {} : { accounts: held };
+  return writeLake(warehouse, { lake: lake.lake, range: lake.range, ...accounts, ...(options.lakeMode === undefined ? {} : { mode: options.lakeMode }), now: (options.clock ?? Date.now)() });
 }
 
 /** The streams the gap rule checks: those --streams or the pipeline names; undefined for every stream held. */

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { OPEN_STATUSES } from '../pipeline/nightly-range.js';
-import { readUnpriced, type Unpriced } from '../pipeline/prices-stage.js';
+import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
+import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { Valuation } from '../warehouse/values.js';
 import { readSqlFile } from '../warehouse/sql-files.js';
 import { formatWindow, type Window } from '../time/window.js';

@@ -1,5 +1,7 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkRecords } from '../extract/records.js';
 import type { StreamDef } from '../streams/stream.js';
+import type { LoadRecord } from '../warehouse/raw-writer.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -18,62 +20,81 @@ export type Readmitted = Record<string, number>;
  */
 export async function readmitQuarantined(warehouse: Pick<Warehouse, 'transaction'>, streams: readonly StreamDef[]): Promise<Readmitted> {
   return warehouse.transaction(async (c) => {
-    const held = (
-      await c.runAndReadAll(
-        `SELECT q.account, q.stream, q.partition, q.key, q.payload, epoch_ms(q.fetched_at) AS fetched,
-           list({'start': epoch_ms(v.window_start), 'end': epoch_ms(v.window_end)}) FILTER (WHERE v.window_start IS NOT NULL) AS windows
-         FROM quarantine AS q
-         LEFT JOIN coverage AS v ON v.account = q.account AND v.stream = q.stream AND v.partition = q.partition
-         GROUP BY ALL`,
-      )
-    ).getRowObjectsJS();
     const readmitted: Readmitted = {};
-    for (const row of held) {
+    for (const row of await readQuarantine(c)) {
       const stream = streams.find((s) => s.name === row['stream']);
       if (stream === undefined) continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(String(row['payload']));
-      } catch {
-        continue;
-      }
-      const key = String(row['key']);
-      const snapshotAt = stream.kind === 'snapshot' ? Number(/^(\d+):/.exec(key)?.[1]) : undefined;
-      if (snapshotAt !== undefined && !Number.isFinite(snapshotAt)) continue;
-      const checked = checkRecords(stream, [record], {
-        time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
-        ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
-        seenFields: new Set(),
-      });
-      const load = checked.load[0];
+      const load = acceptedNow(stream, row);
       if (load === undefined) continue;
-      const windows = (row['windows'] ?? []) as { start: unknown; end: unknown }[];
-      const read = snapshotAt !== undefined || windows.some((w) => load.ts >= Number(w.start) && load.ts < Number(w.end));
-      if (!read) continue;
-      const fetched = timestampTz(Number(row['fetched']));
-      // A record a later run loaded already keeps its row; its quarantine entry goes all the same.
-      const inserted = await c.runAndReadAll(
-        `INSERT INTO raw_records (account, stream, partition, key, ts, payload, first_fetched_at, last_fetched_at)
-         VALUES ($account, $stream, $partition, $key, $ts, $payload::JSON, $fetched, $fetched)
-         ON CONFLICT (account, stream, partition, key) DO NOTHING RETURNING key`,
-        { account: String(row['account']), stream: stream.name, partition: String(row['partition']), key: load.key, ts: timestampTz(load.ts), payload: load.payload, fetched },
-      );
-      await c.run('DELETE FROM quarantine WHERE account = $account AND stream = $stream AND partition = $partition AND key = $key', {
-        account: String(row['account']),
-        stream: stream.name,
-        partition: String(row['partition']),
-        key,
-      });
-      if (inserted.getRows().length === 0) continue;
-      // For the next transform, as the raw writer notes each page's (README, "How the transform works").
-      await c.run('INSERT INTO pending_changes VALUES ($account, $stream, $partition, $key)', {
-        account: String(row['account']),
-        stream: stream.name,
-        partition: String(row['partition']),
-        key: load.key,
-      });
-      readmitted[stream.name] = (readmitted[stream.name] ?? 0) + 1;
+      if (await readmit(c, stream, row, load)) readmitted[stream.name] = (readmitted[stream.name] ?? 0) + 1;
     }
     return readmitted;
   });
+}
+
+/** A row of readQuarantine: the quarantine's columns, `fetched` in Unix ms, and `windows` read. */
+type QuarantineRow = Record<string, unknown>;
+
+/** Every quarantined record, with the windows the account read of its stream and partition. */
+async function readQuarantine(c: DuckDBConnection): Promise<QuarantineRow[]> {
+  const reader = await c.runAndReadAll(
+    `SELECT q.account, q.stream, q.partition, q.key, q.payload, epoch_ms(q.fetched_at) AS fetched,
+       list({'start': epoch_ms(v.window_start), 'end': epoch_ms(v.window_end)}) FILTER (WHERE v.window_start IS NOT NULL) AS windows
+     FROM quarantine AS q
+     LEFT JOIN coverage AS v ON v.account = q.account AND v.stream = q.stream AND v.partition = q.partition
+     GROUP BY ALL`,
+  );
+  return reader.getRowObjectsJS();
+}
+
+/**
+ * The record of a quarantine row as it would load now, when the stream's schema accepts it and it lies in a
+ * window read (a snapshot's always does); undefined when it stays in quarantine.
+ */
+function acceptedNow(stream: StreamDef, row: QuarantineRow): LoadRecord | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(String(row['payload']));
+  } catch {
+    return undefined;
+  }
+  const snapshotAt = stream.kind === 'snapshot' ? Number(/^(\d+):/.exec(String(row['key']))?.[1]) : undefined;
+  if (snapshotAt !== undefined && !Number.isFinite(snapshotAt)) return undefined;
+  const checked = checkRecords(stream, [record], {
+    time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
+    ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
+    seenFields: new Set(),
+  });
+  const load = checked.load[0];
+  if (load === undefined) return undefined;
+  const windows = (row['windows'] ?? []) as { start: unknown; end: unknown }[];
+  const read = snapshotAt !== undefined || windows.some((w) => load.ts >= Number(w.start) && load.ts < Number(w.end));
+  return read ? load : undefined;
+}
+
+/** Moves one record from quarantine to raw_records; true when it was not loaded already. */
+async function readmit(c: DuckDBConnection, stream: StreamDef, row: QuarantineRow, load: LoadRecord): Promise<boolean> {
+  const fetched = timestampTz(Number(row['fetched']));
+  // A record a later run loaded already keeps its row; its quarantine entry goes all the same.
+  const inserted = await c.runAndReadAll(
+    `INSERT INTO raw_records (account, stream, partition, key, ts, payload, first_fetched_at, last_fetched_at)
+     VALUES ($account, $stream, $partition, $key, $ts, $payload::JSON, $fetched, $fetched)
+     ON CONFLICT (account, stream, partition, key) DO NOTHING RETURNING key`,
+    { account: String(row['account']), stream: stream.name, partition: String(row['partition']), key: load.key, ts: timestampTz(load.ts), payload: load.payload, fetched },
+  );
+  await c.run('DELETE FROM quarantine WHERE account = $account AND stream = $stream AND partition = $partition AND key = $key', {
+    account: String(row['account']),
+    stream: stream.name,
+    partition: String(row['partition']),
+    key: String(row['key']),
+  });
+  if (inserted.getRows().length === 0) return false;
+  // For the next transform, as the raw writer notes each page's (README, "How the transform works").
+  await c.run('INSERT INTO pending_changes VALUES ($account, $stream, $partition, $key)', {
+    account: String(row['account']),
+    stream: stream.name,
+    partition: String(row['partition']),
+    key: load.key,
+  });
+  return true;
 }

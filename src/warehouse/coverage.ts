@@ -1,6 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { STREAMS } from '../streams/index.js';
+import { mergeWindows, uncovered, type Window } from '../time/window.js';
 import { timestampTz } from './time-values.js';
-import type { Window } from '../time/window.js';
+import type { Warehouse } from './warehouse.js';
 
 export interface CoverageRow {
   partition: string;
@@ -49,4 +51,45 @@ export async function saveLearnedWindow(
      ON CONFLICT (account, stream) DO UPDATE SET window_ms = excluded.window_ms, reason = excluded.reason, learned_at = excluded.learned_at`,
     { account: entry.account, stream: entry.stream, ms: BigInt(entry.windowMs), reason: entry.reason, now: timestampTz(entry.now) },
   );
+}
+
+/** How much of a range one account's stream has read: its covered spans and its gaps (partitions merged). */
+export interface StreamCoverage {
+  account: string;
+  stream: string;
+  covered: Window[];
+  gaps: Window[];
+}
+
+/**
+ * What the warehouse holds of `range` for files to be complete (README, "The gap rule"): per account and paged
+ * stream, the spans finished windows cover and the gaps between them. The streams checked are `streams`, else
+ * every paged stream the warehouse holds for the account; snapshots (account_balances) are not subject to it.
+ * Each account is checked up to its `end` (where this run's extraction stopped: the platform's present), else
+ * up to `now`: what has not happened yet is no gap.
+ */
+export async function coverageOfRange(
+  warehouse: Warehouse,
+  options: { range: Window; now: number; accounts?: readonly { name: string; end: number }[]; streams?: readonly string[] },
+): Promise<StreamCoverage[]> {
+  return warehouse.exclusive(async (c) => {
+    const accounts =
+      options.accounts ??
+      (await c.runAndReadAll('SELECT DISTINCT account FROM coverage ORDER BY 1')).getRows().map((r) => ({ name: String(r[0]), end: options.now }));
+    const out: StreamCoverage[] = [];
+    for (const account of accounts) {
+      const end = Math.max(options.range.start, Math.min(options.range.end, account.end));
+      const held = options.streams === undefined ? new Set((await c.runAndReadAll('SELECT DISTINCT stream FROM coverage WHERE account = $a', { a: account.name })).getRows().map((r) => String(r[0]))) : undefined;
+      for (const stream of STREAMS) {
+        if (stream.kind !== 'paged' || !(options.streams?.includes(stream.name) ?? held?.has(stream.name) === true)) continue;
+        const coverage = await readCoverage(c, account.name, stream.name);
+        const done = (partition: string) => coverage.filter((r) => r.partition === partition && r.status === 'done').map((r) => r.window);
+        const gaps = mergeWindows(stream.partitions.flatMap((p) => uncovered(options.range.start, end, done(p.name))));
+        // Covered: what every partition has read, within the range.
+        const covered = uncovered(options.range.start, options.range.end, gaps).filter((w) => w.start < end);
+        out.push({ account: account.name, stream: stream.name, covered: covered.map((w) => ({ start: w.start, end: Math.min(w.end, end) })), gaps });
+      }
+    }
+    return out;
+  });
 }

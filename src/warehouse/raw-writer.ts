@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBTimestampTZValue } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
 import { withSettingsOn } from './session.js';
 import { readSqlFile } from './sql-files.js';
@@ -135,7 +135,24 @@ const CHECKPOINT_EVERY_BYTES = 16 * 1024 * 1024;
 
 const groups = new WeakMap<object, CommitGroup>();
 
+/**
+ * Writes one batch in the caller's transaction: its pages' records and windows are staged, loaded into
+ * `raw_records` (typed at load where the stream is) and `coverage`, then their drift and quarantine noted.
+ */
 async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
+  const { records, windows } = await stageBatch(connection, batch);
+  if (records > 0n) await loadStagedRecords(connection, batch);
+  if (windows > 0n) await connection.run(UPSERT_COVERAGE);
+  await connection.run('DELETE FROM lp_stage_raw');
+  await connection.run('DELETE FROM lp_stage_coverage');
+  await noteDriftAndQuarantine(connection, batch);
+}
+
+/**
+ * Appends the batch's records to lp_stage_raw and its pages' windows to lp_stage_coverage; returns how many of
+ * each.
+ */
+async function stageBatch(connection: DuckDBConnection, batch: readonly Pending[]): Promise<{ records: bigint; windows: bigint }> {
   let records = 0n;
   let windows = 0n;
   const raw = await connection.createAppender('lp_stage_raw');
@@ -158,22 +175,7 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
         // requests the limiters released would leave that much late, closer to the next than the limits allow.
         if (records % YIELD_EVERY_ROWS === 0n) await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      if (page.window !== undefined) {
-        coverage.appendVarchar(account);
-        coverage.appendVarchar(page.stream);
-        coverage.appendVarchar(page.partition);
-        coverage.appendTimestampTZ(timestampTz(page.window.start));
-        coverage.appendTimestampTZ(timestampTz(page.window.end));
-        coverage.appendVarchar(page.done ? 'done' : 'open');
-        if (page.cursor === null) coverage.appendNull();
-        else coverage.appendVarchar(page.cursor);
-        coverage.appendBigInt(BigInt(page.records.length));
-        coverage.appendInteger(page.tie ? 1 : 0);
-        coverage.appendVarchar(run);
-        coverage.appendTimestampTZ(now);
-        coverage.appendBigInt(windows++);
-        coverage.endRow();
-      }
+      if (page.window !== undefined) appendWindow(coverage, { account, run, now, seq: windows++ }, page, page.window);
     }
     raw.flushSync();
     coverage.flushSync();
@@ -181,22 +183,44 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
     raw.closeSync();
     coverage.closeSync();
   }
-  if (records > 0n) {
-    const count = async (sql: string): Promise<bigint> => BigInt((await connection.runAndReadAll(sql)).getRows()[0]?.[0] as bigint);
-    const held = await count('SELECT count(*) FROM raw_records');
-    // UPSERT_RAW inserts or updates each record of the batch once, and counts them.
-    const loaded = await count(UPSERT_RAW);
-    // Fewer rows added than records loaded: some were loaded before, and their typed rows are replaced.
-    const replacing = (await count('SELECT count(*) FROM raw_records')) - held < loaded;
-    await connection.run(NOTE_CHANGES);
-    // The typed columns of the streams typed at load, from the same records, in the same transaction.
-    for (const stream of TYPED_STREAMS) {
-      if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await typeRecords(connection, stream, 'lp_stage_raw_last', replacing);
-    }
+  return { records, windows };
+}
+
+/** One page's row of lp_stage_coverage: its window's state after the page. */
+function appendWindow(coverage: DuckDBAppender, row: { account: string; run: string; now: DuckDBTimestampTZValue; seq: bigint }, page: PageCommit, window: Window): void {
+  coverage.appendVarchar(row.account);
+  coverage.appendVarchar(page.stream);
+  coverage.appendVarchar(page.partition);
+  coverage.appendTimestampTZ(timestampTz(window.start));
+  coverage.appendTimestampTZ(timestampTz(window.end));
+  coverage.appendVarchar(page.done ? 'done' : 'open');
+  if (page.cursor === null) coverage.appendNull();
+  else coverage.appendVarchar(page.cursor);
+  coverage.appendBigInt(BigInt(page.records.length));
+  coverage.appendInteger(page.tie ? 1 : 0);
+  coverage.appendVarchar(row.run);
+  coverage.appendTimestampTZ(row.now);
+  coverage.appendBigInt(row.seq);
+  coverage.endRow();
+}
+
+/** Loads the staged records into raw_records, notes them in pending_changes, and types those typed at load. */
+async function loadStagedRecords(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
+  const count = async (sql: string): Promise<bigint> => BigInt((await connection.runAndReadAll(sql)).getRows()[0]?.[0] as bigint);
+  const held = await count('SELECT count(*) FROM raw_records');
+  // UPSERT_RAW inserts or updates each record of the batch once, and counts them.
+  const loaded = await count(UPSERT_RAW);
+  // Fewer rows added than records loaded: some were loaded before, and their typed rows are replaced.
+  const replacing = (await count('SELECT count(*) FROM raw_records')) - held < loaded;
+  await connection.run(NOTE_CHANGES);
+  // The typed columns of the streams typed at load, from the same records, in the same transaction.
+  for (const stream of TYPED_STREAMS) {
+    if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await typeRecords(connection, stream, 'lp_stage_raw_last', replacing);
   }
-  if (windows > 0n) await connection.run(UPSERT_COVERAGE);
-  await connection.run('DELETE FROM lp_stage_raw');
-  await connection.run('DELETE FROM lp_stage_coverage');
+}
+
+/** The fields the pages found unknown or missing (schema_drift), and the records they set aside (quarantine). */
+async function noteDriftAndQuarantine(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
   for (const { page, writer } of batch) {
     const base = { account: writer.options.account, stream: page.stream, now: timestampTz(writer.options.clock()), run: writer.options.runId };
     for (const d of page.drift) await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });

@@ -6,7 +6,6 @@ import { UsageError } from '../errors/usage-error.js';
 import { packageRoot } from '../util/package-root.js';
 import { openingFiles, readSqlFolder, transformFiles } from './sql-files.js';
 import { timestampTz } from './time-values.js';
-import type { Warehouse } from './warehouse.js';
 
 /**
  * The versions of this release's SQL (README, "How the transform works"), each a SHA-256 of the files it covers:
@@ -28,6 +27,12 @@ export interface RecordedVersions {
   models?: string;
   /** The models' version the ledger was last made whole with, while it lies in the exports' order (sql/ledger/10_ledger.sql). */
   ledgerOrder?: string;
+}
+
+/** What these functions need of a Warehouse (warehouse.ts, which opens the warehouse with migrations that read versions). */
+interface Queued {
+  readonly path: string;
+  exclusive<T>(work: (c: DuckDBConnection) => Promise<T>): Promise<T>;
 }
 
 /** The name of each version in model_versions (named so by earlier releases). */
@@ -88,7 +93,7 @@ export async function forgetVersion(c: DuckDBConnection, key: keyof RecordedVers
  * as they lie instead of sorting them: sorting the ledger of 983k fills took its CSV and Parquet 9.6-12.2 s
  * against 5.4-5.9 s (docs/performance.md, "Memory").
  */
-export async function ledgerInExportOrder(warehouse: Pick<Warehouse, 'exclusive'>): Promise<boolean> {
+export async function ledgerInExportOrder(warehouse: Pick<Queued, 'exclusive'>): Promise<boolean> {
   const { models } = await releaseVersions();
   return (await warehouse.exclusive(readRecordedVersions)).ledgerOrder === models;
 }
@@ -98,7 +103,7 @@ export async function ledgerInExportOrder(warehouse: Pick<Warehouse, 'exclusive'
  * typed into their models as they load, but the ledger takes them in at the next transform, and a set of files
  * whose futures_fills and ledger disagree must never be written.
  */
-export async function assertTransformed(warehouse: Pick<Warehouse, 'exclusive' | 'path'>): Promise<void> {
+export async function assertTransformed(warehouse: Queued): Promise<void> {
   const [recorded, pending] = await warehouse.exclusive(async (c) => [
     await readRecordedVersions(c),
     Number((await c.runAndReadAll('SELECT count(*) FROM (SELECT DISTINCT * FROM pending_changes)')).getRows()[0]?.[0]),

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFinalLines } from '../../src/cli/summary.js';
-import { OPEN_STATUSES } from '../../src/pipeline/nightly-range.js';
+import { OPEN_STATUSES } from '../../src/streams/open-statuses.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { readNotFinal } from '../../src/warehouse/reports.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';

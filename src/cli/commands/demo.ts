@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createLogger } from '../../util/logger.js';
-import { periodicProgress, silentProgress, terminalProgress } from '../progress.js';
+import { silentProgress } from '../../extract/progress.js';
+import { periodicProgress, terminalProgress } from '../progress.js';
 import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
 import { lastFullYear } from './sim.js';

@@ -1,3 +1,4 @@
+import type { InferredOptionTypes, Options } from 'yargs';
 import { UsageError } from '../../errors/usage-error.js';
 import { parseInstant } from '../../time/instant.js';
 import { defineCommand } from '../command.js';
@@ -13,6 +14,26 @@ function check(condition: boolean, message: string): void {
   if (!condition) throw new UsageError(message);
 }
 
+/** The flags of `ledgerpipe sim` (README, "The simulator: `ledgerpipe sim`"). */
+const SIM_OPTIONS = {
+  port: { type: 'number', default: 0, describe: 'Port to listen on; 0 picks a free one' },
+  host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
+  seed: { type: 'string', default: '1', describe: 'Seed of the generated data' },
+  from: { type: 'string', describe: 'Start of the data range (ISO date, UTC); default: 1 January last year' },
+  to: { type: 'string', describe: 'End of the data range, exclusive; default: 1 January this year' },
+  records: { type: 'number', default: 2000, describe: 'Futures fills in the range; other streams scale with it' },
+  'rate-scale': { type: 'number', default: 1, describe: 'Multiplies every rate limit' },
+  faults: { type: 'number', default: 0, describe: 'Share of requests that fail (0..1): 5xx, reset, truncated body, stall' },
+  truth: { type: 'string', describe: 'Write every generated record to this JSON file before serving' },
+  'margin-window-days': { type: 'number', default: 366, describe: 'Widest margin-record window; the live docs say 30' },
+  'pending-seconds': { type: 'number', default: 120, describe: 'How long last-day withdrawals stay pending after start' },
+  'stall-ms': { type: 'number', default: 30_000, describe: 'How long a stalled request hangs before its connection drops' },
+  accounts: { type: 'number', default: 1, describe: 'Accounts to serve, each with its own key and data (listed in the first line)' },
+  'ip-limit': { type: 'number', default: 6000, describe: 'Requests a minute per IP address over every key (scaled by --rate-scale); over it, the address is blocked 5 minutes' },
+} as const satisfies Record<string, Options>;
+
+type SimArgs = InferredOptionTypes<typeof SIM_OPTIONS>;
+
 /** `ledgerpipe sim`: the local simulator of the platform (README, "The simulator: `ledgerpipe sim`"). */
 export function simCommand(io: CliIo) {
   return defineCommand({
@@ -20,65 +41,63 @@ export function simCommand(io: CliIo) {
     describe: 'Start the local simulator of the platform (no account needed)',
     builder: (yargs) =>
       yargs
-        .option('port', { type: 'number', default: 0, describe: 'Port to listen on; 0 picks a free one' })
-        .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-        .option('seed', { type: 'string', default: '1', describe: 'Seed of the generated data' })
-        .option('from', { type: 'string', describe: 'Start of the data range (ISO date, UTC); default: 1 January last year' })
-        .option('to', { type: 'string', describe: 'End of the data range, exclusive; default: 1 January this year' })
-        .option('records', { type: 'number', default: 2000, describe: 'Futures fills in the range; other streams scale with it' })
-        .option('rate-scale', { type: 'number', default: 1, describe: 'Multiplies every rate limit' })
-        .option('faults', { type: 'number', default: 0, describe: 'Share of requests that fail (0..1): 5xx, reset, truncated body, stall' })
-        .option('truth', { type: 'string', describe: 'Write every generated record to this JSON file before serving' })
-        .option('margin-window-days', { type: 'number', default: 366, describe: 'Widest margin-record window; the live docs say 30' })
-        .option('pending-seconds', { type: 'number', default: 120, describe: 'How long last-day withdrawals stay pending after start' })
-        .option('stall-ms', { type: 'number', default: 30_000, describe: 'How long a stalled request hangs before its connection drops' })
-        .option('accounts', { type: 'number', default: 1, describe: 'Accounts to serve, each with its own key and data (listed in the first line)' })
-        .option('ip-limit', { type: 'number', default: 6000, describe: 'Requests a minute per IP address over every key (scaled by --rate-scale); over it, the address is blocked 5 minutes' })
+        .options(SIM_OPTIONS)
         .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve last year of seed 7 and write what it serves')
         .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks')
         .example('ledgerpipe sim --accounts 40 --truth truth.json', 'Forty accounts behind one address, as a firm has them'),
-    handler: async (args) => {
-      const defaults = lastFullYear(Date.now());
-      const from = args.from === undefined ? defaults.from : parseInstant(args.from, 'UTC', '--from');
-      const to = args.to === undefined ? defaults.to : parseInstant(args.to, 'UTC', '--to');
-      check(from < to, '--from must be before --to');
-      check(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65_535, '--port must be a whole number from 0 to 65535');
-      check(Number.isInteger(args.records) && args.records >= 0 && args.records <= 20_000_000, '--records must be a whole number from 0 to 20000000');
-      check(args['rate-scale'] > 0, '--rate-scale must be a positive number such as 1 or 1000');
-      check(args.faults >= 0 && args.faults <= 1, '--faults must be a share between 0 and 1, such as 0.1');
-      const windowDays = args['margin-window-days'];
-      check(Number.isInteger(windowDays) && windowDays >= 1 && windowDays <= 366, '--margin-window-days must be a whole number from 1 to 366');
-      check(args['pending-seconds'] >= 0, '--pending-seconds must not be negative');
-      check(args['stall-ms'] >= 0, '--stall-ms must not be negative');
-      check(Number.isInteger(args.accounts) && args.accounts >= 1 && args.accounts <= 10_000, '--accounts must be a whole number from 1 to 10000');
-      check(args['ip-limit'] > 0, '--ip-limit must be a positive number of requests a minute, such as 6000');
-      const [{ startSimulator }, { writeTruth, writeAccountsTruth }] = await Promise.all([import('../../sim/server.js'), import('../../sim/data/dataset.js')]);
-      const sim = await startSimulator({
-        seed: args.seed,
-        from,
-        to,
-        records: args.records,
-        rateScale: args['rate-scale'],
-        faults: args.faults,
-        marginWindowDays: windowDays,
-        pendingMs: args['pending-seconds'] * 1000,
-        stallMs: args['stall-ms'],
-        accounts: args.accounts,
-        ipLimitPerMinute: args['ip-limit'],
-        host: args.host,
-        port: args.port,
-        log: io.log,
-      });
-      if (args.truth !== undefined) {
-        if (sim.accounts.length === 1) await writeTruth(sim.dataset, args.truth);
-        else await writeAccountsTruth(sim.accounts.map((a) => ({ name: a.name, apiKey: a.credentials.apiKey, dataset: a.dataset })), args.truth);
-      }
-      // The first account's credentials at the top, as before; every account's in `accounts`.
-      const accounts = sim.accounts.map((a) => ({ name: a.name, ...a.credentials }));
-      io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials, accounts }));
-      await io.untilSignal();
-      await sim.close();
-      io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}`);
-    },
+    handler: async (args) => serveSimulator(args, checkSimArgs(args), io),
   });
+}
+
+/** Checks every flag of `ledgerpipe sim`; returns the data range of --from and --to (default last year). */
+function checkSimArgs(args: SimArgs): { from: number; to: number } {
+  const defaults = lastFullYear(Date.now());
+  const from = args.from === undefined ? defaults.from : parseInstant(args.from, 'UTC', '--from');
+  const to = args.to === undefined ? defaults.to : parseInstant(args.to, 'UTC', '--to');
+  check(from < to, '--from must be before --to');
+  check(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65_535, '--port must be a whole number from 0 to 65535');
+  check(Number.isInteger(args.records) && args.records >= 0 && args.records <= 20_000_000, '--records must be a whole number from 0 to 20000000');
+  check(args['rate-scale'] > 0, '--rate-scale must be a positive number such as 1 or 1000');
+  check(args.faults >= 0 && args.faults <= 1, '--faults must be a share between 0 and 1, such as 0.1');
+  const windowDays = args['margin-window-days'];
+  check(Number.isInteger(windowDays) && windowDays >= 1 && windowDays <= 366, '--margin-window-days must be a whole number from 1 to 366');
+  check(args['pending-seconds'] >= 0, '--pending-seconds must not be negative');
+  check(args['stall-ms'] >= 0, '--stall-ms must not be negative');
+  check(Number.isInteger(args.accounts) && args.accounts >= 1 && args.accounts <= 10_000, '--accounts must be a whole number from 1 to 10000');
+  check(args['ip-limit'] > 0, '--ip-limit must be a positive number of requests a minute, such as 6000');
+  return { from, to };
+}
+
+/**
+ * Serves until a signal: writes --truth first, then one line on stdout with the address and every account's
+ * credentials, and on the way out the requests it answered.
+ */
+async function serveSimulator(args: SimArgs, range: { from: number; to: number }, io: CliIo): Promise<void> {
+  const [{ startSimulator }, { writeTruth, writeAccountsTruth }] = await Promise.all([import('../../sim/server.js'), import('../../sim/data/dataset.js')]);
+  const sim = await startSimulator({
+    seed: args.seed,
+    from: range.from,
+    to: range.to,
+    records: args.records,
+    rateScale: args['rate-scale'],
+    faults: args.faults,
+    marginWindowDays: args['margin-window-days'],
+    pendingMs: args['pending-seconds'] * 1000,
+    stallMs: args['stall-ms'],
+    accounts: args.accounts,
+    ipLimitPerMinute: args['ip-limit'],
+    host: args.host,
+    port: args.port,
+    log: io.log,
+  });
+  if (args.truth !== undefined) {
+    if (sim.accounts.length === 1) await writeTruth(sim.dataset, args.truth);
+    else await writeAccountsTruth(sim.accounts.map((a) => ({ name: a.name, apiKey: a.credentials.apiKey, dataset: a.dataset })), args.truth);
+  }
+  // The first account's credentials at the top, as before; every account's in `accounts`.
+  const accounts = sim.accounts.map((a) => ({ name: a.name, ...a.credentials }));
+  io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials, accounts }));
+  await io.untilSignal();
+  await sim.close();
+  io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}`);
 }

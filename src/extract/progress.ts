@@ -1,0 +1,11 @@
+import type { StreamStats } from './stats.js';
+
+/** Receives extraction progress; one per command run. */
+export interface ProgressReporter {
+  /** After every committed page of one account's stream. */
+  update(account: string, stream: string, stats: StreamStats): void;
+  /** Stops any live display; call before printing results. */
+  stop(): void;
+}
+
+export const silentProgress: ProgressReporter = { update: () => {}, stop: () => {} };
