@@ -33,8 +33,16 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
     applied.push(file.name);
   }
   await syncTypedTables(connection);
-  // The bookkeeping tables' comments, which a warehouse holds from its first opening on.
-  await describeWarehouse(connection);
+  // The bookkeeping tables' comments, which a warehouse holds from its first opening on: in one transaction,
+  // where each costs a quarter of a millisecond against one alone (which writes the WAL each time).
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await describeWarehouse(connection);
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
   return applied;
 }
 
