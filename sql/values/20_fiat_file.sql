@@ -1,11 +1,11 @@
--- lp_ledger_valued with the fiat of the valuation table priced by the user's rates file (fiat_rates; README,
+-- lp_ledger_valued with the valuation's fiat (lp_valuation_fiat(), src/warehouse/values.ts) priced by the user's rates file (fiat_rates; README,
 -- "Values"): value_fiat = value_usdt x the rate in force at the row's time (the last rate at or before it), exact,
 -- rounded half-even at the 18th decimal (lp_mul); the fiat itself is worth its amount. No rate yet: NULL.
 CREATE OR REPLACE VIEW lp_ledger_valued AS
 SELECT
   p.*,
-  CASE WHEN p.asset = (SELECT fiat FROM valuation) THEN p.amount ELSE lp_mul(p.value_usdt, r.rate) END AS value_fiat
+  CASE WHEN p.asset = lp_valuation_fiat() THEN p.amount ELSE lp_mul(p.value_usdt, r.rate) END AS value_fiat
 FROM ledger_priced AS p
 ASOF LEFT JOIN (
-  SELECT ts, rate FROM fiat_rates WHERE fiat = (SELECT fiat FROM valuation)
+  SELECT ts, rate FROM fiat_rates WHERE fiat = lp_valuation_fiat()
 ) AS r ON p.ts >= r.ts;

@@ -1,6 +1,6 @@
--- lp_ledger_valued without a fiat (README, "Values"): ledger_priced and an empty value_fiat. The valuation table
--- (src/prices/valuation.ts) says which of sql/values/20_fiat_*.sql the transform and the prices stage run; the
--- view users read, ledger_valued, shows value_fiat as value_<fiat>, and without a fiat not at all.
+-- lp_ledger_valued without a fiat (README, "Values"): ledger_priced and an empty value_fiat. The table valuation
+-- says which of sql/values/20_fiat_*.sql runs (src/warehouse/values.ts); the view users read, ledger_valued, shows
+-- value_fiat as value_<fiat>, and without a fiat not at all.
 CREATE OR REPLACE VIEW lp_ledger_valued AS
 SELECT p.*, CAST(NULL AS DECIMAL(38, 18)) AS value_fiat
 FROM ledger_priced AS p;

@@ -1,12 +1,12 @@
--- lp_ledger_valued with the fiat of the valuation table priced by the platform's USDT<fiat> pair (README,
+-- lp_ledger_valued with the valuation's fiat (lp_valuation_fiat(), src/warehouse/values.ts) priced by the platform's USDT<fiat> pair (README,
 -- "Values"): value_fiat = value_usdt x the close of the USDT<fiat> candle of the row's hour, exact, rounded
 -- half-even at the 18th decimal (lp_mul); the fiat itself is worth its amount. No candle for the hour: NULL.
 CREATE OR REPLACE VIEW lp_ledger_valued AS
 SELECT
   p.*,
-  CASE WHEN p.asset = (SELECT fiat FROM valuation) THEN p.amount ELSE lp_mul(p.value_usdt, r.rate) END AS value_fiat
+  CASE WHEN p.asset = lp_valuation_fiat() THEN p.amount ELSE lp_mul(p.value_usdt, r.rate) END AS value_fiat
 FROM ledger_priced AS p
 LEFT JOIN (
   SELECT ts, close AS rate FROM price_candles
-  WHERE symbol = 'USDT' || (SELECT fiat FROM valuation) AND granularity = '1h'
+  WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h'
 ) AS r ON r.ts = lp_hour(p.ts);

@@ -1,6 +1,6 @@
--- Year summaries (README, "Values"): per account, asset, tax class and year in the valuation's time zone: the
--- amount, the values, how many entries, how many without a price. A value total is NULL when any of its rows has
--- no value: a partial sum is never shown as a total. Totals are exact decimal text (lp_total): a year's total may
+-- Year summaries (README, "Values"): per account, asset, tax class and year in the valuation's time zone
+-- (lp_valuation_time_zone(), src/warehouse/values.ts): the amount, the values, how many entries, how many without
+-- a price. A value total is NULL when any of its rows has no value: a partial sum is never shown as a total. Totals are exact decimal text (lp_total): a year's total may
 -- pass what DECIMAL(38,18) holds. `rows` names a relation of valued ledger rows: lp_ledger_valued, or a part of
 -- it (the export's range, the report's rows). value_fiat is shown as value_<fiat> where users read it.
 CREATE OR REPLACE MACRO lp_year_summary(rows) AS TABLE
@@ -8,7 +8,7 @@ SELECT
   l.account, l.asset, m.tax_class, lp_total(l.amount) AS amount,
   CASE WHEN count(*) FILTER (WHERE l.value_usdt IS NULL) = 0 THEN lp_total(l.value_usdt) END AS value_usdt,
   CASE WHEN count(*) FILTER (WHERE l.value_fiat IS NULL) = 0 THEN lp_total(l.value_fiat) END AS value_fiat,
-  CAST(year(timezone(coalesce((SELECT time_zone FROM valuation), 'UTC'), l.ts)) AS INTEGER) AS year,
+  CAST(year(timezone(lp_valuation_time_zone(), l.ts)) AS INTEGER) AS year,
   CAST(count(*) AS INTEGER) AS entries,
   CAST(count(*) FILTER (WHERE l.value_usdt IS NULL) AS INTEGER) AS unpriced_entries
 FROM query_table(rows) AS l

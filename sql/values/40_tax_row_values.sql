@@ -16,13 +16,13 @@ SELECT
     THEN sum(l.value_fiat) FILTER (WHERE l.asset = t.buy_asset) END AS buy_value,
   -CASE WHEN count(*) FILTER (WHERE l.asset = t.sell_asset AND l.value_fiat IS NULL) = 0
     THEN sum(l.value_fiat) FILTER (WHERE l.asset = t.sell_asset) END AS sell_value,
-  any_value(v.fiat) AS currency
+  lp_valuation_fiat() AS currency
 FROM (
   SELECT account, row_id, cointracking_buy_asset AS buy_asset, cointracking_sell_asset AS sell_asset, unnest(entries) AS entry_id
   FROM query_table(rows)
 ) AS t
-JOIN valuation AS v ON v.fiat IS NOT NULL
 JOIN lp_ledger_valued AS l ON l.account = t.account AND l.entry_id = t.entry_id
+WHERE lp_valuation_fiat() IS NOT NULL
 GROUP BY t.account, t.row_id;
 
 -- tax_row_values: the values of every tax-file row.
