@@ -1,7 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readSqlFile, readSqlFolder } from './sql-files.js';
-import { syncTypedTables } from './typed-at-load.js';
-import { describeWarehouse } from './dictionary.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -9,8 +7,7 @@ import { timestampTz } from './time-values.js';
  * Brings a warehouse's schema up to this release: each file of `sql/warehouse/` runs once, in name order, in
  * its own transaction with the row that records it in `schema_migrations`. A warehouse of the first release
  * has no `schema_migrations`: its `001` runs again (every statement in it is idempotent) and the later files
- * migrate it. Then the typed tables are made to hold what the registry of models says (syncTypedTables). Returns
- * the names of the files applied now.
+ * migrate it. Returns the names of the files applied now.
  *
  * @example
  * const applied = await migrate(connection, Date.now()); // ['warehouse/002_second_release.sql'] on a first-release warehouse
@@ -31,17 +28,6 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
       throw error;
     }
     applied.push(file.name);
-  }
-  await syncTypedTables(connection);
-  // The bookkeeping tables' comments, which a warehouse holds from its first opening on: in one transaction,
-  // where each costs a quarter of a millisecond against one alone (which writes the WAL each time).
-  await connection.run('BEGIN TRANSACTION');
-  try {
-    await describeWarehouse(connection);
-    await connection.run('COMMIT');
-  } catch (error) {
-    await connection.run('ROLLBACK').catch(() => undefined);
-    throw error;
   }
   return applied;
 }

@@ -16,7 +16,6 @@ export const TYPED_STREAMS: readonly string[] = TYPED_AT_LOAD.map((m) => m.name)
 /** The column of each typed table that holds its record's partition in raw_records. */
 const TYPED_PARTITION = new Map(TYPED_AT_LOAD.map((m) => [m.name, m.typedAtLoad.partitionColumn]));
 
-
 /**
  * Types `stream`'s records in `source` (a table or view with raw_records' columns) into `typed_<stream>`. The
  * typed tables have no key (sql/warehouse/009_typed_tables_unindexed.sql): with `replacing`, some of the records

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
+import { DICTIONARY } from '../models/index.js';
 import { packageRoot } from '../util/package-root.js';
 import { openingFiles, readSqlFolder, transformFiles } from './sql-files.js';
 import { timestampTz } from './time-values.js';
@@ -18,6 +19,11 @@ export interface ReleaseVersions {
   catalog: string;
   /** Every rule the ledger is made by: the typing, the catalog, and every file the transform runs or checks with. */
   models: string;
+  /**
+   * What every opening makes sure of (bringOpeningUpToDate in warehouse.ts): the macros (the typing), the typed
+   * tables and the comments, which the registry of models gives.
+   */
+  opening: string;
 }
 
 /** What a warehouse records of the release that made it: one row of model_versions each, undefined before the first. */
@@ -27,6 +33,8 @@ export interface RecordedVersions {
   models?: string;
   /** The models' version the ledger was last made whole with, while it lies in the exports' order (sql/ledger/10_ledger.sql). */
   ledgerOrder?: string;
+  /** The release's opening version the warehouse's macros, typed tables and comments were last brought to. */
+  opening?: string;
 }
 
 /** What these functions need of a Warehouse (warehouse.ts, which opens the warehouse with migrations that read versions). */
@@ -36,7 +44,7 @@ interface Queued {
 }
 
 /** The name of each version in model_versions (named so by earlier releases). */
-const NAMES: Readonly<Record<keyof RecordedVersions, string>> = { typing: 'typed_at_load', catalog: 'type_catalog', models: 'models', ledgerOrder: 'ledger_order' };
+const NAMES: Readonly<Record<keyof RecordedVersions, string>> = { typing: 'typed_at_load', catalog: 'type_catalog', models: 'models', ledgerOrder: 'ledger_order', opening: 'opening' };
 
 /** This release's versions, read once a process: every loader, transform and export of it asks. */
 export function releaseVersions(): Promise<ReleaseVersions> {
@@ -45,7 +53,8 @@ export function releaseVersions(): Promise<ReleaseVersions> {
     const catalog = sha256(await seedFiles());
     const rules = [...(await transformFiles()), ...(await readSqlFolder('values')), ...(await readSqlFolder('checks'))];
     const models = sha256([typing, catalog, ...rules.flatMap((f) => [f.name, f.text])]);
-    return { typing, catalog, models };
+    const opening = sha256([typing, JSON.stringify(DICTIONARY)]);
+    return { typing, catalog, models, opening };
   })();
   return release;
 }

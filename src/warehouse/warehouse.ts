@@ -4,6 +4,9 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { createMacros } from './macros.js';
+import { describeWarehouse } from './dictionary.js';
+import { syncTypedTables } from './typed-at-load.js';
+import { readRecordedVersions, recordVersions, releaseVersions } from './versions.js';
 import { memoryBudget } from './memory-budget.js';
 import { migrate, pendingMigrations } from './migrations.js';
 import { setSettings, startSession } from './session.js';
@@ -83,15 +86,41 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   return queuedWarehouse(path, instance, connection, memoryLimit);
 }
 
-/** A fresh session: UTC, the memory budget, and (when it may write) the tables and helpers brought up to date. */
+/** A fresh session: UTC, the memory budget, and (when it may write) the tables, macros and comments brought up to date. */
 async function setUp(connection: DuckDBConnection, options: { memoryLimit: string; readOnly: boolean }): Promise<void> {
   try {
     await startSession(connection, { memoryLimit: options.memoryLimit });
   } catch (error) {
     throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${options.memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
   }
-  if (!options.readOnly) await migrate(connection, Date.now());
-  await createMacros(connection, { temporary: options.readOnly, models: true });
+  if (options.readOnly) {
+    await createMacros(connection, { models: true, temporary: true });
+    return;
+  }
+  const applied = await migrate(connection, Date.now());
+  await bringOpeningUpToDate(connection, applied.length > 0);
+}
+
+/**
+ * What every opening for writing makes sure of, once per release (the version `opening` records it): the macros
+ * of this release (sql/macros/, the typed streams' sql/models/), a typed table with every column the registry of
+ * models gives (syncTypedTables), and the bookkeeping tables' comments. In one transaction: each statement alone
+ * writes DuckDB's log, and opening took twice as long.
+ */
+async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: boolean): Promise<void> {
+  const { opening } = await releaseVersions();
+  if (!migrated && (await readRecordedVersions(connection)).opening === opening) return;
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await syncTypedTables(connection);
+    await createMacros(connection, { models: true });
+    await describeWarehouse(connection);
+    await recordVersions(connection, { opening }, Date.now());
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -155,8 +184,8 @@ function queuedWarehouse(path: string, instance: DuckDBInstance, connection: Duc
 
 /**
  * Opens a warehouse that must already exist, to read it: read-only, so it never creates a file and works on a
- * read-only disk. A warehouse of an earlier release is upgraded first, as every command does, which needs
- * write access.
+ * read-only disk, with this release's macros as its session's own. A warehouse of an earlier release is upgraded
+ * first, as every command does, which needs write access.
  *
  * @example
  * const warehouse = await openWarehouseToRead('./ledgerpipe.duckdb'); // `status`

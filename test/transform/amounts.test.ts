@@ -7,7 +7,7 @@ async function amounts(texts: readonly string[]): Promise<(string | null)[]> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
-    await createMacros(connection, { temporary: false });
+    await createMacros(connection);
     const out: (string | null)[] = [];
     for (const text of texts) {
       const reader = await connection.runAndReadAll('SELECT CAST(lp_amount($t) AS VARCHAR) AS a', { t: text });
@@ -47,7 +47,7 @@ async function totals(groups: readonly (readonly string[])[]): Promise<(string |
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
-    await createMacros(connection, { temporary: false });
+    await createMacros(connection);
     const values = groups.flatMap((g, i) => g.map((text) => `(${i}, '${text}')`));
     const reader = await connection.runAndReadAll(
       `SELECT g, lp_total(lp_amount(t)) AS total FROM (VALUES ${values.join(', ')}) AS v(g, t) GROUP BY g ORDER BY g`,
@@ -101,7 +101,7 @@ describe('lp_total', () => {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     try {
-      await createMacros(connection, { temporary: false });
+      await createMacros(connection);
       // 20,000 amounts of mixed signs, on both sides of 10^10 (where lp_total switches ways of adding): the exact
       // text of lp_total equals DuckDB's own sum.
       const reader = await connection.runAndReadAll(

@@ -128,6 +128,7 @@ describe('a warehouse of the first release', () => {
       expect(await rows(warehouse, 'SELECT name, length(version) AS n FROM model_versions ORDER BY name')).toEqual([
         { name: 'ledger_order', n: '64' },
         { name: 'models', n: '64' },
+        { name: 'opening', n: '64' },
         { name: 'type_catalog', n: '64' },
         { name: 'typed_at_load', n: '64' },
       ]);
