@@ -115,7 +115,7 @@ export const schemaMigrations: Model = {
   name: 'schema_migrations',
   kind: 'table',
   description:
-    'The files of sql/warehouse/ this warehouse has run: each runs once, in name order, in its own transaction with its row here (src/warehouse/migrations.ts).',
+    'The files of sql/warehouse/ this warehouse has run: each runs once, in name order, in its own transaction with its row here (sql/load/schema_migrations.sql, src/warehouse/migrations.ts).',
   columns: [
     text('name', 'The file, as warehouse/<file>.sql.'),
     instant('applied_at', 'When it ran.'),
@@ -128,7 +128,7 @@ export const modelVersions: Model = {
   description:
     'The version of each set of rules the typed rows and the ledger were last made with, one row each (sql/warehouse/002_second_release.sql; README, "How the transform works").',
   columns: [
-    text('name', "typed_at_load, type_catalog, models, or ledger_order (present while the ledger lies in the exports' order)."),
+    text('name', "typed_at_load, type_catalog, models, opening (what openings make sure of: macros, typed tables, comments), or ledger_order (while the ledger lies in the exports' order)."),
     text('version', "A SHA-256 of the files the rules are made of (type_catalog: sql/seeds/*.csv); for ledger_order, the models' version the ledger was made whole with."),
     instant('updated_at', 'When it was last recorded.'),
   ],
