@@ -1,15 +1,18 @@
 -- The new rows in (run by src/transform/incremental.ts). With the variable lp_keep_order (the ledger lies in the
--- exports' order and lp_delta.later holds few enough rows), the later rows move: out here, and in again with the
--- new rows, so that the ledger stays in order. New rows go in in the exports' order: a parallel insert would
--- append them in any order.
+-- exports' order and few enough rows sort after the earliest new one), those later rows move: out here, and in
+-- again with the new rows, so that the ledger stays in order. New rows go in in the exports' order: a parallel
+-- insert would append them in any order.
+CREATE OR REPLACE TABLE lp_delta.later AS
+SELECT * FROM lp_later_rows() WHERE getvariable('lp_keep_order');
+
 DELETE FROM main.ledger AS l
 USING lp_delta.later AS m
-WHERE getvariable('lp_keep_order') AND l.account = m.account AND l.entry_id = m.entry_id;
+WHERE l.account = m.account AND l.entry_id = m.entry_id;
 
 INSERT INTO main.ledger BY NAME
 SELECT * FROM (
   SELECT * FROM lp_delta.ledger
   UNION ALL
-  SELECT * FROM lp_delta.later WHERE getvariable('lp_keep_order')
+  SELECT * FROM lp_delta.later
 )
 ORDER BY ts, entry_id, account;

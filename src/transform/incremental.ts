@@ -77,10 +77,10 @@ export async function updateLedger(c: DuckDBConnection, options: UpdateOptions):
 /** The rebooked records' rows out and their new rows in, keeping the exports' order when few rows must move. */
 async function replaceRows(c: DuckDBConnection, update: LedgerUpdate, options: UpdateOptions): Promise<boolean> {
   await c.run('SET VARIABLE lp_in_order = $inOrder', { inOrder: options.inOrder });
-  const [deleted = 0, later = 0] = await runSqlFile(c, await readSqlFile('incremental/20_rows_out.sql'));
+  const [deleted = 0, , later = 0] = await runSqlFile(c, await readSqlFile('incremental/20_rows_out.sql'));
   const keepOrder = options.inOrder && later <= options.movedRowsMax;
   await c.run('SET VARIABLE lp_keep_order = $keep', { keep: keepOrder });
-  const [moved = 0, inserted = 0] = await runSqlFile(c, await readSqlFile('incremental/30_rows_in.sql'));
+  const [, moved = 0, inserted = 0] = await runSqlFile(c, await readSqlFile('incremental/30_rows_in.sql'));
   update.deleted = deleted;
   update.inserted = inserted - moved;
   return keepOrder;

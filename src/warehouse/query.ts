@@ -4,7 +4,7 @@ import { readdir, realpath } from 'node:fs/promises';
 import { join, parse, resolve } from 'node:path';
 import { ident, literal } from './quote.js';
 import { describeOpenError } from './warehouse.js';
-import { startSession } from './session.js';
+import { lockSession, startSession } from './session.js';
 
 /**
  * How `query` opens the warehouse: read-only, with no access to any file but the warehouse (no COPY TO, no
@@ -92,7 +92,7 @@ export async function withQuery<T>(path: string, sql: string, use: (result: Quer
   const connection = await instance.connect();
   try {
     await startSession(connection);
-    await connection.run('SET lock_configuration = true');
+    await lockSession(connection);
     return await runRead(connection, sql, use);
   } finally {
     connection.closeSync();
@@ -113,8 +113,8 @@ export async function withLakeQuery<T>(lake: string, sql: string, use: (result: 
   const connection = await instance.connect();
   try {
     await startSession(connection);
-    await connection.run(`SET allowed_directories = [${literal(`${root}/`)}]`);
-    await connection.run('SET enable_external_access = false');
+    // Before the views, whose files must come from the lake alone.
+    await lockSession(connection, { onlyDirectory: root });
     for (const table of tables) {
       const files = literal(join(root, table, '*', '*', 'data.parquet'));
       await connection.run(`CREATE VIEW ${ident(table)} AS SELECT * FROM read_parquet(${files}, hive_partitioning = true, hive_types = {'account': VARCHAR, 'year': INTEGER})`);
@@ -123,7 +123,6 @@ export async function withLakeQuery<T>(lake: string, sql: string, use: (result: 
       const manifests = literal(join(root, '*', '*', '*', '_manifest.json'));
       await connection.run(`CREATE VIEW lake_partitions AS SELECT "table", account, "year", "rows", complete, coverage, written_at, sha256 FROM read_json(${manifests}, format = 'auto')`);
     }
-    await connection.run('SET lock_configuration = true');
     return await runRead(connection, sql, use);
   } finally {
     connection.closeSync();

@@ -76,3 +76,15 @@ export async function startSession(connection: DuckDBConnection, options: { memo
   await setSettings(connection, { memory_limit: options.memoryLimit });
   await connection.run('SET allocator_background_threads = true');
 }
+
+/**
+ * Locks the session's configuration, so that a statement cannot SET its way back out of what query allows
+ * (src/warehouse/query.ts). With `onlyDirectory`, DuckDB may read that folder and nothing else first (a lake).
+ */
+export async function lockSession(connection: DuckDBConnection, options: { onlyDirectory?: string } = {}): Promise<void> {
+  if (options.onlyDirectory !== undefined) {
+    await connection.run(`SET allowed_directories = [${literal(`${options.onlyDirectory}/`)}]`);
+    await connection.run('SET enable_external_access = false');
+  }
+  await connection.run('SET lock_configuration = true');
+}

@@ -66,16 +66,16 @@ export function sqlFileNamed(files: readonly SqlFile[], name: string): SqlFile {
 
 /**
  * Runs the statements of `file` one after another on `c`, and returns what each reports: the rows a DELETE,
- * INSERT or CREATE TABLE ... AS wrote, 0 for the others. Each statement is prepared when its turn comes, so a
- * statement may read what the ones before it made.
+ * INSERT or CREATE TABLE ... AS wrote, or the number a statement selects alone (a count); 0 for the others. Each
+ * statement is prepared when its turn comes, so a statement may read what the ones before it made.
  */
 export async function runSqlFile(c: DuckDBConnection, file: SqlFile): Promise<number[]> {
   const statements = await c.extractStatements(file.text);
   const counts: number[] = [];
   for (let i = 0; i < statements.count; i++) {
-    const reader = await (await statements.prepare(i)).runAndReadAll();
-    const [first] = reader.columnNames();
-    counts.push(first === 'Count' ? Number(reader.getRows()[0]?.[0] ?? 0) : 0);
+    const rows = (await (await statements.prepare(i)).runAndReadAll()).getRows();
+    const only = rows.length === 1 && rows[0]?.length === 1 ? rows[0][0] : undefined;
+    counts.push(typeof only === 'bigint' || typeof only === 'number' ? Number(only) : 0);
   }
   return counts;
 }
