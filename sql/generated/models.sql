@@ -3,34 +3,45 @@
 -- as they load), and the models made from them.
 
 CREATE OR REPLACE VIEW margin_records AS
-SELECT account, margin_type, id, coin, symbol, margin_tax_type, amount, fee, total, ts
+SELECT
+  account, margin_type, id, coin, symbol, margin_tax_type, amount, fee, total, ts
 FROM typed_margin_records;
 
 CREATE OR REPLACE VIEW futures_fills AS
-SELECT account, product_type, trade_id, order_id, symbol, price, base_volume, quote_volume, side, trade_side, pos_mode, trade_scope, enter_point_source, profit, margin_coin, fee, fee_coin, fee_detail, ts
+SELECT
+  account, product_type, trade_id, order_id, symbol, price, base_volume, quote_volume, side,
+  trade_side, pos_mode, trade_scope, enter_point_source, profit, margin_coin, fee, fee_coin,
+  fee_detail, ts
 FROM typed_futures_fills;
 
 CREATE OR REPLACE VIEW futures_fill_fees AS
 SELECT * FROM lp_futures_fill_fees();
 
 CREATE OR REPLACE VIEW withdrawals AS
-SELECT account, order_id, trade_id, coin, client_oid, type, dest, size, fee, status, from_address, to_address, chain, confirm, tag, u_time, ts
+SELECT
+  account, order_id, trade_id, coin, client_oid, type, dest, size, fee, status, from_address,
+  to_address, chain, confirm, tag, u_time, ts
 FROM typed_withdrawals;
 
 CREATE OR REPLACE VIEW deposits AS
-SELECT account, order_id, trade_id, coin, type, size, status, to_address, dest, chain, from_address, u_time, ts
+SELECT
+  account, order_id, trade_id, coin, type, size, status, to_address, dest, chain, from_address,
+  u_time, ts
 FROM typed_deposits;
 
 CREATE OR REPLACE VIEW futures_tax_records AS
-SELECT account, product_type, id, symbol, margin_coin, future_tax_type, amount, fee, ts
+SELECT
+  account, product_type, id, symbol, margin_coin, future_tax_type, amount, fee, ts
 FROM typed_futures_tax_records;
 
 CREATE OR REPLACE VIEW spot_tax_records AS
-SELECT account, id, coin, spot_tax_type, amount, fee, balance, biz_order_id, ts
+SELECT
+  account, id, coin, spot_tax_type, amount, fee, balance, biz_order_id, ts
 FROM typed_spot_tax_records;
 
 CREATE OR REPLACE VIEW p2p_tax_records AS
-SELECT account, id, coin, p2p_tax_type, balance, total, ts
+SELECT
+  account, id, coin, p2p_tax_type, balance, total, ts
 FROM typed_p2p_tax_records;
 
 -- The streams the ledger books, and whether their legs pair with others of their millisecond

@@ -34,6 +34,13 @@ export interface LedgerUpdate {
   inserted: number;
 }
 
+/** What an incremental transform did: the checks' problems (none, or nothing was replaced), and whether the ledger lies in order. */
+export interface UpdateResult {
+  problems: string[];
+  update: LedgerUpdate;
+  inOrder: boolean;
+}
+
 export interface UpdateOptions {
   /** The ledger's file (LEDGER_FILE), as the transform read it. */
   ledger: SqlFile;
@@ -54,7 +61,7 @@ export interface UpdateOptions {
  * pending_changes as they were. Returns the checks' problems, what changed, and whether the ledger is in the
  * exports' order.
  */
-export async function updateLedger(c: DuckDBConnection, options: UpdateOptions): Promise<{ problems: string[]; update: LedgerUpdate; inOrder: boolean }> {
+export async function updateLedger(c: DuckDBConnection, options: UpdateOptions): Promise<UpdateResult> {
   const changed = Number((await c.runAndReadAll('SELECT count(*) FROM (SELECT DISTINCT account, stream, key FROM pending_changes WHERE stream IN (SELECT source FROM lp_booked_streams()))')).getRows()[0]?.[0] ?? 0);
   const update: LedgerUpdate = { changed, rebooked: 0, deleted: 0, inserted: 0 };
   if (changed === 0) return { problems: [], update, inOrder: options.inOrder };

@@ -11,7 +11,7 @@ import { makeValueViews } from '../warehouse/values.js';
 import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, type ReleaseVersions } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { runChecks } from './checks.js';
-import { LEDGER_FILE, MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate } from './incremental.js';
+import { LEDGER_FILE, MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate, type UpdateResult } from './incremental.js';
 import { planLedger, type LedgerPlan } from './plan.js';
 import { Steps, type Step } from './steps.js';
 
@@ -107,7 +107,7 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
  * returns. The rest (the catalog, the views, the values) is what the last whole transform made: the models'
  * version it recorded is this release's (planLedger), so the same files would make the same.
  */
-async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<Awaited<ReturnType<typeof updateLedger>> | undefined> {
+async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<UpdateResult | undefined> {
   if (plan.full) {
     await dropEarlierModelTables(c);
     for (const file of context.files) await context.steps.time(file.name, () => c.run(file.text));

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readSqlFile, readSqlFolder } from './sql-files.js';
+import { inTransaction } from './transaction.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -18,15 +19,10 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
   const applied: string[] = [];
   for (const file of await readSqlFolder('warehouse')) {
     if (done.has(file.name)) continue;
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      await connection.run(file.text);
-      await connection.run('INSERT INTO schema_migrations VALUES ($name, $now)', { name: file.name, now: timestampTz(now) });
-      await connection.run('COMMIT');
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    await inTransaction(connection, async (c) => {
+      await c.run(file.text);
+      await c.run('INSERT INTO schema_migrations VALUES ($name, $now)', { name: file.name, now: timestampTz(now) });
+    });
     applied.push(file.name);
   }
   return applied;

@@ -24,8 +24,18 @@ export function typedTableDdl(model: TypedModel, options: { replace: boolean }):
 
 /** A typed stream's model: the view of its typed table's columns, but the raw key (and a partition it does not show). */
 function streamView(model: StreamModel): string {
-  const columns = model.columns.map((c) => c.name).join(', ');
-  return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT ${columns}\nFROM typed_${model.name};`;
+  return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT\n${columnLines(model.columns.map((c) => c.name))}\nFROM typed_${model.name};`;
+}
+
+/** Column names as a SELECT list, a few to an indented line. */
+function columnLines(names: readonly string[]): string {
+  const lines: string[] = [];
+  for (const name of names) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + name.length < 100) lines[lines.length - 1] = `${last}, ${name}`;
+    else lines.push(`  ${name}`);
+  }
+  return lines.join(',\n');
 }
 
 /** A model made from a stream's model: the view of the table macro of the same name in the stream's SQL model. */

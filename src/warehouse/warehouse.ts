@@ -4,6 +4,7 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { createMacros } from './macros.js';
+import { inTransaction } from './transaction.js';
 import { describeWarehouse } from './dictionary.js';
 import { syncTypedTables } from './typed-at-load.js';
 import { readRecordedVersions, recordVersions, releaseVersions } from './versions.js';
@@ -110,17 +111,12 @@ async function setUp(connection: DuckDBConnection, options: { memoryLimit: strin
 async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: boolean): Promise<void> {
   const { opening } = await releaseVersions();
   if (!migrated && (await readRecordedVersions(connection)).opening === opening) return;
-  await connection.run('BEGIN TRANSACTION');
-  try {
-    await syncTypedTables(connection);
-    await createMacros(connection, { models: true });
-    await describeWarehouse(connection);
-    await recordVersions(connection, { opening }, Date.now());
-    await connection.run('COMMIT');
-  } catch (error) {
-    await connection.run('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  await inTransaction(connection, async (c) => {
+    await syncTypedTables(c);
+    await createMacros(c, { models: true });
+    await describeWarehouse(c);
+    await recordVersions(c, { opening }, Date.now());
+  });
 }
 
 /**
@@ -139,18 +135,7 @@ function queuedWarehouse(path: string, instance: DuckDBInstance, connection: Duc
     path,
     connection,
     exclusive,
-    transaction: (work) =>
-      exclusive(async (c) => {
-        await c.run('BEGIN TRANSACTION');
-        try {
-          const result = await work(c);
-          await c.run('COMMIT');
-          return result;
-        } catch (error) {
-          await c.run('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      }),
+    transaction: (work) => exclusive((c) => inTransaction(c, work)),
     withMemoryLimit: async (limit, work) => {
       await limitTo(limit);
       let result;

@@ -1,0 +1,17 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/**
+ * Runs `work` on `c` inside BEGIN ... COMMIT, rolling back when it throws: its error is the one thrown, even when
+ * the rollback fails too (a database DuckDB gave up on refuses it).
+ */
+export async function inTransaction<T>(c: DuckDBConnection, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  await c.run('BEGIN TRANSACTION');
+  try {
+    const result = await work(c);
+    await c.run('COMMIT');
+    return result;
+  } catch (error) {
+    await c.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
