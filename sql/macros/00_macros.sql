@@ -92,6 +92,12 @@ CREATE OR REPLACE MACRO lp_time_text(value) AS
 CREATE OR REPLACE MACRO lp_fee_detail(detail) AS
   json_transform(detail, '[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]');
 
+-- A withdrawal's or deposit's reference in the ledger (README, "The ledger"): the chain transaction hash of an
+-- on-chain one (tradeId), else its order id; and its note: where it went, and on which chain.
+CREATE OR REPLACE MACRO lp_transfer_reference(dest, trade_id, order_id) AS
+  CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END;
+CREATE OR REPLACE MACRO lp_transfer_note(dest, chain) AS dest || coalesce(' ' || chain, '');
+
 -- The direction of a type not in the catalog, from its name: 'in' when a word of it is "in" (transfer_in,
 -- USER_IN, transfer-in), 'out' when one is "out", else NULL (then the stream's own direction, or as signed).
 -- A name with both says nothing. README, "Types not in the catalog".

@@ -29,11 +29,11 @@ SELECT
   ts
 FROM source;
 
--- The ledger's legs: the deposit by its status (in when the catalog lacks the status). reference: the on-chain
--- transaction hash for on-chain deposits, else the order id.
+-- The ledger's legs: the deposit by its status (in when the catalog lacks the status); its reference and note
+-- as a withdrawal's (lp_transfer_reference, lp_transfer_note: sql/macros/00_macros.sql).
 CREATE OR REPLACE MACRO lp_legs_deposits() AS TABLE
 SELECT account, 'deposits' AS source, order_id AS source_id, 'main' AS leg, ts, 'status' AS field, status AS type,
   'status' AS main_field, status AS main_type, coin AS asset, size AS written, 'in' AS default_direction,
-  NULL AS symbol, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END AS reference,
-  dest || coalesce(' ' || chain, '') AS note, '' AS pair_scope, '' AS pair_key
+  NULL AS symbol, lp_transfer_reference(dest, trade_id, order_id) AS reference,
+  lp_transfer_note(dest, chain) AS note, '' AS pair_scope, '' AS pair_key
 FROM typed_deposits;

@@ -37,14 +37,14 @@ SELECT
 FROM source;
 
 -- The ledger's legs: the withdrawal by its status (out when the catalog lacks the status), and its fee when not
--- zero. reference: the on-chain transaction hash for on-chain withdrawals, else the order id.
+-- zero; its reference and note by lp_transfer_reference and lp_transfer_note (sql/macros/00_macros.sql).
 CREATE OR REPLACE MACRO lp_legs_withdrawals() AS TABLE
 SELECT account, 'withdrawals' AS source, order_id AS source_id, 'main' AS leg, ts, 'status' AS field, status AS type,
   'status' AS main_field, status AS main_type, coin AS asset, size AS written, 'out' AS default_direction,
-  NULL AS symbol, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END AS reference,
-  dest || coalesce(' ' || chain, '') AS note, '' AS pair_scope, '' AS pair_key
+  NULL AS symbol, lp_transfer_reference(dest, trade_id, order_id) AS reference,
+  lp_transfer_note(dest, chain) AS note, '' AS pair_scope, '' AS pair_key
 FROM typed_withdrawals
 UNION ALL
 SELECT account, 'withdrawals', order_id, 'fee', ts, 'fee', '*', 'status', status, coin, fee, NULL,
-  NULL, CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END, dest || coalesce(' ' || chain, ''), '', ''
+  NULL, lp_transfer_reference(dest, trade_id, order_id), lp_transfer_note(dest, chain), '', ''
 FROM typed_withdrawals WHERE fee <> 0;

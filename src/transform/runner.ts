@@ -1,12 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckError } from '../errors/check-error.js';
 import { packageRoot } from '../util/package-root.js';
-import { STREAM_MODELS } from '../models/index.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
 import { RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { ensureTyped } from '../warehouse/typed-at-load.js';
+import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
 import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, type ReleaseVersions } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -129,7 +128,7 @@ async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context)
  * a warehouse keeps its tables until the views replace them.
  */
 async function dropEarlierModelTables(c: DuckDBConnection): Promise<void> {
-  const models = STREAM_MODELS.filter((m) => m.typedAtLoad !== undefined).map((m) => literal(m.name)).join(', ');
+  const models = TYPED_STREAMS.map(literal).join(', ');
   const tables = (await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN (${models})`)).getRows();
   for (const [name] of tables) await c.run(`DROP TABLE ${ident(String(name))}`);
 }

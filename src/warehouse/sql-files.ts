@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STREAM_MODELS } from '../models/index.js';
+import { STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { packageRoot } from '../util/package-root.js';
 
 export interface SqlFile {
@@ -31,7 +31,7 @@ export const streamModelFile = (stream: string): string => `models/${stream}.sql
  * load and whose legs the ledger reads.
  */
 export async function openingFiles(): Promise<SqlFile[]> {
-  const typed = STREAM_MODELS.filter((m) => m.typedAtLoad !== undefined).map((m) => readSqlFile(streamModelFile(m.name)));
+  const typed = TYPED_AT_LOAD.map((m) => readSqlFile(streamModelFile(m.name)));
   return [...(await readSqlFolder('macros')), ...(await Promise.all(typed))];
 }
 
