@@ -36,7 +36,11 @@ export function rateLimitBound(dataset: Dataset, streams: readonly StreamDef[], 
   for (const stream of streams) {
     let requests = 0;
     if (stream.kind === 'snapshot') {
-      requests = 1;
+      // Each part once; parts of one path share its limiter.
+      const byPath = new Map<string, { n: number; rate: number }>();
+      for (const p of stream.parts) byPath.set(p.path, { n: (byPath.get(p.path)?.n ?? 0) + 1, rate: p.ratePerSecond });
+      out[stream.name] = { fewestRequests: stream.parts.length, boundSeconds: Math.max(...[...byPath.values()].map((p) => p.n / p.rate)) };
+      continue;
     } else {
       const partitions = dataset.streams[stream.name as PagedStream];
       for (const partition of stream.partitions) {

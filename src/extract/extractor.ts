@@ -3,7 +3,7 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import type { PagedStreamDef, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
+import type { PagedStreamDef, SnapshotPart, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
@@ -145,12 +145,12 @@ type Context = ExtractOptions & {
 };
 
 /** The endpoint's limiter: from `limiters` when given (shared by every extraction of one API key), else new. */
-function limiterFor(stream: StreamDef, context: Context): RateLimiter {
-  const existing = context.limiters?.get(stream.path);
+function limiterFor(endpoint: { path: string; ratePerSecond: number }, context: Context): RateLimiter {
+  const existing = context.limiters?.get(endpoint.path);
   if (existing !== undefined) return existing;
-  const make = () => createRateLimiter({ perSecond: stream.ratePerSecond * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+  const make = () => createRateLimiter({ perSecond: endpoint.ratePerSecond * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
   const limiter = context.ipLimiter === undefined ? make() : underBudget(make(), context.ipLimiter);
-  context.limiters?.set(stream.path, limiter);
+  context.limiters?.set(endpoint.path, limiter);
   return limiter;
 }
 
@@ -187,30 +187,40 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
   });
 }
 
+/**
+ * Reads every part of a snapshot stream (one endpoint each) and files their records under one snapshot time,
+ * the server's, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
+ * `unavailable` says which refusals mean that) is filed as one marker record, `{"ledgerpipeUnavailable": why}`
+ * (README, "Balances"), and the others go on; any other failure fails the stream.
+ */
 async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {
-  const fetch = createFetcher(stream.path, stream.readPage, {
-    client: context.client,
-    limiter: limiterFor(stream, context),
-    policy: context.policy,
-    retryDeps: context.retryDeps,
-    stats,
-  });
-  const records = await fetch({});
-  // The snapshot's time is the server's, so two machines' snapshots of one moment agree.
+  const answers = await Promise.all(stream.parts.map((part) => readPart(stream, part, stats, context)));
   const takenAt = Math.round(context.clock() + context.client.offsetMs);
-  const checked = checkRecords(stream, records, { time: () => takenAt, keyPrefix: `${takenAt}:`, seenFields: new Set() });
-  await context.writer.commit({
-    stream: stream.name,
-    partition: '',
-    records: checked.load,
-    cursor: null,
-    done: true,
-    tie: false,
-    drift: checked.drift,
-    quarantine: checked.quarantine,
-  });
-  stats.pages++;
-  stats.records += checked.load.length;
-  stats.quarantined += checked.quarantine.length;
+  await Promise.all(
+    stream.parts.map(async (part, i) => {
+      const answer = answers[i] as PartAnswer;
+      const checked =
+        'unavailable' in answer
+          ? { load: [{ key: `${takenAt}:unavailable`, ts: takenAt, payload: JSON.stringify({ ledgerpipeUnavailable: answer.unavailable }) }], drift: [], quarantine: [] }
+          : checkRecords({ ...stream, ...(part.keyOf === undefined ? {} : { keyOf: part.keyOf }) }, answer.records, { time: () => takenAt, keyPrefix: `${takenAt}:`, seenFields: new Set() });
+      await context.writer.commit({ stream: stream.name, partition: part.name, records: checked.load, cursor: null, done: true, tie: false, drift: checked.drift, quarantine: checked.quarantine });
+      stats.pages++;
+      stats.records += checked.load.length;
+      stats.quarantined += checked.quarantine.length;
+    }),
+  );
   context.onProgress?.(stream.name, stats);
+}
+
+type PartAnswer = { records: unknown[] } | { unavailable: string };
+
+async function readPart(stream: SnapshotStreamDef, part: SnapshotPart, stats: StreamStats, context: Context): Promise<PartAnswer> {
+  const fetch = createFetcher(part.path, part.readPage, { client: context.client, limiter: limiterFor(part, context), policy: context.policy, retryDeps: context.retryDeps, stats });
+  try {
+    return { records: await fetch(part.params) };
+  } catch (error) {
+    if (!(error instanceof PlatformError) || stream.unavailable?.(error) !== true) throw error;
+    context.log.warn(`${stream.name} ${part.name}: GET ${part.path} is not readable with this key (HTTP ${error.httpStatus}, code ${error.platformCode}); recorded as unavailable`);
+    return { unavailable: `HTTP ${error.httpStatus}, code ${error.platformCode} "${error.platformMessage}"` };
+  }
 }

@@ -20,7 +20,7 @@ export interface CheckedRecords {
  * know, and schema fields a record lacks, are reported once per stream through `seenFields`.
  */
 export function checkRecords(
-  stream: Pick<PagedStreamDef | SnapshotStreamDef, 'schema' | 'keyField' | 'optionalFields'>,
+  stream: Pick<PagedStreamDef | SnapshotStreamDef, 'schema' | 'keyField' | 'optionalFields'> & { keyOf?: (record: Record<string, unknown>) => string },
   records: readonly unknown[],
   options: {
     /** The record's time; for snapshots, the snapshot time. */
@@ -46,7 +46,8 @@ export function checkRecords(
   for (const raw of records) {
     const payload = JSON.stringify(raw);
     const parsed = stream.schema.safeParse(raw);
-    const rawKey = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[stream.keyField] : undefined;
+    const keyOf = stream.keyOf ?? ((r: Record<string, unknown>) => r[stream.keyField]);
+    const rawKey = typeof raw === 'object' && raw !== null ? keyOf(raw as Record<string, unknown>) : undefined;
     if (!parsed.success) {
       const key = typeof rawKey === 'string' && rawKey !== '' ? rawKey : `sha256:${createHash('sha256').update(payload).digest('hex').slice(0, 32)}`;
       const error = parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ');
@@ -63,7 +64,7 @@ export function checkRecords(
       out.outside++;
       continue;
     }
-    const key = `${options.keyPrefix ?? ''}${String(record[stream.keyField])}`;
+    const key = `${options.keyPrefix ?? ''}${String(keyOf(record))}`;
     for (const field of Object.keys(record)) {
       if (!known.has(field)) report('unknown', field, JSON.stringify(record[field]).slice(0, 200));
     }

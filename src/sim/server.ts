@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { SimApiError } from './api-error.js';
 import { authenticate, type Credentials } from './auth.js';
+import type { AccountType } from './data/accounts.js';
 import { generateDataset } from './data/dataset.js';
+import { dropRecords } from './data/drop.js';
+import { balanceEndpoints } from './endpoints/balances.js';
 import type { Dataset, PagedStream } from './data/model.js';
 import { createRng } from './data/rng.js';
 import { advListEndpoint } from './endpoints/adv-list.js';
@@ -54,6 +57,13 @@ export interface SimulatorOptions {
    * by rateScale). Going over blocks the address for five minutes (scaled), every request answered 429.
    */
   ipLimitPerMinute?: number;
+  /**
+   * Records to leave out of the answers (default 0), while the balances and running balances still count them
+   * (src/sim/data/drop.ts says which); the dataset lists them in `dropped`.
+   */
+  dropRecords?: number;
+  /** Account types whose balance endpoint answers 40014, as for a key without that permission. */
+  unavailable?: readonly AccountType[];
   /** Where log lines go (default: nowhere). */
   log?: (line: string) => void;
   /** Told of every request to a served path, before it is answered (tests use it to see what was asked). */
@@ -103,7 +113,7 @@ function indexes(dataset: Dataset, stream: PagedStream): Map<string, PartitionIn
   return new Map(dataset.streams[stream].map((p) => [p.name, new PartitionIndex(p)]));
 }
 
-function buildEndpoints(dataset: Dataset, options: { seed: string; marginWindowDays: number; markets: readonly SimMarket[] }): Endpoint[] {
+function buildEndpoints(dataset: Dataset, options: { seed: string; marginWindowDays: number; markets: readonly SimMarket[]; unavailable?: readonly AccountType[] | undefined }): Endpoint[] {
   const { marginWindowDays } = options;
   const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
   return [
@@ -128,6 +138,7 @@ function buildEndpoints(dataset: Dataset, options: { seed: string; marginWindowD
       indexes(dataset, 'p2p_tax_records'),
     ),
     allAccountBalanceEndpoint(dataset.balances),
+    ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
     contractsEndpoint(),
     publicTimeEndpoint(),
     historyCandlesEndpoint(options.seed, options.markets),
@@ -183,7 +194,7 @@ function simAccounts(options: SimulatorOptions, marginWindowDays: number): SimAc
     return {
       name,
       credentials: i === 0 ? (options.credentials ?? seedCredentials(seed)) : seedCredentials(seed),
-      dataset: generateDataset({ ...options, seed, marginWindowDays }),
+      dataset: dropRecords(generateDataset({ ...options, seed, marginWindowDays, priceSeed: options.seed }), options.dropRecords ?? 0),
     };
   });
 }
@@ -203,7 +214,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const marginWindowDays = options.marginWindowDays ?? 366;
   const accounts = simAccounts(options, marginWindowDays);
   const endpointsByKey = new Map(
-    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS }).map((e) => [e.path, e]))]),
+    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS, unavailable: options.unavailable }).map((e) => [e.path, e]))]),
   );
   const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
   const state: SimState = {

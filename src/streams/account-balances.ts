@@ -9,11 +9,9 @@ export const balanceSchema = z.looseObject({ accountType: z.string(), usdtBalanc
 export const accountBalances = defineStream({
   kind: 'snapshot',
   name: 'account_balances',
-  path: '/api/v2/account/all-account-balance',
-  ratePerSecond: 1,
+  parts: [{ name: '', path: '/api/v2/account/all-account-balance', params: {}, ratePerSecond: 1, readPage: (data) => z.array(z.unknown()).parse(data ?? []) }],
   schema: balanceSchema,
   keyField: 'accountType',
-  readPage: (data) => z.array(z.unknown()).parse(data ?? []),
   model: {
     name: 'account_balances',
     kind: 'table',

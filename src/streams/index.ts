@@ -1,4 +1,5 @@
 import { accountBalances } from './account-balances.js';
+import { assetBalances } from './asset-balances.js';
 import { deposits } from './deposits.js';
 import { futuresFills } from './futures-fills.js';
 import { marginRecords } from './margin-records.js';
@@ -22,4 +23,5 @@ export const STREAMS = [
   spotTaxRecords,
   p2pTaxRecords,
   accountBalances,
+  assetBalances,
 ] as const satisfies readonly StreamDef[];

@@ -40,16 +40,36 @@ export interface PagedStreamDef<Name extends string = string> {
   model: StreamModel;
 }
 
-/** A stream read once per run as a snapshot (account balances). */
+/**
+ * One endpoint of a snapshot stream: what it asks and where its rows are filed. account_balances has one part;
+ * asset_balances one per account type, each its own endpoint (docs/platform.md, "Balances").
+ */
+export interface SnapshotPart {
+  /** The partition its rows are filed under: '' when the stream has one part, else the account type. */
+  name: string;
+  path: string;
+  params: Readonly<Record<string, string>>;
+  /** Requests per second per API key. */
+  ratePerSecond: number;
+  /** Reads one answer's `data` into records; throws on a shape it does not know. */
+  readPage(data: unknown): unknown[];
+  /** The record's key inside its snapshot and part; default: the stream's keyField. */
+  keyOf?(record: Record<string, unknown>): string;
+}
+
+/** A stream read once per run as a snapshot (balances): each part once, all under one snapshot time. */
 export interface SnapshotStreamDef<Name extends string = string> {
   kind: 'snapshot';
   name: Name;
-  path: string;
-  ratePerSecond: number;
+  parts: readonly SnapshotPart[];
   schema: z.ZodObject;
   keyField: string;
   optionalFields?: readonly string[];
-  readPage(data: unknown): unknown[];
+  /**
+   * Whether a refusal means this key cannot read a part (no permission, no such endpoint): the part is recorded
+   * as unavailable and the run goes on. Without it, every refusal fails the stream.
+   */
+  unavailable?(error: { httpStatus: number; platformCode: string }): boolean;
   model: StreamModel;
 }
 

@@ -60,7 +60,8 @@ function acceptedNow(stream: StreamDef, row: QuarantineRow): LoadRecord | undefi
   }
   const snapshotAt = stream.kind === 'snapshot' ? Number(/^(\d+):/.exec(String(row['key']))?.[1]) : undefined;
   if (snapshotAt !== undefined && !Number.isFinite(snapshotAt)) return undefined;
-  const checked = checkRecords(stream, [record], {
+  const part = stream.kind === 'snapshot' ? stream.parts.find((p) => p.name === String(row['partition'])) : undefined;
+  const checked = checkRecords({ ...stream, ...(part?.keyOf === undefined ? {} : { keyOf: part.keyOf }) }, [record], {
     time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
     ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
     seenFields: new Set(),

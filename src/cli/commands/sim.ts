@@ -29,6 +29,7 @@ const SIM_OPTIONS = {
   'pending-seconds': { type: 'number', default: 120, describe: 'How long last-day withdrawals stay pending after start' },
   'stall-ms': { type: 'number', default: 30_000, describe: 'How long a stalled request hangs before its connection drops' },
   accounts: { type: 'number', default: 1, describe: 'Accounts to serve, each with its own key and data (listed in the first line)' },
+  'drop-records': { type: 'number', default: 0, describe: 'Leave this many records out of the answers while the balances still count them (a platform that lost them): each shows as a balance break' },
   'ip-limit': { type: 'number', default: 6000, describe: 'Requests a minute per IP address over every key (scaled by --rate-scale); over it, the address is blocked 5 minutes' },
 } as const satisfies Record<string, Options>;
 
@@ -64,6 +65,7 @@ function checkSimArgs(args: SimArgs): { from: number; to: number } {
   check(args['pending-seconds'] >= 0, '--pending-seconds must not be negative');
   check(args['stall-ms'] >= 0, '--stall-ms must not be negative');
   check(Number.isInteger(args.accounts) && args.accounts >= 1 && args.accounts <= 10_000, '--accounts must be a whole number from 1 to 10000');
+  check(Number.isInteger(args['drop-records']) && args['drop-records'] >= 0, '--drop-records must be a whole number of records, such as 3');
   check(args['ip-limit'] > 0, '--ip-limit must be a positive number of requests a minute, such as 6000');
   return { from, to };
 }
@@ -86,6 +88,7 @@ async function serveSimulator(args: SimArgs, range: { from: number; to: number }
     stallMs: args['stall-ms'],
     accounts: args.accounts,
     ipLimitPerMinute: args['ip-limit'],
+    dropRecords: args['drop-records'],
     host: args.host,
     port: args.port,
     log: io.log,

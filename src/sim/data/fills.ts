@@ -1,5 +1,6 @@
 import { formatUnits, mulUnits, randomUnits } from './decimal.js';
 import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
+import type { PriceUnits } from './markets.js';
 import type { Rng } from './rng.js';
 import { anchor, buildRecords, edgeTimes, fillGap, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 
@@ -73,16 +74,22 @@ function sideOf(rng: Rng, tradeSide: string): string {
   return rng.pick(['buy', 'sell']);
 }
 
-function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: string, orderId: string): Payload {
+/** `price` at `places` decimals, moved by up to 0.1% either way (a fill is near the hour's close, not on it). */
+function nearClose(rng: Rng, close: PriceUnits, places: number): bigint {
+  const moved = close.units * BigInt(10_000 + rng.int(-10, 10));
+  return mulUnits(moved, close.places + 4, 1n, 0, places);
+}
+
+function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: string, orderId: string, priceAt: (symbol: string, ts: number) => PriceUnits): Payload {
   const market = rng.pick(MARKETS[productType]);
   const hedge = rng.chance(0.6);
   const tradeSide = rng.weighted(hedge ? HEDGE_SIDES : ONE_WAY_SIDES);
   const system = /^(burst|reduce|offset|delivery|dte)/.test(tradeSide);
   // A plain one-way buy/sell may open or reduce a position; only closing fills realise profit.
   const closing = tradeSide === 'open' ? false : /_single$/.test(tradeSide) && !system ? rng.chance(0.4) : true;
-  const [pMin, pMax, pPlaces] = market.price;
+  const [, , pPlaces] = market.price;
   const [vMin, vMax, vPlaces] = market.volume;
-  const price = randomUnits(rng, pMin, pMax, pPlaces);
+  const price = nearClose(rng, priceAt(`${market.base}USDT`, ts), pPlaces);
   const volume = randomUnits(rng, vMin, vMax, vPlaces);
   const quote = mulUnits(price, pPlaces, volume, vPlaces, pPlaces + vPlaces);
   const marginCoin = defaultMarginCoin(productType, market.base);
@@ -135,7 +142,7 @@ function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: strin
  * 15-day gap so some weekly windows are empty, and in USDT-FUTURES runs of 137 and 100 fills (one order)
  * in one millisecond, plus a run of 103 exactly on a seam.
  */
-export function generateFills(options: GenerateOptions, rng: Rng): Partition[] {
+export function generateFills(options: GenerateOptions, rng: Rng, priceAt: (symbol: string, ts: number) => PriceUnits): Partition[] {
   const { from, to, records } = options;
   const gaps = fillGap(from, to);
   const shares: Record<FillProductType, number> = { 'USDT-FUTURES': 0.6, 'COIN-FUTURES': 0.25, 'USDC-FUTURES': 0.15 };
@@ -160,7 +167,7 @@ export function generateFills(options: GenerateOptions, rng: Rng): Partition[] {
       // Fills of one millisecond belong to one order; otherwise an order sometimes fills twice in a row.
       if (ts !== previousTs && (orderId === '' || prng.chance(0.75))) orderId = String(BigInt(tradeId) + 7_777n);
       previousTs = ts;
-      return { record: fill(prng, name, ts, tradeId, orderId) };
+      return { record: fill(prng, name, ts, tradeId, orderId, priceAt) };
     });
     return { name, records: fills };
   });

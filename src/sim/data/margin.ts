@@ -1,5 +1,6 @@
 import { formatUnits, mulUnits, randomUnits } from './decimal.js';
 import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
+import type { PriceUnits } from './markets.js';
 import type { Rng } from './rng.js';
 import { anchor, buildEventRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 
@@ -24,11 +25,12 @@ export const MARGIN_TAX_TYPES = [
 ] as const;
 export const UNKNOWN_MARGIN_TAX_TYPE = 'special_transfer_out' as const;
 
+/** The pairs traded on margin: base, quote, and the range of a trade's base quantity. */
 const PAIRS = [
-  ['BTC', 'USDT', 0.0001, 0.8, 20_000, 110_000],
-  ['ETH', 'USDT', 0.001, 12, 1_000, 4_500],
-  ['SOL', 'USDT', 0.01, 150, 10, 300],
-  ['XRP', 'USDT', 1, 9000, 0.3, 3.5],
+  ['BTC', 'USDT', 0.0001, 0.8],
+  ['ETH', 'USDT', 0.001, 12],
+  ['SOL', 'USDT', 0.01, 150],
+  ['XRP', 'USDT', 1, 9000],
 ] as const;
 
 /**
@@ -55,7 +57,7 @@ const WEIGHTS: readonly (readonly [MarginEvent, number])[] = [
 const SINGLE_WEIGHTS = WEIGHTS.filter(([e]) => (SINGLE_TYPES as readonly string[]).includes(e));
 
 /** Types that move coin out of the account; the live service has been seen writing these both signed and not. */
-const OUTFLOW = new Set(['transfer_out', 'repay', 'interest_repay', 'liquidation_fee', 'deal_out', 'system_fee_in', 'confiscated', 'exchange_out', UNKNOWN_MARGIN_TAX_TYPE]);
+export const OUTFLOW: ReadonlySet<string> = new Set(['transfer_out', 'repay', 'interest_repay', 'liquidation_fee', 'deal_out', 'system_fee_in', 'confiscated', 'exchange_out', UNKNOWN_MARGIN_TAX_TYPE]);
 const PLACES = 8;
 
 interface Leg {
@@ -66,13 +68,14 @@ interface Leg {
   symbol: string;
 }
 
-/** The records of one event, oldest first. */
-function legsOf(rng: Rng, event: MarginEvent, isolated: boolean): Leg[] {
-  const [base, quote, qMin, qMax, pMin, pMax] = rng.pick(PAIRS);
+/** The records of one event, oldest first; trades at the hour's close (`price`). */
+function legsOf(rng: Rng, event: MarginEvent, isolated: boolean, price: (symbol: string) => PriceUnits): Leg[] {
+  const [base, quote, qMin, qMax] = rng.pick(PAIRS);
   const symbol = `${base}${quote}`;
   if (event === 'buy' || event === 'buy_system_fee' || event === 'sell') {
     const qty = randomUnits(rng, qMin, qMax, PLACES);
-    const cost = mulUnits(qty, PLACES, randomUnits(rng, pMin, pMax, 2), 2, PLACES);
+    const close = price(symbol);
+    const cost = mulUnits(qty, PLACES, close.units, close.places, PLACES) || 1n;
     const buy = event !== 'sell';
     const received = buy ? { coin: base, units: qty } : { coin: quote, units: cost };
     const given = buy ? { coin: quote, units: cost } : { coin: base, units: qty };
@@ -87,9 +90,12 @@ function legsOf(rng: Rng, event: MarginEvent, isolated: boolean): Leg[] {
     return legs;
   }
   if (event === 'convert') {
+    const spent = randomUnits(rng, 1, 2_000, PLACES);
+    const close = price(symbol);
+    const received = (spent * 10n ** BigInt(close.places)) / close.units || 1n;
     return [
-      { type: 'exchange_out', coin: quote, units: randomUnits(rng, 1, 2_000, PLACES), feeUnits: 0n, symbol: isolated ? symbol : '' },
-      { type: 'exchange_in', coin: base, units: randomUnits(rng, qMin, qMax / 10, PLACES), feeUnits: 0n, symbol: isolated ? symbol : '' },
+      { type: 'exchange_out', coin: quote, units: spent, feeUnits: 0n, symbol: isolated ? symbol : '' },
+      { type: 'exchange_in', coin: base, units: received, feeUnits: 0n, symbol: isolated ? symbol : '' },
     ];
   }
   const coin = rng.pick([base, quote]);
@@ -116,7 +122,7 @@ function eventChooser(options: GenerateOptions, rng: Rng, crossed: boolean): (ts
  * 30-day and configured windows; in crossed a run longer than a page (500) and a run of exactly one page inside
  * one millisecond.
  */
-export function generateMarginRecords(options: GenerateOptions, rng: Rng): Partition[] {
+export function generateMarginRecords(options: GenerateOptions, rng: Rng, priceAt: (symbol: string, ts: number) => PriceUnits): Partition[] {
   const { from, to } = options;
   const windows = [366 * DAY_MS, 30 * DAY_MS, options.marginWindowDays * DAY_MS];
   const count = Math.max(40, Math.round(options.records / 4));
@@ -129,13 +135,11 @@ export function generateMarginRecords(options: GenerateOptions, rng: Rng): Parti
     const runTimes = new Set(runs);
     const choose = eventChooser(options, prng, crossed);
     const times = [...edgeTimes(from, to, windows, []), ...randomTimes(prng, Math.round(count * (crossed ? 0.7 : 0.3)), start, end, []), ...runs].sort((a, b) => a - b);
-    const events = times.map((ts) => ({ ts, legs: legsOf(prng, choose(ts, runTimes.has(ts)), !crossed) }));
-    const balance = { units: 1_000_000_000_000n };
+    const events = times.map((ts) => ({ ts, legs: legsOf(prng, choose(ts, runTimes.has(ts)), !crossed, (symbol) => priceAt(symbol, ts)) }));
     const records = buildEventRecords(events, index, prng, (event, legIndex, ts, id) => {
       const leg = event.legs[legIndex] as Leg;
       const outflow = OUTFLOW.has(leg.type);
-      balance.units += outflow ? -leg.units : leg.units;
-      if (balance.units < 0n) balance.units = -balance.units;
+      // total, the running balance, is written from the whole account afterwards (accounts.ts).
       const record: Payload = {
         id,
         coin: leg.coin,
@@ -144,7 +148,7 @@ export function generateMarginRecords(options: GenerateOptions, rng: Rng): Parti
         // The live service has been seen writing outflows both signed and unsigned: generate both.
         amount: formatUnits(outflow && prng.chance(0.5) ? -leg.units : leg.units, PLACES),
         fee: leg.feeUnits === 0n ? '0' : formatUnits(leg.feeUnits, PLACES),
-        total: formatUnits(balance.units, PLACES),
+        total: '',
         ts: String(ts),
       };
       return { record };

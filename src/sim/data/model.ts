@@ -1,4 +1,6 @@
 import { PAGED_STREAMS, type PagedStream, type StreamName } from '../../streams/manifest.js';
+import type { AccountTruth } from './accounts.js';
+import type { SimMarket } from './markets.js';
 
 /** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
 export { PAGED_STREAMS, type PagedStream, type StreamName };
@@ -26,8 +28,14 @@ export interface Partition {
 export interface Dataset {
   from: number;
   to: number;
+  /** What the simulator serves: every record but the dropped ones. */
   streams: Record<PagedStream, Partition[]>;
+  /** all-account-balance's answer: each account type valued in USDT at the range's end. */
   balances: Payload[];
+  /** The account the records describe, dropped records included (accounts.ts). */
+  account: AccountTruth;
+  /** Records left out of the answers (`--drop-records`), each with its stream and partition; counted in `account`. */
+  dropped: { stream: PagedStream; partition: string; record: SimRecord }[];
 }
 
 export interface GenerateOptions {
@@ -40,6 +48,9 @@ export interface GenerateOptions {
   records: number;
   /** The margin window the simulator enforces, so records also sit on its seams. */
   marginWindowDays: number;
+  /** The seed of the candles the server serves, which trades are priced at (default: `seed`). */
+  priceSeed?: string;
+  markets?: readonly SimMarket[];
 }
 
 export const DAY_MS = 86_400_000;

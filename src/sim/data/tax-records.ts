@@ -1,4 +1,5 @@
-import { formatUnits, randomUnits } from './decimal.js';
+import { formatUnits, mulUnits, randomUnits } from './decimal.js';
+import type { PriceUnits } from './markets.js';
 import { FILL_PRODUCT_TYPES } from './fills.js';
 import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
 import type { Rng } from './rng.js';
@@ -29,10 +30,6 @@ export const UNKNOWN_FUTURE_TAX_TYPE = 'contract_settle_adjust';
  * conversion is "Exchange spending" and "Exchange income". UNKNOWN_SPOT_TAX_TYPE is one no documentation lists.
  */
 export const SPOT_SINGLE_TYPES: readonly (readonly [string, number])[] = [
-  ['Deposit', 6],
-  ['Withdrawal', 5],
-  ['Transfer in', 6],
-  ['Transfer out', 5],
   ['Interest', 6],
   ['Airdrop Reward-A', 1],
   ['Rebate rewards', 2],
@@ -42,7 +39,13 @@ export const SPOT_SINGLE_TYPES: readonly (readonly [string, number])[] = [
   ['Subscribe', 2],
   ['Redemption', 2],
 ];
-export const SPOT_TAX_TYPES = ['Buy', 'Sell', 'Transaction fee deduct', 'Exchange spending', 'Exchange income', ...SPOT_SINGLE_TYPES.map(([t]) => t)];
+/**
+ * The spot side of what other streams move (README, "The simulator"): each successful deposit and withdrawal, and
+ * each internal transfer with the margin, futures and P2P (funding) accounts, is also a spot tax record, so the
+ * spot account's running balance counts it and every internal transfer has both sides.
+ */
+export const SPOT_MIRROR_TYPES = ['Deposit', 'Withdrawal', 'Transfer in', 'Transfer out'] as const;
+export const SPOT_TAX_TYPES = ['Buy', 'Sell', 'Transaction fee deduct', 'Exchange spending', 'Exchange income', ...SPOT_SINGLE_TYPES.map(([t]) => t), ...SPOT_MIRROR_TYPES];
 export const UNKNOWN_SPOT_TAX_TYPE = 'Card cashback-user in';
 
 /** p2pTaxType values: the newest docs' example spells the transfers with a hyphen. */
@@ -50,7 +53,7 @@ export const P2P_TAX_TYPES = ['transfer-in', 'transfer-out', 'buy', 'sell'] as c
 export const UNKNOWN_P2P_TAX_TYPE = 'appeal_adjustment';
 
 /** Outflows among the single types: written negative. */
-const SPOT_OUT = new Set(['Withdrawal', 'Transfer out', 'Fast withdrawal fee', 'Subscribe']);
+const SPOT_OUT = new Set(['Fast withdrawal fee', 'Subscribe']);
 
 const MARGIN_COINS: Record<(typeof FILL_PRODUCT_TYPES)[number], readonly string[]> = {
   'USDT-FUTURES': ['USDT'],
@@ -110,24 +113,39 @@ export function generateFutureTaxRecords(options: GenerateOptions, rng: Rng): Pa
   });
 }
 
-type SpotEvent = { kind: 'buy' | 'sell' | 'convert' } | { kind: 'single'; type: string };
+/** A spot record that mirrors a record of another stream: its type, coin, signed amount and fee, at that time. */
+export interface SpotMirror {
+  ts: number;
+  type: (typeof SPOT_MIRROR_TYPES)[number];
+  coin: string;
+  amount: bigint;
+  fee: bigint;
+}
 
-/** The records of one spot event: type, coin and signed amount of each. */
-function spotLegs(rng: Rng, event: SpotEvent): (readonly [string, string, bigint])[] {
+type SpotEvent = { kind: 'buy' | 'sell' | 'convert' } | { kind: 'single'; type: string };
+type SpotLeg = readonly [type: string, coin: string, amount: bigint, fee: bigint];
+
+/** The records of one spot event: type, coin, signed amount and fee of each; trades priced at the hour's close. */
+function spotLegs(rng: Rng, event: SpotEvent, price: (coin: string) => PriceUnits): SpotLeg[] {
   if (event.kind === 'single') {
     const units = randomUnits(rng, 0.00000001, 500, 8);
-    return [[event.type, event.type === 'Fiat deposit' ? 'EUR' : rng.pick(['USDT', 'BTC', 'ETH', 'BGB']), SPOT_OUT.has(event.type) ? -units : units]];
+    return [[event.type, event.type === 'Fiat deposit' ? 'EUR' : rng.pick(['USDT', 'BTC', 'ETH', 'BGB']), SPOT_OUT.has(event.type) ? -units : units, 0n]];
   }
   const coin = rng.pick(['BTC', 'ETH', 'BGB', 'SOL']);
   const qty = randomUnits(rng, 0.001, 20, 8);
-  const cost = randomUnits(rng, 1, 5_000, 8);
-  if (event.kind === 'buy') return [['Buy', coin, qty], ['Buy', 'USDT', -cost], ['Transaction fee deduct', coin, -(qty / 1000n || 1n)]];
-  if (event.kind === 'sell') return [['Sell', 'USDT', cost], ['Sell', coin, -qty], ['Transaction fee deduct', 'USDT', -(cost / 1000n || 1n)]];
-  return [['Exchange spending', 'USDT', -cost], ['Exchange income', coin, qty]];
+  const close = price(coin);
+  const cost = mulUnits(qty, 8, close.units, close.places, 8) || 1n;
+  if (event.kind === 'buy') return [['Buy', coin, qty, 0n], ['Buy', 'USDT', -cost, 0n], ['Transaction fee deduct', coin, -(qty / 1000n || 1n), 0n]];
+  if (event.kind === 'sell') return [['Sell', 'USDT', cost, 0n], ['Sell', coin, -qty, 0n], ['Transaction fee deduct', 'USDT', -(cost / 1000n || 1n), 0n]];
+  return [['Exchange spending', 'USDT', -cost, 0n], ['Exchange income', coin, qty, 0n]];
 }
 
-/** Spot tax records (GET /api/v2/tax/spot-record): orders, conversions, and every single type. */
-export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng): Partition[] {
+/**
+ * Spot tax records (GET /api/v2/tax/spot-record): orders and conversions priced at the hour's close, every single
+ * type, and the mirrors of the other streams' movements into and out of spot. `balance` is written afterwards,
+ * from the whole account (accounts.ts).
+ */
+export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng, priceAt: (symbol: string, ts: number) => PriceUnits, mirrors: readonly SpotMirror[]): Partition[] {
   const prng = rng.fork('spot');
   const single = typeChooser(options, prng, SPOT_SINGLE_TYPES, UNKNOWN_SPOT_TAX_TYPE);
   const forced: SpotEvent[] = [{ kind: 'buy' }, { kind: 'sell' }, { kind: 'convert' }];
@@ -139,21 +157,20 @@ export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng): Part
     if (roll < 0.34) return { kind: 'convert' };
     return { kind: 'single', type: single(ts) };
   };
-  let balance = 50_000_000_000n;
-  const events = times(options, prng, Math.max(30, Math.round(options.records / 20)), false).map((ts) => {
+  const own = times(options, prng, Math.max(30, Math.round(options.records / 20)), false).map((ts) => {
     const event = choose(ts);
-    return { ts, legs: spotLegs(prng, event), order: event.kind === 'single' ? undefined : String(ts * 10 + prng.int(0, 9)) };
+    return { ts, legs: spotLegs(prng, event, (coin) => priceAt(`${coin}USDT`, ts)), order: event.kind === 'single' ? undefined : String(ts * 10 + prng.int(0, 9)) };
   });
-  const records = buildEventRecords(events, 0, prng, (event, leg, ts, id) => {
-    const [type, coin, amount] = event.legs[leg] as readonly [string, string, bigint];
-    balance += amount;
+  const mirrored = mirrors.map((m) => ({ ts: m.ts, legs: [[m.type, m.coin, m.amount, m.fee] as SpotLeg], order: undefined }));
+  const records = buildEventRecords([...own, ...mirrored], 0, prng, (event, leg, ts, id) => {
+    const [type, coin, amount, fee] = event.legs[leg] as SpotLeg;
     const record: Payload = {
       id,
       coin,
       spotTaxType: type,
       amount: formatUnits(amount, 8),
-      fee: '0',
-      balance: formatUnits(balance < 0n ? -balance : balance, 8),
+      fee: fee === 0n ? '0' : formatUnits(fee, 8),
+      balance: '',
       bizOrderId: event.order ?? String(BigInt(id) + 11n),
       ts: String(ts),
     };

@@ -1,43 +1,11 @@
 import { badParam, SimApiError } from '../api-error.js';
-import { hashUnit } from '../data/rng.js';
+import { simClose, type SimMarket } from '../data/markets.js';
 import type { Endpoint } from './endpoint.js';
+
+export { DEFAULT_MARKETS, simClose, type SimMarket } from '../data/markets.js';
 
 const HOUR_MS = 3_600_000;
 const GRANULARITIES: Record<string, number> = { '1min': 60_000, '5min': 300_000, '15min': 900_000, '30min': 1_800_000, '1h': HOUR_MS, '4h': 4 * HOUR_MS, '1day': 24 * HOUR_MS };
-
-/** A pair the simulator quotes: its price's middle, how far it swings, and its decimals. */
-export interface SimMarket {
-  symbol: string;
-  mid: number;
-  swing: number;
-  decimals: number;
-}
-
-/**
- * The pairs the simulator serves candles for by default: the USDT pairs of the assets its records move (EUR,
- * of the fiat deposits, has none), USDCUSDT, BTC-quoted BGB, and USDTEUR for fiat values.
- */
-export const DEFAULT_MARKETS: readonly SimMarket[] = [
-  { symbol: 'BTCUSDT', mid: 80_000, swing: 0.25, decimals: 2 },
-  { symbol: 'ETHUSDT', mid: 2_800, swing: 0.3, decimals: 2 },
-  { symbol: 'SOLUSDT', mid: 160, swing: 0.35, decimals: 3 },
-  { symbol: 'BGBUSDT', mid: 4.5, swing: 0.3, decimals: 4 },
-  { symbol: 'XRPUSDT', mid: 2.2, swing: 0.35, decimals: 4 },
-  { symbol: 'BGBBTC', mid: 0.0000562, swing: 0.3, decimals: 10 },
-  { symbol: 'USDCUSDT', mid: 1, swing: 0.0008, decimals: 4 },
-  { symbol: 'USDTEUR', mid: 0.9, swing: 0.04, decimals: 4 },
-];
-
-/**
- * The close of `market` for the hour that opens at `hour`: a slow wave plus hourly noise, both drawn from the
- * seed, so every run and every request sees the same price for the same hour.
- */
-export function simClose(seed: string, market: SimMarket, hour: number): string {
-  const h = hour / HOUR_MS;
-  const wave = Math.sin(h / 700 + hashUnit(`${seed}:${market.symbol}:phase`) * 6.283);
-  const noise = hashUnit(`${seed}:${market.symbol}:${h}`) - 0.5;
-  return (market.mid * (1 + market.swing * (0.8 * wave + 0.2 * noise))).toFixed(market.decimals);
-}
 
 /**
  * GET /api/v2/spot/market/history-candles (docs/platform.md, "Prices"): public, 20 requests a second per IP,

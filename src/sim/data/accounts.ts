@@ -1,0 +1,192 @@
+import { formatUnits, randomUnits } from './decimal.js';
+import { OUTFLOW } from './margin.js';
+import type { PriceUnits } from './markets.js';
+import type { Partition, Payload, PagedStream, SimRecord } from './model.js';
+import type { Rng } from './rng.js';
+
+/**
+ * The simulator's one account: what each record it serves does to which balance, by its own reading of what it
+ * generated (independent of ledgerpipe's type catalog, so a test comparing the two proves something), the
+ * opening balances, the running balances its records carry, and the per-asset balances it serves.
+ */
+
+/** The account types of the per-asset balance endpoints (README, "Balances"). */
+export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots';
+
+/** One balance: an account type's asset (in isolated margin, of one pair). */
+export interface BalanceKey {
+  accountType: AccountType;
+  asset: string;
+  /** The pair of an isolated margin balance, else ''. */
+  symbol: string;
+}
+
+/** One record's effect on one balance, in units of 10^-8. */
+export interface Movement extends BalanceKey {
+  ts: number;
+  stream: PagedStream;
+  id: string;
+  units: bigint;
+}
+
+export interface AccountTruth {
+  /** Every balance's opening (before the first record), keyed by keyOf. */
+  opening: Map<string, bigint>;
+  /** Every record's movements, oldest first (by time, then id). */
+  movements: Movement[];
+}
+
+export const PLACES = 8;
+const SCALE = 10n ** BigInt(PLACES);
+
+export const keyOf = (k: BalanceKey): string => `${k.accountType}|${k.asset}|${k.symbol}`;
+export function keyFrom(key: string): BalanceKey {
+  const [accountType, asset, symbol] = key.split('|') as [AccountType, string, string];
+  return { accountType, asset, symbol };
+}
+
+/** A decimal string of at most 8 decimals as units of 10^-8. */
+export function units8(text: unknown): bigint {
+  const s = String(text ?? '0');
+  if (s === '' || s === 'null') return 0n;
+  const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(s);
+  if (m === null) throw new Error(`not a decimal: ${s}`);
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  if (frac.length > PLACES) throw new Error(`more than ${PLACES} decimals: ${s}`);
+  const value = BigInt(m[2] as string) * SCALE + BigInt((frac || '0').padEnd(PLACES, '0'));
+  return m[1] === '-' ? -value : value;
+}
+
+const abs = (u: bigint): bigint => (u < 0n ? -u : u);
+const FUTURES_TYPE: Record<string, AccountType> = { 'USDT-FUTURES': 'usdt_futures', 'COIN-FUTURES': 'coin_futures', 'USDC-FUTURES': 'usdc_futures' };
+const FILL_MARGIN_COIN: Record<string, (symbol: string) => string> = {
+  'USDT-FUTURES': () => 'USDT',
+  'USDC-FUTURES': () => 'USDC',
+  'COIN-FUTURES': (symbol) => symbol.replace(/USD([A-Z]\d{2})?$/, ''),
+};
+/** Futures tax types that repeat what the fills carry (their profit and fee): not a movement of their own. */
+const REPEATS_FILLS = /^(open|close|burst)/;
+
+/** The movements of one record of `stream`, read as the simulator generated it. */
+function movementsOf(stream: PagedStream, partition: string, r: Payload): Omit<Movement, 'ts' | 'stream' | 'id'>[] {
+  switch (stream) {
+    case 'margin_records': {
+      const type = String(r['marginTaxType']);
+      const main = units8(r['amount']);
+      const symbol = partition === 'isolated' ? String(r['symbol']) : '';
+      const accountType: AccountType = partition === 'isolated' ? 'margin_isolated' : 'margin_crossed';
+      return [{ accountType, asset: String(r['coin']), symbol, units: (OUTFLOW.has(type) ? -abs(main) : abs(main)) + units8(r['fee']) }];
+    }
+    case 'futures_fills': {
+      const accountType = FUTURES_TYPE[partition] as AccountType;
+      const marginCoin = String(r['marginCoin'] ?? (FILL_MARGIN_COIN[partition] as (s: string) => string)(String(r['symbol'])));
+      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [{ accountType, asset: marginCoin, symbol: '', units: units8(r['profit']) }];
+      for (const e of (r['feeDetail'] ?? []) as Payload[]) {
+        const fee = units8(e['totalFee']);
+        out.push({ accountType, asset: String(e['feeCoin']), symbol: '', units: e['deduction'] === 'yes' ? -abs(fee) : fee });
+      }
+      return out;
+    }
+    case 'futures_tax_records': {
+      if (REPEATS_FILLS.test(String(r['futureTaxType']))) return [];
+      return [{ accountType: FUTURES_TYPE[partition] as AccountType, asset: String(r['marginCoin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) }];
+    }
+    case 'spot_tax_records': {
+      const units = units8(r['amount']) + units8(r['fee']);
+      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [{ accountType: 'spot', asset: String(r['coin']), symbol: '', units }];
+      // Subscriptions and redemptions move coin between spot and earn, which has no records of its own.
+      if (r['spotTaxType'] === 'Subscribe' || r['spotTaxType'] === 'Redemption') out.push({ accountType: 'earn', asset: String(r['coin']), symbol: '', units: -units });
+      return out;
+    }
+    case 'p2p_tax_records':
+      return [{ accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['balance'] ?? r['total']) }];
+    // Deposits and withdrawals reach the spot account as spot tax records (their mirrors): counted there.
+    default:
+      return [];
+  }
+}
+
+const byTimeThenId = (a: { ts: number; id: string }, b: { ts: number; id: string }): number =>
+  a.ts - b.ts || (a.id.length - b.id.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Every record's movements, oldest first. */
+export function accountMovements(streams: Record<PagedStream, Partition[]>): Movement[] {
+  const out: Movement[] = [];
+  for (const [stream, partitions] of Object.entries(streams) as [PagedStream, Partition[]][]) {
+    for (const p of partitions) {
+      for (const rec of p.records) {
+        for (const m of movementsOf(stream, p.name, rec.record)) if (m.units !== 0n || stream === 'spot_tax_records' || stream === 'margin_records') out.push({ ...m, ts: rec.ts, stream, id: rec.id });
+      }
+    }
+  }
+  return out.sort(byTimeThenId);
+}
+
+/**
+ * Opening balances so that no balance ever goes below zero (the lowest running sum, plus a cushion), and the
+ * running balances written into the records that carry one: a spot tax record's `balance` (per coin) and a
+ * margin record's `total` (per coin; in isolated margin per pair and coin), each the balance after the record,
+ * its fee included (README, "Running balances").
+ */
+export function settleAccount(streams: Record<PagedStream, Partition[]>, rng: Rng): AccountTruth {
+  const movements = accountMovements(streams);
+  const running = new Map<string, bigint>();
+  const lowest = new Map<string, bigint>();
+  for (const m of movements) {
+    const k = keyOf(m);
+    const next = (running.get(k) ?? 0n) + m.units;
+    running.set(k, next);
+    lowest.set(k, next < (lowest.get(k) ?? 0n) ? next : (lowest.get(k) ?? 0n));
+  }
+  const opening = new Map<string, bigint>();
+  for (const k of [...running.keys()].sort()) opening.set(k, -(lowest.get(k) ?? 0n) + randomUnits(rng.fork(k), 0, 50, PLACES));
+  writeRunningBalances(streams, movements, opening);
+  return { opening, movements };
+}
+
+function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movements: readonly Movement[], opening: ReadonlyMap<string, bigint>): void {
+  const byId = new Map<string, SimRecord>();
+  for (const p of streams.spot_tax_records) for (const r of p.records) byId.set(`spot_tax_records:${r.id}`, r);
+  for (const p of streams.margin_records) for (const r of p.records) byId.set(`margin_records:${r.id}`, r);
+  const balance = new Map(opening);
+  for (const m of movements) {
+    const k = keyOf(m);
+    const after = (balance.get(k) ?? 0n) + m.units;
+    balance.set(k, after);
+    if (m.accountType === 'earn') continue;
+    const rec = byId.get(`${m.stream}:${m.id}`);
+    if (rec === undefined) continue;
+    rec.record[m.stream === 'spot_tax_records' ? 'balance' : 'total'] = formatUnits(after, PLACES);
+  }
+}
+
+/** Each balance at instant `at` (movements before it), the opening included; every key the account has. */
+export function balancesAt(truth: AccountTruth, at: number): Map<string, bigint> {
+  const out = new Map(truth.opening);
+  for (const m of truth.movements) {
+    if (m.ts >= at) break;
+    out.set(keyOf(m), (out.get(keyOf(m)) ?? 0n) + m.units);
+  }
+  return out;
+}
+
+/** What the all-account-balance endpoint serves: each account type valued in USDT at `at`. */
+export function usdtValuation(balances: ReadonlyMap<string, bigint>, priceAt: (symbol: string, ts: number) => PriceUnits, at: number): Payload[] {
+  const groups: Record<string, bigint> = { spot: 0n, futures: 0n, funding: 0n, earn: 0n, bots: 0n, margin: 0n };
+  for (const [k, units] of balances) {
+    const { accountType, asset } = keyFrom(k);
+    const group = accountType.endsWith('_futures') ? 'futures' : accountType.startsWith('margin_') ? 'margin' : accountType;
+    let value = units;
+    if (asset !== 'USDT') {
+      let price: PriceUnits;
+      try {
+        price = priceAt(`${asset}USDT`, at);
+      } catch {
+        continue;
+      }
+      value = (units * price.units) / 10n ** BigInt(price.places);
+    }
+    groups[group] = (groups[group] ?? 0n) + value;
+  }
+  return Object.entries(groups).map(([accountType, v]) => ({ accountType, usdtBalance: formatUnits(v, PLACES) }));
+}

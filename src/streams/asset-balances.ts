@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { optionalDecimalString } from './fields.js';
+import { accountColumn, amount, instant, text, type Column } from './model.js';
+import { defineStream, type SnapshotPart } from './stream.js';
+
+/**
+ * The per-asset balance endpoints (docs/platform.md, "Balances"), one per account type, each answering "now".
+ * Every field is kept as served; the fields below are the documented ones, checked to be plain decimals where
+ * they are amounts (an empty string reads as absent, as in the funding example's `"frozen": ""`).
+ */
+const amountFields = [
+  'available', 'frozen', 'locked', 'limitAvailable', 'totalAmount', 'borrow', 'interest', 'net', 'coupon', 'accountEquity',
+  'usdtEquity', 'btcEquity', 'unrealizedPL', 'crossedMaxAvailable', 'isolatedMaxAvailable', 'maxTransferOut', 'crossedRiskRate',
+  'crossedUnrealizedPL', 'isolatedUnrealizedPL', 'isolatedMargin', 'crossedMargin', 'amount', 'usdtValue', 'equity', 'bonus',
+] as const;
+
+export const assetBalanceSchema = z
+  .looseObject({
+    coin: z.string().nullish(),
+    marginCoin: z.string().nullish(),
+    symbol: z.string().nullish(),
+    ...Object.fromEntries(amountFields.map((f) => [f, optionalDecimalString])),
+  })
+  .refine((r) => typeof (r.coin ?? r.marginCoin) === 'string' && (r.coin ?? r.marginCoin) !== '', { message: 'neither coin nor marginCoin', path: ['coin'] });
+
+const list = (data: unknown): unknown[] => z.array(z.unknown()).parse(data ?? []);
+const coinOf = (r: Record<string, unknown>): string => String(r['coin'] ?? r['marginCoin']);
+
+/** One part per account type; the futures accounts per product type, the bots per bot account type. */
+const PARTS: readonly SnapshotPart[] = [
+  { name: 'spot', path: '/api/v2/spot/account/assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
+  ...(['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'] as const).map((productType) => ({
+    name: `${productType.split('-')[0]?.toLowerCase()}_futures`,
+    path: '/api/v2/mix/account/accounts',
+    params: { productType },
+    ratePerSecond: 10,
+    readPage: list,
+    keyOf: coinOf,
+  })),
+  { name: 'margin_crossed', path: '/api/v2/margin/crossed/account/assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
+  {
+    name: 'margin_isolated',
+    path: '/api/v2/margin/isolated/account/assets',
+    params: {},
+    ratePerSecond: 10,
+    readPage: list,
+    // Isolated margin holds each pair's coins apart: one row per pair and coin.
+    keyOf: (r) => `${String(r['symbol'])}:${coinOf(r)}`,
+  },
+  { name: 'earn', path: '/api/v2/earn/account/assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
+  { name: 'funding', path: '/api/v2/account/funding-assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
+  // The answer does not say which bot account a row is of, so each is asked apart and keyed by it.
+  ...(['spot', 'futures'] as const).map((botType) => ({
+    name: 'bots',
+    path: '/api/v2/account/bot-assets',
+    params: { accountType: botType },
+    ratePerSecond: 10,
+    readPage: list,
+    keyOf: (r: Record<string, unknown>) => `${botType}:${coinOf(r)}`,
+  })),
+];
+
+/** Refusals that mean the key may not read an endpoint, or that it does not exist: the account type is unavailable. */
+const NOT_READABLE = new Set(['40014', '40404']);
+
+const amountColumn = (name: string, field: string, more = ''): Column => amount(name, `\`${field}\` as served${more}.`);
+
+/**
+ * Per-asset balances, one snapshot per run (README, "Balances"): one row per account, snapshot, account type and
+ * asset (and pair, in isolated margin), with `quantity`, the amount the ledger is compared with.
+ */
+export const assetBalances = defineStream({
+  kind: 'snapshot',
+  name: 'asset_balances',
+  parts: PARTS,
+  schema: assetBalanceSchema,
+  keyField: 'coin',
+  optionalFields: ['coin', 'marginCoin', 'symbol', ...amountFields],
+  unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
+  model: {
+    name: 'asset_balances',
+    kind: 'table',
+    description:
+      'Per-asset balances (README, "Balances"): one row per account type and asset of each snapshot a run takes, read from the account type\'s balance endpoint; quantity is the amount the ledger is compared with (sql/models/asset_balances.sql). An account type the key cannot read has one row with asset NULL and unavailable set.',
+    keyColumn: 'key',
+    columns: [
+      accountColumn,
+      instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it."),
+      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots.'),
+      text('asset', 'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.'),
+      text('symbol', 'The pair of an isolated margin row (`symbol`), else NULL.'),
+      text('bot_account_type', 'Of a bots row: spot or futures, the accountType it was asked with; else NULL.'),
+      amount('quantity', "The amount the ledger is compared with, by the account type's rule (README, \"Balances\"); NULL when the fields it needs are absent."),
+      text('unavailable', 'Why the account type could not be read (the refusal), on its one row; else NULL.'),
+      amountColumn('available', 'available'),
+      amountColumn('frozen', 'frozen'),
+      amountColumn('locked', 'locked'),
+      amountColumn('limit_available', 'limitAvailable', ' (spot copy trading)'),
+      amountColumn('total_amount', 'totalAmount', ' (margin: available + frozen, borrowed coins included)'),
+      amountColumn('borrow', 'borrow', ' (margin: borrowed, owed)'),
+      amountColumn('interest', 'interest', ' (margin: interest owed)'),
+      amountColumn('net', 'net', ' (margin: available + frozen - borrow - interest)'),
+      amountColumn('coupon', 'coupon', ' (trading bonus)'),
+      amountColumn('account_equity', 'accountEquity', ' (futures: includes unrealized PnL)'),
+      amountColumn('usdt_equity', 'usdtEquity'),
+      amountColumn('btc_equity', 'btcEquity'),
+      amountColumn('unrealized_pl', 'unrealizedPL'),
+      amountColumn('crossed_max_available', 'crossedMaxAvailable'),
+      amountColumn('isolated_max_available', 'isolatedMaxAvailable'),
+      amountColumn('max_transfer_out', 'maxTransferOut'),
+      amountColumn('crossed_risk_rate', 'crossedRiskRate'),
+      amountColumn('crossed_unrealized_pl', 'crossedUnrealizedPL'),
+      amountColumn('isolated_unrealized_pl', 'isolatedUnrealizedPL'),
+      amountColumn('isolated_margin', 'isolatedMargin'),
+      amountColumn('crossed_margin', 'crossedMargin'),
+      amountColumn('amount', 'amount', ' (earn)'),
+      amountColumn('usdt_value', 'usdtValue'),
+      amountColumn('equity', 'equity', ' (futures bots)'),
+      amountColumn('bonus', 'bonus', ' (futures bots)'),
+      text('fields', 'The whole row as served (JSON text), every field included.'),
+      text('key', "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots)."),
+    ],
+  },
+});
