@@ -47,7 +47,31 @@ FROM typed_p2p_tax_records;
 -- The streams the ledger books, and whether their legs pair with others of their millisecond
 -- (sql/ledger/10_ledger.sql, src/transform/incremental.ts).
 CREATE OR REPLACE MACRO lp_booked_streams() AS TABLE
-SELECT * FROM (VALUES ('margin_records', true), ('futures_fills', false), ('withdrawals', true), ('deposits', true), ('futures_tax_records', true), ('spot_tax_records', true), ('p2p_tax_records', true)) AS s(source, paired);
+SELECT * FROM (VALUES
+  ('margin_records', true),
+  ('futures_fills', false),
+  ('withdrawals', true),
+  ('deposits', true),
+  ('futures_tax_records', true),
+  ('spot_tax_records', true),
+  ('p2p_tax_records', true)) AS s(source, paired);
+
+-- The streams and partitions whose records move each account type's balances (each partition's accountType,
+-- src/streams/): a span of an account type is covered by the ledger when each of them is (sql/completeness/).
+CREATE OR REPLACE MACRO lp_account_type_sources() AS TABLE
+SELECT * FROM (VALUES
+  ('margin_records', 'crossed', 'margin_crossed'),
+  ('margin_records', 'isolated', 'margin_isolated'),
+  ('futures_fills', 'USDT-FUTURES', 'usdt_futures'),
+  ('futures_fills', 'COIN-FUTURES', 'coin_futures'),
+  ('futures_fills', 'USDC-FUTURES', 'usdc_futures'),
+  ('withdrawals', '', 'spot'),
+  ('deposits', '', 'spot'),
+  ('futures_tax_records', 'USDT-FUTURES', 'usdt_futures'),
+  ('futures_tax_records', 'COIN-FUTURES', 'coin_futures'),
+  ('futures_tax_records', 'USDC-FUTURES', 'usdc_futures'),
+  ('spot_tax_records', '', 'spot'),
+  ('p2p_tax_records', '', 'funding')) AS s(stream, partition, account_type);
 
 -- The ledger's legs of every record it books (each stream's lp_legs_<stream>): those that pair with the other
 -- legs of their stream and millisecond into one trade, and those that stand alone. The ledger and the checks read

@@ -76,7 +76,8 @@ record_rows AS (
     CASE
       WHEN b.main_role IN ('in', 'out', 'leg') THEN b.source || ':' || b.pair_scope || ':' || b.pair_key || ':' || epoch_ms(b.ts)
       WHEN b.main_role = 'fee' THEN coalesce(t.trade_group, o.trade_group)
-    END AS trade_group
+    END AS trade_group,
+    b.account_type
   FROM booked_records AS b
   -- Equalities only: a condition on b alone (b.main_role = 'fee') turns these joins into nested loops, which
   -- take minutes for a busy year of every stream (docs/performance.md, "SQL"). fee_key and keyless_fee_scope
@@ -100,7 +101,8 @@ fill_rows AS (
     l.symbol, l.reference,
     -- No fill field maps to the unreviewed category (checks/00_catalog.sql): not in the catalog is enough.
     CASE WHEN b.type IS NULL THEN l.field || ' ' || l.type ELSE l.note END AS note,
-    NULL AS trade_group
+    NULL AS trade_group,
+    l.account_type
   FROM fill_legs AS l
   LEFT JOIN booking AS b ON b.source = l.source AND b.field = l.field AND b.type = l.type
   WHERE coalesce(b.direction, '') <> 'none'
@@ -117,6 +119,7 @@ SELECT
   account, source, source_id, leg, ts, category, asset,
   CAST(amount AS DECIMAL(38, 18)) AS amount,
   CAST(symbol AS VARCHAR) AS symbol, reference, note,
-  CAST(trade_group AS VARCHAR) AS trade_group
+  CAST(trade_group AS VARCHAR) AS trade_group,
+  account_type
 FROM movements
 ORDER BY ts, entry_id, account;

@@ -153,3 +153,7 @@ CREATE OR REPLACE MACRO lp_mul(a, b) AS
 
 -- The open of the UTC hour a time falls in: the hourly candle that holds it opens then (README, "Values").
 CREATE OR REPLACE MACRO lp_hour(ts) AS to_timestamp((epoch_ms(ts) // 3600000) * 3600);
+
+-- The account type of a futures product type (USDT-FUTURES is usdt_futures): the names of the per-asset
+-- balances (README, "Balances"), which a ledger row's account_type shares.
+CREATE OR REPLACE MACRO lp_futures_account_type(product_type) AS lower(split_part(product_type, '-', 1)) || '_futures';

@@ -35,5 +35,5 @@ CREATE OR REPLACE MACRO lp_legs_deposits() AS TABLE
 SELECT account, 'deposits' AS source, order_id AS source_id, 'main' AS leg, ts, 'status' AS field, status AS type,
   'status' AS main_field, status AS main_type, coin AS asset, size AS written, 'in' AS default_direction,
   NULL AS symbol, lp_transfer_reference(dest, trade_id, order_id) AS reference,
-  lp_transfer_note(dest, chain) AS note, '' AS pair_scope, '' AS pair_key
+  lp_transfer_note(dest, chain) AS note, '' AS pair_scope, '' AS pair_key, 'spot' AS account_type
 FROM typed_deposits;

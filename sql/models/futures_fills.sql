@@ -84,12 +84,12 @@ FROM entries;
 CREATE OR REPLACE MACRO lp_legs_futures_fills() AS TABLE
 SELECT account, 'futures_fills' AS source, trade_id AS source_id, 'pnl' AS leg, ts, 'profit' AS field, '*' AS type,
   'profit' AS main_field, '*' AS main_type, margin_coin AS asset, profit AS written, NULL AS default_direction,
-  symbol, order_id AS reference, product_type || ' ' || trade_side AS note, '' AS pair_scope, '' AS pair_key
+  symbol, order_id AS reference, product_type || ' ' || trade_side AS note, '' AS pair_scope, '' AS pair_key, lp_futures_account_type(product_type) AS account_type
 FROM typed_futures_fills
 WHERE profit <> 0
 UNION ALL
 SELECT account, 'futures_fills', trade_id, 'fee' || n, ts, 'feeDetail.deduction', coalesce(deduction, ''),
   'feeDetail.deduction', coalesce(deduction, ''), fee_coin, total_fee, NULL,
-  symbol, order_id, product_type || CASE WHEN deduction = 'yes' THEN ' deduction' ELSE '' END, '', ''
+  symbol, order_id, product_type || CASE WHEN deduction = 'yes' THEN ' deduction' ELSE '' END, '', '', lp_futures_account_type(product_type)
 FROM lp_futures_fill_fees()
 WHERE total_fee <> 0;

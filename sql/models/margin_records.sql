@@ -36,9 +36,9 @@ FROM source;
 CREATE OR REPLACE MACRO lp_legs_margin_records() AS TABLE
 SELECT account, 'margin_records' AS source, id AS source_id, 'main' AS leg, ts, 'marginTaxType' AS field, margin_tax_type AS type,
   'marginTaxType' AS main_field, margin_tax_type AS main_type, coin AS asset, amount AS written, NULL AS default_direction,
-  symbol, id AS reference, margin_type || ' ' || margin_tax_type AS note, margin_type AS pair_scope, coalesce(symbol, '') AS pair_key
+  symbol, id AS reference, margin_type || ' ' || margin_tax_type AS note, margin_type AS pair_scope, coalesce(symbol, '') AS pair_key, 'margin_' || margin_type AS account_type
 FROM typed_margin_records
 UNION ALL
 SELECT account, 'margin_records', id, 'fee', ts, 'fee', '*', 'marginTaxType', margin_tax_type, coin, fee, NULL,
-  symbol, id, margin_type || ' ' || margin_tax_type, margin_type, coalesce(symbol, '')
+  symbol, id, margin_type || ' ' || margin_tax_type, margin_type, coalesce(symbol, ''), 'margin_' || margin_type
 FROM typed_margin_records WHERE fee <> 0;

@@ -28,5 +28,5 @@ FROM source;
 CREATE OR REPLACE MACRO lp_legs_p2p_tax_records() AS TABLE
 SELECT account, 'p2p_tax_records' AS source, id AS source_id, 'main' AS leg, ts, 'p2pTaxType' AS field, p2p_tax_type AS type,
   'p2pTaxType' AS main_field, p2p_tax_type AS main_type, coin AS asset, coalesce(balance, total) AS written, NULL AS default_direction,
-  NULL AS symbol, id AS reference, p2p_tax_type AS note, '' AS pair_scope, '' AS pair_key
+  NULL AS symbol, id AS reference, p2p_tax_type AS note, '' AS pair_scope, '' AS pair_key, 'funding' AS account_type
 FROM typed_p2p_tax_records;

@@ -30,9 +30,9 @@ FROM source;
 CREATE OR REPLACE MACRO lp_legs_spot_tax_records() AS TABLE
 SELECT account, 'spot_tax_records' AS source, id AS source_id, 'main' AS leg, ts, 'spotTaxType' AS field, spot_tax_type AS type,
   'spotTaxType' AS main_field, spot_tax_type AS main_type, coin AS asset, amount AS written, NULL AS default_direction,
-  NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note, '' AS pair_scope, coalesce(biz_order_id, '') AS pair_key
+  NULL AS symbol, coalesce(biz_order_id, id) AS reference, spot_tax_type AS note, '' AS pair_scope, coalesce(biz_order_id, '') AS pair_key, 'spot' AS account_type
 FROM typed_spot_tax_records
 UNION ALL
 SELECT account, 'spot_tax_records', id, 'fee', ts, 'fee', '*', 'spotTaxType', spot_tax_type, coin, fee, NULL,
-  NULL, coalesce(biz_order_id, id), spot_tax_type, '', coalesce(biz_order_id, '')
+  NULL, coalesce(biz_order_id, id), spot_tax_type, '', coalesce(biz_order_id, ''), 'spot'
 FROM typed_spot_tax_records WHERE fee <> 0;

@@ -42,9 +42,9 @@ CREATE OR REPLACE MACRO lp_legs_withdrawals() AS TABLE
 SELECT account, 'withdrawals' AS source, order_id AS source_id, 'main' AS leg, ts, 'status' AS field, status AS type,
   'status' AS main_field, status AS main_type, coin AS asset, size AS written, 'out' AS default_direction,
   NULL AS symbol, lp_transfer_reference(dest, trade_id, order_id) AS reference,
-  lp_transfer_note(dest, chain) AS note, '' AS pair_scope, '' AS pair_key
+  lp_transfer_note(dest, chain) AS note, '' AS pair_scope, '' AS pair_key, 'spot' AS account_type
 FROM typed_withdrawals
 UNION ALL
 SELECT account, 'withdrawals', order_id, 'fee', ts, 'fee', '*', 'status', status, coin, fee, NULL,
-  NULL, lp_transfer_reference(dest, trade_id, order_id), lp_transfer_note(dest, chain), '', ''
+  NULL, lp_transfer_reference(dest, trade_id, order_id), lp_transfer_note(dest, chain), '', '', 'spot'
 FROM typed_withdrawals WHERE fee <> 0;

@@ -9,3 +9,8 @@ FROM ledger_priced AS p
 ASOF LEFT JOIN (
   SELECT ts, rate FROM fiat_rates WHERE fiat = lp_valuation_fiat()
 ) AS r ON p.ts >= r.ts;
+
+-- The fiat's rate for one USDT at an instant (holdings): the user's rate in force then.
+CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS (
+  SELECT arg_max(rate, ts) FROM fiat_rates WHERE fiat = lp_valuation_fiat() AND ts <= instant
+);

@@ -4,3 +4,6 @@
 CREATE OR REPLACE VIEW lp_ledger_valued AS
 SELECT p.*, CAST(NULL AS DECIMAL(38, 18)) AS value_fiat
 FROM ledger_priced AS p;
+
+-- The fiat's rate for one USDT at an instant (holdings): none without a fiat.
+CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS CAST(NULL AS DECIMAL(38, 18));

@@ -10,3 +10,8 @@ LEFT JOIN (
   SELECT ts, close AS rate FROM price_candles
   WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h'
 ) AS r ON r.ts = lp_hour(p.ts);
+
+-- The fiat's rate for one USDT at an instant (holdings): the close of the USDT<fiat> candle of its hour.
+CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS (
+  SELECT close FROM price_candles WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h' AND ts = lp_hour(instant)
+);

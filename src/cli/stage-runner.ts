@@ -13,6 +13,7 @@ import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
 import { parseShard } from '../pipeline/shard.js';
 import { reconciliationLines } from './status.js';
+import { completenessLines, holdingsLines } from './completeness-lines.js';
 
 /** The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. */
 export function resultLines(result: PipelineResult): string[] {
@@ -33,6 +34,9 @@ export function resultLines(result: PipelineResult): string[] {
   if (result.prices !== undefined) lines.push('', ...pricesLines(result.prices));
   const unpriced = unpricedLines(result.unpriced);
   if (unpriced.length > 0) lines.push('', ...unpriced);
+  if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness));
+  const held = holdingsLines(result.holdings);
+  if (held.length > 0) lines.push('', ...held);
   if (result.reconciliation.length > 0) {
     lines.push('', 'year-end reconciliation', ...result.reconciliation.flatMap((r) => [`account ${r.account}`, ...reconciliationLines(r.years)]));
   }

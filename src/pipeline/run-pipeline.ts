@@ -10,6 +10,7 @@ import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
+import { findingsOf, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
@@ -72,7 +73,10 @@ export interface PipelineResult {
   unpriced: Unpriced[];
   /** The lake's partitions written (--lake). */
   lake?: LakePartition[];
-  /** Set when the run finished but is incomplete (quarantined records): exit 4. */
+  /** What proves the run's accounts complete or shows where they are not (after a transform), and their holdings. */
+  completeness?: Completeness;
+  holdings: Holding[];
+  /** Set when the run finished but is incomplete (quarantined records, gaps, breaks): exit 4. */
   incomplete?: string;
 }
 
@@ -134,7 +138,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   let runIds: string[] = [];
   const stage = stageRunner(warehouse, () => runIds, clock);
   try {
-    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [] };
+    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [], holdings: [] };
     runIds = await startRuns(warehouse, options, result, budget);
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
     if (pipeline.stages.includes('prices')) {
@@ -144,7 +148,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       });
     }
     const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;
-    await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, gapsText, clock)));
+    const findings = completenessFindings(result);
+    if (findings !== undefined) result.incomplete = [result.incomplete, findings].filter((t) => t !== undefined).join('; ');
+    await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, [gapsText, findings].filter((t) => t !== undefined).join('; ') || undefined, clock)));
     return result;
   } finally {
     options.progress.stop();
@@ -313,5 +319,34 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
     }
     const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
     if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);
+    await readRunCompleteness(warehouse, options, result, range);
   });
+}
+
+/** The completeness of the run's accounts (those it extracted, else every one), and their holdings at the range's ends. */
+async function readRunCompleteness(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, range: Window | undefined): Promise<void> {
+  const all = await readCompleteness(warehouse);
+  if (all === undefined) return;
+  const ours = options.pipeline.stages.includes('extract') ? new Set(result.accounts.map((a) => a.account)) : undefined;
+  const keep = <T extends { account: string }>(list: readonly T[]): T[] => (ours === undefined ? [...list] : list.filter((x) => ours.has(x.account)));
+  result.completeness = {
+    ...all,
+    breaks: keep(all.breaks),
+    unexplained: keep(all.unexplained),
+    unpaired: keep(all.unpaired),
+    unavailable: keep(all.unavailable),
+    withoutSnapshot: keep(all.withoutSnapshot),
+  };
+  if (range !== undefined) result.holdings = keep(await readHoldings(warehouse, [range.start, range.end]));
+}
+
+/** The findings that make a finished run incomplete: breaks and unexplained differences (README, "Completeness"). */
+function completenessFindings(result: PipelineResult): string | undefined {
+  const c = result.completeness;
+  if (c === undefined || findingsOf(c) === 0) return undefined;
+  const parts = [
+    ...(c.breaks.length > 0 ? [`${c.breaks.length} running-balance break${c.breaks.length === 1 ? '' : 's'}`] : []),
+    ...(c.unexplained.length > 0 ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`] : []),
+  ];
+  return `${parts.join(' and ')}: records missing or misread; see balance_breaks and reconciliation (README, "Completeness")`;
 }

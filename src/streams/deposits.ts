@@ -24,7 +24,7 @@ export const deposits = defineStream({
   kind: 'paged',
   name: 'deposits',
   path: '/api/v2/spot/wallet/deposit-records',
-  partitions: [{ name: '', params: {} }],
+  partitions: [{ name: '', params: {}, accountType: 'spot' }],
   maxWindowDays: 90,
   pageLimit: 100,
   ratePerSecond: 10,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
 import { accountColumn, amount, json, text, tsColumn } from './model.js';
-import { defineStream } from './stream.js';
+import { defineStream, FUTURES_PARTITIONS } from './stream.js';
 
 // Fee fields may be null, and real fills carry totalDeductionFee as "0", null or "" (docs/platform.md, "Fills").
 const feeDetailSchema = z.looseObject({
@@ -42,7 +42,7 @@ export const futuresFills = defineStream({
   kind: 'paged',
   name: 'futures_fills',
   path: '/api/v2/mix/order/fill-history',
-  partitions: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map((name) => ({ name, params: { productType: name } })),
+  partitions: FUTURES_PARTITIONS,
   maxWindowDays: 7,
   pageLimit: 100,
   ratePerSecond: 10,

@@ -24,8 +24,8 @@ export const marginRecords = defineStream({
   name: 'margin_records',
   path: '/api/v2/tax/margin-record',
   partitions: [
-    { name: 'crossed', params: { marginType: 'crossed' } },
-    { name: 'isolated', params: { marginType: 'isolated' } },
+    { name: 'crossed', params: { marginType: 'crossed' }, accountType: 'margin_crossed' },
+    { name: 'isolated', params: { marginType: 'isolated' }, accountType: 'margin_isolated' },
   ],
   maxWindowDays: 366,
   pageLimit: 500,

@@ -6,7 +6,19 @@ export interface PartitionDef {
   /** Stored in every row's `partition` column: the marginType, productType, or '' for none. */
   name: string;
   params: Readonly<Record<string, string>>;
+  /**
+   * The account type whose balance its records move (README, "Balances"): a span of that account type is covered
+   * by the ledger when every partition of this account type is. Absent: its records move no balance.
+   */
+  accountType?: string;
 }
+
+/** The futures product types, each a partition whose records move the account type of its name (usdt_futures, ...). */
+export const FUTURES_PARTITIONS: readonly PartitionDef[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map((name) => ({
+  name,
+  params: { productType: name },
+  accountType: `${name.split('-')[0]?.toLowerCase() ?? ''}_futures`,
+}));
 
 /** One answer's records, and the cursor to pass as idLessThan for the next page. */
 export interface PageRead {

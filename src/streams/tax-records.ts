@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
 import { accountColumn, amount, text, tsColumn } from './model.js';
-import { defineStream, flatArrayPage } from './stream.js';
+import { defineStream, flatArrayPage, FUTURES_PARTITIONS } from './stream.js';
 
 /** The live docs give the tax-record endpoints a 30-day window; a narrower one is learned if refused. */
 const TAX_WINDOW_DAYS = 30;
@@ -23,7 +23,7 @@ export const futuresTaxRecords = defineStream({
   kind: 'paged',
   name: 'futures_tax_records',
   path: '/api/v2/tax/future-record',
-  partitions: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map((name) => ({ name, params: { productType: name } })),
+  partitions: FUTURES_PARTITIONS,
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
@@ -68,7 +68,7 @@ export const spotTaxRecords = defineStream({
   kind: 'paged',
   name: 'spot_tax_records',
   path: '/api/v2/tax/spot-record',
-  partitions: [{ name: '', params: {} }],
+  partitions: [{ name: '', params: {}, accountType: 'spot' }],
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
@@ -117,7 +117,7 @@ export const p2pTaxRecords = defineStream({
   kind: 'paged',
   name: 'p2p_tax_records',
   path: '/api/v2/tax/p2p-record',
-  partitions: [{ name: '', params: {} }],
+  partitions: [{ name: '', params: {}, accountType: 'funding' }],
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,

@@ -28,7 +28,7 @@ export const withdrawals = defineStream({
   kind: 'paged',
   name: 'withdrawals',
   path: '/api/v2/spot/wallet/withdrawal-records',
-  partitions: [{ name: '', params: {} }],
+  partitions: [{ name: '', params: {}, accountType: 'spot' }],
   maxWindowDays: 90,
   pageLimit: 100,
   ratePerSecond: 10,

@@ -3,7 +3,7 @@ import { CheckError } from '../errors/check-error.js';
 import { packageRoot } from '../util/package-root.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
-import { RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
+import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
@@ -119,7 +119,10 @@ async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context)
   }
   const inOrder = (await readRecordedVersions(c)).ledgerOrder === context.release.models;
   const ledger = sqlFileNamed(context.files, LEDGER_FILE);
-  return updateLedger(c, { ledger, checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
+  const result = await updateLedger(c, { ledger, checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
+  // The holdings are a table over the whole ledger and the snapshots: made again (the views read what is there).
+  for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`))) await context.steps.time(file.name, () => c.run(file.text));
+  return result;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { PartitionDef } from '../streams/stream.js';
+import { STREAMS } from '../streams/index.js';
 import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
 import { ident, literal } from './quote.js';
@@ -54,7 +56,8 @@ export function modelsFile(): string {
   const views = STREAM_MODELS.flatMap((m) => [...(m.typedAtLoad === undefined ? [] : [streamView(m)]), ...(m.derived ?? []).map(derivedView)]);
   const paired = LEDGER_SOURCES.filter((m) => m.ledger === 'paired');
   const alone = LEDGER_SOURCES.filter((m) => m.ledger === 'alone');
-  const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(', ');
+  const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(',\n  ');
+  const moving = STREAMS.flatMap((s) => (s.kind === 'paged' ? (s.partitions as readonly PartitionDef[]).flatMap((p) => (p.accountType === undefined ? [] : [`(${literal(s.name)}, ${literal(p.name)}, ${literal(p.accountType)})`])) : []));
   return `${GENERATED}
 -- The models of the streams typed at load: views on their typed tables (sql/models/<stream>.sql types the records
 -- as they load), and the models made from them.
@@ -64,7 +67,14 @@ ${views.join('\n\n')}
 -- The streams the ledger books, and whether their legs pair with others of their millisecond
 -- (sql/ledger/10_ledger.sql, src/transform/incremental.ts).
 CREATE OR REPLACE MACRO lp_booked_streams() AS TABLE
-SELECT * FROM (VALUES ${booked}) AS s(source, paired);
+SELECT * FROM (VALUES
+  ${booked}) AS s(source, paired);
+
+-- The streams and partitions whose records move each account type's balances (each partition's accountType,
+-- src/streams/): a span of an account type is covered by the ledger when each of them is (sql/completeness/).
+CREATE OR REPLACE MACRO lp_account_type_sources() AS TABLE
+SELECT * FROM (VALUES
+  ${moving.join(',\n  ')}) AS s(stream, partition, account_type);
 
 -- The ledger's legs of every record it books (each stream's lp_legs_<stream>): those that pair with the other
 -- legs of their stream and millisecond into one trade, and those that stand alone. The ledger and the checks read

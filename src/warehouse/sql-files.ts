@@ -44,6 +44,9 @@ export const RAW_MADE_MODELS: readonly { stream: string; file: string }[] = STRE
   file: streamModelFile(m.name),
 }));
 
+/** The models that prove the export complete or show where it is not (balances, breaks, holdings): after the ledger. */
+export const COMPLETENESS_FOLDER = 'completeness';
+
 /**
  * The files a transform runs, in order: the seeds (the type catalog), the models made from the registry (the
  * typed streams' views, the legs: sql/generated/models.sql), the models made from raw_records, and the ledger's.
@@ -54,6 +57,7 @@ export async function transformFiles(): Promise<SqlFile[]> {
     await readSqlFile('generated/models.sql'),
     ...(await Promise.all(RAW_MADE_MODELS.map((m) => readSqlFile(m.file)))),
     ...(await readSqlFolder('ledger')),
+    ...(await readSqlFolder(COMPLETENESS_FOLDER)),
   ];
 }
 

@@ -51,6 +51,7 @@ export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   const named = valuation.fiat === null ? 'EXCLUDE (value_fiat)' : `RENAME (value_fiat AS ${ident(fiatColumn(valuation.fiat))})`;
   await c.run(`CREATE OR REPLACE VIEW ledger_valued AS SELECT * ${named} FROM lp_ledger_valued`);
   await c.run(`CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary('lp_ledger_valued')`);
+  await c.run(`CREATE OR REPLACE VIEW holdings AS SELECT * ${named} FROM lp_holdings_valued`);
 }
 
 /** Records `v` as the warehouse's valuation and makes its views, so that the next transform makes them the same. */

@@ -30,7 +30,7 @@ describe('the data dictionary in the warehouse', () => {
     const held = await rows(context.warehouse, "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE NOT internal AND schema_name = 'main' AND database_name = current_database() ORDER BY table_name, column_index");
     const expected = DICTIONARY.flatMap((m) => [
       ...m.columns.map((c) => ({ table_name: m.name, column_name: c.name, comment: c.description })),
-      ...(m.name === 'ledger_valued' || m.name === 'year_summary' ? [{ table_name: m.name, column_name: 'value_eur', comment: FIAT_VALUE_DESCRIPTION }] : []),
+      ...(m.name === 'ledger_valued' || m.name === 'year_summary' || m.name === 'holdings' ? [{ table_name: m.name, column_name: 'value_eur', comment: FIAT_VALUE_DESCRIPTION }] : []),
     ]);
     const byRelation = (list: readonly Record<string, string | null>[]) => list.map((r) => `${r['table_name']}.${r['column_name']}: ${r['comment']}`).sort();
     expect(byRelation(held)).toEqual(byRelation(expected));

@@ -1,0 +1,135 @@
+-- Holdings (README, "Holdings"): per account, account type and asset, the quantity held at the start and the end
+-- of every run's range and at each snapshot. No balance endpoint answers for a past instant, so each is derived,
+-- by the first of these that can be had:
+--   snapshot         a readable snapshot of that account type at that instant (an asset it does not list: none);
+--   rolled back      the nearest later readable snapshot less the ledger's movements of that account type in
+--                    between, only where the ledger covers that span for every stream that moves the account type
+--                    (lp_account_type_sources) and the snapshot gives every row's quantity;
+--   running balance  spot and cross margin: the balance a record of its chain holds (sql/completeness/
+--                    10_balance_breaks.sql): after the last record before the instant, or before the first
+--                    after it (its balance less its movement, when it has no fee), where the ledger covers the span;
+--   not known        none of these: the row is listed with no quantity, never guessed. Earn and bots have no
+--                    records, so between snapshots they are not known.
+-- Isolated margin sums its pairs; bots sum their spot and futures accounts.
+
+-- The spans each stream and partition was read in full: its done coverage windows merged into islands.
+CREATE OR REPLACE MACRO lp_read_spans() AS TABLE
+WITH w AS (
+  SELECT account, stream, partition, window_start AS s, window_end AS e FROM coverage WHERE status = 'done'
+),
+ordered AS (
+  SELECT *, max(e) OVER (PARTITION BY account, stream, partition ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
+  FROM w
+),
+marked AS (
+  SELECT *, sum(CASE WHEN reach IS NULL OR s > reach THEN 1 ELSE 0 END) OVER (PARTITION BY account, stream, partition ORDER BY s, e) AS island
+  FROM ordered
+)
+SELECT account, stream, partition, min(s) AS span_start, max(e) AS span_end FROM marked GROUP BY account, stream, partition, island;
+
+-- Whether the ledger covers [a, b) of an account type: every stream and partition that moves it read that span.
+CREATE OR REPLACE MACRO lp_covered(acct, atype, a, b) AS (
+  a >= b OR NOT EXISTS (
+    SELECT 1 FROM lp_account_type_sources() AS src
+    WHERE src.account_type = atype AND NOT EXISTS (
+      SELECT 1 FROM lp_read_spans() AS r
+      WHERE r.account = acct AND r.stream = src.stream AND r.partition = src.partition AND r.span_start <= a AND r.span_end >= b)));
+
+CREATE OR REPLACE TABLE holding_quantities AS
+WITH
+instants AS (
+  SELECT DISTINCT account, "at" FROM (
+    SELECT account, range_from AS "at" FROM runs WHERE account IS NOT NULL AND range_from IS NOT NULL
+    UNION ALL SELECT account, range_to FROM runs WHERE account IS NOT NULL AND range_to IS NOT NULL
+    UNION ALL SELECT account, snapshot_at FROM asset_balances
+  )
+),
+readable AS (
+  SELECT DISTINCT account, account_type, snapshot_at FROM asset_balances WHERE unavailable IS NULL
+),
+snapshot_rows AS (
+  SELECT account, account_type, asset, snapshot_at,
+    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN sum(quantity) END AS quantity
+  FROM asset_balances WHERE unavailable IS NULL GROUP BY ALL
+),
+-- A snapshot whose every row has its quantity: one that can be rolled back.
+whole_snapshots AS (
+  SELECT account, account_type, snapshot_at FROM readable
+  EXCEPT SELECT account, account_type, snapshot_at FROM snapshot_rows WHERE quantity IS NULL
+),
+balances AS (
+  SELECT DISTINCT account, account_type, asset FROM snapshot_rows
+  UNION SELECT DISTINCT account, account_type, asset FROM ledger WHERE account_type IS NOT NULL
+),
+grid AS (
+  SELECT b.account, b.account_type, b.asset, i."at" FROM balances AS b JOIN instants AS i USING (account)
+),
+from_snapshot AS (
+  SELECT g.*, coalesce(r.quantity, 0) AS quantity, 'snapshot' AS source, 1 AS preference
+  FROM grid AS g
+  JOIN readable AS s ON s.account = g.account AND s.account_type = g.account_type AND s.snapshot_at = g."at"
+  LEFT JOIN snapshot_rows AS r ON r.account = g.account AND r.account_type = g.account_type AND r.asset = g.asset AND r.snapshot_at = g."at"
+  WHERE r.asset IS NULL OR r.quantity IS NOT NULL
+),
+later AS (
+  SELECT g.account, g.account_type, g.asset, g."at", min(s.snapshot_at) AS span_to, g."at" AS span_from
+  FROM grid AS g JOIN whole_snapshots AS s ON s.account = g.account AND s.account_type = g.account_type AND s.snapshot_at > g."at"
+  GROUP BY ALL
+),
+later_covered AS (
+  SELECT * FROM later WHERE lp_covered(account, account_type, span_from, span_to)
+),
+moved_since AS (
+  SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(l.amount), 0) AS moved
+  FROM later_covered AS c
+  LEFT JOIN ledger AS l ON l.account = c.account AND l.account_type = c.account_type AND l.asset = c.asset AND l.ts >= c.span_from AND l.ts < c.span_to
+  GROUP BY ALL
+),
+rolled_back AS (
+  SELECT c.account, c.account_type, c.asset, c."at", CAST(coalesce(r.quantity, 0) - m.moved AS DECIMAL(38, 18)) AS quantity, 'rolled back' AS source, 2 AS preference
+  FROM later_covered AS c
+  JOIN moved_since AS m USING (account, account_type, asset, "at")
+  LEFT JOIN snapshot_rows AS r ON r.account = c.account AND r.account_type = c.account_type AND r.asset = c.asset AND r.snapshot_at = c.span_to
+),
+-- Running balances: the last step of each chain's millisecond (the balance after all its records).
+steps AS (
+  SELECT account, account_type, asset, ts, reported, moved, fee
+  FROM lp_balance_steps()
+  WHERE account_type IN ('spot', 'margin_crossed')
+  QUALIFY row_number() OVER (PARTITION BY account, stream, partition, asset, ts ORDER BY step DESC) = 1
+),
+first_steps AS (
+  SELECT account, account_type, asset, ts, reported, moved, fee
+  FROM lp_balance_steps()
+  WHERE account_type IN ('spot', 'margin_crossed')
+  QUALIFY row_number() OVER (PARTITION BY account, stream, partition, asset, ts ORDER BY step) = 1
+),
+before AS (
+  SELECT g.account, g.account_type, g.asset, g."at", s.reported AS quantity, s.ts AS span_from, g."at" AS span_to
+  FROM grid AS g ASOF JOIN steps AS s ON s.account = g.account AND s.account_type = g.account_type AND s.asset = g.asset AND g."at" > s.ts
+),
+after AS (
+  SELECT g.account, g.account_type, g.asset, g."at", CAST(s.reported - s.moved AS DECIMAL(38, 18)) AS quantity, g."at" AS span_from, s.ts AS span_to
+  FROM grid AS g ASOF JOIN first_steps AS s ON s.account = g.account AND s.account_type = g.account_type AND s.asset = g.asset AND s.ts >= g."at"
+  WHERE coalesce(s.fee, 0) = 0
+),
+running AS (
+  SELECT account, account_type, asset, "at", quantity, 'running balance' AS source, 3 AS preference
+  FROM before WHERE lp_covered(account, account_type, span_from, span_to)
+  UNION ALL
+  SELECT account, account_type, asset, "at", quantity, 'running balance', 4
+  FROM after WHERE lp_covered(account, account_type, span_from, span_to)
+),
+known AS (
+  SELECT account, account_type, asset, "at", quantity, source, preference FROM from_snapshot
+  UNION ALL SELECT * FROM rolled_back
+  UNION ALL SELECT account, account_type, asset, "at", quantity, source, preference FROM running
+)
+SELECT g.account, g.account_type, g.asset, g."at",
+  CAST(k.quantity AS DECIMAL(38, 18)) AS quantity,
+  coalesce(k.source, 'not known') AS source
+FROM grid AS g
+LEFT JOIN (
+  SELECT * FROM known QUALIFY row_number() OVER (PARTITION BY account, account_type, asset, "at" ORDER BY preference) = 1
+) AS k USING (account, account_type, asset, "at")
+ORDER BY g.account, g."at", g.account_type, g.asset;

@@ -1,0 +1,64 @@
+import { formatInstant } from '../time/instant.js';
+import type { Completeness, Holding } from '../warehouse/completeness.js';
+
+/** A count and its noun, plural when not one. */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * The completeness block of the run summary and of `status` (README, "Completeness"): every break and unexplained
+ * difference with what to look at, or one line saying every chain and snapshot agrees; then what is listed but not
+ * a finding (unpaired transfers, account types not read).
+ */
+export function completenessLines(c: Completeness): string[] {
+  const lines = ['completeness'];
+  const { checked, unchecked } = c.steps;
+  const steps = `${count(checked, 'running-balance step')} checked${unchecked > 0 ? `, ${unchecked} not (the record has a fee, whose place in the balance no published example settles)` : ''}`;
+  if (c.breaks.length === 0 && c.unexplained.length === 0) {
+    lines.push(`  every running balance and every snapshot agrees with the records: ${steps}`);
+  } else {
+    lines.push(`  ${count(c.breaks.length, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
+    for (const b of c.breaks) {
+      lines.push(
+        `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing: its movement is the difference)`,
+      );
+    }
+    for (const u of c.unexplained) {
+      lines.push(
+        `  unexplained: ${u.account} ${u.accountType} ${u.asset} from ${formatInstant(u.from)} to ${formatInstant(u.to)}: the snapshots changed by ${u.snapshotChange}, the ledger by ${u.ledgerChange}, ${u.unexplained} unexplained`,
+      );
+    }
+    lines.push('  look at: SELECT * FROM balance_breaks; SELECT * FROM reconciliation WHERE unexplained <> 0');
+  }
+  if (c.unpaired.length > 0) {
+    lines.push(`  ${count(c.unpaired.length, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`);
+    for (const t of c.unpaired.slice(0, 10)) lines.push(`    ${t.account} ${t.accountType} ${t.asset} ${t.amount} at ${formatInstant(t.ts)} (${t.stream} ${t.sourceId}): ${t.possibleReason}`);
+    if (c.unpaired.length > 10) lines.push(`    and ${c.unpaired.length - 10} more`);
+  } else {
+    lines.push('  every internal transfer has its counterpart');
+  }
+  for (const u of c.unavailable) lines.push(`  ${u.account} ${u.accountType}: balances not readable with this key (${u.reason}); its holdings are not known`);
+  for (const w of c.withoutSnapshot) lines.push(`  ${w.account} ${w.accountType}: holds ${w.usdt} USDT of value with no per-asset balance read`);
+  return lines;
+}
+
+/** The holdings at the range's ends, one line per account, instant and account type. */
+export function holdingsLines(holdings: readonly Holding[]): string[] {
+  if (holdings.length === 0) return [];
+  const lines = ['holdings (SELECT * FROM holdings)'];
+  const groups = new Map<string, Holding[]>();
+  for (const h of holdings) {
+    const key = `${h.account}|${h.at}|${h.accountType}`;
+    groups.set(key, [...(groups.get(key) ?? []), h]);
+  }
+  for (const [key, list] of groups) {
+    const [account, at, accountType] = key.split('|') as [string, string, string];
+    const known = list.filter((h) => h.quantity !== null);
+    const assets = known.map((h) => `${h.asset} ${h.quantity}`).join(', ');
+    const unknown = list.filter((h) => h.quantity === null).map((h) => h.asset);
+    const sources = [...new Set(known.map((h) => h.source))].join(', ');
+    lines.push(
+      `  ${account} ${formatInstant(Number(at))} ${accountType}: ${assets === '' ? 'none known' : `${assets} (${sources})`}${unknown.length > 0 ? `; not known: ${unknown.join(', ')}` : ''}`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,94 @@
+import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
+
+// What proves the export complete, or shows where it is not (sql/completeness/; README, "Completeness").
+
+export const balanceBreaks: Model = {
+  name: 'balance_breaks',
+  kind: 'view',
+  description:
+    'One row per break of a running-balance chain: a record whose balance is not the previous one plus its own movement, so a record before it is missing or misread (sql/completeness/10_balance_breaks.sql; README, "Running balances").',
+  columns: [
+    accountColumn,
+    text('stream', 'The stream whose records carry the balance: spot_tax_records (balance) or margin_records (total).'),
+    text('partition', "The chain within it: '' for spot, crossed, or isolated and the pair."),
+    text('asset', 'The coin of the chain.'),
+    instant('ts', 'The time of the first record after the break.'),
+    text('source_id', 'The id of the first record after the break.'),
+    amount('expected', "The previous record's balance plus this record's movement (amount and fee, signed as the type catalog says)."),
+    amount('reported', "This record's balance as the platform wrote it."),
+    amount('difference', 'reported - expected: the movement of what is missing before this record.'),
+  ],
+};
+
+export const unpairedTransfers: Model = {
+  name: 'unpaired_transfers',
+  kind: 'view',
+  description:
+    'Internal transfers (transfer_in, transfer_out) with no counterpart in another account type of the same account: the same asset and amount, the opposite sign, at most 60 seconds apart (sql/completeness/20_unpaired_transfers.sql; README, "Internal transfers").',
+  columns: [
+    accountColumn,
+    text('stream', 'The stream of the transfer (the ledger row\'s source).'),
+    text('account_type', 'The account type it moved in or out of.'),
+    text('asset', 'The coin.'),
+    instant('ts', 'When.'),
+    text('source_id', "The record's id in its stream."),
+    amount('amount', 'The amount, signed: + in, - out.'),
+    text('possible_reason', 'What it may be: a record missing on the other side, a transfer with a sub-account, or one with an account type without records.'),
+  ],
+};
+
+const holdingColumns = [
+  accountColumn,
+  text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots.'),
+  text('asset', 'The coin.'),
+  instant('at', 'The instant: the start or the end of a run\'s range, or a snapshot\'s time.'),
+  amount('quantity', 'The quantity held then; NULL when not known.'),
+  text('source', 'How it is known: snapshot, rolled back (a later snapshot less the movements since), running balance, or not known.'),
+];
+
+export const holdingQuantities: Model = {
+  name: 'holding_quantities',
+  kind: 'table',
+  description:
+    'Holdings without values: per account, account type and asset, the quantity at the start and the end of every run\'s range and at each snapshot, with how it is known (sql/completeness/30_holdings.sql; README, "Holdings"). Read holdings for their values.',
+  columns: holdingColumns,
+};
+
+export const holdings: Model = {
+  name: 'holdings',
+  kind: 'view',
+  description:
+    'Holdings at the start and the end of every run\'s range and at each snapshot, valued at the hour\'s close (sql/values/50_holdings.sql; README, "Holdings"). Not known is listed, never guessed.',
+  columns: [
+    ...holdingColumns,
+    amount('value_usdt', 'quantity x the USDT price of the hour holding at (1 for USDT); NULL without a price.'),
+  ],
+};
+
+/** The valued holdings as the SQL models read them: the fiat's value always, under one name. */
+export const lpHoldingsValued: Model = {
+  name: 'lp_holdings_valued',
+  kind: 'view',
+  description: "holdings as the SQL models read them (sql/values/50_holdings.sql): the fiat's value always, as value_fiat. Read holdings.",
+  columns: [...holdings.columns, amount('value_fiat', "The value in the run's fiat (--fiat); NULL without a fiat, a price or a rate.")],
+};
+
+export const reconciliation: Model = {
+  name: 'reconciliation',
+  kind: 'view',
+  description:
+    'Between each two consecutive snapshots of an account type, per asset: the change the snapshots show against the change the ledger books (sql/completeness/40_reconciliation.sql; README, "Reconciliation").',
+  columns: [
+    accountColumn,
+    text('account_type', 'The account type.'),
+    text('asset', 'The coin.'),
+    instant('from', 'The earlier snapshot.'),
+    instant('to', 'The later snapshot.'),
+    amount('snapshot_change', "The later snapshot's quantity less the earlier's (an asset a snapshot does not list: none)."),
+    amount('ledger_change', 'The movements the ledger books in [from, to) in this account type; for earn and bots, the transfers in and out seen in the other streams. NULL where the ledger does not cover the span.'),
+    amount('unexplained', 'snapshot_change - ledger_change. For earn and bots, their own result (interest, trading), not a finding.'),
+    text('explanation', 'What the difference is, or why there is none to show.'),
+  ],
+};
+
+export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation];

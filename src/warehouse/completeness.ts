@@ -1,0 +1,150 @@
+import { hasTables } from './tables.js';
+import type { Warehouse } from './warehouse.js';
+
+/**
+ * What proves an account's export complete, or shows where it is not (sql/completeness/; README, "Completeness"):
+ * read from the views for the run summary, `status`, manifest.json and the report. The text is written in cli/ and
+ * report/.
+ */
+
+export interface BalanceBreak {
+  account: string;
+  stream: string;
+  partition: string;
+  asset: string;
+  ts: number;
+  sourceId: string;
+  expected: string;
+  reported: string;
+  difference: string;
+}
+
+export interface Unexplained {
+  account: string;
+  accountType: string;
+  asset: string;
+  from: number;
+  to: number;
+  snapshotChange: string;
+  ledgerChange: string;
+  unexplained: string;
+}
+
+export interface UnpairedTransfer {
+  account: string;
+  stream: string;
+  accountType: string;
+  asset: string;
+  ts: number;
+  sourceId: string;
+  amount: string;
+  possibleReason: string;
+}
+
+export interface Holding {
+  account: string;
+  accountType: string;
+  asset: string;
+  at: number;
+  quantity: string | null;
+  valueUsdt: string | null;
+  source: string;
+}
+
+export interface Completeness {
+  /** Findings: each makes a run incomplete (exit 4). */
+  breaks: BalanceBreak[];
+  unexplained: Unexplained[];
+  /** Listed, not findings: each may be a record missing, or a transfer with a sub-account. */
+  unpaired: UnpairedTransfer[];
+  /** Running-balance steps checked, and those not (a record with a fee: README, "Running balances"). */
+  steps: { checked: number; unchecked: number };
+  /** Account types whose balance endpoint the key could not read, at the latest snapshot. */
+  unavailable: { account: string; accountType: string; reason: string }[];
+  /** Account types the platform values above zero (account_balances) with no readable per-asset snapshot. */
+  withoutSnapshot: { account: string; accountType: string; usdt: string }[];
+}
+
+const text = (v: unknown): string => String(v);
+const ms = (v: unknown): number => Number(v);
+
+async function rows(warehouse: Warehouse, sql: string, account: string | undefined): Promise<Record<string, unknown>[]> {
+  const where = account === undefined ? '' : ' WHERE account = $account';
+  return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql.replace('/*where*/', where), account === undefined ? {} : { account })).getRowObjectsJS());
+}
+
+/** The findings and listings of the warehouse, of one account or all; undefined before a transform made the views. */
+export async function readCompleteness(warehouse: Warehouse, account?: string): Promise<Completeness | undefined> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
+  const breaks = await rows(warehouse, 'SELECT *, epoch_ms(ts) AS at FROM balance_breaks/*where*/ ORDER BY account, ts, source_id', account);
+  const unexplained = await rows(
+    warehouse,
+    `SELECT *, epoch_ms("from") AS f, epoch_ms("to") AS t FROM (SELECT * FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots'))/*where*/
+     ORDER BY account, "from", account_type, asset`,
+    account,
+  );
+  const unpaired = await rows(warehouse, 'SELECT *, epoch_ms(ts) AS at FROM unpaired_transfers/*where*/ ORDER BY account, ts, source_id', account);
+  const [steps] = await rows(
+    warehouse,
+    'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
+    account,
+  );
+  const unavailable = await rows(
+    warehouse,
+    `SELECT account, account_type, unavailable FROM (
+       SELECT * FROM asset_balances WHERE unavailable IS NOT NULL
+       QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account)
+     )/*where*/ ORDER BY account, account_type`,
+    account,
+  );
+  const withoutSnapshot = await rows(
+    warehouse,
+    `SELECT account, account_type, usdt_balance FROM (
+       SELECT b.* FROM account_balances AS b
+       WHERE b.usdt_balance > 0 AND NOT EXISTS (
+         SELECT 1 FROM asset_balances AS a
+         WHERE a.account = b.account AND a.unavailable IS NULL AND a.snapshot_at >= b.ts - INTERVAL 1 HOUR AND a.snapshot_at <= b.ts + INTERVAL 1 HOUR
+           AND (a.account_type = b.account_type OR (b.account_type = 'futures' AND a.account_type LIKE '%\\_futures' ESCAPE '\\')
+             OR (b.account_type = 'margin' AND a.account_type LIKE 'margin\\_%' ESCAPE '\\')))
+       QUALIFY b.ts = max(b.ts) OVER (PARTITION BY b.account)
+     )/*where*/ ORDER BY account, account_type`,
+    account,
+  );
+  return {
+    breaks: breaks.map((r) => ({
+      account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
+      sourceId: text(r['source_id']), expected: text(r['expected']), reported: text(r['reported']), difference: text(r['difference']),
+    })),
+    unexplained: unexplained.map((r) => ({
+      account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']),
+      snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
+    })),
+    unpaired: unpaired.map((r) => ({
+      account: text(r['account']), stream: text(r['stream']), accountType: text(r['account_type']), asset: text(r['asset']), ts: ms(r['at']),
+      sourceId: text(r['source_id']), amount: text(r['amount']), possibleReason: text(r['possible_reason']),
+    })),
+    steps: { checked: Number(steps?.['checked'] ?? 0), unchecked: Number(steps?.['unchecked'] ?? 0) },
+    unavailable: unavailable.map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) })),
+    withoutSnapshot: withoutSnapshot.map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) })),
+  };
+}
+
+/** How many findings make the run incomplete: every break and every unexplained difference. */
+export const findingsOf = (c: Completeness): number => c.breaks.length + c.unexplained.length;
+
+/** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */
+export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['holdings'])))) return [];
+  const list = instants.map((t) => `make_timestamptz(${Math.trunc(t)}::BIGINT * 1000)`).join(', ');
+  if (list === '') return [];
+  const found = await rows(
+    warehouse,
+    `SELECT account, account_type, asset, epoch_ms("at") AS t, quantity, value_usdt, source FROM (SELECT * FROM holdings WHERE "at" IN (${list}))/*where*/
+     ORDER BY account, t, account_type, asset`,
+    account,
+  );
+  return found.map((r) => ({
+    account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), at: ms(r['t']),
+    quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
+  }));
+}
