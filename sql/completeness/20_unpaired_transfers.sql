@@ -1,4 +1,4 @@
--- Internal transfers pair up (README, "Internal transfers"): a transfer out of one account type is a transfer into
+-- Internal transfers pair up (docs/completeness.md, "Internal transfers"): a transfer out of one account type is a transfer into
 -- another. Transfers are the ledger rows of the categories transfer_in and transfer_out (the type catalog's
 -- internal transfers between account types that have records); they pair within one account and asset, the same
 -- amount with the opposite sign, in another account type, at most 60 seconds apart: the first transfer out of a

@@ -1,4 +1,4 @@
--- Holdings (README, "Holdings"): per account, account type and asset, the quantity held at the start and the end
+-- Holdings (docs/completeness.md, "Holdings"): per account, account type and asset, the quantity held at the start and the end
 -- of every run's range and at each snapshot. No balance endpoint answers for a past instant, so each is derived,
 -- by the first of these that can be had:
 --   snapshot         a readable snapshot of that account type at that instant (an asset it does not list: none);

@@ -1,4 +1,4 @@
--- reconciliation (README, "Reconciliation"): per account, account type and asset, between each two consecutive
+-- reconciliation (docs/completeness.md, "Reconciliation"): per account, account type and asset, between each two consecutive
 -- snapshots of that account type whose every row has its quantity, the change the snapshots show against the change
 -- the ledger books in [from, to). An account type with records of its own is compared where the ledger covers the
 -- span (lp_covered, sql/completeness/30_holdings.sql); a difference is unexplained: a record missing or misread.

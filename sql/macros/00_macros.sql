@@ -155,5 +155,5 @@ CREATE OR REPLACE MACRO lp_mul(a, b) AS
 CREATE OR REPLACE MACRO lp_hour(ts) AS to_timestamp((epoch_ms(ts) // 3600000) * 3600);
 
 -- The account type of a futures product type (USDT-FUTURES is usdt_futures): the names of the per-asset
--- balances (README, "Balances"), which a ledger row's account_type shares.
+-- balances (docs/completeness.md, "Balances"), which a ledger row's account_type shares.
 CREATE OR REPLACE MACRO lp_futures_account_type(product_type) AS lower(split_part(product_type, '-', 1)) || '_futures';

@@ -1,8 +1,8 @@
 -- asset_balances: the per-asset balance endpoints, one per account type (src/streams/asset-balances.ts holds the
--- columns and their meaning; README, "Balances"). A table the transform makes from raw_records when a snapshot was
+-- columns and their meaning; docs/completeness.md, "Balances"). A table the transform makes from raw_records when a snapshot was
 -- taken since the last. A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
 --
--- quantity, the amount the ledger is compared with, per account type (README, "Balances", which cites each):
+-- quantity, the amount the ledger is compared with, per account type (docs/completeness.md, "Balances", which cites each):
 --   spot: available + frozen + locked (the docs give them as disjoint parts; a public client adds them so).
 --   futures: accountEquity - unrealizedPL: the docs say equity includes unrealized PnL, which no record holds
 --     until it is realized; in every real response published, that difference is the wallet balance

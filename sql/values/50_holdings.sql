@@ -1,4 +1,4 @@
--- Holdings valued (README, "Holdings"): holding_quantities (sql/completeness/30_holdings.sql) with value_usdt =
+-- Holdings valued (docs/completeness.md, "Holdings"): holding_quantities (sql/completeness/30_holdings.sql) with value_usdt =
 -- quantity x the USDT price of the hour holding `at` (asset_prices; 1 for USDT), and value_fiat at the valuation's
 -- rate of that instant (lp_fiat_rate_at, of the fiat's file in sql/values/20_fiat_*.sql); the fiat itself is worth
 -- its quantity. src/warehouse/values.ts names value_fiat after the fiat in the view holdings.

@@ -5,7 +5,7 @@ import type { Completeness, Holding } from '../warehouse/completeness.js';
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
- * The completeness block of the run summary and of `status` (README, "Completeness"): every break and unexplained
+ * The completeness block of the run summary and of `status` (docs/completeness.md, "Completeness"): every break and unexplained
  * difference with what to look at, or one line saying every chain and snapshot agrees; then what is listed but not
  * a finding (unpaired transfers, account types not read).
  */
@@ -19,7 +19,7 @@ export function completenessLines(c: Completeness): string[] {
     lines.push(`  ${count(c.breaks.length, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
     for (const b of c.breaks) {
       lines.push(
-        `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing: its movement is the difference)`,
+        `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing or misread; a missing one's movement is the difference)`,
       );
     }
     for (const u of c.unexplained) {

@@ -7,6 +7,8 @@ import { readUnreviewed } from '../transform/unreviewed.js';
 import { notFinalLines, unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { readCompleteness, readHoldings } from '../warehouse/completeness.js';
+import { completenessLines, holdingsLines } from './completeness-lines.js';
 
 /**
  * What `status` prints: per account and stream, the covered ranges, the gaps inside the history runs asked
@@ -27,7 +29,10 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));
     }
     lines.push(...reconciliationLines(await readReconciliation(warehouse, account)));
+    const completeness = await readCompleteness(warehouse, account);
+    if (completeness !== undefined) lines.push(...completenessLines(completeness).map((l) => `  ${l}`));
     const lastRange = report.lastRun?.range;
+    if (lastRange !== null && lastRange !== undefined) lines.push(...holdingsLines(await readHoldings(warehouse, [lastRange.start, lastRange.end], account)).map((l) => `  ${l}`));
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
   }
@@ -65,26 +70,13 @@ function coverageLines(stream: PagedStreamDef, report: AccountReport, requested:
 }
 
 /**
- * Year-end reconciliation for one account: per calendar year (UTC), the ledger's net movement per asset, next
- * to what the balance snapshots of that year show. The platform's balance endpoint values each account type
- * in USDT and gives no per-asset balances, so the snapshots are shown as a valuation beside the movements.
+ * The ledger's net movement per asset of each calendar year (UTC), for one account. What the per-asset balances
+ * prove of them is the completeness block's (docs/completeness.md).
  */
 export function reconciliationLines(reconciliation: Reconciliation | undefined): string[] {
   if (reconciliation === undefined) return [];
-  const { movements, snapshots } = reconciliation;
-  const lines: string[] = [];
-  for (const year of [...new Set(movements.map((m) => m.year))]) {
-    lines.push(`  ${year} ledger movements: ${movements.filter((m) => m.year === year).map((m) => `${m.asset} ${m.net}`).join(', ')}`);
-    const inYear = snapshots.filter((x) => x.year === year);
-    const first = inYear[0];
-    const last = inYear.at(-1);
-    if (inYear.length < 2 || first === undefined || last === undefined) {
-      lines.push(`  ${year} balance snapshots: ${inYear.length === 0 ? 'none' : 'one'} in this year, so no change to set beside the movements (a run takes one)`);
-    } else {
-      lines.push(
-        `  ${year} balance snapshots (USDT valuation of all account types): ${first.totalUsdt} at ${formatInstant(first.at)}, ${last.totalUsdt} at ${formatInstant(last.at)}; the platform gives no per-asset balances to check the movements against`,
-      );
-    }
-  }
-  return lines;
+  const { movements } = reconciliation;
+  return [...new Set(movements.map((m) => m.year))].map(
+    (year) => `  ${year} ledger movements: ${movements.filter((m) => m.year === year).map((m) => `${m.asset} ${m.net}`).join(', ')}`,
+  );
 }

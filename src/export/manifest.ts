@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { formatInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
+import type { Completeness } from '../warehouse/completeness.js';
 
 /** What a pipeline knows of the files it exports, for their manifest. */
 export interface ManifestFacts {
@@ -14,6 +15,20 @@ export interface ManifestFacts {
   /** Per account and stream checked by the gap rule: its covered spans and its gaps within the range. */
   coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
   catalogVersion: string | null;
+  /** What proves the accounts' records complete or shows where they are not (docs/completeness.md). */
+  completeness?: Completeness;
+}
+
+/** The completeness block of manifest.json: the counts, and each finding and unpaired transfer. */
+function completenessOf(c: Completeness): Record<string, unknown> {
+  return {
+    findings: c.breaks.length + c.unexplained.length,
+    running_balance_steps: { checked: c.steps.checked, not_checked: c.steps.unchecked },
+    balance_breaks: c.breaks.map((b) => ({ account: b.account, stream: b.stream, partition: b.partition, asset: b.asset, ts: formatInstant(b.ts), source_id: b.sourceId, expected: b.expected, reported: b.reported, difference: b.difference })),
+    unexplained: c.unexplained.map((u) => ({ account: u.account, account_type: u.accountType, asset: u.asset, from: formatInstant(u.from), to: formatInstant(u.to), snapshot_change: u.snapshotChange, ledger_change: u.ledgerChange, unexplained: u.unexplained })),
+    unpaired_transfers: c.unpaired.map((t) => ({ account: t.account, stream: t.stream, account_type: t.accountType, asset: t.asset, ts: formatInstant(t.ts), source_id: t.sourceId, amount: t.amount, possible_reason: t.possibleReason })),
+    unavailable: c.unavailable.map((u) => ({ account: u.account, account_type: u.accountType, reason: u.reason })),
+  };
 }
 
 export const MANIFEST = 'manifest.json';
@@ -48,6 +63,7 @@ export async function writeManifest(
     accounts: facts.accounts,
     streams: facts.streams,
     coverage: facts.coverage.map((c) => ({ account: c.account, stream: c.stream, covered: spans(c.covered), gaps: spans(c.gaps) })),
+    ...(facts.completeness === undefined ? {} : { completeness: completenessOf(facts.completeness) }),
     files,
   };
   await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`);

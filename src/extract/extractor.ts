@@ -191,7 +191,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
  * Reads every part of a snapshot stream (one endpoint each) and files their records under one snapshot time,
  * the server's, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
  * `unavailable` says which refusals mean that) is filed as one marker record, `{"ledgerpipeUnavailable": why}`
- * (README, "Balances"), and the others go on; any other failure fails the stream.
+ * (docs/completeness.md, "Balances"), and the others go on; any other failure fails the stream.
  */
 async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {
   const answers = await Promise.all(stream.parts.map((part) => readPart(stream, part, stats, context)));

@@ -1,12 +1,12 @@
 import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
 
-// What proves the export complete, or shows where it is not (sql/completeness/; README, "Completeness").
+// What proves the export complete, or shows where it is not (sql/completeness/; docs/completeness.md, "Completeness").
 
 export const balanceBreaks: Model = {
   name: 'balance_breaks',
   kind: 'view',
   description:
-    'One row per break of a running-balance chain: a record whose balance is not the previous one plus its own movement, so a record before it is missing or misread (sql/completeness/10_balance_breaks.sql; README, "Running balances").',
+    'One row per break of a running-balance chain: a record whose balance is not the previous one plus its own movement, so a record before it is missing or misread (sql/completeness/10_balance_breaks.sql; docs/completeness.md, "Running balances").',
   columns: [
     accountColumn,
     text('stream', 'The stream whose records carry the balance: spot_tax_records (balance) or margin_records (total).'),
@@ -14,9 +14,9 @@ export const balanceBreaks: Model = {
     text('asset', 'The coin of the chain.'),
     instant('ts', 'The time of the first record after the break.'),
     text('source_id', 'The id of the first record after the break.'),
-    amount('expected', "The previous record's balance plus this record's movement (amount and fee, signed as the type catalog says)."),
+    amount('expected', "The previous record's balance plus this record's movement (amount and fee, signed as the type catalog says); NULL beyond DECIMAL(38,18)."),
     amount('reported', "This record's balance as the platform wrote it."),
-    amount('difference', 'reported - expected: the movement of what is missing before this record.'),
+    amount('difference', 'reported - expected: the movement of what is missing before this record; NULL beyond DECIMAL(38,18).'),
   ],
 };
 
@@ -24,7 +24,7 @@ export const unpairedTransfers: Model = {
   name: 'unpaired_transfers',
   kind: 'view',
   description:
-    'Internal transfers (transfer_in, transfer_out) with no counterpart in another account type of the same account: the same asset and amount, the opposite sign, at most 60 seconds apart (sql/completeness/20_unpaired_transfers.sql; README, "Internal transfers").',
+    'Internal transfers (transfer_in, transfer_out) with no counterpart in another account type of the same account: the same asset and amount, the opposite sign, at most 60 seconds apart (sql/completeness/20_unpaired_transfers.sql; docs/completeness.md, "Internal transfers").',
   columns: [
     accountColumn,
     text('stream', 'The stream of the transfer (the ledger row\'s source).'),
@@ -50,7 +50,7 @@ export const holdingQuantities: Model = {
   name: 'holding_quantities',
   kind: 'table',
   description:
-    'Holdings without values: per account, account type and asset, the quantity at the start and the end of every run\'s range and at each snapshot, with how it is known (sql/completeness/30_holdings.sql; README, "Holdings"). Read holdings for their values.',
+    'Holdings without values: per account, account type and asset, the quantity at the start and the end of every run\'s range and at each snapshot, with how it is known (sql/completeness/30_holdings.sql; docs/completeness.md, "Holdings"). Read holdings for their values.',
   columns: holdingColumns,
 };
 
@@ -58,7 +58,7 @@ export const holdings: Model = {
   name: 'holdings',
   kind: 'view',
   description:
-    'Holdings at the start and the end of every run\'s range and at each snapshot, valued at the hour\'s close (sql/values/50_holdings.sql; README, "Holdings"). Not known is listed, never guessed.',
+    'Holdings at the start and the end of every run\'s range and at each snapshot, valued at the hour\'s close (sql/values/50_holdings.sql; docs/completeness.md, "Holdings"). Not known is listed, never guessed.',
   columns: [
     ...holdingColumns,
     amount('value_usdt', 'quantity x the USDT price of the hour holding at (1 for USDT); NULL without a price.'),
@@ -77,7 +77,7 @@ export const reconciliation: Model = {
   name: 'reconciliation',
   kind: 'view',
   description:
-    'Between each two consecutive snapshots of an account type, per asset: the change the snapshots show against the change the ledger books (sql/completeness/40_reconciliation.sql; README, "Reconciliation").',
+    'Between each two consecutive snapshots of an account type, per asset: the change the snapshots show against the change the ledger books (sql/completeness/40_reconciliation.sql; docs/completeness.md, "Reconciliation").',
   columns: [
     accountColumn,
     text('account_type', 'The account type.'),

@@ -21,6 +21,6 @@ export const ledger: Model = {
     text('reference', 'The chain transaction hash of an on-chain withdrawal or deposit, else the order or record id.'),
     text('note', 'The partition and type the row was read under; for an unreviewed row, the field and the type as received.'),
     text('trade_group', 'Links the legs and fees of one trade (source:scope:key:millisecond); NULL for a movement that is no trade.'),
-    text('account_type', 'The account type the movement is in (spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, funding): the names of asset_balances (README, "Balances").'),
+    text('account_type', 'The account type the movement is in (spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, funding): the names of asset_balances (docs/completeness.md, "Balances").'),
   ],
 };

@@ -10,7 +10,7 @@ import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
-import { findingsOf, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
+import { completenessOf, findingsOf, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
@@ -226,6 +226,8 @@ async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, re
   }
   if (gapsText !== undefined) result.incomplete = incomplete(gapsText);
   const valuation = await prepareValuation(warehouse, valuationOf(options));
+  // An export without a transform of its own reports what the last transform's views show.
+  if (result.completeness === undefined) await readRunCompleteness(warehouse, options, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (README, "Values")`);
   const manifest: ManifestFacts = {
@@ -235,6 +237,7 @@ async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, re
     streams: [...new Set(coverage.map((c) => c.stream))],
     coverage,
     catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
+    ...(result.completeness === undefined ? {} : { completeness: result.completeness }),
   };
   await stage('export', () => writeExports(warehouse, options, result, { range, valuation, manifest }));
   return gapsText;
@@ -271,7 +274,7 @@ async function writeExports(
   if (manifest.accounts.length > 1 && own.length > 0) {
     for (const account of manifest.accounts) {
       const theirs = manifest.coverage.filter((c) => c.account === account);
-      const facts = { ...manifest, accounts: [account], coverage: theirs };
+      const facts = { ...manifest, accounts: [account], coverage: theirs, ...(manifest.completeness === undefined ? {} : { completeness: completenessOf(manifest.completeness, (a) => a === account) }) };
       const written = await exportFiles(warehouse, {
         out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
         ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs }, account, clock,
@@ -328,19 +331,12 @@ async function readRunCompleteness(warehouse: Warehouse, options: RunPipelineOpt
   const all = await readCompleteness(warehouse);
   if (all === undefined) return;
   const ours = options.pipeline.stages.includes('extract') ? new Set(result.accounts.map((a) => a.account)) : undefined;
-  const keep = <T extends { account: string }>(list: readonly T[]): T[] => (ours === undefined ? [...list] : list.filter((x) => ours.has(x.account)));
-  result.completeness = {
-    ...all,
-    breaks: keep(all.breaks),
-    unexplained: keep(all.unexplained),
-    unpaired: keep(all.unpaired),
-    unavailable: keep(all.unavailable),
-    withoutSnapshot: keep(all.withoutSnapshot),
-  };
-  if (range !== undefined) result.holdings = keep(await readHoldings(warehouse, [range.start, range.end]));
+  const keep = (account: string) => ours === undefined || ours.has(account);
+  result.completeness = completenessOf(all, keep);
+  if (range !== undefined) result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
 }
 
-/** The findings that make a finished run incomplete: breaks and unexplained differences (README, "Completeness"). */
+/** The findings that make a finished run incomplete: breaks and unexplained differences (docs/completeness.md, "Completeness"). */
 function completenessFindings(result: PipelineResult): string | undefined {
   const c = result.completeness;
   if (c === undefined || findingsOf(c) === 0) return undefined;
@@ -348,5 +344,5 @@ function completenessFindings(result: PipelineResult): string | undefined {
     ...(c.breaks.length > 0 ? [`${c.breaks.length} running-balance break${c.breaks.length === 1 ? '' : 's'}`] : []),
     ...(c.unexplained.length > 0 ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`] : []),
   ];
-  return `${parts.join(' and ')}: records missing or misread; see balance_breaks and reconciliation (README, "Completeness")`;
+  return `${parts.join(' and ')}: records missing or misread; see balance_breaks and reconciliation (docs/completeness.md, "Completeness")`;
 }

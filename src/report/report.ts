@@ -11,6 +11,7 @@ import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
+import { completenessSection, holdingsSection } from './completeness.js';
 import { REPORT_STYLE } from './style.js';
 
 export const REPORT = 'report.html';
@@ -129,6 +130,8 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
   const { charts } = await monthly(warehouse, where, valuation);
   const warningsList = await warnings(warehouse, range, facts, unpriced, account);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
+  const holdings = await holdingsSection(warehouse, range, valuation, account);
+  const completeness = await completenessSection(warehouse, account);
   const summaryRows = summary.map(
     (r) =>
       `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-class="${escape(text(r['tax_class']))}" data-year="${escape(text(r['year']))}">` +
@@ -148,6 +151,8 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
 <p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}Range <b>${escape(formatWindow(range))}</b> (half-open, UTC) · time zone ${escape(valuation.timeZone)} · fiat ${escape(valuation.fiat ?? 'none')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
 <section><h2>Warnings</h2>${warningList(warningsList)}</section>
 <section><h2>Coverage</h2>${table('coverage', ['Account', 'Stream', 'Covered', 'Gaps'], coverageRows, 'No stream was checked.')}</section>
+${completeness}
+${holdings}
 <section><h2>Per-asset summary</h2><p class="note">Amounts and values are exact (year_summary). A value is empty when any movement it adds up has no price.</p>
 ${table('year-summary', ['Account', 'Year', 'Asset', 'Tax class', 'Amount', 'Value USDT', ...(valuation.fiat === null ? [] : [`Value ${valuation.fiat}`]), 'Entries', 'Unpriced'], summaryRows, 'No movement in the range.')}</section>
 <section class="charts"><h2>By month</h2>${charts.join('\n')}</section>

@@ -66,7 +66,7 @@ const NOT_READABLE = new Set(['40014', '40404']);
 const amountColumn = (name: string, field: string, more = ''): Column => amount(name, `\`${field}\` as served${more}.`);
 
 /**
- * Per-asset balances, one snapshot per run (README, "Balances"): one row per account, snapshot, account type and
+ * Per-asset balances, one snapshot per run (docs/completeness.md, "Balances"): one row per account, snapshot, account type and
  * asset (and pair, in isolated margin), with `quantity`, the amount the ledger is compared with.
  */
 export const assetBalances = defineStream({
@@ -81,7 +81,7 @@ export const assetBalances = defineStream({
     name: 'asset_balances',
     kind: 'table',
     description:
-      'Per-asset balances (README, "Balances"): one row per account type and asset of each snapshot a run takes, read from the account type\'s balance endpoint; quantity is the amount the ledger is compared with (sql/models/asset_balances.sql). An account type the key cannot read has one row with asset NULL and unavailable set.',
+      'Per-asset balances (docs/completeness.md, "Balances"): one row per account type and asset of each snapshot a run takes, read from the account type\'s balance endpoint; quantity is the amount the ledger is compared with (sql/models/asset_balances.sql). An account type the key cannot read has one row with asset NULL and unavailable set.',
     keyColumn: 'key',
     columns: [
       accountColumn,

@@ -7,7 +7,7 @@ export interface PartitionDef {
   name: string;
   params: Readonly<Record<string, string>>;
   /**
-   * The account type whose balance its records move (README, "Balances"): a span of that account type is covered
+   * The account type whose balance its records move (docs/completeness.md, "Balances"): a span of that account type is covered
    * by the ledger when every partition of this account type is. Absent: its records move no balance.
    */
   accountType?: string;

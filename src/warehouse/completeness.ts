@@ -2,7 +2,7 @@ import { hasTables } from './tables.js';
 import type { Warehouse } from './warehouse.js';
 
 /**
- * What proves an account's export complete, or shows where it is not (sql/completeness/; README, "Completeness"):
+ * What proves an account's export complete, or shows where it is not (sql/completeness/; docs/completeness.md, "Completeness"):
  * read from the views for the run summary, `status`, manifest.json and the report. The text is written in cli/ and
  * report/.
  */
@@ -57,7 +57,7 @@ export interface Completeness {
   unexplained: Unexplained[];
   /** Listed, not findings: each may be a record missing, or a transfer with a sub-account. */
   unpaired: UnpairedTransfer[];
-  /** Running-balance steps checked, and those not (a record with a fee: README, "Running balances"). */
+  /** Running-balance steps checked, and those not (a record with a fee: docs/completeness.md, "Running balances"). */
   steps: { checked: number; unchecked: number };
   /** Account types whose balance endpoint the key could not read, at the latest snapshot. */
   unavailable: { account: string; accountType: string; reason: string }[];
@@ -66,6 +66,8 @@ export interface Completeness {
 }
 
 const text = (v: unknown): string => String(v);
+/** An amount as exact text; NULL where it does not fit DECIMAL(38,18) (balance_breaks says so). */
+const amountText = (v: unknown): string => (v === null ? 'beyond DECIMAL(38,18)' : String(v));
 const ms = (v: unknown): number => Number(v);
 
 async function rows(warehouse: Warehouse, sql: string, account: string | undefined): Promise<Record<string, unknown>[]> {
@@ -76,14 +78,26 @@ async function rows(warehouse: Warehouse, sql: string, account: string | undefin
 /** The findings and listings of the warehouse, of one account or all; undefined before a transform made the views. */
 export async function readCompleteness(warehouse: Warehouse, account?: string): Promise<Completeness | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
-  const breaks = await rows(warehouse, 'SELECT *, epoch_ms(ts) AS at FROM balance_breaks/*where*/ ORDER BY account, ts, source_id', account);
-  const unexplained = await rows(
+  const breaks = await rows(
     warehouse,
-    `SELECT *, epoch_ms("from") AS f, epoch_ms("to") AS t FROM (SELECT * FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots'))/*where*/
-     ORDER BY account, "from", account_type, asset`,
+    `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
+       lp_decimal_text(difference) AS difference FROM balance_breaks/*where*/ ORDER BY account, "at", source_id`,
     account,
   );
-  const unpaired = await rows(warehouse, 'SELECT *, epoch_ms(ts) AS at FROM unpaired_transfers/*where*/ ORDER BY account, ts, source_id', account);
+  const unexplained = await rows(
+    warehouse,
+    `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
+       lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
+     FROM (SELECT * FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots'))/*where*/
+     ORDER BY account, f, account_type, asset`,
+    account,
+  );
+  const unpaired = await rows(
+    warehouse,
+    `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
+     FROM unpaired_transfers/*where*/ ORDER BY account, "at", source_id`,
+    account,
+  );
   const [steps] = await rows(
     warehouse,
     'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
@@ -99,7 +113,7 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
   );
   const withoutSnapshot = await rows(
     warehouse,
-    `SELECT account, account_type, usdt_balance FROM (
+    `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance FROM (
        SELECT b.* FROM account_balances AS b
        WHERE b.usdt_balance > 0 AND NOT EXISTS (
          SELECT 1 FROM asset_balances AS a
@@ -113,7 +127,7 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
   return {
     breaks: breaks.map((r) => ({
       account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
-      sourceId: text(r['source_id']), expected: text(r['expected']), reported: text(r['reported']), difference: text(r['difference']),
+      sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
     })),
     unexplained: unexplained.map((r) => ({
       account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']),
@@ -129,6 +143,12 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
   };
 }
 
+/** The part of `c` of the accounts `keep` accepts. */
+export function completenessOf(c: Completeness, keep: (account: string) => boolean): Completeness {
+  const mine = <T extends { account: string }>(list: readonly T[]): T[] => list.filter((x) => keep(x.account));
+  return { ...c, breaks: mine(c.breaks), unexplained: mine(c.unexplained), unpaired: mine(c.unpaired), unavailable: mine(c.unavailable), withoutSnapshot: mine(c.withoutSnapshot) };
+}
+
 /** How many findings make the run incomplete: every break and every unexplained difference. */
 export const findingsOf = (c: Completeness): number => c.breaks.length + c.unexplained.length;
 
@@ -139,7 +159,8 @@ export async function readHoldings(warehouse: Warehouse, instants: readonly numb
   if (list === '') return [];
   const found = await rows(
     warehouse,
-    `SELECT account, account_type, asset, epoch_ms("at") AS t, quantity, value_usdt, source FROM (SELECT * FROM holdings WHERE "at" IN (${list}))/*where*/
+    `SELECT account, account_type, asset, epoch_ms("at") AS t, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt, source
+     FROM (SELECT * FROM holdings WHERE "at" IN (${list}))/*where*/
      ORDER BY account, t, account_type, asset`,
     account,
   );

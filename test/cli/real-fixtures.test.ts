@@ -126,4 +126,37 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     expect(netLines(koinlyNets(await readFile(join(dir, 'out', 'koinly.csv'), 'utf8')))).toEqual(ledger);
     expect(netLines(cointrackingNets(await readFile(join(dir, 'out', 'cointracking.csv'), 'utf8')))).toEqual(ledger);
   });
+
+  it("reads each balance endpoint's published answer into the quantity its account type's rule gives (docs/completeness.md, \"Balances\")", async () => {
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      const held = await rows(
+        warehouse,
+        `SELECT account, account_type, asset, symbol, bot_account_type, lp_decimal_text(quantity) AS quantity, unavailable
+         FROM asset_balances ORDER BY account, account_type, asset`,
+      );
+      expect(held.map((r) => Object.values(r))).toEqual([
+        // ccxt's captures: futures accountEquity 48.07069777 less unrealizedPL 0.0792 (a cross position) is its available.
+        ['clients', 'margin_crossed', 'USDT', null, null, '0.01', null],
+        ['clients', 'margin_isolated', 'USDT', 'BTCUSDT', null, '0.000001', null],
+        ['clients', 'spot', 'USDT', null, null, '0', null],
+        ['clients', 'usdt_futures', 'USDT', null, null, '47.99149777', null],
+        // The docs' examples: a futures bot's equity; margin's totalAmount (the example's net is no sum of its parts);
+        // funding's "" frozen read as none; futures with unrealizedPL "" give no quantity.
+        ['docs', 'bots', 'USDT', null, 'futures', '140.94936285', null],
+        ['docs', 'earn', 'BTC', null, null, '0.1', null],
+        ['docs', 'earn', 'USDT', null, null, '400', null],
+        ['docs', 'funding', 'USDT', null, null, '326', null],
+        ['docs', 'margin_crossed', 'USDT', null, null, '12', null],
+        ['docs', 'margin_isolated', 'BTC', 'BTCUSDT', null, '19876.1798394', null],
+        ['docs', 'spot', 'usdt', null, null, '0', null],
+        ['docs', 'usdt_futures', 'USDT', null, null, null, null],
+        ['idle', 'usdt_futures', 'USDT', null, null, '19.88811074', null],
+      ]);
+      // Every field as served is kept, the misspelled one of the docs' example too.
+      expect(await rows(warehouse, "SELECT json_extract_string(fields, '$.unionTotalMagin') AS v FROM asset_balances WHERE account = 'docs' AND account_type = 'usdt_futures'")).toEqual([{ v: '111,1' }]);
+    } finally {
+      await warehouse.close();
+    }
+  });
 });

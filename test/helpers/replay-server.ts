@@ -35,6 +35,14 @@ const ENDPOINTS: readonly Endpoint[] = [
   { path: '/api/v2/tax/spot-record', prefix: 'spot-record--', key: 'id', shape: 'array' },
   { path: '/api/v2/tax/p2p-record', prefix: 'p2p-record--', key: 'id', shape: 'array' },
   { path: '/api/v2/account/all-account-balance', prefix: 'all-account-balance--', key: 'accountType', shape: 'snapshot' },
+  // The per-asset balances (docs/completeness.md, "Balances"): the futures accounts per productType, the bots per accountType.
+  { path: '/api/v2/spot/account/assets', prefix: 'spot-assets--', key: 'coin', shape: 'snapshot' },
+  { path: '/api/v2/mix/account/accounts', prefix: 'mix-accounts--', key: 'marginCoin', partitionParam: 'productType', defaultPartition: 'USDT-FUTURES', shape: 'snapshot' },
+  { path: '/api/v2/margin/crossed/account/assets', prefix: 'margin-crossed-assets--', key: 'coin', shape: 'snapshot' },
+  { path: '/api/v2/margin/isolated/account/assets', prefix: 'margin-isolated-assets--', key: 'coin', shape: 'snapshot' },
+  { path: '/api/v2/earn/account/assets', prefix: 'earn-assets--', key: 'coin', shape: 'snapshot' },
+  { path: '/api/v2/account/funding-assets', prefix: 'funding-assets--', key: 'coin', shape: 'snapshot' },
+  { path: '/api/v2/account/bot-assets', prefix: 'bot-assets--', key: 'coin', partitionParam: 'accountType', defaultPartition: 'futures', shape: 'snapshot' },
 ];
 
 type Row = Record<string, unknown>;
@@ -99,8 +107,11 @@ export async function startReplay(keys: Readonly<Record<string, { account: strin
     if (who === undefined) return send(res, 400, { code: '40037', msg: 'Apikey does not exist', data: null });
     requests.push({ account: who.account, path: endpoint.path });
     const rows = who.byPath.get(endpoint.path) ?? [];
-    if (endpoint.shape === 'snapshot') return send(res, 200, ok(rows.map((r) => r.record)));
     const q = url.searchParams;
+    if (endpoint.shape === 'snapshot') {
+      const part = endpoint.partitionParam === undefined ? undefined : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition);
+      return send(res, 200, ok(rows.filter((r) => part === undefined || r.partition === part).map((r) => r.record)));
+    }
     const missing = (endpoint.filters ?? []).find((f) => (q.get(f) ?? '') === '');
     if (missing !== undefined) return send(res, 400, { code: '40019', msg: `Parameter ${missing} cannot be empty`, data: null });
     const start = Number(q.get('startTime') ?? 0);

@@ -34,12 +34,12 @@ describe('exports', () => {
     const out = join(dir, 'out');
     await exportFiles(warehouse, { out, from: T, to: T + 60_000, formats: ['csv', 'parquet'] });
     const csv = await readFile(join(out, 'ledger.csv'), 'utf8');
-    // The last column, trade_group, is empty: transfers pair with nothing.
+    // trade_group is empty (transfers pair with nothing); the last column is the account type.
     expect(csv.split('\n').slice(1, 5)).toEqual([
-      `margin_records:1:main,default,margin_records,1,main,2025-06-01T00:00:01.000Z,transfer_in,USDT,0.1,"BTC,USDT ""x""",1,crossed transfer_in,`,
-      `margin_records:2:main,default,margin_records,2,main,2025-06-01T00:00:02.000Z,transfer_in,USDT,0.2,"BTC,USDT ""x""",2,crossed transfer_in,`,
-      `margin_records:3:fee,default,margin_records,3,fee,2025-06-01T00:00:03.000Z,fee,USDT,-0.000000000000000001,"BTC,USDT ""x""",3,crossed transfer_in,`,
-      `margin_records:3:main,default,margin_records,3,main,2025-06-01T00:00:03.000Z,transfer_in,USDT,${big},"BTC,USDT ""x""",3,crossed transfer_in,`,
+      `margin_records:1:main,default,margin_records,1,main,2025-06-01T00:00:01.000Z,transfer_in,USDT,0.1,"BTC,USDT ""x""",1,crossed transfer_in,,margin_crossed`,
+      `margin_records:2:main,default,margin_records,2,main,2025-06-01T00:00:02.000Z,transfer_in,USDT,0.2,"BTC,USDT ""x""",2,crossed transfer_in,,margin_crossed`,
+      `margin_records:3:fee,default,margin_records,3,fee,2025-06-01T00:00:03.000Z,fee,USDT,-0.000000000000000001,"BTC,USDT ""x""",3,crossed transfer_in,,margin_crossed`,
+      `margin_records:3:main,default,margin_records,3,main,2025-06-01T00:00:03.000Z,transfer_in,USDT,${big},"BTC,USDT ""x""",3,crossed transfer_in,,margin_crossed`,
     ]);
     const parquet = await rows(warehouse, `SELECT CAST(amount AS VARCHAR) AS amount, typeof(amount) AS type FROM read_parquet('${join(out, 'ledger.parquet')}') ORDER BY entry_id`);
     expect(parquet).toEqual([

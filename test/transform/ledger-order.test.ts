@@ -77,7 +77,7 @@ describe("the ledger's order", () => {
       await warehouse.connection.run(`INSERT INTO ledger
         SELECT 'withdrawals:' || lpad(CAST(i AS VARCHAR), 7, '0') || ':main', 'default', 'withdrawals', lpad(CAST(i AS VARCHAR), 7, '0'), 'main',
           TIMESTAMPTZ '2025-02-01 00:00:00+00' + to_milliseconds(i), 'withdrawal', 'USDT', CAST(CAST(-i AS DECIMAL(38, 18)) * 0.01 AS DECIMAL(38, 18)), NULL,
-          CASE WHEN i % 3 = 0 THEN '-r' || CAST(i AS VARCHAR) ELSE CAST(i AS VARCHAR) END, '=on_chain ' || CAST(i AS VARCHAR), NULL
+          CASE WHEN i % 3 = 0 THEN '-r' || CAST(i AS VARCHAR) ELSE CAST(i AS VARCHAR) END, '=on_chain ' || CAST(i AS VARCHAR), NULL, 'spot'
         FROM range(400000) AS r(i) ORDER BY i`);
       const range = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), formats: ['csv'] as const };
       expect(await ledgerInExportOrder(warehouse)).toBe(true);

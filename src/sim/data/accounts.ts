@@ -1,7 +1,9 @@
 import { formatUnits, randomUnits } from './decimal.js';
 import { OUTFLOW } from './margin.js';
 import type { PriceUnits } from './markets.js';
-import type { Partition, Payload, PagedStream, SimRecord } from './model.js';
+import type { AccountTruth, AccountType, BalanceKey, Movement, Partition, Payload, PagedStream, SimRecord } from './model.js';
+
+export type { AccountTruth, AccountType, BalanceKey, Movement };
 import type { Rng } from './rng.js';
 
 /**
@@ -9,32 +11,6 @@ import type { Rng } from './rng.js';
  * generated (independent of ledgerpipe's type catalog, so a test comparing the two proves something), the
  * opening balances, the running balances its records carry, and the per-asset balances it serves.
  */
-
-/** The account types of the per-asset balance endpoints (README, "Balances"). */
-export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots';
-
-/** One balance: an account type's asset (in isolated margin, of one pair). */
-export interface BalanceKey {
-  accountType: AccountType;
-  asset: string;
-  /** The pair of an isolated margin balance, else ''. */
-  symbol: string;
-}
-
-/** One record's effect on one balance, in units of 10^-8. */
-export interface Movement extends BalanceKey {
-  ts: number;
-  stream: PagedStream;
-  id: string;
-  units: bigint;
-}
-
-export interface AccountTruth {
-  /** Every balance's opening (before the first record), keyed by keyOf. */
-  opening: Map<string, bigint>;
-  /** Every record's movements, oldest first (by time, then id). */
-  movements: Movement[];
-}
 
 export const PLACES = 8;
 const SCALE = 10n ** BigInt(PLACES);
@@ -126,7 +102,7 @@ export function accountMovements(streams: Record<PagedStream, Partition[]>): Mov
  * Opening balances so that no balance ever goes below zero (the lowest running sum, plus a cushion), and the
  * running balances written into the records that carry one: a spot tax record's `balance` (per coin) and a
  * margin record's `total` (per coin; in isolated margin per pair and coin), each the balance after the record,
- * its fee included (README, "Running balances").
+ * its fee included (docs/completeness.md, "Running balances").
  */
 export function settleAccount(streams: Record<PagedStream, Partition[]>, rng: Rng): AccountTruth {
   const movements = accountMovements(streams);

@@ -47,7 +47,7 @@ function spotMirrors(streams: Omit<Record<PagedStream, Partition[]>, 'spot_tax_r
   return out;
 }
 
-/** The bots' balances: no records move them (README, "Balances"), so they stay as they opened. */
+/** The bots' balances: no records move them (docs/completeness.md, "Balances"), so they stay as they opened. */
 function botOpenings(rng: Rng): Map<string, bigint> {
   return new Map([
     [keyOf({ accountType: 'bots', asset: 'USDT', symbol: 'spot' }), randomUnits(rng, 100, 5_000, PLACES)],

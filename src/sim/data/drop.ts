@@ -16,9 +16,9 @@ function chainOf(stream: PagedStream, partition: string, r: SimRecord): string {
 
 /**
  * `--drop-records N`: leaves N records out of the answers while the balances and the running balances still
- * count them, as a platform that lost them would (README, "Running balances"). Each is a single-record type with no
+ * count them, as a platform that lost them would (docs/completeness.md, "Running balances"). Each is a single-record type with no
  * fee inside the range, in a chain of its own, followed in its chain by a record without a fee inside the range
- * (one ledgerpipe checks: README, "Running balances"); they are spread evenly over those that qualify.
+ * (one ledgerpipe checks: docs/completeness.md, "Running balances"); they are spread evenly over those that qualify.
  */
 export function dropRecords(dataset: Dataset, n: number): Dataset {
   if (n <= 0) return dataset;

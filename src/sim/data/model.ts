@@ -1,5 +1,4 @@
 import { PAGED_STREAMS, type PagedStream, type StreamName } from '../../streams/manifest.js';
-import type { AccountTruth } from './accounts.js';
 import type { SimMarket } from './markets.js';
 
 /** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
@@ -54,3 +53,30 @@ export interface GenerateOptions {
 }
 
 export const DAY_MS = 86_400_000;
+
+/** The account types of the per-asset balance endpoints (docs/completeness.md, "Balances"). */
+export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots';
+
+/** One balance: an account type's asset (in isolated margin, of one pair). */
+export interface BalanceKey {
+  accountType: AccountType;
+  asset: string;
+  /** The pair of an isolated margin balance, else ''. */
+  symbol: string;
+}
+
+/** One record's effect on one balance, in units of 10^-8. */
+export interface Movement extends BalanceKey {
+  ts: number;
+  stream: PagedStream;
+  id: string;
+  units: bigint;
+}
+
+export interface AccountTruth {
+  /** Every balance's opening (before the first record), keyed by keyOf. */
+  opening: Map<string, bigint>;
+  /** Every record's movements, oldest first (by time, then id). */
+  movements: Movement[];
+}
+

@@ -7,7 +7,7 @@ import type { Endpoint } from './endpoint.js';
 /**
  * The per-asset balance endpoints (docs/platform.md, "Balances"), answering the account's balances after every
  * record it generated, dropped ones included, in the shapes of the docs' examples. Each keeps its one quantity
- * exactly as ledgerpipe's rule reads it (README, "Balances"): spot available + frozen + locked; futures
+ * exactly as ledgerpipe's rule reads it (docs/completeness.md, "Balances"): spot available + frozen + locked; futures
  * accountEquity - unrealizedPL; margin totalAmount; earn amount; funding available + frozen; bots as opened.
  */
 export function balanceEndpoints(dataset: Dataset, options: { unavailable?: readonly AccountType[] | undefined } = {}): Endpoint[] {

@@ -1,0 +1,68 @@
+import { formatInstant } from '../time/instant.js';
+import type { Window } from '../time/window.js';
+import { readCompleteness } from '../warehouse/completeness.js';
+import { literal } from '../warehouse/quote.js';
+import { hasTables } from '../warehouse/tables.js';
+import { timestampTzSql } from '../warehouse/time-values.js';
+import type { Valuation } from '../warehouse/values.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+
+const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+const cell = (value: unknown, cls = ''): string => `<td${cls === '' ? '' : ` class="${cls}"`}>${escape(text(value))}</td>`;
+
+/**
+ * The report's "Holdings" section (docs/completeness.md, "Holdings"): per account type and asset, what was held at
+ * the range's start and end, valued at the hour's close, with how each is known; not known is listed, not guessed.
+ */
+export async function holdingsSection(warehouse: Warehouse, range: Window, valuation: Valuation, account: string | undefined): Promise<string> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['lp_holdings_valued'])))) return '<section><h2>Holdings</h2><p class="none">No transform has made the holdings yet.</p></section>';
+  const found = await warehouse.exclusive(async (c) =>
+    (
+      await c.runAndReadAll(
+        `SELECT account, account_type, asset, "at", lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
+           lp_decimal_text(value_fiat) AS value_fiat, source
+         FROM lp_holdings_valued
+         WHERE "at" IN (${timestampTzSql(range.start)}, ${timestampTzSql(range.end)})${account === undefined ? '' : ` AND account = ${literal(account)}`}
+         ORDER BY account, "at", account_type, asset`,
+      )
+    ).getRowObjectsJS(),
+  );
+  const fiat = valuation.fiat;
+  const body = found.map(
+    (r) =>
+      `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-at="${escape(formatInstant(Number((r['at'] as Date).getTime())))}">` +
+      [cell(r['account']), cell(formatInstant((r['at'] as Date).getTime())), cell(r['account_type']), cell(r['asset']), cell(r['quantity'] ?? 'not known', 'num quantity'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [cell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
+      '</tr>',
+  );
+  const head = ['Account', 'At', 'Account type', 'Asset', 'Quantity', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Known from'];
+  const table = body.length === 0 ? '<p class="none">No holdings at the range\'s ends.</p>' : `<table id="holdings"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+  return `<section><h2>Holdings</h2><p class="note">At the range's start and end, per account type and asset (holdings). Known from a snapshot, a later snapshot rolled back by the ledger, or a running balance; "not known" is never guessed (docs/completeness.md).</p>${table}</section>`;
+}
+
+/**
+ * The report's "Completeness" section: every break and unexplained difference with what to look at, or one line
+ * saying every chain and snapshot agrees; then the unpaired transfers, listed.
+ */
+export async function completenessSection(warehouse: Warehouse, account: string | undefined): Promise<string> {
+  const c = await readCompleteness(warehouse, account);
+  if (c === undefined) return '<section><h2>Completeness</h2><p class="none">No transform has made the completeness views yet.</p></section>';
+  const items = [
+    ...c.breaks.map(
+      (b) =>
+        `<li class="break">Break: ${escape(`${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset}`)} at ${escape(formatInstant(b.ts))}, record ${escape(b.sourceId)}: expected ${escape(b.expected)}, reported ${escape(b.reported)}, difference ${escape(b.difference)}. A record before it is missing or misread; its movement is the difference (balance_breaks).</li>`,
+    ),
+    ...c.unexplained.map(
+      (u) =>
+        `<li class="unexplained">Unexplained: ${escape(`${u.account} ${u.accountType} ${u.asset}`)} from ${escape(formatInstant(u.from))} to ${escape(formatInstant(u.to))}: the snapshots changed by ${escape(u.snapshotChange)}, the ledger by ${escape(u.ledgerChange)} (reconciliation).</li>`,
+    ),
+  ];
+  const steps = `${c.steps.checked} running-balance steps checked${c.steps.unchecked > 0 ? `, ${c.steps.unchecked} not (the record has a fee)` : ''}`;
+  const findings = items.length === 0 ? `<p id="complete">Every running balance and every snapshot agrees with the records: ${escape(steps)}.</p>` : `<p>${escape(steps)}.</p><ul id="findings">${items.join('')}</ul>`;
+  const unpaired =
+    c.unpaired.length === 0
+      ? '<p id="transfers-paired">Every internal transfer has its counterpart.</p>'
+      : `<ul id="unpaired">${c.unpaired.map((t) => `<li>Unpaired transfer: ${escape(`${t.account} ${t.accountType} ${t.asset} ${t.amount}`)} at ${escape(formatInstant(t.ts))} (${escape(`${t.stream} ${t.sourceId}`)}): ${escape(t.possibleReason)}.</li>`).join('')}</ul>`;
+  const unread = c.unavailable.map((u) => `<li>${escape(`${u.account} ${u.accountType}`)}: balances not readable with this key (${escape(u.reason)}).</li>`).join('');
+  return `<section><h2>Completeness</h2>${findings}${unpaired}${unread === '' ? '' : `<ul id="unavailable">${unread}</ul>`}</section>`;
+}
