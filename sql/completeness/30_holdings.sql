@@ -27,13 +27,15 @@ marked AS (
 )
 SELECT account, stream, partition, min(s) AS span_start, max(e) AS span_end FROM marked GROUP BY account, stream, partition, island;
 
--- Whether the ledger covers [a, b) of an account type: every stream and partition that moves it read that span.
+-- Whether the ledger covers [a, b) of an account type: it has streams that move it (earn and bots have none), and
+-- every one of them read that span. Call it with qualified columns (l.account): DuckDB puts a macro's arguments
+-- into its body as written, where an unqualified account_type would name the subquery's own column.
 CREATE OR REPLACE MACRO lp_covered(acct, atype, a, b) AS (
-  a >= b OR NOT EXISTS (
+  EXISTS (SELECT 1 FROM lp_account_type_sources() AS s WHERE s.account_type = atype) AND (a >= b OR NOT EXISTS (
     SELECT 1 FROM lp_account_type_sources() AS src
     WHERE src.account_type = atype AND NOT EXISTS (
       SELECT 1 FROM lp_read_spans() AS r
-      WHERE r.account = acct AND r.stream = src.stream AND r.partition = src.partition AND r.span_start <= a AND r.span_end >= b)));
+      WHERE r.account = acct AND r.stream = src.stream AND r.partition = src.partition AND r.span_start <= a AND r.span_end >= b))));
 
 CREATE OR REPLACE TABLE holding_quantities AS
 WITH
@@ -77,7 +79,7 @@ later AS (
   GROUP BY ALL
 ),
 later_covered AS (
-  SELECT * FROM later WHERE lp_covered(account, account_type, span_from, span_to)
+  SELECT * FROM later AS l WHERE lp_covered(l.account, l.account_type, l.span_from, l.span_to)
 ),
 moved_since AS (
   SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(l.amount), 0) AS moved
@@ -115,10 +117,10 @@ after AS (
 ),
 running AS (
   SELECT account, account_type, asset, "at", quantity, 'running balance' AS source, 3 AS preference
-  FROM before WHERE lp_covered(account, account_type, span_from, span_to)
+  FROM before AS b WHERE lp_covered(b.account, b.account_type, b.span_from, b.span_to)
   UNION ALL
   SELECT account, account_type, asset, "at", quantity, 'running balance', 4
-  FROM after WHERE lp_covered(account, account_type, span_from, span_to)
+  FROM after AS a WHERE lp_covered(a.account, a.account_type, a.span_from, a.span_to)
 ),
 known AS (
   SELECT account, account_type, asset, "at", quantity, source, preference FROM from_snapshot

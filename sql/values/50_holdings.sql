@@ -10,5 +10,5 @@ WITH priced AS (
   LEFT JOIN asset_prices AS p ON p.asset = h.asset AND p.ts = lp_hour(h."at")
 )
 SELECT *,
-  CASE WHEN asset = lp_valuation_fiat() THEN quantity ELSE lp_mul(value_usdt, lp_fiat_rate_at("at")) END AS value_fiat
+  CASE WHEN asset = lp_valuation_fiat() THEN quantity ELSE lp_mul(value_usdt, lp_fiat_rate_at(priced."at")) END AS value_fiat
 FROM priced;

@@ -117,7 +117,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   }
   const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
   const stats: Record<string, StreamStats> = Object.fromEntries(options.streams.map((s) => [s.name, emptyStreamStats()]));
-  const context = { ...options, to, clock, retryDeps, policy, log, writer };
+  const context = { ...options, to, present, clock, retryDeps, policy, log, writer };
   const settled = await Promise.allSettled(
     options.streams.map((stream) =>
       stream.kind === 'paged' ? extractPaged(stream, stats[stream.name] as StreamStats, context) : extractSnapshot(stream, stats[stream.name] as StreamStats, context),
@@ -137,6 +137,8 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
 }
 
 type Context = ExtractOptions & {
+  /** The platform's present when the extraction started (its clock): what the ranges end at, and the snapshots' time. */
+  present: number;
   clock: () => number;
   retryDeps: { sleep: (ms: number) => Promise<void>; random: () => number; syncTime: () => Promise<unknown> };
   policy: RetryPolicy;
@@ -189,13 +191,15 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
 
 /**
  * Reads every part of a snapshot stream (one endpoint each) and files their records under one snapshot time,
- * the server's, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
+ * the server's present when the extraction started, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
  * `unavailable` says which refusals mean that) is filed as one marker record, `{"ledgerpipeUnavailable": why}`
  * (docs/completeness.md, "Balances"), and the others go on; any other failure fails the stream.
  */
 async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {
   const answers = await Promise.all(stream.parts.map((part) => readPart(stream, part, stats, context)));
-  const takenAt = Math.round(context.clock() + context.client.offsetMs);
+  // The platform's present as this extraction measured it, where its ranges end: a later snapshot would hold
+  // movements of the moments between, which no record read yet explains (docs/completeness.md, "Holdings").
+  const takenAt = context.present;
   await Promise.all(
     stream.parts.map(async (part, i) => {
       const answer = answers[i] as PartAnswer;

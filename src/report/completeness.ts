@@ -20,7 +20,7 @@ export async function holdingsSection(warehouse: Warehouse, range: Window, valua
   const found = await warehouse.exclusive(async (c) =>
     (
       await c.runAndReadAll(
-        `SELECT account, account_type, asset, "at", lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
+        `SELECT account, account_type, asset, epoch_ms("at") AS at_ms, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
            lp_decimal_text(value_fiat) AS value_fiat, source
          FROM lp_holdings_valued
          WHERE "at" IN (${timestampTzSql(range.start)}, ${timestampTzSql(range.end)})${account === undefined ? '' : ` AND account = ${literal(account)}`}
@@ -31,8 +31,8 @@ export async function holdingsSection(warehouse: Warehouse, range: Window, valua
   const fiat = valuation.fiat;
   const body = found.map(
     (r) =>
-      `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-at="${escape(formatInstant(Number((r['at'] as Date).getTime())))}">` +
-      [cell(r['account']), cell(formatInstant((r['at'] as Date).getTime())), cell(r['account_type']), cell(r['asset']), cell(r['quantity'] ?? 'not known', 'num quantity'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [cell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
+      `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-at="${escape(formatInstant(Number(r['at_ms'])))}">` +
+      [cell(r['account']), cell(formatInstant(Number(r['at_ms']))), cell(r['account_type']), cell(r['asset']), cell(r['quantity'] ?? 'not known', 'num quantity'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [cell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
       '</tr>',
   );
   const head = ['Account', 'At', 'Account type', 'Asset', 'Quantity', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Known from'];

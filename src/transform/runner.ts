@@ -120,8 +120,11 @@ async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context)
   const inOrder = (await readRecordedVersions(c)).ledgerOrder === context.release.models;
   const ledger = sqlFileNamed(context.files, LEDGER_FILE);
   const result = await updateLedger(c, { ledger, checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
-  // The holdings are a table over the whole ledger and the snapshots: made again (the views read what is there).
-  for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`))) await context.steps.time(file.name, () => c.run(file.text));
+  // The holdings are a table over the whole ledger and the snapshots: made again when records came in (the views
+  // read what is there). Nothing loaded since the last transform: nothing they depend on changed.
+  if (pending.size > 0) {
+    for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`))) await context.steps.time(file.name, () => c.run(file.text));
+  }
   return result;
 }
 

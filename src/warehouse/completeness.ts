@@ -75,45 +75,25 @@ async function rows(warehouse: Warehouse, sql: string, account: string | undefin
   return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql.replace('/*where*/', where), account === undefined ? {} : { account })).getRowObjectsJS());
 }
 
-/** The findings and listings of the warehouse, of one account or all; undefined before a transform made the views. */
-export async function readCompleteness(warehouse: Warehouse, account?: string): Promise<Completeness | undefined> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
-  const breaks = await rows(
-    warehouse,
-    `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
+/**
+ * The queries of readCompleteness, over the views of sql/completeness/; the marker comment "where" in each becomes the account filter.
+ * Amounts are read as exact text.
+ */
+const QUERIES = {
+  breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
        lp_decimal_text(difference) AS difference FROM balance_breaks/*where*/ ORDER BY account, "at", source_id`,
-    account,
-  );
-  const unexplained = await rows(
-    warehouse,
-    `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
+  unexplained: `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
      FROM (SELECT * FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots'))/*where*/
      ORDER BY account, f, account_type, asset`,
-    account,
-  );
-  const unpaired = await rows(
-    warehouse,
-    `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
+  unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
      FROM unpaired_transfers/*where*/ ORDER BY account, "at", source_id`,
-    account,
-  );
-  const [steps] = await rows(
-    warehouse,
-    'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
-    account,
-  );
-  const unavailable = await rows(
-    warehouse,
-    `SELECT account, account_type, unavailable FROM (
+  steps: 'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
+  unavailable: `SELECT account, account_type, unavailable FROM (
        SELECT * FROM asset_balances WHERE unavailable IS NOT NULL
        QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account)
      )/*where*/ ORDER BY account, account_type`,
-    account,
-  );
-  const withoutSnapshot = await rows(
-    warehouse,
-    `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance FROM (
+  withoutSnapshot: `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance FROM (
        SELECT b.* FROM account_balances AS b
        WHERE b.usdt_balance > 0 AND NOT EXISTS (
          SELECT 1 FROM asset_balances AS a
@@ -122,24 +102,34 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
              OR (b.account_type = 'margin' AND a.account_type LIKE 'margin\\_%' ESCAPE '\\')))
        QUALIFY b.ts = max(b.ts) OVER (PARTITION BY b.account)
      )/*where*/ ORDER BY account, account_type`,
-    account,
-  );
+} as const;
+
+type Row = Record<string, unknown>;
+const toBreak = (r: Row): BalanceBreak => ({
+  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
+  sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
+});
+const toUnexplained = (r: Row): Unexplained => ({
+  account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']),
+  snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
+});
+const toUnpaired = (r: Row): UnpairedTransfer => ({
+  account: text(r['account']), stream: text(r['stream']), accountType: text(r['account_type']), asset: text(r['asset']), ts: ms(r['at']),
+  sourceId: text(r['source_id']), amount: text(r['amount']), possibleReason: text(r['possible_reason']),
+});
+
+/** The findings and listings of the warehouse, of one account or all; undefined before a transform made the views. */
+export async function readCompleteness(warehouse: Warehouse, account?: string): Promise<Completeness | undefined> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
+  const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], account);
+  const [steps] = await read('steps');
   return {
-    breaks: breaks.map((r) => ({
-      account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
-      sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
-    })),
-    unexplained: unexplained.map((r) => ({
-      account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']),
-      snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
-    })),
-    unpaired: unpaired.map((r) => ({
-      account: text(r['account']), stream: text(r['stream']), accountType: text(r['account_type']), asset: text(r['asset']), ts: ms(r['at']),
-      sourceId: text(r['source_id']), amount: text(r['amount']), possibleReason: text(r['possible_reason']),
-    })),
+    breaks: (await read('breaks')).map(toBreak),
+    unexplained: (await read('unexplained')).map(toUnexplained),
+    unpaired: (await read('unpaired')).map(toUnpaired),
     steps: { checked: Number(steps?.['checked'] ?? 0), unchecked: Number(steps?.['unchecked'] ?? 0) },
-    unavailable: unavailable.map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) })),
-    withoutSnapshot: withoutSnapshot.map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) })),
+    unavailable: (await read('unavailable')).map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) })),
+    withoutSnapshot: (await read('withoutSnapshot')).map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) })),
   };
 }
 

@@ -115,6 +115,15 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
       accounts: ['default'],
       streams: ['margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'],
       coverage: manifest.streams.map((stream) => ({ account: 'default', stream, covered: quarter, gaps: [] })),
+      // One consistent account, nothing dropped: no finding, every transfer paired, every balance endpoint read.
+      completeness: {
+        findings: 0,
+        running_balance_steps: (manifest as unknown as { completeness: { running_balance_steps: unknown } }).completeness.running_balance_steps,
+        balance_breaks: [],
+        unexplained: [],
+        unpaired_transfers: [],
+        unavailable: [],
+      },
       files: ['margin_records.csv', 'margin_records.parquet', 'futures_fills.csv', 'futures_fills.parquet', 'withdrawals.csv', 'withdrawals.parquet', 'ledger.csv', 'ledger.parquet', 'year_summary.csv', 'year_summary.parquet'].map((name) => ({
         name,
         rows: manifest.files.find((f) => f.name === name)?.rows,

@@ -5,7 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { rows } from '../helpers/raw.js';
 
 // Debian's chromium, installed by test/setup/install-browser.sh (which .ci/run calls).
 const CHROMIUM = process.env['LEDGERPIPE_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -56,8 +58,32 @@ describe('report.html in a real browser', () => {
     expect(warnings.filter((w) => !/^(Gap|Not final|Unpriced|Unreviewed type): /.test(w))).toEqual([]);
     expect(warnings.filter((w) => w.startsWith('Unpriced'))).toEqual([expect.stringMatching(/^Unpriced: \d+ EUR movements have no USDT price/)]);
 
+    // Holdings: the rows of the holdings view at the range's start and end, cell for cell.
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    let holdings: string[][];
+    try {
+      holdings = (
+        await rows(
+          warehouse,
+          `SELECT account, strftime("at", '%Y-%m-%dT%H:%M:%S.000Z') AS at_text, account_type, asset, coalesce(lp_decimal_text(quantity), 'not known') AS quantity,
+             coalesce(lp_decimal_text(value_usdt), '') AS value_usdt, coalesce(lp_decimal_text(value_eur), '') AS value_eur, source
+           FROM holdings WHERE "at" IN (TIMESTAMPTZ '2025-01-01 00:00:00+00', TIMESTAMPTZ '2025-04-01 00:00:00+00') ORDER BY account, "at", account_type, asset`,
+        )
+      ).map((r) => Object.values(r).map(String));
+    } finally {
+      await warehouse.close();
+    }
+    expect(holdings.length).toBeGreaterThan(10);
+    expect(holdings.some((h) => h[7] === 'running balance')).toBe(true);
+    expect(await page.locator('#holdings tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))).toEqual(holdings);
+    // Completeness: nothing dropped, so every chain and snapshot agrees and every transfer has its other side.
+    expect(await page.locator('#complete').textContent()).toMatch(/^Every running balance and every snapshot agrees with the records: \d+ running-balance steps checked/);
+    expect(await page.locator('#transfers-paired').count()).toBe(1);
+
     await mkdir('test-results', { recursive: true });
     await page.screenshot({ path: join('test-results', 'report.png'), fullPage: true });
+    await page.locator('section', { has: page.locator('h2', { hasText: 'Holdings' }) }).screenshot({ path: join('test-results', 'report-holdings.png') });
+    await page.locator('section', { has: page.locator('h2', { hasText: 'Completeness' }) }).screenshot({ path: join('test-results', 'report-completeness.png') });
     await page.emulateMedia({ media: 'print' });
     // The print stylesheet applies: the page's width limit is lifted for the paper.
     expect(await page.locator('body').evaluate((body) => body.ownerDocument.defaultView?.getComputedStyle(body).maxWidth)).toBe('none');

@@ -88,12 +88,12 @@ describe("the ledger's order", () => {
       const [lying, sorted] = await Promise.all(['as-lying', 'sorted'].map((out) => readFile(join(dir, out, 'ledger.csv'), 'utf8')));
       const lines = (lying as string).split('\n');
       expect(lines.slice(0, 4)).toEqual([
-        'entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group',
-        'withdrawals:1:fee,default,withdrawals,1,fee,2025-01-02T00:00:00.000Z,withdrawal_fee,USDT,-1,,1,on_chain,',
-        'withdrawals:1:main,default,withdrawals,1,main,2025-01-02T00:00:00.000Z,withdrawal,USDT,-12.5,,1,on_chain,',
-        "withdrawals:0000000:main,default,withdrawals,0000000,main,2025-02-01T00:00:00.000Z,withdrawal,USDT,0,,'-r0,'=on_chain 0,",
+        'entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group,account_type',
+        'withdrawals:1:fee,default,withdrawals,1,fee,2025-01-02T00:00:00.000Z,withdrawal_fee,USDT,-1,,1,on_chain,,spot',
+        'withdrawals:1:main,default,withdrawals,1,main,2025-01-02T00:00:00.000Z,withdrawal,USDT,-12.5,,1,on_chain,,spot',
+        "withdrawals:0000000:main,default,withdrawals,0000000,main,2025-02-01T00:00:00.000Z,withdrawal,USDT,0,,'-r0,'=on_chain 0,,spot",
       ]);
-      expect(lines.at(-2)).toBe("withdrawals:0399999:main,default,withdrawals,0399999,main,2025-02-01T00:06:39.999Z,withdrawal,USDT,-3999.99,,'-r399999,'=on_chain 399999,");
+      expect(lines.at(-2)).toBe("withdrawals:0399999:main,default,withdrawals,0399999,main,2025-02-01T00:06:39.999Z,withdrawal,USDT,-3999.99,,'-r399999,'=on_chain 399999,,spot");
       expect(lines.length).toBe(400_004);
       expect(lying === sorted).toBe(true);
     } finally {
