@@ -63,7 +63,7 @@ balances AS (
   SELECT DISTINCT account, account_type, asset FROM snapshot_rows
   UNION SELECT DISTINCT account, account_type, asset FROM ledger WHERE account_type IS NOT NULL
 ),
-grid AS (
+grid AS MATERIALIZED (
   SELECT b.account, b.account_type, b.asset, i."at" FROM balances AS b JOIN instants AS i USING (account)
 ),
 from_snapshot AS (
@@ -81,10 +81,28 @@ later AS (
 later_covered AS (
   SELECT * FROM later AS l WHERE lp_covered(l.account, l.account_type, l.span_from, l.span_to)
 ),
+-- The ledger's movements of each account type summed between consecutive instants (each row to the last instant
+-- at or before it, by an ASOF join): the spans rolled back start and end on instants, so their movements are sums
+-- of these buckets, and the ledger is read once, not once per span (a busy year has 2M rows).
+boundaries AS (
+  SELECT DISTINCT account, "at" AS bucket FROM instants
+),
+-- Only the account types and times some span needs: none when no later snapshot can be rolled back (a past
+-- year's run), so the ledger is not read at all then.
+wanted AS (
+  SELECT account, account_type, min(span_from) AS lo, max(span_to) AS hi FROM later_covered GROUP BY ALL
+),
+buckets AS (
+  SELECT l.account, l.account_type, l.asset, bd.bucket, sum(l.amount) AS amount
+  FROM ledger AS l
+  JOIN wanted AS w ON w.account = l.account AND w.account_type = l.account_type AND l.ts >= w.lo AND l.ts < w.hi
+  ASOF JOIN boundaries AS bd ON bd.account = l.account AND l.ts >= bd.bucket
+  GROUP BY ALL
+),
 moved_since AS (
-  SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(l.amount), 0) AS moved
+  SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(k.amount), 0) AS moved
   FROM later_covered AS c
-  LEFT JOIN ledger AS l ON l.account = c.account AND l.account_type = c.account_type AND l.asset = c.asset AND l.ts >= c.span_from AND l.ts < c.span_to
+  LEFT JOIN buckets AS k ON k.account = c.account AND k.account_type = c.account_type AND k.asset = c.asset AND k.bucket >= c.span_from AND k.bucket < c.span_to
   GROUP BY ALL
 ),
 rolled_back AS (
@@ -93,17 +111,19 @@ rolled_back AS (
   JOIN moved_since AS m USING (account, account_type, asset, "at")
   LEFT JOIN snapshot_rows AS r ON r.account = c.account AND r.account_type = c.account_type AND r.asset = c.asset AND r.snapshot_at = c.span_to
 ),
--- Running balances: the last step of each chain's millisecond (the balance after all its records).
-steps AS (
-  SELECT account, account_type, asset, ts, reported, moved, fee
+-- Running balances: the chains' steps, made once (the chains are windows over every record that carries a balance).
+chain_steps AS MATERIALIZED (
+  SELECT account, account_type, stream, partition, asset, ts, step, reported, moved, fee
   FROM lp_balance_steps()
   WHERE account_type IN ('spot', 'margin_crossed')
+),
+-- The last step of each chain's millisecond (the balance after all its records), and the first.
+steps AS (
+  SELECT * FROM chain_steps
   QUALIFY row_number() OVER (PARTITION BY account, stream, partition, asset, ts ORDER BY step DESC) = 1
 ),
 first_steps AS (
-  SELECT account, account_type, asset, ts, reported, moved, fee
-  FROM lp_balance_steps()
-  WHERE account_type IN ('spot', 'margin_crossed')
+  SELECT * FROM chain_steps
   QUALIFY row_number() OVER (PARTITION BY account, stream, partition, asset, ts ORDER BY step) = 1
 ),
 before AS (
@@ -122,7 +142,7 @@ running AS (
   SELECT account, account_type, asset, "at", quantity, 'running balance', 4
   FROM after AS a WHERE lp_covered(a.account, a.account_type, a.span_from, a.span_to)
 ),
-known AS (
+known AS MATERIALIZED (
   SELECT account, account_type, asset, "at", quantity, source, preference FROM from_snapshot
   UNION ALL SELECT * FROM rolled_back
   UNION ALL SELECT account, account_type, asset, "at", quantity, source, preference FROM running

@@ -32,21 +32,31 @@ boundary AS (
 movements AS (
   SELECT * FROM own UNION ALL SELECT * FROM boundary
 ),
+-- The movements summed between consecutive snapshot times of the account (an ASOF join puts each in the span it
+-- falls in): the ledger is read once, not once per span and asset.
+bounds AS (
+  SELECT DISTINCT account, snapshot_at AS bucket FROM whole
+),
+buckets AS (
+  SELECT m.account, m.account_type, m.asset, b.bucket, sum(m.amount) AS amount
+  FROM movements AS m ASOF JOIN bounds AS b ON b.account = m.account AND m.ts >= b.bucket
+  GROUP BY ALL
+),
 assets AS (
   SELECT s.account, s.account_type, a.asset, s.span_from, s.span_to
   FROM spans AS s
   JOIN (
-    SELECT account, account_type, asset, snapshot_at AS at FROM snapshot_rows
-    UNION SELECT account, account_type, asset, ts FROM movements
-  ) AS a ON a.account = s.account AND a.account_type = s.account_type AND a.at >= s.span_from AND a.at <= s.span_to
+    SELECT account, account_type, asset, snapshot_at AS "at" FROM snapshot_rows
+    UNION SELECT account, account_type, asset, bucket FROM buckets
+  ) AS a ON a.account = s.account AND a.account_type = s.account_type AND a."at" >= s.span_from AND a."at" <= s.span_to
   GROUP BY ALL
 ),
 changes AS (
   SELECT a.*,
     CAST(coalesce(t.quantity, 0) - coalesce(f.quantity, 0) AS DECIMAL(38, 18)) AS snapshot_change,
-    CAST(coalesce((SELECT sum(m.amount) FROM movements AS m
-      WHERE m.account = a.account AND m.account_type = a.account_type AND m.asset = a.asset
-        AND m.ts >= a.span_from AND m.ts < a.span_to), 0) AS DECIMAL(38, 18)) AS ledger_change,
+    CAST(coalesce((SELECT sum(k.amount) FROM buckets AS k
+      WHERE k.account = a.account AND k.account_type = a.account_type AND k.asset = a.asset
+        AND k.bucket >= a.span_from AND k.bucket < a.span_to), 0) AS DECIMAL(38, 18)) AS ledger_change,
     a.account_type IN ('earn', 'bots') AS without_records,
     lp_covered(a.account, a.account_type, a.span_from, a.span_to) AS covered
   FROM assets AS a

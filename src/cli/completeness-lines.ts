@@ -1,6 +1,9 @@
 import { formatInstant } from '../time/instant.js';
 import type { Completeness, Holding } from '../warehouse/completeness.js';
 
+/** The most of each kind a summary prints; the views hold them all. */
+const SHOWN = 10;
+
 /** A count and its noun, plural when not one. */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -13,26 +16,28 @@ export function completenessLines(c: Completeness): string[] {
   const lines = ['completeness'];
   const { checked, unchecked } = c.steps;
   const steps = `${count(checked, 'running-balance step')} checked${unchecked > 0 ? `, ${unchecked} not (the record has a fee, whose place in the balance no published example settles)` : ''}`;
-  if (c.breaks.length === 0 && c.unexplained.length === 0) {
+  if (c.counts.breaks === 0 && c.unexplained.length === 0) {
     lines.push(`  every running balance and every snapshot agrees with the records: ${steps}`);
   } else {
-    lines.push(`  ${count(c.breaks.length, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
-    for (const b of c.breaks) {
+    lines.push(`  ${count(c.counts.breaks, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
+    for (const b of c.breaks.slice(0, SHOWN)) {
       lines.push(
         `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing or misread; a missing one's movement is the difference)`,
       );
     }
-    for (const u of c.unexplained) {
+    if (c.counts.breaks > SHOWN) lines.push(`  and ${c.counts.breaks - SHOWN} more breaks`);
+    for (const u of c.unexplained.slice(0, SHOWN)) {
       lines.push(
         `  unexplained: ${u.account} ${u.accountType} ${u.asset} from ${formatInstant(u.from)} to ${formatInstant(u.to)}: the snapshots changed by ${u.snapshotChange}, the ledger by ${u.ledgerChange}, ${u.unexplained} unexplained`,
       );
     }
+    if (c.unexplained.length > SHOWN) lines.push(`  and ${c.unexplained.length - SHOWN} more unexplained differences`);
     lines.push('  look at: SELECT * FROM balance_breaks; SELECT * FROM reconciliation WHERE unexplained <> 0');
   }
-  if (c.unpaired.length > 0) {
-    lines.push(`  ${count(c.unpaired.length, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`);
-    for (const t of c.unpaired.slice(0, 10)) lines.push(`    ${t.account} ${t.accountType} ${t.asset} ${t.amount} at ${formatInstant(t.ts)} (${t.stream} ${t.sourceId}): ${t.possibleReason}`);
-    if (c.unpaired.length > 10) lines.push(`    and ${c.unpaired.length - 10} more`);
+  if (c.counts.unpaired > 0) {
+    lines.push(`  ${count(c.counts.unpaired, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`);
+    for (const t of c.unpaired.slice(0, SHOWN)) lines.push(`    ${t.account} ${t.accountType} ${t.asset} ${t.amount} at ${formatInstant(t.ts)} (${t.stream} ${t.sourceId}): ${t.possibleReason}`);
+    if (c.counts.unpaired > SHOWN) lines.push(`    and ${c.counts.unpaired - SHOWN} more`);
   } else {
     lines.push('  every internal transfer has its counterpart');
   }

@@ -22,7 +22,8 @@ export interface ManifestFacts {
 /** The completeness block of manifest.json: the counts, and each finding and unpaired transfer. */
 function completenessOf(c: Completeness): Record<string, unknown> {
   return {
-    findings: c.breaks.length + c.unexplained.length,
+    findings: c.counts.breaks + c.unexplained.length,
+    counts: { balance_breaks: c.counts.breaks, unexplained: c.unexplained.length, unpaired_transfers: c.counts.unpaired },
     running_balance_steps: { checked: c.steps.checked, not_checked: c.steps.unchecked },
     balance_breaks: c.breaks.map((b) => ({ account: b.account, stream: b.stream, partition: b.partition, asset: b.asset, ts: formatInstant(b.ts), source_id: b.sourceId, expected: b.expected, reported: b.reported, difference: b.difference })),
     unexplained: c.unexplained.map((u) => ({ account: u.account, account_type: u.accountType, asset: u.asset, from: formatInstant(u.from), to: formatInstant(u.to), snapshot_change: u.snapshotChange, ledger_change: u.ledgerChange, unexplained: u.unexplained })),

@@ -10,7 +10,7 @@ import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
-import { completenessOf, findingsOf, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
+import { findingsOf, mergeCompleteness, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
@@ -274,7 +274,8 @@ async function writeExports(
   if (manifest.accounts.length > 1 && own.length > 0) {
     for (const account of manifest.accounts) {
       const theirs = manifest.coverage.filter((c) => c.account === account);
-      const facts = { ...manifest, accounts: [account], coverage: theirs, ...(manifest.completeness === undefined ? {} : { completeness: completenessOf(manifest.completeness, (a) => a === account) }) };
+      const theirCompleteness = manifest.completeness === undefined ? undefined : await readCompleteness(warehouse, account);
+      const facts = { ...manifest, accounts: [account], coverage: theirs, ...(theirCompleteness === undefined ? {} : { completeness: theirCompleteness }) };
       const written = await exportFiles(warehouse, {
         out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
         ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs }, account, clock,
@@ -322,17 +323,21 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
     }
     const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
     if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);
-    await readRunCompleteness(warehouse, options, result, range);
   });
+  // Under the warehouse's own budget, not the summary's: the running-balance chains are windows over every record
+  // that carries a balance (a busy year: 400k), beyond the summary's 64 MB.
+  const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
+  await readRunCompleteness(warehouse, options, result, range);
 }
 
 /** The completeness of the run's accounts (those it extracted, else every one), and their holdings at the range's ends. */
 async function readRunCompleteness(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, range: Window | undefined): Promise<void> {
-  const all = await readCompleteness(warehouse);
-  if (all === undefined) return;
   const ours = options.pipeline.stages.includes('extract') ? new Set(result.accounts.map((a) => a.account)) : undefined;
   const keep = (account: string) => ours === undefined || ours.has(account);
-  result.completeness = completenessOf(all, keep);
+  const read = ours === undefined ? [await readCompleteness(warehouse)] : await Promise.all([...ours].map((a) => readCompleteness(warehouse, a)));
+  const parts = read.filter((c): c is Completeness => c !== undefined);
+  if (parts.length === 0) return;
+  result.completeness = mergeCompleteness(parts);
   if (range !== undefined) result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
 }
 
@@ -341,7 +346,7 @@ function completenessFindings(result: PipelineResult): string | undefined {
   const c = result.completeness;
   if (c === undefined || findingsOf(c) === 0) return undefined;
   const parts = [
-    ...(c.breaks.length > 0 ? [`${c.breaks.length} running-balance break${c.breaks.length === 1 ? '' : 's'}`] : []),
+    ...(c.counts.breaks > 0 ? [`${c.counts.breaks} running-balance break${c.counts.breaks === 1 ? '' : 's'}`] : []),
     ...(c.unexplained.length > 0 ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`] : []),
   ];
   return `${parts.join(' and ')}: records missing or misread; see balance_breaks and reconciliation (docs/completeness.md, "Completeness")`;

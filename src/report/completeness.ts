@@ -48,7 +48,7 @@ export async function completenessSection(warehouse: Warehouse, account: string 
   const c = await readCompleteness(warehouse, account);
   if (c === undefined) return '<section><h2>Completeness</h2><p class="none">No transform has made the completeness views yet.</p></section>';
   const items = [
-    ...c.breaks.map(
+    ...c.breaks.slice(0, 100).map(
       (b) =>
         `<li class="break">Break: ${escape(`${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset}`)} at ${escape(formatInstant(b.ts))}, record ${escape(b.sourceId)}: expected ${escape(b.expected)}, reported ${escape(b.reported)}, difference ${escape(b.difference)}. A record before it is missing or misread; its movement is the difference (balance_breaks).</li>`,
     ),
@@ -57,12 +57,13 @@ export async function completenessSection(warehouse: Warehouse, account: string 
         `<li class="unexplained">Unexplained: ${escape(`${u.account} ${u.accountType} ${u.asset}`)} from ${escape(formatInstant(u.from))} to ${escape(formatInstant(u.to))}: the snapshots changed by ${escape(u.snapshotChange)}, the ledger by ${escape(u.ledgerChange)} (reconciliation).</li>`,
     ),
   ];
+  if (c.counts.breaks > 100) items.push(`<li>and ${c.counts.breaks - 100} more breaks (balance_breaks)</li>`);
   const steps = `${c.steps.checked} running-balance steps checked${c.steps.unchecked > 0 ? `, ${c.steps.unchecked} not (the record has a fee)` : ''}`;
   const findings = items.length === 0 ? `<p id="complete">Every running balance and every snapshot agrees with the records: ${escape(steps)}.</p>` : `<p>${escape(steps)}.</p><ul id="findings">${items.join('')}</ul>`;
   const unpaired =
-    c.unpaired.length === 0
+    c.counts.unpaired === 0
       ? '<p id="transfers-paired">Every internal transfer has its counterpart.</p>'
-      : `<ul id="unpaired">${c.unpaired.map((t) => `<li>Unpaired transfer: ${escape(`${t.account} ${t.accountType} ${t.asset} ${t.amount}`)} at ${escape(formatInstant(t.ts))} (${escape(`${t.stream} ${t.sourceId}`)}): ${escape(t.possibleReason)}.</li>`).join('')}</ul>`;
+      : `<ul id="unpaired">${c.unpaired.slice(0, 100).map((t) => `<li>Unpaired transfer: ${escape(`${t.account} ${t.accountType} ${t.asset} ${t.amount}`)} at ${escape(formatInstant(t.ts))} (${escape(`${t.stream} ${t.sourceId}`)}): ${escape(t.possibleReason)}.</li>`).join('')}</ul>`;
   const unread = c.unavailable.map((u) => `<li>${escape(`${u.account} ${u.accountType}`)}: balances not readable with this key (${escape(u.reason)}).</li>`).join('');
   return `<section><h2>Completeness</h2>${findings}${unpaired}${unread === '' ? '' : `<ul id="unavailable">${unread}</ul>`}</section>`;
 }

@@ -52,6 +52,8 @@ export interface Holding {
 }
 
 export interface Completeness {
+  /** How many breaks and unpaired transfers there are; the lists hold the first LISTED of each. */
+  counts: { breaks: number; unpaired: number };
   /** Findings: each makes a run incomplete (exit 4). */
   breaks: BalanceBreak[];
   unexplained: Unexplained[];
@@ -72,22 +74,26 @@ const ms = (v: unknown): number => Number(v);
 
 async function rows(warehouse: Warehouse, sql: string, account: string | undefined): Promise<Record<string, unknown>[]> {
   const where = account === undefined ? '' : ' WHERE account = $account';
-  return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql.replace('/*where*/', where), account === undefined ? {} : { account })).getRowObjectsJS());
+  return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql.replaceAll('/*where*/', where), account === undefined ? {} : { account })).getRowObjectsJS());
 }
 
 /**
  * The queries of readCompleteness, over the views of sql/completeness/; the marker comment "where" in each becomes the account filter.
  * Amounts are read as exact text.
  */
+/** The most breaks and unpaired transfers read into a summary (each view holds them all; counts are whole). */
+export const LISTED = 1000;
+
 const QUERIES = {
   breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
-       lp_decimal_text(difference) AS difference FROM balance_breaks/*where*/ ORDER BY account, "at", source_id`,
+       lp_decimal_text(difference) AS difference FROM balance_breaks/*where*/ ORDER BY account, "at", source_id LIMIT ${LISTED}`,
   unexplained: `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
      FROM (SELECT * FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots'))/*where*/
      ORDER BY account, f, account_type, asset`,
   unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
-     FROM unpaired_transfers/*where*/ ORDER BY account, "at", source_id`,
+     FROM unpaired_transfers/*where*/ ORDER BY account, "at", source_id LIMIT ${LISTED}`,
+  counts: 'SELECT (SELECT count(*) FROM balance_breaks/*where*/) AS breaks, (SELECT count(*) FROM unpaired_transfers/*where*/) AS unpaired',
   steps: 'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
   unavailable: `SELECT account, account_type, unavailable FROM (
        SELECT * FROM asset_balances WHERE unavailable IS NOT NULL
@@ -123,7 +129,9 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
   if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
   const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], account);
   const [steps] = await read('steps');
+  const [counts] = await read('counts');
   return {
+    counts: { breaks: Number(counts?.['breaks'] ?? 0), unpaired: Number(counts?.['unpaired'] ?? 0) },
     breaks: (await read('breaks')).map(toBreak),
     unexplained: (await read('unexplained')).map(toUnexplained),
     unpaired: (await read('unpaired')).map(toUnpaired),
@@ -133,14 +141,22 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
   };
 }
 
-/** The part of `c` of the accounts `keep` accepts. */
-export function completenessOf(c: Completeness, keep: (account: string) => boolean): Completeness {
-  const mine = <T extends { account: string }>(list: readonly T[]): T[] => list.filter((x) => keep(x.account));
-  return { ...c, breaks: mine(c.breaks), unexplained: mine(c.unexplained), unpaired: mine(c.unpaired), unavailable: mine(c.unavailable), withoutSnapshot: mine(c.withoutSnapshot) };
+/** Several accounts' completeness read apart (readCompleteness per account), as one. */
+export function mergeCompleteness(parts: readonly Completeness[]): Completeness {
+  const sum = (f: (c: Completeness) => number) => parts.reduce((n, c) => n + f(c), 0);
+  return {
+    counts: { breaks: sum((c) => c.counts.breaks), unpaired: sum((c) => c.counts.unpaired) },
+    breaks: parts.flatMap((c) => c.breaks),
+    unexplained: parts.flatMap((c) => c.unexplained),
+    unpaired: parts.flatMap((c) => c.unpaired),
+    steps: { checked: sum((c) => c.steps.checked), unchecked: sum((c) => c.steps.unchecked) },
+    unavailable: parts.flatMap((c) => c.unavailable),
+    withoutSnapshot: parts.flatMap((c) => c.withoutSnapshot),
+  };
 }
 
 /** How many findings make the run incomplete: every break and every unexplained difference. */
-export const findingsOf = (c: Completeness): number => c.breaks.length + c.unexplained.length;
+export const findingsOf = (c: Completeness): number => c.counts.breaks + c.unexplained.length;
 
 /** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */
 export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
