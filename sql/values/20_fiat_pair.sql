@@ -11,7 +11,10 @@ LEFT JOIN (
   WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h'
 ) AS r ON r.ts = lp_hour(p.ts);
 
--- The fiat's rate for one USDT at an instant (holdings): the close of the USDT<fiat> candle of its hour.
+-- The fiat's rate for one USDT at an instant (holdings): the close of the USDT<fiat> candle that ends then, else of
+-- the hour that holds it (sql/values/50_holdings.sql).
 CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS (
-  SELECT close FROM price_candles WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h' AND ts = lp_hour(instant)
+  SELECT arg_min(close, ts) FROM price_candles
+  WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h'
+    AND ts IN (lp_hour(instant - INTERVAL 1 MILLISECOND), lp_hour(instant))
 );

@@ -5,8 +5,9 @@
 CREATE OR REPLACE VIEW lp_holdings_valued AS
 WITH priced AS (
   SELECT h.*,
-    CASE WHEN h.asset = 'USDT' THEN h.quantity ELSE lp_mul(h.quantity, p.price_usdt) END AS value_usdt
+    CASE WHEN h.asset = 'USDT' THEN h.quantity ELSE lp_mul(h.quantity, coalesce(e.price_usdt, p.price_usdt)) END AS value_usdt
   FROM holding_quantities AS h
+  LEFT JOIN asset_prices AS e ON e.asset = h.asset AND e.ts = lp_hour(h."at" - INTERVAL 1 MILLISECOND)
   LEFT JOIN asset_prices AS p ON p.asset = h.asset AND p.ts = lp_hour(h."at")
 )
 SELECT *,

@@ -61,7 +61,7 @@ export const holdings: Model = {
     'Holdings at the start and the end of every run\'s range and at each snapshot, valued at the hour\'s close (sql/values/50_holdings.sql; docs/completeness.md, "Holdings"). Not known is listed, never guessed.',
   columns: [
     ...holdingColumns,
-    amount('value_usdt', 'quantity x the USDT price of the hour holding at (1 for USDT); NULL without a price.'),
+    amount('value_usdt', 'quantity x the USDT price at that instant: the close of the hourly candle that ends then, else of the hour that holds it (1 for USDT); NULL without a price.'),
   ],
 };
 
