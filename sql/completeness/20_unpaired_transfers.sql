@@ -1,26 +1,34 @@
--- Internal transfers pair up (docs/completeness.md, "Internal transfers"): a transfer out of one account type is a transfer into
--- another. Transfers are the ledger rows of the categories transfer_in and transfer_out (the type catalog's
--- internal transfers between account types that have records); they pair within one account and asset, the same
--- amount with the opposite sign, in another account type, at most 60 seconds apart: the first transfer out of a
--- given amount with the first transfer in of it, the second with the second, and so on. Transfers to earn, bots,
--- copy trading and locks (earn_transfer, strategy_transfer, ...) have no records on their other side: the
--- reconciliation accounts for them at that account type's balances.
+-- Internal transfers pair up (docs/completeness.md, "Internal transfers"): a transfer out of one account type is a
+-- transfer into another. Transfers are the ledger rows of the categories transfer_in and transfer_out (the type
+-- catalog's internal transfers between account types); they pair within one account and asset, the same amount
+-- with the opposite sign, in another account type, at most 60 seconds apart: each with the nearest such
+-- transfer, when each is the other's nearest (a transfer with no other side, one to a bot account say, takes
+-- no one's partner). Transfers to earn, bots, copy trading and locks (earn_transfer, strategy_transfer, ...) have
+-- no records on their other side: the reconciliation accounts for them at that account type's balances.
 CREATE OR REPLACE MACRO lp_transfer_pairs() AS TABLE
 WITH transfers AS (
-  SELECT entry_id, account, source, source_id, account_type, asset, ts, amount, note, abs(amount) AS size, amount > 0 AS incoming, amount < 0 AS outgoing,
-    row_number() OVER (PARTITION BY account, asset, abs(amount), amount > 0 ORDER BY ts, entry_id) AS nth
+  SELECT entry_id, account, source, source_id, account_type, asset, ts, amount, note, abs(amount) AS size, amount > 0 AS incoming, amount < 0 AS outgoing
   FROM ledger
   WHERE category IN ('transfer_in', 'transfer_out') AND amount <> 0
+),
+-- Comparisons of plain columns in the join, so that DuckDB hashes it (an expression of both sides in it, the time
+-- apart, makes it a nested loop: 24 s over 82k transfers); the time is a filter of what it finds.
+candidates AS (
+  SELECT t.entry_id AS one, o.entry_id AS other, abs(epoch_ms(o.ts) - epoch_ms(t.ts)) AS apart
+  FROM transfers AS t
+  JOIN transfers AS o
+    ON o.account = t.account AND o.asset = t.asset AND o.size = t.size AND o.incoming = t.outgoing AND o.account_type <> t.account_type
+  WHERE abs(epoch_ms(o.ts) - epoch_ms(t.ts)) <= 60000
+),
+nearest AS (
+  SELECT one, arg_min(other, (apart, other)) AS other FROM candidates GROUP BY one
+),
+pairs AS (
+  SELECT n.one, n.other FROM nearest AS n JOIN nearest AS back ON back.one = n.other AND back.other = n.one
 )
--- Comparisons of plain columns only, so that DuckDB hashes the join (an expression of both sides in it, the time
--- apart, makes it a nested loop: 24 s over 82k transfers); each has one candidate, whose time is checked after.
-SELECT t.*,
-  CASE WHEN abs(epoch_ms(o.ts) - epoch_ms(t.ts)) <= 60000 THEN o.entry_id END AS other_entry,
-  CASE WHEN abs(epoch_ms(o.ts) - epoch_ms(t.ts)) <= 60000 THEN o.account_type END AS other_account_type
+SELECT t.*, p.other AS other_entry
 FROM transfers AS t
-LEFT JOIN transfers AS o
-  ON o.account = t.account AND o.asset = t.asset AND o.size = t.size AND o.incoming = t.outgoing AND o.nth = t.nth
-  AND o.account_type <> t.account_type;
+LEFT JOIN pairs AS p ON p.one = t.entry_id;
 
 -- unpaired_transfers: every internal transfer with no counterpart, and what it may be.
 CREATE OR REPLACE VIEW unpaired_transfers AS

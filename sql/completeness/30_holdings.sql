@@ -12,31 +12,6 @@
 --                    records, so between snapshots they are not known.
 -- Isolated margin sums its pairs; bots sum their spot and futures accounts.
 
--- The spans each stream and partition was read in full: its done coverage windows merged into islands.
-CREATE OR REPLACE MACRO lp_read_spans() AS TABLE
-WITH w AS (
-  SELECT account, stream, partition, window_start AS s, window_end AS e FROM coverage WHERE status = 'done'
-),
-ordered AS (
-  SELECT *, max(e) OVER (PARTITION BY account, stream, partition ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
-  FROM w
-),
-marked AS (
-  SELECT *, sum(CASE WHEN reach IS NULL OR s > reach THEN 1 ELSE 0 END) OVER (PARTITION BY account, stream, partition ORDER BY s, e) AS island
-  FROM ordered
-)
-SELECT account, stream, partition, min(s) AS span_start, max(e) AS span_end FROM marked GROUP BY account, stream, partition, island;
-
--- Whether the ledger covers [a, b) of an account type: it has streams that move it (earn and bots have none), and
--- every one of them read that span. Call it with qualified columns (l.account): DuckDB puts a macro's arguments
--- into its body as written, where an unqualified account_type would name the subquery's own column.
-CREATE OR REPLACE MACRO lp_covered(acct, atype, a, b) AS (
-  EXISTS (SELECT 1 FROM lp_account_type_sources() AS s WHERE s.account_type = atype) AND (a >= b OR NOT EXISTS (
-    SELECT 1 FROM lp_account_type_sources() AS src
-    WHERE src.account_type = atype AND NOT EXISTS (
-      SELECT 1 FROM lp_read_spans() AS r
-      WHERE r.account = acct AND r.stream = src.stream AND r.partition = src.partition AND r.span_start <= a AND r.span_end >= b))));
-
 CREATE OR REPLACE TABLE holding_quantities AS
 WITH
 instants AS (
@@ -51,7 +26,7 @@ readable AS (
 ),
 snapshot_rows AS (
   SELECT account, account_type, asset, snapshot_at,
-    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN sum(quantity) END AS quantity
+    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN TRY_CAST(lp_total(quantity) AS DECIMAL(38, 18)) END AS quantity
   FROM asset_balances WHERE unavailable IS NULL GROUP BY ALL
 ),
 -- A snapshot whose every row has its quantity: one that can be rolled back.
@@ -93,20 +68,23 @@ wanted AS (
   SELECT account, account_type, min(span_from) AS lo, max(span_to) AS hi FROM later_covered GROUP BY ALL
 ),
 buckets AS (
-  SELECT l.account, l.account_type, l.asset, bd.bucket, sum(l.amount) AS amount
+  SELECT l.account, l.account_type, l.asset, bd.bucket, lp_sum_whole(l.amount) AS whole, lp_sum_frac(l.amount) AS frac
   FROM ledger AS l
   JOIN wanted AS w ON w.account = l.account AND w.account_type = l.account_type AND l.ts >= w.lo AND l.ts < w.hi
   ASOF JOIN boundaries AS bd ON bd.account = l.account AND l.ts >= bd.bucket
   GROUP BY ALL
 ),
 moved_since AS (
-  SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(k.amount), 0) AS moved
+  SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(k.whole), 0) AS moved_whole, coalesce(sum(k.frac), 0) AS moved_frac
   FROM later_covered AS c
   LEFT JOIN buckets AS k ON k.account = c.account AND k.account_type = c.account_type AND k.asset = c.asset AND k.bucket >= c.span_from AND k.bucket < c.span_to
   GROUP BY ALL
 ),
 rolled_back AS (
-  SELECT c.account, c.account_type, c.asset, c."at", CAST(coalesce(r.quantity, 0) - m.moved AS DECIMAL(38, 18)) AS quantity, 'rolled back' AS source, 2 AS preference
+  -- Exact whatever the sizes; beyond DECIMAL(38,18) the quantity is not known (NULL), never wrapped.
+  SELECT c.account, c.account_type, c.asset, c."at",
+    TRY_CAST(lp_exact_text(lp_whole(coalesce(r.quantity, 0)) - m.moved_whole, lp_frac(coalesce(r.quantity, 0)) - m.moved_frac) AS DECIMAL(38, 18)) AS quantity,
+    'rolled back' AS source, 2 AS preference
   FROM later_covered AS c
   JOIN moved_since AS m USING (account, account_type, asset, "at")
   LEFT JOIN snapshot_rows AS r ON r.account = c.account AND r.account_type = c.account_type AND r.asset = c.asset AND r.snapshot_at = c.span_to

@@ -1,7 +1,7 @@
 -- reconciliation (docs/completeness.md, "Reconciliation"): per account, account type and asset, between each two consecutive
 -- snapshots of that account type whose every row has its quantity, the change the snapshots show against the change
 -- the ledger books in [from, to). An account type with records of its own is compared where the ledger covers the
--- span (lp_covered, sql/completeness/30_holdings.sql); a difference is unexplained: a record missing or misread.
+-- span (lp_covered, sql/completeness/05_read_spans.sql); a difference is unexplained: a record missing or misread.
 -- Earn and bots have no records: their change is set against the transfers in and out seen in the other streams
 -- (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains is that account type's own
 -- result (interest, a bot's trading), said so and not counted as unexplained.
@@ -9,7 +9,7 @@ CREATE OR REPLACE VIEW reconciliation AS
 WITH
 snapshot_rows AS (
   SELECT account, account_type, asset, snapshot_at,
-    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN sum(quantity) END AS quantity
+    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN TRY_CAST(lp_total(quantity) AS DECIMAL(38, 18)) END AS quantity
   FROM asset_balances WHERE unavailable IS NULL GROUP BY ALL
 ),
 whole AS (
@@ -38,7 +38,7 @@ bounds AS (
   SELECT DISTINCT account, snapshot_at AS bucket FROM whole
 ),
 buckets AS (
-  SELECT m.account, m.account_type, m.asset, b.bucket, sum(m.amount) AS amount
+  SELECT m.account, m.account_type, m.asset, b.bucket, lp_sum_whole(m.amount) AS whole, lp_sum_frac(m.amount) AS frac
   FROM movements AS m ASOF JOIN bounds AS b ON b.account = m.account AND m.ts >= b.bucket
   GROUP BY ALL
 ),
@@ -53,10 +53,11 @@ assets AS (
 ),
 changes AS (
   SELECT a.*,
-    CAST(coalesce(t.quantity, 0) - coalesce(f.quantity, 0) AS DECIMAL(38, 18)) AS snapshot_change,
-    CAST(coalesce((SELECT sum(k.amount) FROM buckets AS k
+    -- Exact whatever the sizes; beyond DECIMAL(38,18), NULL (never wrapped).
+    TRY_CAST(lp_sum_text(coalesce(t.quantity, 0), -coalesce(f.quantity, 0), 0, 0) AS DECIMAL(38, 18)) AS snapshot_change,
+    TRY_CAST((SELECT lp_exact_text(coalesce(sum(k.whole), 0), coalesce(sum(k.frac), 0)) FROM buckets AS k
       WHERE k.account = a.account AND k.account_type = a.account_type AND k.asset = a.asset
-        AND k.bucket >= a.span_from AND k.bucket < a.span_to), 0) AS DECIMAL(38, 18)) AS ledger_change,
+        AND k.bucket >= a.span_from AND k.bucket < a.span_to) AS DECIMAL(38, 18)) AS ledger_change,
     a.account_type IN ('earn', 'bots') AS without_records,
     lp_covered(a.account, a.account_type, a.span_from, a.span_to) AS covered
   FROM assets AS a
@@ -65,7 +66,7 @@ changes AS (
 )
 SELECT account, account_type, asset, span_from AS "from", span_to AS "to", snapshot_change,
   CASE WHEN covered OR without_records THEN ledger_change END AS ledger_change,
-  CASE WHEN covered OR without_records THEN CAST(snapshot_change - ledger_change AS DECIMAL(38, 18)) END AS unexplained,
+  CASE WHEN covered OR without_records THEN TRY_CAST(lp_sum_text(snapshot_change, -ledger_change, 0, 0) AS DECIMAL(38, 18)) END AS unexplained,
   CASE
     WHEN without_records AND snapshot_change = ledger_change THEN 'the transfers in and out explain the change'
     WHEN without_records THEN account_type || '''s own result (no records show it): not a finding'

@@ -28,7 +28,8 @@ typed AS (
     account,
     ts                                          AS snapshot_at,
     account_type,
-    nullif(coalesce(r.coin, r.marginCoin), '')  AS asset,
+    -- Upper case, as every record writes a coin (the docs' spot example writes usdt).
+    upper(nullif(coalesce(r.coin, r.marginCoin), '')) AS asset,
     nullif(r.symbol, '')                        AS symbol,
     CASE WHEN account_type = 'bots' THEN split_part(split_part(key, ':', 2), ':', 1) END AS bot_account_type,
     r.ledgerpipeUnavailable                     AS unavailable,

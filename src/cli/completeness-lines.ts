@@ -15,7 +15,7 @@ const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' :
 export function completenessLines(c: Completeness): string[] {
   const lines = ['completeness'];
   const { checked, unchecked } = c.steps;
-  const steps = `${count(checked, 'running-balance step')} checked${unchecked > 0 ? `, ${unchecked} not (the record has a fee, whose place in the balance no published example settles)` : ''}`;
+  const steps = `${count(checked, 'running-balance step')} checked${unchecked > 0 ? `, ${unchecked} not (the record has a fee, whose place in the balance no published example settles, or a span between the two records was not read)` : ''}`;
   if (c.counts.breaks === 0 && c.unexplained.length === 0) {
     lines.push(`  every running balance and every snapshot agrees with the records: ${steps}`);
   } else {

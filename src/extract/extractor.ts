@@ -20,6 +20,8 @@ import { readWindow, type StreamReading } from './window-reader.js';
 import { firstCause } from '../errors/first-cause.js';
 
 const DAY_MS = 86_400_000;
+/** A range that ends no earlier than this before this machine's now is read up to the platform's present. */
+const NOW_TOLERANCE_MS = 60_000;
 
 export interface ExtractOptions {
   warehouse: Warehouse;
@@ -108,21 +110,26 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   // The clock offset first: a machine minutes off would have every signed request refused (40008).
   const offset = await withRetry(syncTime, { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
   log.debug('clock synced', { offsetMs: Math.round(offset) });
+  const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
+  const stats: Record<string, StreamStats> = Object.fromEntries(options.streams.map((s) => [s.name, emptyStreamStats()]));
+  const base = { ...options, clock, retryDeps, policy, log, writer };
+  // The snapshots first, at the platform's present, then the records up to a present measured after them: the
+  // records read then cover the moment of each snapshot (docs/completeness.md, "Holdings").
+  const takenAt = Math.floor(clock() + offset);
+  const snapshots = options.streams.filter((s): s is SnapshotStreamDef => s.kind === 'snapshot');
+  const snapshotOutcomes = await Promise.allSettled(snapshots.map((stream) => extractSnapshot(stream, stats[stream.name] as StreamStats, { ...base, takenAt })));
   // Nothing is read, or marked covered, past the platform's present: a record of a later instant does not exist
-  // yet, and a window closed over it would be skipped by the run that could read it.
+  // yet, and a window closed over it would be skipped by the run that could read it. A range that ends at this
+  // machine's now (a nightly) means the platform's: clocks differ.
   const present = Math.floor(clock() + offset);
-  const to = Math.max(options.from, Math.min(options.to, present));
+  const to = options.to >= clock() - NOW_TOLERANCE_MS ? Math.max(options.from, present) : Math.max(options.from, Math.min(options.to, present));
   if (to < options.to) {
     log.info(`the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`);
   }
-  const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
-  const stats: Record<string, StreamStats> = Object.fromEntries(options.streams.map((s) => [s.name, emptyStreamStats()]));
-  const context = { ...options, to, present, clock, retryDeps, policy, log, writer };
-  const settled = await Promise.allSettled(
-    options.streams.map((stream) =>
-      stream.kind === 'paged' ? extractPaged(stream, stats[stream.name] as StreamStats, context) : extractSnapshot(stream, stats[stream.name] as StreamStats, context),
-    ),
-  );
+  const paged = options.streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
+  const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, to })));
+  const outcome = new Map<StreamDef, PromiseSettledResult<void>>([...snapshots.map((s, i) => [s, snapshotOutcomes[i]] as const), ...paged.map((s, i) => [s, pagedOutcomes[i]] as const)] as [StreamDef, PromiseSettledResult<void>][]);
+  const settled = options.streams.map((s) => outcome.get(s) as PromiseSettledResult<void>);
   const failures: StreamFailure[] = [];
   const fatal = firstCause(settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)));
   if (fatal !== undefined) throw fatal.reason;
@@ -137,8 +144,6 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
 }
 
 type Context = ExtractOptions & {
-  /** The platform's present when the extraction started (its clock): what the ranges end at, and the snapshots' time. */
-  present: number;
   clock: () => number;
   retryDeps: { sleep: (ms: number) => Promise<void>; random: () => number; syncTime: () => Promise<unknown> };
   policy: RetryPolicy;
@@ -191,15 +196,13 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
 
 /**
  * Reads every part of a snapshot stream (one endpoint each) and files their records under one snapshot time,
- * the server's present when the extraction started, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
+ * the server's present when they were asked, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
  * `unavailable` says which refusals mean that) is filed as one marker record, `{"ledgerpipeUnavailable": why}`
  * (docs/completeness.md, "Balances"), and the others go on; any other failure fails the stream.
  */
-async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context): Promise<void> {
+async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context & { takenAt: number }): Promise<void> {
   const answers = await Promise.all(stream.parts.map((part) => readPart(stream, part, stats, context)));
-  // The platform's present as this extraction measured it, where its ranges end: a later snapshot would hold
-  // movements of the moments between, which no record read yet explains (docs/completeness.md, "Holdings").
-  const takenAt = context.present;
+  const { takenAt } = context;
   await Promise.all(
     stream.parts.map(async (part, i) => {
       const answer = answers[i] as PartAnswer;

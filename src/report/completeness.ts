@@ -58,7 +58,7 @@ export async function completenessSection(warehouse: Warehouse, account: string 
     ),
   ];
   if (c.counts.breaks > 100) items.push(`<li>and ${c.counts.breaks - 100} more breaks (balance_breaks)</li>`);
-  const steps = `${c.steps.checked} running-balance steps checked${c.steps.unchecked > 0 ? `, ${c.steps.unchecked} not (the record has a fee)` : ''}`;
+  const steps = `${c.steps.checked} running-balance steps checked${c.steps.unchecked > 0 ? `, ${c.steps.unchecked} not (the record has a fee, or a span between the two was not read)` : ''}`;
   const findings = items.length === 0 ? `<p id="complete">Every running balance and every snapshot agrees with the records: ${escape(steps)}.</p>` : `<p>${escape(steps)}.</p><ul id="findings">${items.join('')}</ul>`;
   const unpaired =
     c.counts.unpaired === 0

@@ -96,17 +96,15 @@ const QUERIES = {
   counts: 'SELECT (SELECT count(*) FROM balance_breaks/*where*/) AS breaks, (SELECT count(*) FROM unpaired_transfers/*where*/) AS unpaired',
   steps: 'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
   unavailable: `SELECT account, account_type, unavailable FROM (
-       SELECT * FROM asset_balances WHERE unavailable IS NOT NULL
-       QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account)
+       SELECT * FROM (SELECT * FROM asset_balances QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account)) WHERE unavailable IS NOT NULL
      )/*where*/ ORDER BY account, account_type`,
   withoutSnapshot: `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance FROM (
-       SELECT b.* FROM account_balances AS b
+       SELECT b.* FROM (SELECT * FROM account_balances QUALIFY ts = max(ts) OVER (PARTITION BY account)) AS b
        WHERE b.usdt_balance > 0 AND NOT EXISTS (
          SELECT 1 FROM asset_balances AS a
          WHERE a.account = b.account AND a.unavailable IS NULL AND a.snapshot_at >= b.ts - INTERVAL 1 HOUR AND a.snapshot_at <= b.ts + INTERVAL 1 HOUR
            AND (a.account_type = b.account_type OR (b.account_type = 'futures' AND a.account_type LIKE '%\\_futures' ESCAPE '\\')
              OR (b.account_type = 'margin' AND a.account_type LIKE 'margin\\_%' ESCAPE '\\')))
-       QUALIFY b.ts = max(b.ts) OVER (PARTITION BY b.account)
      )/*where*/ ORDER BY account, account_type`,
 } as const;
 

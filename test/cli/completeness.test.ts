@@ -113,4 +113,29 @@ describe('completeness against one consistent simulated account', () => {
     }
     expect(run.stdout).toContain('  default bots: balances not readable with this key (HTTP 400, code 40014 "Incorrect permissions"); its holdings are not known\n');
   });
+
+  it("reconciles the snapshots of two nightlies on the platform's clock, this machine's the same", { timeout: 120_000 }, async () => {
+    // Data of the two months that end a day ago, served by a simulator on the real clock: a range that ends at this
+    // machine's now (a nightly's) is read up to the platform's present, where its snapshot is taken. The nightlies
+    // here are its extraction and transform (the nightly pipeline would also export the year so far, a gap).
+    const end = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
+    const s = await simulator({ from: end - 60 * 86_400_000, to: end, clock: Date.now });
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+    expect((await cli(s, 'run', 'year-end', '--from', day(end - 60 * 86_400_000), '--to', day(end))).status).toBe(0);
+    const own = ['--base-url', s.baseUrl, '--db', join(dir, 'w.duckdb'), '--rate-scale', '200', '--quiet'];
+    for (const _ of [1, 2]) {
+      const extract = await runCliProcess(['extract', '--from', day(end - 3 * 86_400_000), '--to', new Date().toISOString(), ...own], { env: simEnv(s.credentials) });
+      expect([extract.status, extract.stderr]).toEqual([0, '']);
+      const transform = await runCliProcess(['transform', ...own], { env: simEnv(s.credentials) });
+      expect([transform.status, transform.stderr]).toEqual([0, '']);
+    }
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      const compared = await rows(warehouse, "SELECT DISTINCT explanation FROM reconciliation WHERE account_type NOT IN ('earn', 'bots') ORDER BY ALL");
+      expect(compared).toEqual([{ explanation: 'the ledger explains the change' }]);
+      expect(await rows(warehouse, 'SELECT count(DISTINCT "from") AS spans FROM reconciliation')).toEqual([{ spans: '2' }]);
+    } finally {
+      await warehouse.close();
+    }
+  });
 });

@@ -154,7 +154,7 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
         ['docs', 'funding', 'USDT', null, null, '326', null],
         ['docs', 'margin_crossed', 'USDT', null, null, '12', null],
         ['docs', 'margin_isolated', 'BTC', 'BTCUSDT', null, '19876.1798394', null],
-        ['docs', 'spot', 'usdt', null, null, '0', null],
+        ['docs', 'spot', 'USDT', null, null, '0', null],
         ['docs', 'usdt_futures', 'USDT', null, null, null, null],
         ['idle', 'usdt_futures', 'USDT', null, null, '19.88811074', null],
       ]);
