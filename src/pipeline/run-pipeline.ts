@@ -10,7 +10,7 @@ import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
-import { findingsOf, mergeCompleteness, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
+import { ensureHoldingsAt, findingsOf, mergeCompleteness, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
@@ -338,7 +338,9 @@ async function readRunCompleteness(warehouse: Warehouse, options: RunPipelineOpt
   const parts = read.filter((c): c is Completeness => c !== undefined);
   if (parts.length === 0) return;
   result.completeness = mergeCompleteness(parts);
-  if (range !== undefined) result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
+  if (range === undefined) return;
+  await ensureHoldingsAt(warehouse, [range.start, range.end]);
+  result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
 }
 
 /** The findings that make a finished run incomplete: breaks and unexplained differences (docs/completeness.md, "Completeness"). */

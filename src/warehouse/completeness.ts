@@ -1,4 +1,8 @@
+import { readSqlFile } from './sql-files.js';
 import { hasTables } from './tables.js';
+
+/** The file that makes holding_quantities. */
+const HOLDINGS_FILE = 'completeness/30_holdings.sql';
 import type { Warehouse } from './warehouse.js';
 
 /**
@@ -155,6 +159,27 @@ export function mergeCompleteness(parts: readonly Completeness[]): Completeness 
 
 /** How many findings make the run incomplete: every break and every unexplained difference. */
 export const findingsOf = (c: Completeness): number => c.counts.breaks + c.unexplained.length;
+
+/**
+ * Makes the holdings again when one of `instants` (a run's range ends) is not among them: holding_quantities is
+ * made by the transform from the ranges of the runs before it, and a run with no new records (an export of
+ * another range, a nightly's year so far) asks for instants of its own, given to the file as a variable.
+ */
+export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly number[]): Promise<void> {
+  if (instants.length === 0 || !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))) return;
+  const list = instants.map((t) => `make_timestamptz(${Math.trunc(t)}::BIGINT * 1000)`).join(', ');
+  const [held] = await rows(warehouse, `SELECT count(DISTINCT "at") AS n FROM holding_quantities WHERE "at" IN (${list})`, undefined);
+  if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
+  const file = await readSqlFile(HOLDINGS_FILE);
+  await warehouse.exclusive(async (c) => {
+    await c.run(`SET VARIABLE lp_holding_instants = [${list}]`);
+    try {
+      await c.run(file.text);
+    } finally {
+      await c.run('RESET VARIABLE lp_holding_instants');
+    }
+  });
+}
 
 /** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */
 export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
