@@ -28,14 +28,11 @@ readable AS (
   SELECT DISTINCT account, account_type, snapshot_at FROM asset_balances WHERE unavailable IS NULL
 ),
 snapshot_rows AS (
-  SELECT account, account_type, asset, snapshot_at,
-    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN TRY_CAST(lp_total(quantity) AS DECIMAL(38, 18)) END AS quantity
-  FROM asset_balances WHERE unavailable IS NULL GROUP BY ALL
+  SELECT * FROM lp_snapshot_quantities()
 ),
 -- A snapshot whose every row has its quantity: one that can be rolled back.
 whole_snapshots AS (
-  SELECT account, account_type, snapshot_at FROM readable
-  EXCEPT SELECT account, account_type, snapshot_at FROM snapshot_rows WHERE quantity IS NULL
+  SELECT * FROM lp_whole_snapshots()
 ),
 balances AS (
   SELECT DISTINCT account, account_type, asset FROM snapshot_rows

@@ -8,13 +8,10 @@
 CREATE OR REPLACE VIEW reconciliation AS
 WITH
 snapshot_rows AS (
-  SELECT account, account_type, asset, snapshot_at,
-    CASE WHEN count(*) FILTER (WHERE quantity IS NULL) = 0 THEN TRY_CAST(lp_total(quantity) AS DECIMAL(38, 18)) END AS quantity
-  FROM asset_balances WHERE unavailable IS NULL GROUP BY ALL
+  SELECT * FROM lp_snapshot_quantities()
 ),
 whole AS (
-  SELECT DISTINCT account, account_type, snapshot_at FROM asset_balances WHERE unavailable IS NULL
-  EXCEPT SELECT account, account_type, snapshot_at FROM snapshot_rows WHERE quantity IS NULL
+  SELECT * FROM lp_whole_snapshots()
 ),
 spans AS (
   SELECT account, account_type,

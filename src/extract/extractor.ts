@@ -3,7 +3,7 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import type { PagedStreamDef, SnapshotPart, SnapshotStreamDef, StreamDef } from '../streams/stream.js';
+import { partKeyed, type PagedStreamDef, type SnapshotPart, type SnapshotStreamDef, type StreamDef } from '../streams/stream.js';
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
@@ -128,8 +128,8 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   }
   const paged = options.streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
   const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, to })));
-  const outcome = new Map<StreamDef, PromiseSettledResult<void>>([...snapshots.map((s, i) => [s, snapshotOutcomes[i]] as const), ...paged.map((s, i) => [s, pagedOutcomes[i]] as const)] as [StreamDef, PromiseSettledResult<void>][]);
-  const settled = options.streams.map((s) => outcome.get(s) as PromiseSettledResult<void>);
+  // In the streams' order, as the failures are reported.
+  const settled = options.streams.map((s) => (s.kind === 'snapshot' ? snapshotOutcomes[snapshots.indexOf(s)] : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>);
   const failures: StreamFailure[] = [];
   const fatal = firstCause(settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)));
   if (fatal !== undefined) throw fatal.reason;
@@ -209,7 +209,7 @@ async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, co
       const checked =
         'unavailable' in answer
           ? { load: [{ key: `${takenAt}:unavailable`, ts: takenAt, payload: JSON.stringify({ ledgerpipeUnavailable: answer.unavailable }) }], drift: [], quarantine: [] }
-          : checkRecords({ ...stream, ...(part.keyOf === undefined ? {} : { keyOf: part.keyOf }) }, answer.records, { time: () => takenAt, keyPrefix: `${takenAt}:`, seenFields: new Set() });
+          : checkRecords(partKeyed(stream, part), answer.records, { time: () => takenAt, keyPrefix: `${takenAt}:`, seenFields: new Set() });
       await context.writer.commit({ stream: stream.name, partition: part.name, records: checked.load, cursor: null, done: true, tie: false, drift: checked.drift, quarantine: checked.quarantine });
       stats.pages++;
       stats.records += checked.load.length;

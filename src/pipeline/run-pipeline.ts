@@ -316,17 +316,16 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
   // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
   if (options.pipeline.stages.includes('extract')) collectGarbage();
   result.transform = await runTransformStage(warehouse, options.log, { full: options.full === true });
+  const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
   await warehouse.withMemoryLimit(summaryMemoryBudget(), async () => {
     for (const account of options.accounts) {
       const years = await readReconciliation(warehouse, account.name);
       if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });
     }
-    const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
     if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);
   });
   // Under the warehouse's own budget, not the summary's: the running-balance chains are windows over every record
   // that carries a balance (a busy year: 400k), beyond the summary's 64 MB.
-  const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
   await readRunCompleteness(warehouse, options, result, range);
 }
 

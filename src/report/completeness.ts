@@ -1,4 +1,5 @@
 import { formatInstant } from '../time/instant.js';
+import { cell, escape, table, text } from './html.js';
 import type { Window } from '../time/window.js';
 import { readCompleteness } from '../warehouse/completeness.js';
 import { literal } from '../warehouse/quote.js';
@@ -7,9 +8,6 @@ import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
-const cell = (value: unknown, cls = ''): string => `<td${cls === '' ? '' : ` class="${cls}"`}>${escape(text(value))}</td>`;
 
 /**
  * The report's "Holdings" section (docs/completeness.md, "Holdings"): per account type and asset, what was held at
@@ -36,8 +34,7 @@ export async function holdingsSection(warehouse: Warehouse, range: Window, valua
       '</tr>',
   );
   const head = ['Account', 'At', 'Account type', 'Asset', 'Quantity', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Known from'];
-  const table = body.length === 0 ? '<p class="none">No holdings at the range\'s ends.</p>' : `<table id="holdings"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
-  return `<section><h2>Holdings</h2><p class="note">At the range's start and end, per account type and asset (holdings). Known from a snapshot, a later snapshot rolled back by the ledger, or a running balance; "not known" is never guessed (docs/completeness.md).</p>${table}</section>`;
+  return `<section><h2>Holdings</h2><p class="note">At the range's start and end, per account type and asset (holdings). Known from a snapshot, a later snapshot rolled back by the ledger, or a running balance; "not known" is never guessed (docs/completeness.md).</p>${table('holdings', head, body, "No holdings at the range's ends.")}</section>`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection } from './completeness.js';
+import { cell, escape, table, text } from './html.js';
 import { REPORT_STYLE } from './style.js';
 
 export const REPORT = 'report.html';
@@ -21,7 +22,6 @@ export interface ReportFacts {
   coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
 }
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** The charts' classes: what each monthly chart adds up (README, "The report"). */
 const CHARTS = [
   { id: 'realized-pnl', title: 'Realized PnL by month', classes: ['realized_pnl'] },
@@ -35,13 +35,6 @@ async function rows(warehouse: Warehouse, sql: string): Promise<Row[]> {
   return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql)).getRowObjectsJS());
 }
 
-const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
-const cell = (value: unknown, cls = ''): string => `<td${cls === '' ? '' : ` class="${cls}"`}>${escape(text(value))}</td>`;
-
-function table(id: string, head: readonly string[], body: readonly string[], empty: string): string {
-  if (body.length === 0) return `<p class="none">${escape(empty)}</p>`;
-  return `<table id="${id}"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
-}
 
 function warningList(warnings: readonly string[]): string {
   if (warnings.length === 0) return '<p class="none" id="no-warnings">No warnings: the range is covered, every record is final, every movement is priced, every type is reviewed.</p>';

@@ -87,6 +87,11 @@ export interface SnapshotStreamDef<Name extends string = string> {
 
 export type StreamDef = PagedStreamDef | SnapshotStreamDef;
 
+/** The stream as one part's records are checked: keyed by the part's own key when it has one. */
+export function partKeyed(stream: SnapshotStreamDef, part: SnapshotPart): SnapshotStreamDef & { keyOf?: (record: Record<string, unknown>) => string } {
+  return part.keyOf === undefined ? stream : { ...stream, keyOf: part.keyOf };
+}
+
 /**
  * Declares a stream; the identity function, there for type checking and for reading.
  *

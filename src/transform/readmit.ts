@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkRecords } from '../extract/records.js';
-import type { StreamDef } from '../streams/stream.js';
+import { partKeyed, type StreamDef } from '../streams/stream.js';
 import type { LoadRecord } from '../warehouse/raw-writer.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -61,7 +61,7 @@ function acceptedNow(stream: StreamDef, row: QuarantineRow): LoadRecord | undefi
   const snapshotAt = stream.kind === 'snapshot' ? Number(/^(\d+):/.exec(String(row['key']))?.[1]) : undefined;
   if (snapshotAt !== undefined && !Number.isFinite(snapshotAt)) return undefined;
   const part = stream.kind === 'snapshot' ? stream.parts.find((p) => p.name === String(row['partition'])) : undefined;
-  const checked = checkRecords({ ...stream, ...(part?.keyOf === undefined ? {} : { keyOf: part.keyOf }) }, [record], {
+  const checked = checkRecords(stream.kind === 'snapshot' && part !== undefined ? partKeyed(stream, part) : stream, [record], {
     time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
     ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
     seenFields: new Set(),

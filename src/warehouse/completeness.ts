@@ -1,5 +1,6 @@
 import { readSqlFile } from './sql-files.js';
 import { hasTables } from './tables.js';
+import { timestampTzSql } from './time-values.js';
 
 /** The file that makes holding_quantities. */
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';
@@ -167,7 +168,7 @@ export const findingsOf = (c: Completeness): number => c.counts.breaks + c.unexp
  */
 export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly number[]): Promise<void> {
   if (instants.length === 0 || !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))) return;
-  const list = instants.map((t) => `make_timestamptz(${Math.trunc(t)}::BIGINT * 1000)`).join(', ');
+  const list = instants.map(timestampTzSql).join(', ');
   const [held] = await rows(warehouse, `SELECT count(DISTINCT "at") AS n FROM holding_quantities WHERE "at" IN (${list})`, undefined);
   if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
   const file = await readSqlFile(HOLDINGS_FILE);
@@ -184,7 +185,7 @@ export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly 
 /** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */
 export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['holdings'])))) return [];
-  const list = instants.map((t) => `make_timestamptz(${Math.trunc(t)}::BIGINT * 1000)`).join(', ');
+  const list = instants.map(timestampTzSql).join(', ');
   if (list === '') return [];
   const found = await rows(
     warehouse,

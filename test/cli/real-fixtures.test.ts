@@ -88,6 +88,11 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
       expect(await rows(warehouse, 'SELECT count(*) AS n FROM quarantine')).toEqual([{ n: '0' }]);
+      // The docs' transfers into margin and P2P have no spot side among the examples: listed, not a finding.
+      expect(await rows(warehouse, 'SELECT account, stream, account_type, source_id, lp_decimal_text(amount) AS amount FROM unpaired_transfers ORDER BY ALL')).toEqual([
+        { account: 'docs', stream: 'margin_records', account_type: 'margin_crossed', source_id: '1', amount: '13333' },
+        { account: 'docs', stream: 'p2p_tax_records', account_type: 'funding', source_id: '152526631', amount: '1' },
+      ]);
       expect(await rows(warehouse, 'SELECT account, stream, asset, source_id, lp_decimal_text(expected) AS expected, lp_decimal_text(difference) AS difference FROM balance_breaks')).toEqual([
         { account: 'earlier', stream: 'spot_tax_records', asset: 'AIBB', source_id: '1050266154437103616', expected: '474594166.66666639', difference: '-6018333.33333333' },
       ]);
