@@ -7,7 +7,7 @@ import { readUnreviewed } from '../transform/unreviewed.js';
 import { notFinalLines, unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { readCompleteness, readHoldings } from '../warehouse/completeness.js';
+import { completenessOf, readCompletenessByAccount, readHoldings } from '../warehouse/completeness.js';
 import { completenessLines, holdingsLines } from './completeness-lines.js';
 
 /**
@@ -19,6 +19,7 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
   const accounts = await readAccounts(warehouse);
   if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet'];
   const lines: string[] = [];
+  const completenessByAccount = await readCompletenessByAccount(warehouse);
   for (const account of accounts) {
     const report = await readAccountReport(warehouse, account);
     lines.push(`account ${account}`, ...lastRunLines(report.lastRun));
@@ -29,8 +30,7 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));
     }
     lines.push(...reconciliationLines(await readReconciliation(warehouse, account)));
-    const completeness = await readCompleteness(warehouse, account);
-    if (completeness !== undefined) lines.push(...completenessLines(completeness).map((l) => `  ${l}`));
+    if (completenessByAccount !== undefined) lines.push(...completenessLines(completenessOf(completenessByAccount, account)).map((l) => `  ${l}`));
     const lastRange = report.lastRun?.range;
     if (lastRange !== null && lastRange !== undefined) lines.push(...holdingsLines(await readHoldings(warehouse, [lastRange.start, lastRange.end], account)).map((l) => `  ${l}`));
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));

@@ -10,7 +10,7 @@ import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
 import { parseInstant } from '../time/instant.js';
-import { ensureHoldingsAt, findingsOf, mergeCompleteness, readCompleteness, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
+import { completenessOf, ensureHoldingsAt, findingsOf, mergeCompleteness, readCompletenessByAccount, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
@@ -75,6 +75,8 @@ export interface PipelineResult {
   lake?: LakePartition[];
   /** What proves the run's accounts complete or shows where they are not (after a transform), and their holdings. */
   completeness?: Completeness;
+  /** The same, of every account the warehouse holds, by account: what each account's own files and report show. */
+  completenessByAccount?: ReadonlyMap<string, Completeness>;
   holdings: Holding[];
   /** Set when the run finished but is incomplete (quarantined records, gaps, breaks): exit 4. */
   incomplete?: string;
@@ -267,18 +269,22 @@ async function writeExports(
   const formats = options.formats ?? options.pipeline.export.formats;
   // The report alone is no set of files to describe: the manifest of the last export stays as it was.
   const described = formats.some((f) => f !== 'report') ? { manifest } : {};
-  result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage: manifest.coverage }, clock });
+  // The report of the set shows every account the warehouse holds, as its tables do.
+  const byAccount = result.completenessByAccount;
+  const completeness = byAccount === undefined ? {} : { completeness: completenessOf(byAccount) };
+  result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage: manifest.coverage, ...completeness }, clock });
   // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
   // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
   const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
   if (manifest.accounts.length > 1 && own.length > 0) {
     for (const account of manifest.accounts) {
       const theirs = manifest.coverage.filter((c) => c.account === account);
-      const theirCompleteness = manifest.completeness === undefined ? undefined : await readCompleteness(warehouse, account);
-      const facts = { ...manifest, accounts: [account], coverage: theirs, ...(theirCompleteness === undefined ? {} : { completeness: theirCompleteness }) };
+      const theirCompleteness = manifest.completeness === undefined || byAccount === undefined ? undefined : completenessOf(byAccount, account);
+      const completeness = theirCompleteness === undefined ? {} : { completeness: theirCompleteness };
+      const facts = { ...manifest, accounts: [account], coverage: theirs, ...completeness };
       const written = await exportFiles(warehouse, {
         out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
-        ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs }, account, clock,
+        ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs, ...completeness }, account, clock,
       });
       result.exports.push(...written);
     }
@@ -333,10 +339,10 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
 async function readRunCompleteness(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, range: Window | undefined): Promise<void> {
   const ours = options.pipeline.stages.includes('extract') ? new Set(result.accounts.map((a) => a.account)) : undefined;
   const keep = (account: string) => ours === undefined || ours.has(account);
-  const read = ours === undefined ? [await readCompleteness(warehouse)] : await Promise.all([...ours].map((a) => readCompleteness(warehouse, a)));
-  const parts = read.filter((c): c is Completeness => c !== undefined);
-  if (parts.length === 0) return;
-  result.completeness = mergeCompleteness(parts);
+  const byAccount = await readCompletenessByAccount(warehouse);
+  if (byAccount === undefined) return;
+  result.completenessByAccount = byAccount;
+  result.completeness = ours === undefined ? completenessOf(byAccount) : mergeCompleteness([...ours].map((a) => completenessOf(byAccount, a)));
   if (range === undefined) return;
   await ensureHoldingsAt(warehouse, [range.start, range.end]);
   result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));

@@ -1,7 +1,7 @@
 import { formatInstant } from '../time/instant.js';
 import { cell, escape, table, text } from './html.js';
 import type { Window } from '../time/window.js';
-import { readCompleteness } from '../warehouse/completeness.js';
+import { readCompleteness, type Completeness } from '../warehouse/completeness.js';
 import { literal } from '../warehouse/quote.js';
 import { hasTables } from '../warehouse/tables.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
@@ -41,8 +41,8 @@ export async function holdingsSection(warehouse: Warehouse, range: Window, valua
  * The report's "Completeness" section: every break and unexplained difference with what to look at, or one line
  * saying every chain and snapshot agrees; then the unpaired transfers, listed.
  */
-export async function completenessSection(warehouse: Warehouse, account: string | undefined): Promise<string> {
-  const c = await readCompleteness(warehouse, account);
+export async function completenessSection(warehouse: Warehouse, account: string | undefined, known?: Completeness): Promise<string> {
+  const c = known ?? (await readCompleteness(warehouse, account));
   if (c === undefined) return '<section><h2>Completeness</h2><p class="none">No transform has made the completeness views yet.</p></section>';
   const items = [
     ...c.breaks.slice(0, 100).map(

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
+import type { Completeness } from '../warehouse/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
 import { readSqlFile } from '../warehouse/sql-files.js';
 import { formatWindow, type Window } from '../time/window.js';
@@ -20,6 +21,8 @@ export const REPORT = 'report.html';
 /** What the report shows that the warehouse cannot tell by itself: the coverage the gap rule found. */
 export interface ReportFacts {
   coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
+  /** What the run read of the completeness views, for the page's account(s); read from the views when absent. */
+  completeness?: Completeness;
 }
 
 /** The charts' classes: what each monthly chart adds up (README, "The report"). */
@@ -124,7 +127,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
   const warningsList = await warnings(warehouse, range, facts, unpriced, account);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
   const holdings = await holdingsSection(warehouse, range, valuation, account);
-  const completeness = await completenessSection(warehouse, account);
+  const completeness = await completenessSection(warehouse, account, facts.completeness);
   const summaryRows = summary.map(
     (r) =>
       `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-class="${escape(text(r['tax_class']))}" data-year="${escape(text(r['year']))}">` +

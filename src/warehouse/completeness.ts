@@ -82,35 +82,38 @@ async function rows(warehouse: Warehouse, sql: string, account: string | undefin
   return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql.replaceAll('/*where*/', where), account === undefined ? {} : { account })).getRowObjectsJS());
 }
 
-/**
- * The queries of readCompleteness, over the views of sql/completeness/; the marker comment "where" in each becomes the account filter.
- * Amounts are read as exact text.
- */
-/** The most breaks and unpaired transfers read into a summary (each view holds them all; counts are whole). */
+/** The most breaks and unpaired transfers of each account read into a summary (each view holds them all; counts are whole). */
 export const LISTED = 1000;
 
+/**
+ * The queries of readCompletenessByAccount, over the views of sql/completeness/, every account at once: the views
+ * walk every account's chains whatever the filter, so one read serves a run's accounts, their own files and
+ * reports. Amounts are read as exact text.
+ */
 const QUERIES = {
+  // The chains are walked once for the steps and the breaks (balance_breaks is the checked steps that broke).
+  steps: `SELECT account, count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked,
+       count(*) FILTER (WHERE checked AND broken) AS breaks FROM lp_balance_steps() GROUP BY account`,
   breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
-       lp_decimal_text(difference) AS difference FROM balance_breaks/*where*/ ORDER BY account, "at", source_id LIMIT ${LISTED}`,
+       lp_decimal_text(difference) AS difference FROM balance_breaks
+     QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
   unexplained: `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
-     FROM (SELECT * FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots'))/*where*/
+     FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots')
      ORDER BY account, f, account_type, asset`,
+  unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account',
   unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
-     FROM unpaired_transfers/*where*/ ORDER BY account, "at", source_id LIMIT ${LISTED}`,
-  counts: 'SELECT (SELECT count(*) FROM balance_breaks/*where*/) AS breaks, (SELECT count(*) FROM unpaired_transfers/*where*/) AS unpaired',
-  steps: 'SELECT count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked FROM lp_balance_steps()/*where*/',
-  unavailable: `SELECT account, account_type, unavailable FROM (
-       SELECT * FROM (SELECT * FROM asset_balances QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account)) WHERE unavailable IS NOT NULL
-     )/*where*/ ORDER BY account, account_type`,
-  withoutSnapshot: `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance FROM (
-       SELECT b.* FROM (SELECT * FROM account_balances QUALIFY ts = max(ts) OVER (PARTITION BY account)) AS b
-       WHERE b.usdt_balance > 0 AND NOT EXISTS (
-         SELECT 1 FROM asset_balances AS a
-         WHERE a.account = b.account AND a.unavailable IS NULL AND a.snapshot_at >= b.ts - INTERVAL 1 HOUR AND a.snapshot_at <= b.ts + INTERVAL 1 HOUR
-           AND (a.account_type = b.account_type OR (b.account_type = 'futures' AND a.account_type LIKE '%\\_futures' ESCAPE '\\')
-             OR (b.account_type = 'margin' AND a.account_type LIKE 'margin\\_%' ESCAPE '\\')))
-     )/*where*/ ORDER BY account, account_type`,
+     FROM unpaired_transfers QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
+  unavailable: `SELECT account, account_type, unavailable FROM (SELECT * FROM asset_balances QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account))
+     WHERE unavailable IS NOT NULL ORDER BY account, account_type`,
+  withoutSnapshot: `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance
+     FROM (SELECT * FROM account_balances QUALIFY ts = max(ts) OVER (PARTITION BY account)) AS b
+     WHERE b.usdt_balance > 0 AND NOT EXISTS (
+       SELECT 1 FROM asset_balances AS a
+       WHERE a.account = b.account AND a.unavailable IS NULL AND a.snapshot_at >= b.ts - INTERVAL 1 HOUR AND a.snapshot_at <= b.ts + INTERVAL 1 HOUR
+         AND (a.account_type = b.account_type OR (b.account_type = 'futures' AND a.account_type LIKE '%\\_futures' ESCAPE '\\')
+           OR (b.account_type = 'margin' AND a.account_type LIKE 'margin\\_%' ESCAPE '\\')))
+     ORDER BY account, account_type`,
 } as const;
 
 type Row = Record<string, unknown>;
@@ -127,21 +130,49 @@ const toUnpaired = (r: Row): UnpairedTransfer => ({
   sourceId: text(r['source_id']), amount: text(r['amount']), possibleReason: text(r['possible_reason']),
 });
 
+const nothingFound = (): Completeness => ({
+  counts: { breaks: 0, unpaired: 0 }, breaks: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, unavailable: [], withoutSnapshot: [],
+});
+
+/**
+ * The findings and listings of every account, by account (one read of each view); undefined before a transform
+ * made the views. An account with nothing to say is absent: completenessOf gives it an empty one.
+ */
+export async function readCompletenessByAccount(warehouse: Warehouse): Promise<Map<string, Completeness> | undefined> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
+  const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], undefined);
+  const found = new Map<string, Completeness>();
+  const of = (r: Row): Completeness => {
+    const account = text(r['account']);
+    const c = found.get(account) ?? nothingFound();
+    found.set(account, c);
+    return c;
+  };
+  for (const r of await read('steps')) {
+    const c = of(r);
+    c.steps = { checked: Number(r['checked']), unchecked: Number(r['unchecked']) };
+    c.counts.breaks = Number(r['breaks']);
+  }
+  for (const r of await read('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
+  const any = (count: (c: Completeness) => number) => [...found.values()].some((c) => count(c) > 0);
+  if (any((c) => c.counts.breaks)) for (const r of await read('breaks')) of(r).breaks.push(toBreak(r));
+  if (any((c) => c.counts.unpaired)) for (const r of await read('unpaired')) of(r).unpaired.push(toUnpaired(r));
+  for (const r of await read('unexplained')) of(r).unexplained.push(toUnexplained(r));
+  for (const r of await read('unavailable')) of(r).unavailable.push({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) });
+  for (const r of await read('withoutSnapshot')) of(r).withoutSnapshot.push({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) });
+  return found;
+}
+
+/** One account's completeness out of readCompletenessByAccount's, or every account's as one (undefined: all). */
+export function completenessOf(byAccount: ReadonlyMap<string, Completeness>, account?: string): Completeness {
+  if (account !== undefined) return byAccount.get(account) ?? nothingFound();
+  return mergeCompleteness([...byAccount.values()]);
+}
+
 /** The findings and listings of the warehouse, of one account or all; undefined before a transform made the views. */
 export async function readCompleteness(warehouse: Warehouse, account?: string): Promise<Completeness | undefined> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
-  const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], account);
-  const [steps] = await read('steps');
-  const [counts] = await read('counts');
-  return {
-    counts: { breaks: Number(counts?.['breaks'] ?? 0), unpaired: Number(counts?.['unpaired'] ?? 0) },
-    breaks: (await read('breaks')).map(toBreak),
-    unexplained: (await read('unexplained')).map(toUnexplained),
-    unpaired: (await read('unpaired')).map(toUnpaired),
-    steps: { checked: Number(steps?.['checked'] ?? 0), unchecked: Number(steps?.['unchecked'] ?? 0) },
-    unavailable: (await read('unavailable')).map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) })),
-    withoutSnapshot: (await read('withoutSnapshot')).map((r) => ({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) })),
-  };
+  const byAccount = await readCompletenessByAccount(warehouse);
+  return byAccount === undefined ? undefined : completenessOf(byAccount, account);
 }
 
 /** Several accounts' completeness read apart (readCompleteness per account), as one. */

@@ -35,6 +35,15 @@ export async function valuesFiles(v: Pick<Valuation, 'fiatSource'>): Promise<Sql
 }
 
 /**
+ * The valuation whose views each connection made last. A `run` applies one valuation up to three times (the
+ * transform, the prices stage, the export); the views read the tables they name when queried, so the same
+ * valuation made again in one session changes nothing and is skipped. A rolled-back transaction leaves the views
+ * of the last commit, made for the valuation the table still records.
+ */
+const viewsMade = new WeakMap<DuckDBConnection, string>();
+const valuationKey = (v: Valuation): string => JSON.stringify([v.fiat, v.fiatSource, v.timeZone]);
+
+/**
  * Makes the views of values for the valuation the warehouse records: its fiat and time zone as two macros that
  * the files of sql/values/ read, then those files, then the two views users read with the fiat's column under its
  * own name. The one place ledgerpipe writes SQL from values (the user's --fiat and --tz), each through the quoting
@@ -52,10 +61,12 @@ export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   await c.run(`CREATE OR REPLACE VIEW ledger_valued AS SELECT * ${named} FROM lp_ledger_valued`);
   await c.run(`CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary('lp_ledger_valued')`);
   await c.run(`CREATE OR REPLACE VIEW holdings AS SELECT * ${named} FROM lp_holdings_valued`);
+  viewsMade.set(c, valuationKey(valuation));
 }
 
 /** Records `v` as the warehouse's valuation and makes its views, so that the next transform makes them the same. */
 export async function applyValuation(c: DuckDBConnection, v: Valuation): Promise<void> {
+  if (viewsMade.get(c) === valuationKey(v)) return;
   await c.run('DELETE FROM valuation');
   await c.run('INSERT INTO valuation VALUES ($fiat, $source, $tz)', { fiat: v.fiat, source: v.fiatSource, tz: v.timeZone });
   await makeValueViews(c);

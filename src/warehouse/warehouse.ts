@@ -51,6 +51,17 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
   return new WarehouseError(`cannot open warehouse ${path}: ${message.split('\n')[0]}; check --db`, 'LP_WAREHOUSE_OPEN', 'usage', error);
 }
 
+/**
+ * DuckDB's worker threads: one per core unless LEDGERPIPE_THREADS says otherwise (README, "Memory"). Fewer
+ * suit a machine shared with other work: the test suite runs each CLI with one, beside the others on 2 cores.
+ */
+function threadsSetting(): { threads?: string } {
+  const threads = process.env['LEDGERPIPE_THREADS'];
+  if (threads === undefined || threads === '') return {};
+  if (!/^[1-9]\d{0,3}$/.test(threads)) throw new UsageError(`LEDGERPIPE_THREADS=${threads} is not a number of threads; use a whole number from 1, such as 2`);
+  return { threads };
+}
+
 /** Holds DuckDB (the whole instance) to `limit`. */
 async function setMemoryLimit(connection: DuckDBConnection, limit: string): Promise<void> {
   await setSettings(connection, { memory_limit: limit });
@@ -67,10 +78,11 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   const readOnly = options.readOnly === true;
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
+  const threads = threadsSetting();
   try {
     // A warehouse in a folder that does not exist yet: make the folder, as a user would expect.
     if (!readOnly) await mkdir(dirname(resolve(path)), { recursive: true });
-    instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+    instance = await DuckDBInstance.create(path, { ...(readOnly ? { access_mode: 'READ_ONLY' } : {}), ...threads });
     connection = await instance.connect();
   } catch (error) {
     throw describeOpenError(path, error);

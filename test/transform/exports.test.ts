@@ -1,6 +1,6 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exportFiles } from '../../src/export/exporter.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
@@ -11,6 +11,13 @@ let warehouse: Warehouse;
 let dir: string;
 let dispose: () => Promise<void>;
 
+// DuckDB with a thread per core (vitest.config.ts sets one): the bytes compared must not depend on it.
+beforeAll(() => {
+  vi.stubEnv('LEDGERPIPE_THREADS', '');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 beforeEach(async () => {
   ({ warehouse, dir, dispose } = await tempWarehouse());
 });
