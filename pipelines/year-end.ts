@@ -7,5 +7,6 @@ export default definePipeline({
   range: { kind: 'flags' },
   streams: 'all',
   stages: ['extract', 'transform', 'prices', 'export'],
-  export: { range: 'run', formats: ['csv', 'parquet', 'report'] },
+  // The accountant's set: the tables as CSV and Parquet, the tax tools' files and the report.
+  export: { range: 'run', formats: ['csv', 'parquet', 'koinly', 'cointracking', 'report'] },
 });

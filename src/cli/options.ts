@@ -8,19 +8,21 @@ import { assertTimeZone, parseInstant, yearRange } from '../time/instant.js';
 const COMMON_OPTIONS = {
   from: { type: 'string', describe: 'Start of the range, inclusive: ISO date (midnight in --tz) or date-time' },
   to: { type: 'string', describe: 'End of the range, exclusive' },
-  year: { type: 'number', describe: 'A calendar year in --tz: [YYYY-01-01, YYYY+1-01-01)' },
+  // Read as text, so that a mistyped year is quoted as typed (`--year twenty`), not as NaN.
+  year: { type: 'string', describe: 'A calendar year in --tz: [YYYY-01-01, YYYY+1-01-01)' },
   tz: { type: 'string', default: 'UTC', describe: 'IANA time zone for dates and --year' },
   'base-url': { type: 'string', describe: "The platform's API address (or LEDGERPIPE_BASE_URL)" },
   db: { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' },
   out: { type: 'string', default: './exports', describe: 'Folder for exported files' },
   streams: { type: 'string', describe: `Comma list of streams (default all): ${STREAMS.map((s) => s.name).join(', ')}` },
-  format: { type: 'string', describe: "Export formats, comma list: csv, parquet, koinly, cointracking (default: the pipeline's, csv and parquet)" },
+  format: { type: 'string', describe: "Export formats, comma list: csv, parquet, koinly, cointracking, report (default: the pipeline's; year-end writes them all)" },
   config: { type: 'string', describe: 'Profiles file (default ./ledgerpipe.config.json when present)' },
   profile: { type: 'string', describe: 'Run one profile of the config file' },
   'log-format': { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' },
   quiet: { type: 'boolean', default: false, describe: 'Log errors only' },
-  fiat: { type: 'string', describe: 'Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth' },
-  'fiat-rates': { type: 'string', describe: 'CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair' },
+  verbose: { type: 'boolean', default: false, describe: 'Log more: the time of each transform step, and the ledger totals per asset and category in the summary' },
+  fiat: { type: 'string', describe: "Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth (or the config's fiat)" },
+  'fiat-rates': { type: 'string', describe: "CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair (or the config's fiatRates)" },
   lake: { type: 'string', describe: 'Also write the tables as Hive-partitioned Parquet in this folder: <lake>/<table>/account=<name>/year=<yyyy>/data.parquet' },
   shard: { type: 'string', describe: "Run the i-th of n parts of the config's accounts, i from 0 to n-1 (a Kubernetes completion index)" },
   'ip-limit': { type: 'number', describe: "Requests a minute to one platform address over every account (default 5400: the live cap 6000 less 10%; or the config's ipLimit)" },
@@ -28,6 +30,10 @@ const COMMON_OPTIONS = {
   'allow-gaps': { type: 'boolean', default: false, describe: 'Write the files even when the warehouse does not cover the whole range (the run still exits 4)' },
   'rate-scale': { type: 'number', default: 1, hidden: true, describe: 'Multiplies the rate limits; only for a simulator started with the same --rate-scale' },
 } as const satisfies Record<string, Options>;
+
+/** Where the commands that read an account find its credentials: the help of each says so. */
+export const CREDENTIALS_HELP =
+  'Credentials come from the environment, never from flags: LEDGERPIPE_API_KEY, LEDGERPIPE_API_SECRET and LEDGERPIPE_API_PASSPHRASE (a read-only API key is enough), or the variables each account of --config names.';
 
 /** The flags every pipeline command shares, as their options type them. */
 export type CommonArgs = InferredOptionTypes<typeof COMMON_OPTIONS>;
@@ -42,7 +48,8 @@ export function parseRange(args: Pick<CommonArgs, 'from' | 'to' | 'year' | 'tz'>
   assertTimeZone(args.tz);
   if (args.year !== undefined) {
     if (args.from !== undefined || args.to !== undefined) throw new UsageError('give either --year or --from/--to, not both');
-    return yearRange(args.year, args.tz);
+    if (!/^\d{4}$/.test(args.year)) throw new UsageError(`--year ${JSON.stringify(args.year)} is not a year; use a four-digit year such as 2025`);
+    return yearRange(Number(args.year), args.tz);
   }
   if (args.from === undefined || args.to === undefined) throw new UsageError('give the range: --year YYYY, or --from and --to (ISO dates)');
   const from = parseInstant(args.from, args.tz, '--from');

@@ -11,6 +11,16 @@ import { processIo, type CliIo } from './io.js';
 import { packageVersion } from '../util/package-root.js';
 
 
+/** The commands, as their first word. */
+const COMMANDS = ['run', 'extract', 'transform', 'prices', 'export', 'report', 'status', 'query', 'sim', 'demo'];
+
+/** The line for a first word that is no command: a pipeline's name says how to run it. */
+function unknownCommand(first: string | undefined): string | undefined {
+  if (first === undefined || first.startsWith('-') || COMMANDS.includes(first)) return undefined;
+  if (first === 'year-end' || first === 'nightly' || /\.(json|js)$/.test(first)) return `${first} is a pipeline, not a command; run it with: ledgerpipe run ${first}`;
+  return `unknown command "${first}"; the commands are ${COMMANDS.join(', ')} (see ledgerpipe --help)`;
+}
+
 /**
  * Runs the CLI on `argv` and resolves to the exit status. The commands are an explicit list; each handler
  * imports what it runs when it runs, so `--help` and `--version` load no DuckDB.
@@ -28,13 +38,14 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .command(queryCommand(io))
     .command(simCommand(io))
     .command(demoCommand(io))
-    .demandCommand(1, 'Name a command; see ledgerpipe --help')
+    .demandCommand(1, 'name a command')
     .strict()
     .help()
     .version(packageVersion())
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
-      throw error ?? new UsageError(`${message}; see ledgerpipe --help`);
+      if (error !== undefined) throw error;
+      throw new UsageError(unknownCommand(argv[0]) ?? `${message}; see ledgerpipe --help`);
     });
   try {
     await parser.parseAsync();

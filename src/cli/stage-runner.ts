@@ -1,4 +1,4 @@
-import { checkBaseUrl, PRIVATE_UMASK, readConfig, resolveAccounts } from './config.js';
+import { checkBaseUrl, PRIVATE_UMASK, readConfig, resolveAccounts, type Config } from './config.js';
 import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -15,8 +15,11 @@ import { parseShard } from '../pipeline/shard.js';
 import { reconciliationLines } from './status.js';
 import { completenessLines, holdingsLines } from './completeness-lines.js';
 
-/** The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. */
-export function resultLines(result: PipelineResult): string[] {
+/**
+ * The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. The
+ * ledger's totals per asset and category (a line each) only with `verbose`.
+ */
+export function resultLines(result: PipelineResult, options: { verbose?: boolean } = {}): string[] {
   const lines: string[] = [];
   if (result.accounts.length > 0) {
     lines.push('account      stream               windows  skipped    pages   records  outside  requests  429s  retries');
@@ -28,7 +31,7 @@ export function resultLines(result: PipelineResult): string[] {
       }
     }
   }
-  if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform));
+  if (result.transform !== undefined) lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform, options));
   const notFinal = notFinalLines(result.notFinal);
   if (notFinal.length > 0) lines.push('', ...notFinal);
   if (result.prices !== undefined) lines.push('', ...pricesLines(result.prices));
@@ -59,6 +62,15 @@ function ipLimitOf(flag: number | undefined, config: number | undefined): { ipLi
   return limit === undefined ? {} : { ipLimit: limit };
 }
 
+/** --fiat and --fiat-rates, else the config's fiat and fiatRates (README, "Values"). */
+function fiatOf(args: CommonArgs, config: Config | undefined): { fiat: string | null; fiatRates?: string } {
+  const fiat = parseFiat(args.fiat ?? config?.fiat);
+  // The config's rates are its fiat's: a --fiat of another currency does not take them.
+  const theConfigs = fiat !== null && config?.fiat !== undefined && fiat === parseFiat(config.fiat);
+  const rates = args['fiat-rates'] ?? (theConfigs ? config?.fiatRates : undefined);
+  return rates === undefined ? { fiat } : { fiat, fiatRates: rates };
+}
+
 function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {
   if (args.quiet) return silentProgress;
   if (process.stderr.isTTY === true && args['log-format'] === 'pretty' && io.interactive) return terminalProgress();
@@ -70,7 +82,7 @@ function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createL
  * summary, and fail with exit 4 when the run finished incomplete.
  */
 export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv, command = `run ${pipeline.name}`): Promise<void> {
-  const log = createLogger({ format: args['log-format'], quiet: args.quiet, write: io.log });
+  const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
   const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('prices') || pipeline.stages.includes('export'));
   const given = args.year !== undefined || args.from !== undefined || args.to !== undefined;
   const range = needsRange || given ? parseRange(args) : undefined;
@@ -102,14 +114,13 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     command,
     allowGaps: args['allow-gaps'],
     full: args.full,
-    fiat: parseFiat(args.fiat),
-    ...(args['fiat-rates'] === undefined ? {} : { fiatRates: args['fiat-rates'] }),
+    ...fiatOf(args, config),
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
     ...(args.lake === undefined ? {} : { lake: args.lake }),
     ...(shard === undefined ? {} : { shard }),
     ...(config?.lakeMode === undefined ? {} : { lakeMode: Number.parseInt(config.lakeMode, 8) }),
   });
-  for (const line of resultLines(result)) io.out(line);
+  for (const line of resultLines(result, { verbose: args.verbose })) io.out(line);
   if (result.incomplete !== undefined) throw new LedgerpipeError(result.incomplete, { code: 'LP_INCOMPLETE', exit: 'incomplete' });
 }

@@ -5,12 +5,14 @@ import type { PriceResult } from '../prices/extract-prices.js';
 import type { Unpriced } from '../prices/unpriced.js';
 
 /** The summary printed on stdout after a transform: rows per table, then ledger totals. */
-export function transformSummaryLines(summary: TransformSummary): string[] {
+export function transformSummaryLines(summary: TransformSummary, options: { verbose?: boolean } = {}): string[] {
   const lines = ['table                 rows'];
   for (const [name, n] of Object.entries(summary.rows)) lines.push(`${name.padEnd(20)} ${String(n).padStart(9)}`);
-  lines.push('', 'account      asset     category              entries  total');
-  for (const t of summary.totals) {
-    lines.push(`${t.account.padEnd(12)} ${t.asset.padEnd(9)} ${t.category.padEnd(20)} ${String(t.entries).padStart(8)}  ${t.amount}`);
+  if (options.verbose === true) {
+    lines.push('', 'account      asset     category              entries  total');
+    for (const t of summary.totals) {
+      lines.push(`${t.account.padEnd(12)} ${t.asset.padEnd(9)} ${t.category.padEnd(20)} ${String(t.entries).padStart(8)}  ${t.amount}`);
+    }
   }
   const unreviewed = unreviewedLines(summary.unreviewed);
   if (unreviewed.length > 0) lines.push('', ...unreviewed);

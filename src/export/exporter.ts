@@ -25,9 +25,12 @@ const REPORT = 'report.html';
 /** The per-asset summary, written with the tables in CSV and Parquet (README, "Values"). */
 const YEAR_SUMMARY = 'year_summary';
 
+/** The ledger with prices, values and tax class (sql/values/35_ledger_valued_rows.sql), in CSV and Parquet. */
+const LEDGER_VALUED = 'ledger_valued';
+
 /** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
 export const EXPORT_FILE_NAMES: readonly string[] = [
-  ...[...EXPORTED_TABLES.map(({ name }) => name), YEAR_SUMMARY].flatMap((name) => [`${name}.csv`, `${name}.parquet`]),
+  ...[...EXPORTED_TABLES.map(({ name }) => name), LEDGER_VALUED, YEAR_SUMMARY].flatMap((name) => [`${name}.csv`, `${name}.parquet`]),
   'koinly.csv',
   'cointracking.csv',
   REPORT,
@@ -106,8 +109,8 @@ function csvCell(column: Column, as = column.name): string {
  * already lie in it (`inOrder`: a ledger that does, ledgerInExportOrder), read as they lie with DuckDB's
  * insertion order kept (runCopies).
  */
-function rangeSelect(table: string, key: string, cells: readonly string[], options: ExportOptions, inOrder: boolean): string {
-  const select = `SELECT ${cells.join(', ')} FROM ${ident(table)} AS t WHERE t.ts >= ${timestampTzSql(options.from)} AND t.ts < ${timestampTzSql(options.to)}`;
+function rangeSelect(relation: string, key: string, cells: readonly string[], options: ExportOptions, inOrder: boolean): string {
+  const select = `SELECT ${cells.join(', ')} FROM ${relation} AS t WHERE t.ts >= ${timestampTzSql(options.from)} AND t.ts < ${timestampTzSql(options.to)}`;
   return inOrder ? select : `${select}\n    ORDER BY t.ts, t.${ident(key)}, t.account`;
 }
 
@@ -167,12 +170,17 @@ export async function prepareOut(out: string): Promise<void> {
  */
 const YEAR_SUMMARY_TABLE = 'lp_export_year_summary';
 
-/** The year summary's columns as written: value_fiat under the fiat's own name (value_eur), and none without a fiat. */
-function summaryColumns(columns: readonly Column[], valuation: Valuation): { column: Column; as: string }[] {
+/** Columns of valued rows as written: value_fiat under the fiat's own name (value_eur), and none without a fiat. */
+function valuedColumns(columns: readonly Column[], valuation: Valuation): { column: Column; as: string }[] {
   return columns.flatMap((column) => {
     if (column.name !== 'value_fiat') return [{ column, as: column.name }];
     return valuation.fiat === null ? [] : [{ column, as: fiatColumn(valuation.fiat) }];
   });
+}
+
+/** The columns a query gives, with their types. */
+async function describe(warehouse: Warehouse, query: string): Promise<Column[]> {
+  return warehouse.exclusive(async (c) => (await c.runAndReadAll(`DESCRIBE ${query}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
 }
 
 /**
@@ -195,14 +203,21 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
       const cells = [...(format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
-      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(name, key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`);
+      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(ident(name), key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`);
+    }
+  }
+  if (tables.length > 0) {
+    const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
+    for (const format of tables) {
+      const cells = columns.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`));
+      plan(`${LEDGER_VALUED}.${format}`, (temp) => `COPY (${rangeSelect('lp_ledger_valued_rows()', 'entry_id', cells, options, false)}) TO ${temp} ${target(format)}`);
     }
   }
   if (tables.length > 0) {
     const summary = await readSqlFile('exports/year_summary_of_range.sql');
     setup.push(summary.text);
-    const columns = await warehouse.exclusive(async (c) => (await c.runAndReadAll("DESCRIBE SELECT * FROM lp_year_summary('lp_ledger_valued')")).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
-    const named = summaryColumns(columns, valuation);
+    const columns = await describe(warehouse, "SELECT * FROM lp_year_summary('lp_ledger_valued')");
+    const named = valuedColumns(columns, valuation);
     for (const format of tables) {
       const cells = named.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`));
       plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`);

@@ -39,6 +39,7 @@ export const deposits = defineStream({
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'order_id',
     ledger: 'paired',
+    exported: { key: 'order_id' },
     columns: [
       accountColumn,
       text('order_id', "The deposit's id (`orderId`)."),

@@ -34,7 +34,8 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
   const mode = report.mode.full
     ? `whole (${report.mode.why})`
     : `${report.mode.update.changed} records loaded since the last, ${report.mode.update.rebooked} rebooked, ledger rows ${report.mode.update.deleted} out and ${report.mode.update.inserted} in`;
-  log.info(`transform, ${mode}: ${steps.reduce((n, f) => n + f.ms, 0)} ms: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
+  log.info(`transform, ${mode}: ${steps.reduce((n, f) => n + f.ms, 0)} ms`);
+  log.debug(`transform steps: ${steps.map((f) => `${f.name} ${f.ms} ms`).join(', ')}`);
   // The summary reads the whole ledger: within a budget of its own (summaryMemoryBudget).
   return warehouse.withMemoryLimit(summaryMemoryBudget(), () =>
     warehouse.exclusive(async (c) => {
@@ -49,9 +50,9 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
         .getRowObjectsJS()
         .map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
       const unreviewed = await readUnreviewed(c);
-      for (const u of unreviewed) {
-        log.warn(`${u.source} ${u.field} "${u.type}" is not in the type catalog: ${u.records} records booked as unreviewed (${u.asset} ${u.total}); add it to sql/seeds/type_catalog.csv`);
-      }
+      // One warning, however many: the summary and status list each type.
+      const types = new Set(unreviewed.map((u) => `${u.source} ${u.field} ${u.type}`)).size;
+      if (types > 0) log.warn(`${types} type${types === 1 ? '' : 's'} not in the type catalog booked as unreviewed; ledgerpipe status lists them; review each (README, "Adding a type")`);
       return { report, rows, totals, unreviewed, readmitted };
     }),
   );

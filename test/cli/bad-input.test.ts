@@ -43,10 +43,16 @@ beforeAll(async () => {
   before = await snapshot();
   expect([...before.keys()]).toEqual([
     '.ledgerpipe-export.json',
+    'cointracking.csv',
+    'deposits.csv',
+    'deposits.parquet',
     'futures_fills.csv',
     'futures_fills.parquet',
+    'koinly.csv',
     'ledger.csv',
     'ledger.parquet',
+    'ledger_valued.csv',
+    'ledger_valued.parquet',
     'manifest.json',
     'margin_records.csv',
     'margin_records.parquet',
@@ -102,6 +108,11 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
       2,
       'ledgerpipe: LEDGERPIPE_MEMORY_LIMIT=lots is not a memory size; use a size such as 512MB or 2GB',
     ],
+    ['a year in words', () => ['run', 'year-end', '--year', 'twenty', '--db', db, '--out', out], {}, 2, 'ledgerpipe: --year "twenty" is not a year; use a four-digit year such as 2025'],
+    ['no command', () => [], {}, 2, 'ledgerpipe: name a command; see ledgerpipe --help'],
+    ['a pipeline as the command', () => ['year-end', '--year', '2025'], {}, 2, 'ledgerpipe: year-end is a pipeline, not a command; run it with: ledgerpipe run year-end'],
+    ['a command that does not exist', () => ['exports'], {}, 2, 'ledgerpipe: unknown command "exports"; the commands are run, extract, transform, prices, export, report, status, query, sim, demo (see ledgerpipe --help)'],
+    ['a thread count that is not one', () => yearEnd(), { LEDGERPIPE_THREADS: 'many' }, 2, 'ledgerpipe: LEDGERPIPE_THREADS=many is not a number of threads; use a whole number from 1, such as 2'],
     [
       'an unknown pipeline',
       () => ['run', 'year-nd', '--year', '2025', '--db', db, '--out', out],
@@ -113,6 +124,15 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
     const result = await runCliProcess(args(), { env: env(overrides) });
     expect([result.status, result.stderr, result.stdout]).toEqual([status, `${line}\n`, '']);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('run --help names the credential variables, and its example file is one to make', async () => {
+    const help = await runCliProcess(['run', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'Credentials come from the environment, never from flags: LEDGERPIPE_API_KEY, LEDGERPIPE_API_SECRET and LEDGERPIPE_API_PASSPHRASE (a read-only API key is enough), or the variables each account of --config names.',
+    );
+    expect(help.stdout).toContain('ledgerpipe run ./my-pipeline.json --year 2025');
   });
 
   it('an unknown flag with --log-format json: the line is JSON too', async () => {

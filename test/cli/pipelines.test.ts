@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,8 @@ describe('profiles', () => {
     await writeFile(
       config,
       JSON.stringify({
+        // The fiat of every run of this config: year-end values in EUR without --fiat.
+        fiat: 'EUR',
         accounts: [
           { name: 'alice', baseUrl: a.baseUrl, env: { key: 'A_KEY', secret: 'A_SECRET', passphrase: 'A_PASSPHRASE' } },
           { name: 'bob', baseUrl: b.baseUrl, env: { key: 'B_KEY', secret: 'B_SECRET', passphrase: 'B_PASSPHRASE' } },
@@ -55,9 +57,16 @@ describe('profiles', () => {
       env: { ...process.env, ...envFor(a, 'A'), ...envFor(b, 'B') },
     });
     expect([result.status, result.stderr]).toEqual([0, '']);
+    // year-end writes the accountant's set: the tables, both tax tools' files and the report, valued in the config's fiat.
+    const out = join(dir, 'out');
+    expect((await readdir(out)).filter((f) => !f.startsWith('.')).sort()).toEqual(
+      ['accounts', 'cointracking.csv', 'koinly.csv', 'manifest.json', 'report.html', ...['deposits', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])].sort(),
+    );
+    expect((await readFile(join(out, 'year_summary.csv'), 'utf8')).split('\n')[0]).toBe('account,asset,tax_class,amount,value_usdt,value_eur,year,entries,unpriced_entries');
+    expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fiat).toBe('EUR');
     // Both ran at the same time: each simulator saw its own key only.
-    // The only refusals: the three pairs tried for EUR, which the platform does not list (40034).
-    expect(a.stats.byStatus[400] ?? 0).toBe(3);
+    // No refusal: EUR, whose pairs the platform does not list (40034), is the fiat here, valued at 1 and never asked.
+    expect(a.stats.byStatus[400] ?? 0).toBe(0);
     const warehouse = await openWarehouse(db);
     try {
       for (const [account, s] of [['alice', a], ['bob', b]] as const) {

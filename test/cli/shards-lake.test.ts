@@ -9,7 +9,7 @@ import { runCliProcess } from '../helpers/cli.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 1, 1);
-const TABLES = ['futures_fills', 'ledger', 'margin_records', 'withdrawals'];
+const TABLES = ['deposits', 'futures_fills', 'ledger', 'margin_records', 'withdrawals'];
 const SHARDS = 4;
 
 let dir: string;

@@ -66,8 +66,15 @@ describe('exports', () => {
       ['margin_records.csv', 3],
       ['futures_fills.csv', 0],
       ['withdrawals.csv', 0],
+      ['deposits.csv', 0],
       ['ledger.csv', 3],
+      ['ledger_valued.csv', 3],
       ['year_summary.csv', 1],
+    ]);
+    // The valued ledger: the ledger's columns, then the price and value in USDT (USDT is 1) and the tax class.
+    expect((await readFile(join(out, 'ledger_valued.csv'), 'utf8')).split('\n').slice(0, 2)).toEqual([
+      'entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group,account_type,price_usdt,value_usdt,tax_class',
+      'margin_records:7:main,default,margin_records,7,main,2025-06-01T00:00:00.000Z,transfer_in,USDT,3,"BTC,USDT ""x""",7,crossed transfer_in,,margin_crossed,1,3,internal_transfer',
     ]);
     const text = await readFile(join(out, 'margin_records.csv'), 'utf8');
     expect(text).toBe(
@@ -79,7 +86,7 @@ describe('exports', () => {
         '',
       ].join('\n'),
     );
-    expect(await readdir(out)).toEqual(['.ledgerpipe-export.json', 'futures_fills.csv', 'ledger.csv', 'margin_records.csv', 'withdrawals.csv', 'year_summary.csv']);
+    expect(await readdir(out)).toEqual(['.ledgerpipe-export.json', 'deposits.csv', 'futures_fills.csv', 'ledger.csv', 'ledger_valued.csv', 'margin_records.csv', 'withdrawals.csv', 'year_summary.csv']);
   });
 
   it('give byte-identical CSV for the same range twice, and Parquet rows equal to the CSV rows', async () => {
@@ -130,6 +137,6 @@ describe('exports', () => {
     // Nothing of the failed set is left; the journal is the previous set's, complete.
     expect((await readdir(out)).filter((n) => n.startsWith('.') && n !== `.withdrawals.csv.${process.pid}.tmp`)).toEqual(['.ledgerpipe-export.json']);
     const journal = JSON.parse(await readFile(join(out, '.ledgerpipe-export.json'), 'utf8')) as { state: string; files: { final: string }[] };
-    expect([journal.state, journal.files.map((f) => f.final)]).toEqual(['complete', ['margin_records.csv', 'futures_fills.csv', 'withdrawals.csv', 'ledger.csv', 'year_summary.csv']]);
+    expect([journal.state, journal.files.map((f) => f.final)]).toEqual(['complete', ['margin_records.csv', 'futures_fills.csv', 'withdrawals.csv', 'deposits.csv', 'ledger.csv', 'ledger_valued.csv', 'year_summary.csv']]);
   });
 });

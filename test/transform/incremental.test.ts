@@ -176,14 +176,15 @@ describe('the incremental transform', () => {
     await writeFile(fillsOnly, JSON.stringify({ name: 'nightly-fills', range: { kind: 'since-coverage', lookBackDays: 3 }, streams: ['futures_fills'], stages: ['extract'] }));
     const fillsNight = await runCliProcess(['run', fillsOnly, ...common(db), '--quiet'], { env });
     expect([fillsNight.status, fillsNight.stderr]).toEqual([0, '']);
-    const fillsTransform = await runCliProcess(['transform', ...common(db)], { env });
+    const fillsTransform = await runCliProcess(['transform', '--verbose', ...common(db)], { env });
     expect(fillsTransform.status, fillsTransform.stderr).toBe(0);
-    const line = fillsTransform.stderr.split('\n').find((l) => l.startsWith('transform, ')) ?? '';
-    expect(line).toMatch(/^transform, \d+ records loaded since the last/);
+    expect(fillsTransform.stderr).toMatch(/^transform, \d+ records loaded since the last.*: \d+ ms$/m);
+    // --verbose adds the time of each step.
+    const line = fillsTransform.stderr.split('\n').find((l) => l.startsWith('debug: transform steps: ')) ?? '';
     // A night of fills runs neither model made from raw_records, nor the files a whole transform made the same (the
     // views, the catalog): this one, which loaded nothing new, runs nothing but the check of the typed tables.
     expect([line.includes('models/p2p_advertisements.sql'), line.includes('models/account_balances.sql'), line.includes('generated/models.sql'), line.includes('seeds/00_seeds.sql')]).toEqual([false, false, false, false]);
-    expect(line).toMatch(/: \d+ ms: typed tables \d+ ms$/);
+    expect(line).toMatch(/^debug: transform steps: typed tables \d+ ms$/);
 
     const copy = join(dir, 'full.duckdb');
     await copyFile(db, copy);
@@ -193,7 +194,7 @@ describe('the incremental transform', () => {
 
     const incremental = await exportOf(db, join(dir, 'incremental'));
     const whole = await exportOf(copy, join(dir, 'full'));
-    const names = ['cointracking.csv', 'koinly.csv', 'manifest.json', ...['futures_fills', 'ledger', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])];
+    const names = ['cointracking.csv', 'koinly.csv', 'manifest.json', ...['deposits', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])];
     expect([...incremental.keys()]).toEqual(names.sort());
     expect([...whole.keys()]).toEqual(names);
     for (const [name, bytes] of incremental) expect(bytes.equals(whole.get(name) as Buffer), name).toBe(true);

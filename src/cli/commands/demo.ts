@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import type { PipelineResult } from '../../pipeline/run-pipeline.js';
+import { completenessLines } from '../completeness-lines.js';
 import { createLogger } from '../../util/logger.js';
 import { silentProgress } from '../../extract/progress.js';
 import { periodicProgress, terminalProgress } from '../progress.js';
@@ -17,6 +19,39 @@ export function demoQueries(db: string): string[] {
   ];
 }
 
+/**
+ * What a newcomer reads after the demo: what ran, whether it is complete, what to review, where the files are,
+ * what to try next, and the command that does the same on an account. `--verbose` prints the run's whole
+ * summary before it.
+ */
+export function demoSummaryLines(result: PipelineResult, where: { year: number; db: string; exportsDir: string }): string[] {
+  const streams = result.accounts.flatMap((a) => Object.values(a.extract.streams));
+  const records = streams.reduce((n, s) => n + s.records, 0);
+  const requests = streams.reduce((n, s) => n + s.requests, 0);
+  const ledger = result.transform?.rows['ledger'] ?? 0;
+  const unreviewed = new Set((result.transform?.unreviewed ?? []).map((u) => `${u.source} ${u.field} ${u.type}`)).size;
+  const review = [
+    ...(unreviewed > 0 ? [`${unreviewed} type${unreviewed === 1 ? '' : 's'} the type catalog lacks, booked as unreviewed (ledgerpipe status --db ${where.db} lists them)`] : []),
+    ...result.unpriced.map((u) => `${u.entries} ${u.asset} movement${u.entries === 1 ? '' : 's'} without a ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}, left without a value`),
+  ];
+  const files = [...new Set(result.exports.map((f) => basename(f.path)))];
+  return [
+    `year-end ${where.year} of a simulated account: ${records.toLocaleString('en-US')} records in ${requests.toLocaleString('en-US')} requests, ${ledger.toLocaleString('en-US')} ledger rows, valued in USDT and EUR`,
+    ...(result.completeness === undefined ? [] : completenessLines(result.completeness)),
+    ...(review.length === 0 ? [] : ['to review:', ...review.map((r) => `  ${r}`)]),
+    '',
+    `files in ${where.exportsDir}/: ${files.join(', ')}`,
+    `  open ${join(where.exportsDir, 'report.html')} in a browser: the year as a statement`,
+    `warehouse: ${where.db}; try:`,
+    ...demoQueries(where.db).slice(0, 3).map((q) => `  ${q}`),
+    '',
+    'the same on your own account (a read-only API key; README, "Using it with your account"):',
+    '  export LEDGERPIPE_API_KEY=... LEDGERPIPE_API_SECRET=... LEDGERPIPE_API_PASSPHRASE=...',
+    `  npx ledgerpipe run year-end --year ${where.year} --fiat EUR`,
+    '(--verbose prints the whole summary: every stream, table, holding and file)',
+  ];
+}
+
 /** `ledgerpipe demo`: the simulator in-process and a year-end run against it, no account needed. */
 export function demoCommand(io: CliIo) {
   return defineCommand({
@@ -26,18 +61,18 @@ export function demoCommand(io: CliIo) {
       yargs
         .option('out', { type: 'string', default: './demo-out', describe: 'Folder for the demo warehouse and exports' })
         .option('quiet', { type: 'boolean', default: false, describe: 'Log errors only' })
+        .option('verbose', { type: 'boolean', default: false, describe: "The run's whole summary (every stream, table, holding and file), and each transform step's time" })
         .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })
         .option('rate-scale', { type: 'number', default: 1, hidden: true, describe: 'Multiplies the simulated rate limits' })
         .example('npx ledgerpipe demo', 'See it work in under a minute'),
     handler: async (args) => {
-      const [{ EXPORT_FORMATS }, { loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }] = await Promise.all([
-        import('../../export/exporter.js'),
+      const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }] = await Promise.all([
         import('../../pipeline/load.js'),
         import('../../pipeline/run-pipeline.js'),
         import('../../sim/server.js'),
         import('../stage-runner.js'),
       ]);
-      const log = createLogger({ format: args['log-format'], quiet: args.quiet, write: io.log });
+      const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
       const year = lastFullYear(Date.now());
       const sim = await startSimulator({ seed: 'demo', ...year, records: 2000, rateScale: args['rate-scale'] });
       const db = join(args.out, 'ledgerpipe.duckdb');
@@ -51,20 +86,15 @@ export function demoCommand(io: CliIo) {
           out: exportsDir,
           range: { start: year.from, end: year.to },
           tz: 'UTC',
-          // Every format: the tables as CSV and Parquet, and the files for Koinly and CoinTracking.
-          formats: EXPORT_FORMATS,
+          // year-end's own formats (every one), as `run year-end` writes them on an account.
           log,
           progress: args.quiet ? silentProgress : io.interactive && args['log-format'] === 'pretty' ? terminalProgress() : periodicProgress(log),
           rateScale: args['rate-scale'],
           // Values in EUR too, from the simulator's USDTEUR candles.
           fiat: 'EUR',
         });
-        for (const line of resultLines(result)) io.out(line);
-        io.out('');
-        io.out(`warehouse: ${db}`);
-        io.out(`exports:   ${exportsDir}/ (margin_records, futures_fills, withdrawals, ledger, year_summary as .csv and .parquet; koinly.csv, cointracking.csv; report.html, manifest.json)`);
-        io.out('try:');
-        for (const q of demoQueries(db)) io.out(`  ${q}`);
+        const lines = args.verbose ? [...resultLines(result, { verbose: true }), ''] : [];
+        for (const line of [...lines, ...demoSummaryLines(result, { year: new Date(year.from).getUTCFullYear(), db, exportsDir })]) io.out(line);
       } finally {
         await sim.close();
       }

@@ -1,6 +1,6 @@
 import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
-import { withCommonOptions } from '../options.js';
+import { CREDENTIALS_HELP, withCommonOptions } from '../options.js';
 
 /**
  * `extract`, `transform` and `export`: one stage of a pipeline alone, with the same flags as `run`
@@ -11,7 +11,10 @@ function stageCommand(stage: 'extract' | 'transform' | 'prices' | 'export' | 're
     defineCommand({
       command: stage,
       describe,
-      builder: (yargs) => examples.reduce((y, [command, what]) => y.example(command, what), withCommonOptions(yargs)),
+      builder: (yargs) => {
+        const withExamples = examples.reduce((y, [command, what]) => y.example(command, what), withCommonOptions(yargs));
+        return stage === 'extract' ? withExamples.epilogue(CREDENTIALS_HELP) : withExamples;
+      },
       handler: async (args) => {
         const [{ pipelineSchema }, { runStages }] = await Promise.all([import('../../pipeline/define.js'), import('../stage-runner.js')]);
         // `report` is the export of report.html alone.
