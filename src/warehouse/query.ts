@@ -59,16 +59,25 @@ export interface QueryResult {
   chunks: AsyncIterable<(string | null)[][]>;
 }
 
+/** A decimal's text without trailing zeros after the point, and no minus on zero (README, "Output files and tables"). */
+export function plainDecimal(text: string): string {
+  const trimmed = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  return trimmed === '-0' ? '0' : trimmed;
+}
+
 /** Runs `sql` on a connection already set up and locked, and hands its streamed result to `use`. */
 async function runRead<T>(connection: DuckDBConnection, sql: string, use: (result: QueryResult) => Promise<T>): Promise<T> {
   const prepared = await preparedRead(connection, sql);
   const cannotRun = (error: unknown) => new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
   const result = await prepared.stream().catch((error: unknown) => Promise.reject(cannotRun(error)));
+  // Decimals as the CSV files write them (lp_decimal_text): -176.40115521, not -176.401155210000000000.
+  const decimal = result.columnTypes().map((t) => t.typeId === DuckDBTypeId.DECIMAL);
+  const text = (v: unknown, i: number): string | null => (v === null ? null : decimal[i] === true ? plainDecimal(String(v)) : String(v));
   async function* chunks(): AsyncIterable<(string | null)[][]> {
     for (;;) {
       const chunk = await result.fetchChunk().catch((error: unknown) => Promise.reject(cannotRun(error)));
       if (chunk === null || chunk.rowCount === 0) return;
-      yield chunk.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
+      yield chunk.getRows().map((row) => row.map(text));
     }
   }
   return use({ columns: result.columnNames(), textColumns: result.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR), chunks: chunks() });

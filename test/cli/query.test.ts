@@ -35,6 +35,13 @@ describe('ledgerpipe query', () => {
     expect((await runCliProcess(['query', sql, '--db', db])).stdout).toBe('asset  total       n\n-----  ----------  --\nBTC    0.16427466  10\nETH    -0.7021     4\n(2 rows)\n');
   });
 
+  it('prints decimals as the CSV files write them: no trailing zeros, no minus on zero', async () => {
+    const lines: string[] = [];
+    const sql = "SELECT sum(amount) AS total, CAST(0 AS DECIMAL(38, 18)) AS zero, CAST(-0.50 AS DECIMAL(10, 3)) AS half, CAST(120 AS DECIMAL(10, 2)) AS whole FROM ledger WHERE asset = 'ETH'";
+    await runQuery(db, sql, 'csv', (line) => lines.push(line));
+    expect(lines).toEqual(['total,zero,half,whole', '-0.7021,0,-0.5,120']);
+  });
+
   it('streams CSV chunk by chunk as DuckDB hands it over, quoting as RFC 4180 asks', async () => {
     const writes: string[] = [];
     await runQuery(db, `SELECT i, 'a,"b"' || i AS t, CASE WHEN i % 1000 = 0 THEN 'line' || chr(10) || 'break' END AS n FROM range(5000) AS r(i)`, 'csv', (line) => writes.push(line));

@@ -124,7 +124,7 @@ describe('a hostile server, through the CLI', () => {
 
     const written = await against(handlers, [...args, '--allow-gaps']);
     expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${reason}; ${gap}`]);
-    expect((await readdir(join(dir, 'out'))).filter((f) => f.startsWith('ledger'))).toEqual(['ledger.csv', 'ledger.parquet']);
+    expect((await readdir(join(dir, 'out'))).filter((f) => f.startsWith('ledger'))).toEqual(['ledger.csv', 'ledger.parquet', 'ledger_valued.csv', 'ledger_valued.parquet']);
   });
 
   it('answers more than 16 MiB: the answer is not read, the stream is a gap, exit 4', async () => {
@@ -334,12 +334,13 @@ describe('amounts at the schema\'s maximum', () => {
         { id: '2', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: max, fee: '0', total: max, ts: String(Date.UTC(2025, 0, 5)) },
         { id: '1', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: max, fee: '0', total: max, ts: String(Date.UTC(2025, 0, 5)) },
       ]);
-    const result = await against({ '/api/v2/tax/margin-record': margin }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
+    const result = await against({ '/api/v2/tax/margin-record': margin }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01', '--verbose']);
     const total = '199999999999999999999.999999999999999998';
     // The second borrow's total says the balance did not grow: a running-balance break (exit 4), found exactly
     // though the balance it expects is past DECIMAL(38,18).
     expect(result.status, result.stderr).toBe(4);
     expect(result.stdout).toContain(`  break: default margin_records crossed USDT at 2025-01-05T00:00:00.000Z, record 2: expected beyond DECIMAL(38,18), reported ${max}, difference -${max} (`);
+    // The ledger's totals per asset and category (--verbose).
     expect(result.stdout).toContain(`default      USDT      loan_borrow                 2  ${total}\n`);
     expect(result.stdout).toContain(`  2025 ledger movements: USDT ${total}\n`);
     const ledger = parseCsv(await readFile(join(dir, 'out', 'ledger.csv'), 'utf8'));
