@@ -5,7 +5,10 @@
 -- type_catalog: every type the platform documents, per stream and field, with its ledger category, direction,
 -- tax class, trade role, Koinly tag and CoinTracking type, and where it is documented (README, "The type
 -- catalog"). The ledger, the checks and the tax files read it; nothing else lists categories.
-CREATE OR REPLACE TABLE type_catalog AS
+-- Your own rows (--catalog FILE, or the config's catalog; README, "Adding a type") come from the file the
+-- variable lp_user_catalog names, with the same columns: a row of yours replaces the package's row of the same
+-- source, field and type, and adds one where there is none. Without one, an empty file: the package's rows alone.
+CREATE OR REPLACE TEMP MACRO lp_catalog_csv(path) AS TABLE
 SELECT
   source, field, type,
   coalesce(category, '')         AS category,
@@ -17,10 +20,17 @@ SELECT
   coalesce(cointracking_in, '')  AS cointracking_in,
   coalesce(cointracking_out, '') AS cointracking_out,
   meaning, documented_in
-FROM read_csv('sql/seeds/type_catalog.csv', header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
+FROM read_csv(path, header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
   columns = {'source': 'VARCHAR', 'field': 'VARCHAR', 'type': 'VARCHAR', 'category': 'VARCHAR', 'direction': 'VARCHAR',
     'tax_class': 'VARCHAR', 'trade_role': 'VARCHAR', 'koinly_in': 'VARCHAR', 'koinly_out': 'VARCHAR',
     'cointracking_in': 'VARCHAR', 'cointracking_out': 'VARCHAR', 'meaning': 'VARCHAR', 'documented_in': 'VARCHAR'});
+
+CREATE OR REPLACE TABLE type_catalog AS
+WITH yours AS (SELECT * FROM lp_catalog_csv(coalesce(getvariable('lp_user_catalog'), 'sql/seeds/user/none.csv')))
+SELECT p.* FROM lp_catalog_csv('sql/seeds/type_catalog.csv') AS p
+WHERE NOT EXISTS (SELECT 1 FROM yours AS y WHERE y.source = p.source AND y.field = p.field AND y.type = p.type)
+UNION ALL
+SELECT * FROM yours;
 
 -- tax_classes: what each tax class means, and whether its rows go into the tax files.
 CREATE OR REPLACE TABLE tax_classes AS

@@ -31,6 +31,8 @@ export const configSchema = z.strictObject({
   fiat: z.string().regex(/^[A-Za-z]{3,5}$/, 'a currency code such as EUR, GBP or USD').optional(),
   /** The user's rates file for that fiat (README, "Values"), as --fiat-rates gives it; --fiat-rates wins. */
   fiatRates: z.string().min(1).optional(),
+  /** The user's own type-catalog rows (README, "Adding a type"), as --catalog gives them; --catalog wins. */
+  catalog: z.string().min(1).optional(),
   /** Requests a minute to one platform address over every account (README, "Many accounts"); --ip-limit wins. */
   ipLimit: z.number().int().positive('a positive whole number of requests a minute, such as 5400').optional(),
   accounts: z

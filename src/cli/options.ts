@@ -23,6 +23,7 @@ const COMMON_OPTIONS = {
   verbose: { type: 'boolean', default: false, describe: 'Log more: the time of each transform step, and the ledger totals per asset and category in the summary' },
   fiat: { type: 'string', describe: "Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth (or the config's fiat)" },
   'fiat-rates': { type: 'string', describe: "CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair (or the config's fiatRates)" },
+  catalog: { type: 'string', describe: "CSV of your own type-catalog rows, the columns of sql/seeds/type_catalog.csv: each adds a type or replaces the package's row of the same source, field and type (or the config's catalog)" },
   lake: { type: 'string', describe: 'Also write the tables as Hive-partitioned Parquet in this folder: <lake>/<table>/account=<name>/year=<yyyy>/data.parquet' },
   shard: { type: 'string', describe: "Run the i-th of n parts of the config's accounts, i from 0 to n-1 (a Kubernetes completion index)" },
   'ip-limit': { type: 'number', describe: "Requests a minute to one platform address over every account (default 5400: the live cap 6000 less 10%; or the config's ipLimit)" },

@@ -12,6 +12,7 @@ import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
 import { parseShard } from '../pipeline/shard.js';
+import { useCatalog } from '../warehouse/versions.js';
 import { reconciliationLines } from './status.js';
 import { completenessLines, holdingsLines } from './completeness-lines.js';
 
@@ -91,6 +92,8 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   const config = await readConfig(args.config);
   // Before anything is created: the warehouse and the files hold a person's financial records.
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
+  // Before any version is read: the catalog's covers the user's rows.
+  await useCatalog(args.catalog ?? config?.catalog);
   const shard = parseShard(args.shard);
   const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env, ...(shard === undefined ? {} : { shard }) }) : [];
   if (shard !== undefined && pipeline.stages.includes('extract') && accounts.length === 0) {

@@ -24,7 +24,7 @@ export function transformSummaryLines(summary: TransformSummary, options: { verb
 export function unreviewedLines(list: readonly UnreviewedType[], indent = ''): string[] {
   if (list.length === 0) return [];
   return [
-    `${indent}types not in the type catalog, booked as unreviewed (add each to sql/seeds/type_catalog.csv, then run transform):`,
+    `${indent}types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: README, "Adding a type"):`,
     ...list.map((u) => `${indent}  ${u.account} ${u.source} ${u.field} "${u.type}": ${u.records} record${u.records === 1 ? '' : 's'}, ${u.asset} ${u.total}`),
   ];
 }

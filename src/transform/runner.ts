@@ -7,7 +7,7 @@ import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, tran
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
-import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, type ReleaseVersions } from '../warehouse/versions.js';
+import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, userCatalogFile, type ReleaseVersions } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { runChecks } from './checks.js';
 import { LEDGER_FILE, MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate, type UpdateResult } from './incremental.js';
@@ -80,8 +80,11 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
  */
 async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<TransformReport> {
   const { steps, release } = context;
-  // The seeds' CSV paths are relative to ledgerpipe's folder.
+  // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable.
+  const yours = userCatalogFile();
+  if (yours !== undefined) await c.run(`SET VARIABLE lp_user_catalog = ${literal(yours)}`);
   const update = await withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context));
+  if (yours !== undefined) await c.run('RESET VARIABLE lp_user_catalog');
   if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;
   if (problems.length > 0) throw new CheckError(problems);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { DICTIONARY } from '../models/index.js';
@@ -15,7 +15,10 @@ import { timestampTz } from './time-values.js';
 export interface ReleaseVersions {
   /** How records are typed: the files of macros a warehouse holds while open (the helpers, the typed streams' models). */
   typing: string;
-  /** The type catalog: the seed files one after another in name order (`cat sql/seeds/*.csv | sha256sum`). */
+  /**
+   * The type catalog: the seed files one after another in name order (`cat sql/seeds/*.csv | sha256sum`), then
+   * the user's catalog file when one is given (`cat sql/seeds/*.csv mine.csv | sha256sum`).
+   */
   catalog: string;
   /** Every rule the ledger is made by: the typing, the catalog, and every file the transform runs or checks with. */
   models: string;
@@ -46,11 +49,38 @@ interface Queued {
 /** The name of each version in model_versions (named so by earlier releases). */
 const NAMES: Readonly<Record<keyof RecordedVersions, string>> = { typing: 'typed_at_load', catalog: 'type_catalog', models: 'models', ledgerOrder: 'ledger_order', opening: 'opening' };
 
+/**
+ * The user's own catalog rows (--catalog FILE or the config's `catalog`; README, "Adding a type"), read once when
+ * a command starts: the catalog's version covers them, and the transform reads the same file (userCatalogFile).
+ * One per process, as the release is.
+ */
+let userCatalog: { path: string; bytes: Buffer } | undefined;
+
+/** Takes the user's catalog file for this process (none: the package's rows alone). */
+export async function useCatalog(path: string | undefined): Promise<void> {
+  release = undefined;
+  if (path === undefined) {
+    userCatalog = undefined;
+    return;
+  }
+  const absolute = resolve(path);
+  try {
+    userCatalog = { path: absolute, bytes: await readFile(absolute) };
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`--catalog ${path} cannot be read (${reason}); give a CSV file with the columns of sql/seeds/type_catalog.csv`, error);
+  }
+}
+
+/** The user's catalog file the transform reads (sql/seeds/00_seeds.sql), undefined for none. */
+export const userCatalogFile = (): string | undefined => userCatalog?.path;
+
 /** This release's versions, read once a process: every loader, transform and export of it asks. */
 export function releaseVersions(): Promise<ReleaseVersions> {
   release ??= (async () => {
     const typing = sha256((await openingFiles()).map((f) => f.text));
-    const catalog = sha256(await seedFiles());
+    // The user's rows after the package's: without them, the version is the package's alone.
+    const catalog = sha256([...(await seedFiles()), ...(userCatalog === undefined ? [] : [userCatalog.bytes])]);
     const rules = [...(await transformFiles()), ...(await readSqlFolder('values')), ...(await readSqlFolder('checks'))];
     const models = sha256([typing, catalog, ...rules.flatMap((f) => [f.name, f.text])]);
     const opening = sha256([typing, JSON.stringify(DICTIONARY)]);
@@ -117,6 +147,10 @@ export async function assertTransformed(warehouse: Queued): Promise<void> {
     await readRecordedVersions(c),
     Number((await c.runAndReadAll('SELECT count(*) FROM (SELECT DISTINCT * FROM pending_changes)')).getRows()[0]?.[0]),
   ]);
-  if (recorded.models !== (await releaseVersions()).models) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
+  const release = await releaseVersions();
+  if (recorded.models !== release.models && recorded.catalog !== undefined && recorded.catalog !== release.catalog) {
+    throw new UsageError(`${warehouse.path} was last transformed with another type catalog; give the same --catalog (or config catalog) as that run, or run ledgerpipe transform with this one, then export`);
+  }
+  if (recorded.models !== release.models) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
   if (pending > 0) throw new UsageError(`${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`);
 }
