@@ -2,7 +2,7 @@
 -- of one account (lp_account) or all, with the columns the report reads, in a temporary table made once for its
 -- four reads (each read of the valued ledger computes every row's value anew: docs/performance.md, "Prices").
 CREATE OR REPLACE TEMP TABLE lp_report_rows AS
-SELECT account, ts, category, asset, amount, value_usdt, value_fiat, source_id, entry_id
+SELECT account, ts, category, asset, amount, value_usdt, value_fiat, source, source_id, entry_id
 FROM lp_ledger_valued
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')
   AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'));

@@ -32,12 +32,12 @@ WHERE NOT EXISTS (SELECT 1 FROM yours AS y WHERE y.source = p.source AND y.field
 UNION ALL
 SELECT * FROM yours;
 
--- tax_classes: what each tax class means, and whether its rows go into the tax files.
+-- tax_classes: what each tax class means, whether its rows go into the tax files, and its name in words (the report's).
 CREATE OR REPLACE TABLE tax_classes AS
 -- in_tax_files other than yes or no is NULL here, and the catalog check names it.
-SELECT tax_class, meaning, CASE in_tax_files WHEN 'yes' THEN true WHEN 'no' THEN false END AS in_tax_files
+SELECT tax_class, meaning, CASE in_tax_files WHEN 'yes' THEN true WHEN 'no' THEN false END AS in_tax_files, label
 FROM read_csv('sql/seeds/tax_classes.csv', header = true, delim = ',', quote = '"', escape = '"', strict_mode = true,
-  columns = {'tax_class': 'VARCHAR', 'meaning': 'VARCHAR', 'in_tax_files': 'VARCHAR'});
+  columns = {'tax_class': 'VARCHAR', 'meaning': 'VARCHAR', 'in_tax_files': 'VARCHAR', 'label': 'VARCHAR'});
 
 -- tax_tool_vocabulary: the Koinly tags and CoinTracking types the catalog may use, each from the tool's own help.
 CREATE OR REPLACE TABLE tax_tool_vocabulary AS

@@ -37,6 +37,7 @@ export const taxClasses: Model = {
       type: 'BOOLEAN',
       description: 'true: its rows go into the tax files; false: they are left out (tax_export_excluded). NULL for a value other than yes or no, which the catalog check refuses.',
     },
+    text('label', 'The class in words, as the report names it (Trading fees and refunds, Income, ...).'),
   ],
 };
 

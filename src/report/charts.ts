@@ -11,16 +11,16 @@ export interface MonthlySeries {
  * script, no animation, nothing fetched when the page opens. The numbers are for the eye; the tables beside
  * the charts carry the exact values.
  */
-export function monthlyBarChart(title: string, months: readonly string[], series: readonly MonthlySeries[], unit: string): string {
+export function monthlyBarChart(title: string, months: readonly string[], series: readonly MonthlySeries[]): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 760, height: 280 });
   try {
+    // The unit is in the title: an axis name drawn at the top of the axis would sit on it.
     chart.setOption({
       animation: false,
-      title: { text: title, left: 0, textStyle: { fontSize: 14, fontWeight: 'bold' } },
-      legend: { top: 0, right: 0 },
-      grid: { left: 70, right: 10, top: 40, bottom: 30 },
+      title: { text: title, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 'bold' } },
+      grid: { left: 80, right: 10, top: 40, bottom: 30 },
       xAxis: { type: 'category', data: [...months] },
-      yAxis: { type: 'value', name: unit, nameTextStyle: { align: 'right' } },
+      yAxis: { type: 'value' },
       series: series.map((s) => ({ type: 'bar', name: s.name, data: [...s.values] })),
     });
     return chart.renderToSVGString();

@@ -14,6 +14,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection } from './completeness.js';
 import { cell, escape, table, text } from './html.js';
+import { formatDecimal, formatRange, MONEY_DECIMALS, QUANTITY_DECIMALS } from './format.js';
 import { REPORT_STYLE } from './style.js';
 
 export const REPORT = 'report.html';
@@ -59,12 +60,13 @@ async function warnings(warehouse: Warehouse, range: Window, facts: ReportFacts,
   return list;
 }
 
-/** The monthly sums of the charts' tax classes, in value_usdt (or amount for USDT alone when nothing is priced). */
+/** The monthly sums of the charts' tax classes, in the page's currency (the fiat's, else USDT). */
 async function monthly(warehouse: Warehouse, where: string, valuation: Valuation): Promise<{ months: string[]; charts: string[] }> {
   const tz = literal(valuation.timeZone);
+  const { column, currency } = valueOf(valuation);
   const data = await rows(
     warehouse,
-    `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, sum(CAST(l.value_usdt AS DOUBLE)) AS value
+    `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, sum(CAST(l.${column} AS DOUBLE)) AS value
      FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category)
      WHERE ${where}
      GROUP BY ALL ORDER BY month`,
@@ -75,7 +77,7 @@ async function monthly(warehouse: Warehouse, where: string, valuation: Valuation
       const inMonth = data.filter((r) => r['month'] === month && (chart.classes as readonly string[]).includes(String(r['tax_class'])));
       return inMonth.length === 0 ? null : inMonth.reduce((sum, r) => sum + Number(r['value'] ?? 0), 0);
     });
-    return `<figure id="chart-${chart.id}" class="chart">${monthlyBarChart(chart.title, months, [{ name: 'USDT', values }], 'USDT')}</figure>`;
+    return `<figure id="chart-${chart.id}" class="chart">${monthlyBarChart(`${chart.title} (${currency})`, months, [{ name: currency, values }])}</figure>`;
   });
   return { months, charts };
 }
@@ -111,50 +113,111 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
   }
 }
 
+/** The page's valued column and its currency: the fiat's where one is given, else USDT. */
+function valueOf(valuation: Valuation): { column: 'value_fiat' | 'value_usdt'; currency: string } {
+  return valuation.fiat === null ? { column: 'value_usdt', currency: 'USDT' } : { column: 'value_fiat', currency: valuation.fiat };
+}
+
+/** A number cell for people, its exact value kept in data-exact (README, "The report"). */
+const numberCell = (exact: unknown, decimals: number, fixed: boolean, cls = 'num'): string => {
+  const value = text(exact);
+  return `<td class="${cls}" data-exact="${escape(value)}">${escape(value === '' ? '' : formatDecimal(value, decimals, fixed))}</td>`;
+};
+const moneyCell = (exact: unknown, cls = 'num'): string => numberCell(exact, MONEY_DECIMALS, true, cls);
+const quantityCell = (exact: unknown, cls = 'num'): string => numberCell(exact, QUANTITY_DECIMALS, false, cls);
+/** A tax class in words, its name in the catalog kept as data-tax-class. */
+const classCell = (label: unknown, taxClass: unknown): string => `<td data-tax-class="${escape(text(taxClass))}">${escape(text(label))}</td>`;
+
+/**
+ * The headline: per tax class of the tax files, in words, its total in the page's currency, as a statement's
+ * first lines. A class with a movement of no value has no total (a partial sum is never shown as one).
+ */
+async function totalsSection(warehouse: Warehouse, valuation: Valuation): Promise<string> {
+  const { column, currency } = valueOf(valuation);
+  const found = await rows(
+    warehouse,
+    `SELECT t.tax_class, t.label, t.meaning, CASE WHEN count(*) FILTER (WHERE l.${column} IS NULL) = 0 THEN lp_total(l.${column}) END AS total,
+       count(*) AS entries, count(*) FILTER (WHERE l.${column} IS NULL) AS unvalued
+     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category) JOIN tax_classes AS t ON t.tax_class = m.tax_class
+     WHERE t.in_tax_files GROUP BY t.tax_class, t.label, t.meaning ORDER BY min(t.rowid)`,
+  );
+  const body = found.map(
+    (r) =>
+      `<tr title="${escape(text(r['meaning']))}">${classCell(r['label'], r['tax_class'])}${moneyCell(r['total'], 'num total')}` +
+      `${cell(Number(r['unvalued']) === 0 ? '' : `${r['unvalued']} of ${r['entries']} movements have no value`, 'unvalued')}</tr>`,
+  );
+  return `<section><h2>Totals in ${escape(currency)}</h2><p class="note">The movements of the tax files, by tax class: what each adds up to in ${escape(currency)}, each movement valued at its hour. Transfers between your own accounts are not here (they are in Holdings). Trades and conversions net to about zero (each side valued at the same hour): their gains depend on cost basis.</p>${table('totals', ['Tax class', `Total ${currency}`, ''], body, 'No movement in the range.')}</section>`;
+}
+
+/** The per-asset summary (year_summary of the page's rows): classes in words, numbers for people, exact in data-exact. */
+async function summarySection(warehouse: Warehouse, valuation: Valuation): Promise<string> {
+  const summary = await rows(warehouse, `SELECT s.*, t.label FROM lp_year_summary('${REPORT_ROWS}') AS s JOIN tax_classes AS t USING (tax_class) ORDER BY s.account, s.year, s.asset, s.tax_class`);
+  const fiat = valuation.fiat;
+  const body = summary.map(
+    (r) =>
+      `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-class="${escape(text(r['tax_class']))}" data-year="${escape(text(r['year']))}">` +
+      [cell(r['account']), cell(r['year']), cell(r['asset']), classCell(r['label'], r['tax_class']), quantityCell(r['amount'], 'num amount'), moneyCell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [moneyCell(r['value_fiat'], 'num value-fiat')]), cell(r['entries'], 'num'), cell(r['unpriced_entries'], 'num')].join('') +
+      '</tr>',
+  );
+  const head = ['Account', 'Year', 'Asset', 'Tax class', 'Amount', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Entries', 'Unpriced'];
+  return `<section><h2>Per-asset summary</h2><p class="note">Rounded for reading; the exact amounts and values are in year_summary.csv. A value is empty when any movement it adds up has no price.</p>
+${table('year-summary', head, body, 'No movement in the range.')}</section>`;
+}
+
+/** The largest movements of the tax files (the catalog's tax classes that go into them), by value in the page's currency. */
+async function largestSection(warehouse: Warehouse, where: string, valuation: Valuation): Promise<string> {
+  const { column, currency } = valueOf(valuation);
+  const largest = await rows(
+    warehouse,
+    `SELECT l.account, strftime(timezone(${literal(valuation.timeZone)}, l.ts), '%Y-%m-%d %H:%M') AS time, t.tax_class, t.label, l.category, l.asset,
+       lp_decimal_text(l.amount) AS amount, lp_decimal_text(l.${column}) AS value, l.source, l.source_id
+     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category) JOIN tax_classes AS t ON t.tax_class = m.tax_class
+     WHERE ${where} AND t.in_tax_files
+     ORDER BY abs(l.${column}) DESC NULLS LAST, abs(l.amount) DESC, l.entry_id LIMIT 20`,
+  );
+  const body = largest.map(
+    (r) => `<tr data-category="${escape(text(r['category']))}">${[cell(r['account']), cell(r['time']), classCell(r['label'], r['tax_class']), cell(r['asset']), quantityCell(r['amount']), moneyCell(r['value']), cell(`${text(r['source'])} ${text(r['source_id'])}`)].join('')}</tr>`,
+  );
+  return `<section><h2>Largest movements</h2><p class="note">Of the tax files, by value in ${escape(currency)}; times in ${escape(valuation.timeZone)}.</p>${table('largest', ['Account', 'Time', 'Tax class', 'Asset', 'Amount', `Value ${currency}`, 'Record'], body, 'No movement in the range.')}</section>`;
+}
+
 /** The page itself, its reads of the valued rows from REPORT_ROWS. */
 async function writeReportOf(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }, where: string): Promise<void> {
   const { range, valuation, facts, account } = content;
-  const fiat = valuation.fiat === null ? undefined : 'value_fiat';
   const unpriced = await readUnpriced(warehouse, range, valuation, account, REPORT_ROWS);
-  const summary = await rows(warehouse, `SELECT * FROM lp_year_summary('${REPORT_ROWS}')`);
-  const largest = await rows(
-    warehouse,
-    `SELECT account, strftime(timezone(${literal(valuation.timeZone)}, ts), '%Y-%m-%d %H:%M') AS time, category, asset, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt, source_id
-     FROM ${REPORT_ROWS} AS l WHERE ${where} AND category NOT IN ('transfer_in', 'transfer_out')
-     ORDER BY abs(value_usdt) DESC NULLS LAST, abs(amount) DESC, entry_id LIMIT 20`,
-  );
   const { charts } = await monthly(warehouse, where, valuation);
   const warningsList = await warnings(warehouse, range, facts, unpriced, account);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
-  const holdings = await holdingsSection(warehouse, range, valuation, account);
-  const completeness = await completenessSection(warehouse, account, facts.completeness);
-  const summaryRows = summary.map(
-    (r) =>
-      `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-class="${escape(text(r['tax_class']))}" data-year="${escape(text(r['year']))}">` +
-      [cell(r['account']), cell(r['year']), cell(r['asset']), cell(r['tax_class']), cell(r['amount'], 'num amount'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === undefined ? [] : [cell(r[fiat], 'num value-fiat')]), cell(r['entries'], 'num'), cell(r['unpriced_entries'], 'num')].join('') +
-      '</tr>',
-  );
-  const coverageRows = facts.coverage.map(
-    (c) => `<tr class="${c.gaps.length > 0 ? 'gap' : ''}">${[cell(c.account), cell(c.stream), cell(c.covered.map(formatWindow).join('; ')), cell(c.gaps.length === 0 ? 'none' : c.gaps.map(formatWindow).join('; '))].join('')}</tr>`,
-  );
-  const largestRows = largest.map((r) => `<tr>${[cell(r['account']), cell(r['time']), cell(r['category']), cell(r['asset']), cell(r['amount'], 'num'), cell(r['value_usdt'], 'num'), cell(r['source_id'])].join('')}</tr>`);
+  const sections = [
+    await totalsSection(warehouse, valuation),
+    `<section><h2>Warnings</h2>${warningList(warningsList)}</section>`,
+    `<section><h2>Coverage</h2>${coverageTable(facts, valuation.timeZone)}</section>`,
+    await completenessSection(warehouse, account, facts.completeness),
+    await holdingsSection(warehouse, range, valuation, account),
+    await summarySection(warehouse, valuation),
+    `<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>`,
+    await largestSection(warehouse, where, valuation),
+  ];
+  const period = formatRange(range, valuation.timeZone);
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Year-end report ${escape(formatWindow(range))}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Year-end report, ${escape(period)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <style>${REPORT_STYLE}</style></head>
 <body>
 <header><h1>Year-end report</h1>
-<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}Range <b>${escape(formatWindow(range))}</b> (half-open, UTC) · time zone ${escape(valuation.timeZone)} · fiat ${escape(valuation.fiat ?? 'none')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
-<section><h2>Warnings</h2>${warningList(warningsList)}</section>
-<section><h2>Coverage</h2>${table('coverage', ['Account', 'Stream', 'Covered', 'Gaps'], coverageRows, 'No stream was checked.')}</section>
-${completeness}
-${holdings}
-<section><h2>Per-asset summary</h2><p class="note">Amounts and values are exact (year_summary). A value is empty when any movement it adds up has no price.</p>
-${table('year-summary', ['Account', 'Year', 'Asset', 'Tax class', 'Amount', 'Value USDT', ...(valuation.fiat === null ? [] : [`Value ${valuation.fiat}`]), 'Entries', 'Unpriced'], summaryRows, 'No movement in the range.')}</section>
-<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>
-<section><h2>Largest movements</h2>${table('largest', ['Account', 'Time', 'Category', 'Asset', 'Amount', 'Value USDT', 'Record'], largestRows, 'No movement in the range.')}</section>
+<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)}) · values in ${escape(valuation.fiat ?? 'USDT')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
+${sections.join('\n')}
 <footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (README, "Values").</footer>
 </body></html>
 `;
   await writeFile(path, html);
+}
+
+/** Coverage per account and stream, as dates in words. */
+function coverageTable(facts: ReportFacts, timeZone: string): string {
+  const spans = (list: readonly Window[]) => list.map((w) => formatRange(w, timeZone)).join('; ');
+  const body = facts.coverage.map(
+    (c) => `<tr class="${c.gaps.length > 0 ? 'gap' : ''}">${[cell(c.account), cell(c.stream), cell(spans(c.covered)), cell(c.gaps.length === 0 ? 'none' : spans(c.gaps))].join('')}</tr>`,
+  );
+  return table('coverage', ['Account', 'Stream', 'Covered', 'Gaps'], body, 'No stream was checked.');
 }

@@ -8,6 +8,7 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess, simEnv } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
+import { formatDecimal } from '../../src/report/format.js';
 
 // Debian's chromium, installed by test/setup/install-browser.sh (which .ci/run calls).
 const CHROMIUM = process.env['LEDGERPIPE_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -47,12 +48,62 @@ describe('report.html in a real browser', () => {
     expect(await page.locator('script').count()).toBe(0);
     for (const id of ['realized-pnl', 'fees', 'funding']) expect(await page.locator(`#chart-${id} svg path`).count(), id).toBeGreaterThan(5);
 
-    // The per-asset table, cell by cell, against year_summary.csv of the same run.
+    // The range as dates, in words.
+    expect(await page.locator('#period').textContent()).toBe('1 January 2025 to 31 March 2025');
+
+    // The per-asset table, cell by cell, against year_summary.csv of the same run: exact in data-exact, shown
+    // rounded with thousands separators, the tax class in words.
     const [header, ...csv] = (await readFile(join(out, 'year_summary.csv'), 'utf8')).trimEnd().split('\n').map((l) => l.split(','));
     const col = (name: string) => header!.indexOf(name);
     const expected = csv.map((r) => [r[col('account')], r[col('year')], r[col('asset')], r[col('tax_class')], r[col('amount')], r[col('value_usdt')], r[col('value_eur')], r[col('entries')], r[col('unpriced_entries')]]);
-    const onPage = await page.locator('#year-summary tbody tr').evaluateAll((rows) => rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const onPage = await page.locator('#year-summary tbody tr').evaluateAll((rows) =>
+      rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.getAttribute('data-exact') ?? td.getAttribute('data-tax-class') ?? td.textContent ?? '')),
+    );
     expect(onPage).toEqual(expected);
+    const shown = await page.locator('#year-summary tbody tr td.value-fiat').evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-exact') ?? '', td.textContent ?? '']));
+    expect(shown.length).toBeGreaterThan(10);
+    for (const [exact, text] of shown) expect(text, exact).toBe(exact === '' ? '' : formatDecimal(exact as string, 2, true));
+    expect(shown.some(([, text]) => /^-?\d{1,3}(,\d{3})+\.\d\d$/.test(text as string))).toBe(true);
+
+    // The totals, per tax class of the tax files, in EUR: each the exact sum of ledger_valued of its class; fee
+    // rebates are trading fees, not income; no internal transfer is among them or among the largest movements.
+    const classes = async (sql: string) => {
+      const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+      try {
+        return (await rows(warehouse, sql)).map((r) => Object.values(r).map(String));
+      } finally {
+        await warehouse.close();
+      }
+    };
+    const totals = await classes(
+      `SELECT t.tax_class, coalesce(lp_decimal_text(sum(v.value_eur)), '') FROM ledger_valued AS v JOIN category_meaning AS m USING (category) JOIN tax_classes AS t ON t.tax_class = m.tax_class
+       WHERE t.in_tax_files AND v.ts >= TIMESTAMPTZ '2025-01-01 00:00:00+00' AND v.ts < TIMESTAMPTZ '2025-04-01 00:00:00+00' GROUP BY t.tax_class HAVING count(*) = count(v.value_eur) ORDER BY min(t.rowid)`,
+    );
+    const totalsOnPage = await page.locator('#totals tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('td')?.getAttribute('data-tax-class') ?? '', tr.querySelector('td.total')?.getAttribute('data-exact') ?? '']));
+    expect(totalsOnPage.filter(([, total]) => total !== '')).toEqual(totals);
+    expect(totalsOnPage.map(([c]) => c)).not.toContain('internal_transfer');
+    expect(await classes("SELECT category, tax_class FROM category_meaning WHERE category IN ('fee_rebate', 'copy_trade_refund') ORDER BY 1")).toEqual([
+      ['copy_trade_refund', 'trading_fee'],
+      ['fee_rebate', 'trading_fee'],
+    ]);
+    const largestClasses = await page.locator('#largest tbody tr td[data-tax-class]').evaluateAll((tds) => tds.map((td) => td.getAttribute('data-tax-class')));
+    expect(largestClasses).toHaveLength(20);
+    const inFiles = new Set((await classes('SELECT tax_class FROM tax_classes WHERE in_tax_files')).map(([c]) => c));
+    expect(largestClasses.filter((c) => !inFiles.has(c as string))).toEqual([]);
+
+    // No two texts of a chart overlap (the title, the axes' labels).
+    for (const id of ['realized-pnl', 'fees', 'funding']) {
+      const boxes = await page.locator(`#chart-${id} svg text`).evaluateAll((texts) =>
+        texts.filter((t) => (t.textContent ?? '').trim() !== '').map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        }),
+      );
+      expect(boxes.length, id).toBeGreaterThan(5);
+      const overlapping = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).map((b) => `${a.text} / ${b.text}`));
+      expect(overlapping, id).toEqual([]);
+    }
+    expect(await page.locator('#chart-fees svg text').allTextContents()).toContain('Fees by month (EUR)');
     // Every warning is of a kind the README lists; EUR of the fiat deposits has no USDT price.
     const warnings = await page.locator('#warnings li').allTextContents();
     expect(warnings.filter((w) => !/^(Gap|Not final|Unpriced|Unreviewed type): /.test(w))).toEqual([]);
