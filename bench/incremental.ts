@@ -1,5 +1,5 @@
 /**
- * The cost of a night against the size of the history (README, "How the transform works"): one simulator year of
+ * The cost of a night against the size of the history (docs/transform.md): one simulator year of
  * 1M futures fills with its withdrawals, extracted once, then shaped into histories of 0.3M, 1M and 3M fills (a
  * share of the fills kept, or the year copied into the two before it under new keys). Each history is made whole
  * at the default budget (`runTransforms` with full: typed again from raw_records, the whole ledger, its checks)

@@ -252,7 +252,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', abort);
   // Last resort: a benchmark must stop by itself. Unref'd, so it only fires if something else hangs on. It ends
   // the run as Ctrl-C does (the benchmarks that watch the signal stop their simulators), and exits a minute
-  // later whatever still runs. The whole bench takes about 25 minutes (README, "Development and benchmarks").
+  // later whatever still runs. The whole bench takes about 25 minutes (docs/development.md).
   setTimeout(() => {
     process.stderr.write(`bench: still running after ${LAST_RESORT_MINUTES} minutes, giving up\n`);
     abort();

@@ -1,5 +1,5 @@
 -- cointracking.csv: the tax rows of [lp_from, lp_to) in CoinTracking's CSV import format (every field quoted;
--- README, "Tax-software files"). Run by hand as koinly.sql is, after sql/exports/tax_rows_of_range.sql.
+-- docs/tax-files.md). Run by hand as koinly.sql is, after sql/exports/tax_rows_of_range.sql.
 -- The rows, amounts and types come from tax_export_rows (sql/ledger/20_tax_export.sql): Buy and Sell include
 -- the fees, the Fee column is informational ("Entering fees"). The Comment carries the ledger entries of the
 -- row and the chain transaction of an on-chain deposit or withdrawal, and starts with REVIEW when a person must
@@ -8,7 +8,7 @@
 -- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one. Text cells go through
 -- lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 -- The two value columns are each side's value in the --fiat currency, which must be the CoinTracking account's
--- currency (sql/values/40_tax_row_values.sql; README, "Values"): empty without --fiat or without a price,
+-- currency (sql/values/40_tax_row_values.sql; docs/values.md): empty without --fiat or without a price,
 -- and CoinTracking then prices the row itself.
 SELECT
   lp_csv_text(cointracking_type)                                         AS "Type",

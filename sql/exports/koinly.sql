@@ -1,4 +1,4 @@
--- koinly.csv: the tax rows of [lp_from, lp_to) in Koinly's universal import format (README, "Tax-software files").
+-- koinly.csv: the tax rows of [lp_from, lp_to) in Koinly's universal import format (docs/tax-files.md).
 -- Run by hand with
 --   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
 --   SET VARIABLE lp_account = NULL;  -- or one account's name: its own file (<out>/accounts/<name>/)
@@ -9,7 +9,7 @@
 -- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
 -- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023). Text cells go
 -- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
--- Net Worth is the row's value in the --fiat currency (sql/values/40_tax_row_values.sql; README, "Values"):
+-- Net Worth is the row's value in the --fiat currency (sql/values/40_tax_row_values.sql; docs/values.md):
 -- empty without --fiat or without a price, and Koinly then prices the row itself.
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",

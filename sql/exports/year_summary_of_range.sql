@@ -1,4 +1,4 @@
--- The year summary of an export's range [lp_from, lp_to) (README, "Values"), made once for its CSV and its Parquet:
+-- The year summary of an export's range [lp_from, lp_to) (docs/values.md), made once for its CSV and its Parquet:
 -- a temporary table of the export's connection (src/export/exporter.ts), since each read of the values computes
 -- every ledger row's value (docs/performance.md, "Prices"). Run by hand with the variables set as in koinly.sql.
 CREATE OR REPLACE TEMP VIEW lp_export_valued AS

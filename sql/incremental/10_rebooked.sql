@@ -1,4 +1,4 @@
--- The records an incremental transform books again (README, "How the transform works"; run by
+-- The records an incremental transform books again (docs/transform.md; run by
 -- src/transform/incremental.ts, in the transform's transaction). A ledger row depends on its record, the type
 -- catalog, and, for its trade_group, the other records of its stream at the same millisecond of the same account:
 -- so the records rebooked are those loaded since the last transform (pending_changes) and those sharing a

@@ -1,4 +1,4 @@
--- ledger: one row per movement of one asset (README, "The ledger"), built from the legs of the stream models
+-- ledger: one row per movement of one asset (docs/ledger.md), built from the legs of the stream models
 -- (sql/models/) and the type catalog (sql/seeds/type_catalog.csv). amount is signed: + into the account, - out of it.
 -- entry_id = source:source_id:leg, stable across runs. trade_group links the legs of one trade.
 --

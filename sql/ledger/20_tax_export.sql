@@ -1,5 +1,5 @@
 -- The views the tax-software files are made of (sql/exports/koinly.sql, sql/exports/cointracking.sql), and the
--- ones that account for every ledger row: in a file, or left out with its reason. README, "Tax-software files".
+-- ones that account for every ledger row: in a file, or left out with its reason. docs/tax-files.md.
 
 -- category_meaning: per ledger category, its tax class and how each tool writes it, from the type catalog (a
 -- category maps one way only: checks/00_catalog.sql), and whether its rows go into the tax files.

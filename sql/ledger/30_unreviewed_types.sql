@@ -1,6 +1,6 @@
 -- unreviewed_types: the types the type catalog lacks, per account, stream, field and asset: how many records
 -- and what they add up to in the ledger. The transform summary, the run summary and status list them; adding
--- the type to sql/seeds/type_catalog.csv is the fix (README, "Adding a type"). An unreviewed row's note is its
+-- the type to sql/seeds/type_catalog.csv is the fix (docs/ledger.md, "Adding a type"). An unreviewed row's note is its
 -- field, a space, and its type exactly as received.
 CREATE OR REPLACE VIEW unreviewed_types AS
 SELECT

@@ -1,3 +1,3 @@
--- The files of sql/warehouse/ a warehouse has run (src/warehouse/migrations.ts; README, "Upgrading"): made
+-- The files of sql/warehouse/ a warehouse has run (src/warehouse/migrations.ts; docs/upgrading.md): made
 -- before the first of them runs.
 CREATE TABLE IF NOT EXISTS schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL);

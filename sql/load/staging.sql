@@ -1,4 +1,4 @@
--- The raw writer's staging (src/warehouse/raw-writer.ts; README, "How extraction works"): temporary tables of
+-- The raw writer's staging (src/warehouse/raw-writer.ts; docs/extraction.md): temporary tables of
 -- its connection, where each batch of pages is appended before one statement of each kind loads it into
 -- raw_records, typed_<stream> and coverage, in the batch's transaction.
 CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (

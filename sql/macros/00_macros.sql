@@ -92,7 +92,7 @@ CREATE OR REPLACE MACRO lp_time_text(value) AS
 CREATE OR REPLACE MACRO lp_fee_detail(detail) AS
   json_transform(detail, '[{"deduction":"VARCHAR","feeCoin":"VARCHAR","totalDeductionFee":"VARCHAR","totalFee":"VARCHAR"}]');
 
--- A withdrawal's or deposit's reference in the ledger (README, "The ledger"): the chain transaction hash of an
+-- A withdrawal's or deposit's reference in the ledger (docs/ledger.md): the chain transaction hash of an
 -- on-chain one (tradeId), else its order id; and its note: where it went, and on which chain.
 CREATE OR REPLACE MACRO lp_transfer_reference(dest, trade_id, order_id) AS
   CASE WHEN dest = 'on_chain' THEN coalesce(trade_id, order_id) ELSE order_id END;
@@ -100,7 +100,7 @@ CREATE OR REPLACE MACRO lp_transfer_note(dest, chain) AS dest || coalesce(' ' ||
 
 -- The direction of a type not in the catalog, from its name: 'in' when a word of it is "in" (transfer_in,
 -- USER_IN, transfer-in), 'out' when one is "out", else NULL (then the stream's own direction, or as signed).
--- A name with both says nothing. README, "Types not in the catalog".
+-- A name with both says nothing. docs/ledger.md, "Types not in the catalog".
 CREATE OR REPLACE MACRO lp_direction_by_name(type) AS
   CASE
     WHEN regexp_matches(lower(type), '(^|[^a-z])in([^a-z]|$)') AND NOT regexp_matches(lower(type), '(^|[^a-z])out([^a-z]|$)') THEN 'in'
@@ -111,8 +111,8 @@ CREATE OR REPLACE MACRO lp_direction_by_name(type) AS
 CREATE OR REPLACE MACRO lp_directed(amount, direction) AS
   CASE direction WHEN 'in' THEN abs(amount) WHEN 'out' THEN -abs(amount) ELSE amount END;
 
--- lp_mul_parts(a, b): an exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (README,
--- "Values"). DuckDB multiplies decimals by adding their scales, which overflows at 38 digits, and its CAST rounds
+-- lp_mul_parts(a, b): an exact product of two DECIMAL(38,18), rounded half-even at the 18th decimal (docs/values.md).
+-- DuckDB multiplies decimals by adding their scales, which overflows at 38 digits, and its CAST rounds
 -- half away from zero: so each factor is split into whole part and 18 decimal digits (lp_whole, lp_frac,
 -- HUGEINTs), and with a = a1 + a0/10^18, b = b1 + b0/10^18, the product in units of 10^-18 is
 --   a1*b1*10^18 + a1*b0 + a0*b1 + a0*b0/10^18,
@@ -151,7 +151,7 @@ CREATE OR REPLACE MACRO lp_mul(a, b) AS
     ELSE lp_mul_parts(a, b)
   END;
 
--- The open of the UTC hour a time falls in: the hourly candle that holds it opens then (README, "Values").
+-- The open of the UTC hour a time falls in: the hourly candle that holds it opens then (docs/values.md).
 CREATE OR REPLACE MACRO lp_hour(ts) AS to_timestamp((epoch_ms(ts) // 3600000) * 3600);
 
 -- The account type of a futures product type (USDT-FUTURES is usdt_futures): the names of the per-asset

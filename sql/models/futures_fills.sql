@@ -5,7 +5,7 @@
 -- Typed at load: one row per fill, renamed and cast.
 -- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and
 --   the symbol's base coin for COIN-FUTURES: BTC of the perpetual BTCUSD and of the delivery contract BTCUSDH23
---   (README, "The ledger").
+--   (docs/ledger.md).
 -- fee, fee_coin: the sum of totalFee over the feeDetail entries in the first entry's coin (NULL when none
 --   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it.
 -- fee_detail: the feeDetail entries exactly as received (JSON); futures_fill_fees has one row per entry,

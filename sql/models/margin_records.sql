@@ -2,7 +2,7 @@
 -- Its macros are made when the warehouse opens; the view margin_records on typed_margin_records is made by the transform
 -- (sql/generated/models.sql).
 
--- Typed at load (README, "How the transform works"): one row per record, renamed and cast, from any relation with
+-- Typed at load (docs/transform.md): one row per record, renamed and cast, from any relation with
 -- raw_records' columns. The raw writer runs it over each batch as it is committed, the transform over raw_records
 -- when the typing changed.
 CREATE OR REPLACE MACRO lp_type_margin_records(src) AS TABLE

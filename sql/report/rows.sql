@@ -1,4 +1,4 @@
--- The valued ledger rows report.html reads (src/report/report.ts; README, "The report"): those of [lp_from, lp_to),
+-- The valued ledger rows report.html reads (src/report/report.ts; docs/report.md): those of [lp_from, lp_to),
 -- of one account (lp_account) or all, with the columns the report reads, in a temporary table made once for its
 -- four reads (each read of the valued ledger computes every row's value anew: docs/performance.md, "Prices").
 CREATE OR REPLACE TEMP TABLE lp_report_rows AS

@@ -3,9 +3,9 @@
 -- Empty cells are '' rather than NULL, so that rules compare them with =.
 
 -- type_catalog: every type the platform documents, per stream and field, with its ledger category, direction,
--- tax class, trade role, Koinly tag and CoinTracking type, and where it is documented (README, "The type
--- catalog"). The ledger, the checks and the tax files read it; nothing else lists categories.
--- Your own rows (--catalog FILE, or the config's catalog; README, "Adding a type") come from the file the
+-- tax class, trade role, Koinly tag and CoinTracking type, and where it is documented (docs/ledger.md, "The
+-- type catalog"). The ledger, the checks and the tax files read it; nothing else lists categories.
+-- Your own rows (--catalog FILE, or the config's catalog; docs/ledger.md, "Adding a type") come from the file the
 -- variable lp_user_catalog names, with the same columns: a row of yours replaces the package's row of the same
 -- source, field and type, and adds one where there is none. Without one, an empty file: the package's rows alone.
 CREATE OR REPLACE TEMP MACRO lp_catalog_csv(path) AS TABLE

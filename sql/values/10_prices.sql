@@ -1,4 +1,4 @@
--- Values in USDT (README, "Values"). asset_prices: each asset's USDT price per hour along its route (price_routes,
+-- Values in USDT (docs/values.md). asset_prices: each asset's USDT price per hour along its route (price_routes,
 -- written by the prices stage): the close of its USDT pair's candle, or the close of its USDC or BTC pair's
 -- candle times that of USDCUSDT or BTCUSDT in the same hour, rounded half-even at the 18th decimal (lp_mul).
 -- An hour with no candle on the route has no price.

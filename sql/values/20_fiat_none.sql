@@ -1,4 +1,4 @@
--- lp_ledger_valued without a fiat (README, "Values"): ledger_priced and an empty value_fiat. The table valuation
+-- lp_ledger_valued without a fiat (docs/values.md): ledger_priced and an empty value_fiat. The table valuation
 -- says which of sql/values/20_fiat_*.sql runs (src/warehouse/values.ts); the view users read, ledger_valued, shows
 -- value_fiat as value_<fiat>, and without a fiat not at all.
 CREATE OR REPLACE VIEW lp_ledger_valued AS

@@ -25,15 +25,15 @@ export const configSchema = z.strictObject({
    * alone (0600 files, 0700 folders); 027 lets the group read, 022 everyone.
    */
   umask: z.string().regex(/^0?[0-7]{3}$/, 'an octal umask such as 077 (only you), 027 (your group may read) or 022 (everyone may read)').optional(),
-  /** The mode of the lake's files, in octal (README, "Many accounts"): 640 lets a group read a shared volume. */
+  /** The mode of the lake's files, in octal (docs/many-accounts.md): 640 lets a group read a shared volume. */
   lakeMode: z.string().regex(/^0?[0-7]{3}$/, 'an octal file mode such as 600 (only you) or 640 (your group may read)').optional(),
-  /** The fiat every movement is also valued in (README, "Values"), as --fiat gives it; --fiat wins. */
+  /** The fiat every movement is also valued in (docs/values.md), as --fiat gives it; --fiat wins. */
   fiat: z.string().regex(/^[A-Za-z]{3,5}$/, 'a currency code such as EUR, GBP or USD').optional(),
-  /** The user's rates file for that fiat (README, "Values"), as --fiat-rates gives it; --fiat-rates wins. */
+  /** The user's rates file for that fiat (docs/values.md), as --fiat-rates gives it; --fiat-rates wins. */
   fiatRates: z.string().min(1).optional(),
-  /** The user's own type-catalog rows (README, "Adding a type"), as --catalog gives them; --catalog wins. */
+  /** The user's own type-catalog rows (docs/ledger.md, "Adding a type"), as --catalog gives them; --catalog wins. */
   catalog: z.string().min(1).optional(),
-  /** Requests a minute to one platform address over every account (README, "Many accounts"); --ip-limit wins. */
+  /** Requests a minute to one platform address over every account (docs/many-accounts.md); --ip-limit wins. */
   ipLimit: z.number().int().positive('a positive whole number of requests a minute, such as 5400').optional(),
   accounts: z
     .array(

@@ -4,7 +4,7 @@ import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import { assertTimeZone, parseInstant, yearRange } from '../time/instant.js';
 
-/** Flags every pipeline command shares (README, "Commands"). */
+/** Flags every pipeline command shares (docs/commands.md). */
 const COMMON_OPTIONS = {
   from: { type: 'string', describe: 'Start of the range, inclusive: ISO date (midnight in --tz) or date-time' },
   to: { type: 'string', describe: 'End of the range, exclusive' },

@@ -56,14 +56,14 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   return lines;
 }
 
-/** --ip-limit, else the config's ipLimit, else the default (README, "Many accounts"). */
+/** --ip-limit, else the config's ipLimit, else the default (docs/many-accounts.md). */
 function ipLimitOf(flag: number | undefined, config: number | undefined): { ipLimit?: number } {
   if (flag !== undefined && !(Number.isInteger(flag) && flag > 0)) throw new UsageError(`--ip-limit ${flag} is not a positive whole number of requests a minute; give one such as 5400`);
   const limit = flag ?? config;
   return limit === undefined ? {} : { ipLimit: limit };
 }
 
-/** --fiat and --fiat-rates, else the config's fiat and fiatRates (README, "Values"). */
+/** --fiat and --fiat-rates, else the config's fiat and fiatRates (docs/values.md). */
 function fiatOf(args: CommonArgs, config: Config | undefined): { fiat: string | null; fiatRates?: string } {
   const fiat = parseFiat(args.fiat ?? config?.fiat);
   // The config's rates are its fiat's: a --fiat of another currency does not take them.

@@ -24,7 +24,7 @@ export function transformSummaryLines(summary: TransformSummary, options: { verb
 export function unreviewedLines(list: readonly UnreviewedType[], indent = ''): string[] {
   if (list.length === 0) return [];
   return [
-    `${indent}types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: README, "Adding a type"):`,
+    `${indent}types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: docs/ledger.md, "Adding a type"):`,
     ...list.map((u) => `${indent}  ${u.account} ${u.source} ${u.field} "${u.type}": ${u.records} record${u.records === 1 ? '' : 's'}, ${u.asset} ${u.total}`),
   ];
 }
@@ -54,7 +54,7 @@ export function pricesLines(prices: PriceResult): string[] {
 export function unpricedLines(list: readonly Unpriced[], indent = ''): string[] {
   if (list.length === 0) return [];
   return [
-    `${indent}movements without a value (left empty, never guessed; README, "Values"):`,
+    `${indent}movements without a value (left empty, never guessed; docs/values.md):`,
     ...list.map((u) => `${indent}  ${u.asset}: ${u.entries} without ${u.missing === 'usdt' ? 'a USDT price' : `a ${u.missing} rate`}`),
   ];
 }

@@ -1,7 +1,7 @@
-/** What the CLI does with an error: its exit status (README, "Exit codes"). */
+/** What the CLI does with an error: its exit status (docs/exit-codes.md). */
 export type ExitKind = 'unexpected' | 'usage' | 'auth' | 'incomplete' | 'locked';
 
-/** Exit statuses of the README, "Exit codes". */
+/** Exit statuses of the docs/exit-codes.md. */
 export const EXIT_STATUS: Record<ExitKind | 'ok', number> = {
   ok: 0,
   unexpected: 1,

@@ -22,7 +22,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinl
 /** The report's file (src/report/report.ts, loaded only when one is written). */
 const REPORT = 'report.html';
 
-/** The per-asset summary, written with the tables in CSV and Parquet (README, "Values"). */
+/** The per-asset summary, written with the tables in CSV and Parquet (docs/values.md). */
 const YEAR_SUMMARY = 'year_summary';
 
 /** The ledger with prices, values and tax class (sql/values/35_ledger_valued_rows.sql), in CSV and Parquet. */
@@ -91,7 +91,7 @@ export async function columnsOf(warehouse: Warehouse, table: string): Promise<Co
 }
 
 /**
- * A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (README, "Output files and tables"),
+ * A CSV cell: decimals plain without trailing zeros, times ISO with milliseconds and Z (docs/files.md),
  * text with a formula's first character neutralised (lp_csv_text).
  */
 function csvCell(column: Column, as = column.name): string {
@@ -104,7 +104,7 @@ function csvCell(column: Column, as = column.name): string {
 
 /**
  * The rows of the range in export order: ts, then the key, then the account. The models are views on tables
- * written as records load and the ledger is updated in place (README, "How the transform works"), so the order
+ * written as records load and the ledger is updated in place (docs/transform.md), so the order
  * is made here (the sort keys are the table's own columns, t., not the cells' text), unless the table's rows
  * already lie in it (`inOrder`: a ledger that does, ledgerInExportOrder), read as they lie with DuckDB's
  * insertion order kept (runCopies).
@@ -144,7 +144,7 @@ export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: re
 
 /**
  * With a time zone other than UTC, the ledger's files gain `ts_local` (the wall-clock time there, ISO without an
- * offset; a TIMESTAMP in Parquet) and `date_local` after its columns (README, "Local time").
+ * offset; a TIMESTAMP in Parquet) and `date_local` after its columns (docs/local-time.md).
  */
 function localTimeCells(timeZone: string, format: 'csv' | 'parquet'): string[] {
   if (timeZone === 'UTC') return [];

@@ -61,7 +61,7 @@ async function accountsHeld(warehouse: Warehouse): Promise<string[]> {
 }
 
 /**
- * Writes the lake (README, "Many accounts"): every exported table as Hive-partitioned Parquet,
+ * Writes the lake (docs/many-accounts.md): every exported table as Hive-partitioned Parquet,
  * `<lake>/<table>/account=<name>/year=<yyyy>/data.parquet`, for each account of the run and each UTC year its
  * range touches. A partition holds every row of its account and year the warehouse has (not only the range's: a
  * shorter range must not empty it), without the two partition columns, which readers take from the path. Each

@@ -15,7 +15,7 @@ export const DEFAULT_IP_LIMIT_PER_MINUTE = 5400;
  */
 const ARRIVAL_MARGIN_MS = 1100;
 
-/** One limiter per platform address, shared by every account of the process (README, "Many accounts"). */
+/** One limiter per platform address, shared by every account of the process (docs/many-accounts.md). */
 export interface IpBudget {
   forAddress(baseUrl: string): RateLimiter;
 }

@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
 const PAGES_AHEAD = 8;
 /**
  * Records one window may return before its paging is taken for broken: 2.5 times the 20,000 the live service
- * serves for one query before it refuses with 40303 (README, "How extraction works"). A cursor that moves on
+ * serves for one query before it refuses with 40303 (docs/extraction.md). A cursor that moves on
  * forever would otherwise read without end.
  */
 export const MAX_WINDOW_RECORDS = 50_000;

@@ -1,6 +1,6 @@
 import { accountColumn, instant, json, text, type Model } from '../streams/model.js';
 
-// The tables extraction and the transform keep their work in (sql/warehouse/; README, "How extraction works").
+// The tables extraction and the transform keep their work in (sql/warehouse/; docs/extraction.md).
 
 export const rawRecords: Model = {
   name: 'raw_records',
@@ -34,7 +34,7 @@ export const coverage: Model = {
     text('cursor', 'While open, the idLessThan the next page is asked with; NULL to read the window from its first page.'),
     { name: 'pages', type: 'INTEGER', description: 'Pages read in the window, added up over runs.' },
     { name: 'rows', type: 'BIGINT', description: "Records of the window loaded (those inside the run's range), added up over runs." },
-    { name: 'tie_pages', type: 'INTEGER', description: 'Page breaks that fell inside a run of records sharing one millisecond (README, "How extraction works").' },
+    { name: 'tie_pages', type: 'INTEGER', description: 'Page breaks that fell inside a run of records sharing one millisecond (docs/extraction.md).' },
     text('run_id', 'The run that last wrote the row (runs.run_id).'),
     instant('updated_at', 'When the row was last written.'),
   ],
@@ -54,7 +54,7 @@ export const runs: Model = {
     instant('started_at', 'When the run started.'),
     instant('finished_at', 'When it ended; NULL while running, or when it was killed.'),
     text('status', 'running, done, incomplete or failed.'),
-    { name: 'exit_code', type: 'INTEGER', description: 'The exit code it ended with (README, "Exit codes"); NULL while running.' },
+    { name: 'exit_code', type: 'INTEGER', description: 'The exit code it ended with (docs/exit-codes.md); NULL while running.' },
     text('message', 'ok, or what left the run incomplete or made it fail.'),
     { name: 'requests', type: 'BIGINT', description: 'Requests its extraction sent; NULL without one.' },
     { name: 'rate_limited', type: 'BIGINT', description: 'Requests of its extraction answered 429; NULL without one.' },
@@ -68,7 +68,7 @@ export const learnedWindows: Model = {
   name: 'learned_windows',
   kind: 'table',
   description:
-    'The narrower window ledgerpipe reads a stream of an account with, after the server refused a wider one (sql/warehouse/001_bookkeeping.sql; README, "How extraction works").',
+    'The narrower window ledgerpipe reads a stream of an account with, after the server refused a wider one (sql/warehouse/001_bookkeeping.sql; docs/extraction.md).',
   columns: [
     accountColumn,
     text('stream', 'The stream.'),
@@ -126,7 +126,7 @@ export const modelVersions: Model = {
   name: 'model_versions',
   kind: 'table',
   description:
-    'The version of each set of rules the typed rows and the ledger were last made with, one row each (sql/warehouse/002_second_release.sql; README, "How the transform works").',
+    'The version of each set of rules the typed rows and the ledger were last made with, one row each (sql/warehouse/002_second_release.sql; docs/transform.md).',
   columns: [
     text('name', "typed_at_load, type_catalog, models, opening (what openings make sure of: macros, typed tables, comments), or ledger_order (while the ledger lies in the exports' order)."),
     text('version', "A SHA-256 of the files the rules are made of (type_catalog: sql/seeds/*.csv); for ledger_order, the models' version the ledger was made whole with."),

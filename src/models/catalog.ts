@@ -1,6 +1,6 @@
 import { accountColumn, text, type Model } from '../streams/model.js';
 
-// The type catalog and the lists it is checked against (sql/seeds/; README, "The type catalog"), and what the
+// The type catalog and the lists it is checked against (sql/seeds/; docs/ledger.md, "The type catalog"), and what the
 // ledger's categories and unknown types come to.
 
 export const typeCatalog: Model = {
@@ -81,7 +81,7 @@ export const unreviewedTypes: Model = {
     accountColumn,
     text('source', 'The stream of the records.'),
     text('field', 'The field the type was read from (marginTaxType, status, ...).'),
-    text('type', 'The type exactly as received. Adding it to sql/seeds/type_catalog.csv is the fix (README, "Adding a type").'),
+    text('type', 'The type exactly as received. Adding it to sql/seeds/type_catalog.csv is the fix (docs/ledger.md, "Adding a type").'),
     text('asset', 'The coin moved.'),
     { name: 'records', type: 'BIGINT', description: 'How many records carry it.' },
     text('total', 'The sum of their ledger amounts, signed, as exact decimal text (lp_total).'),

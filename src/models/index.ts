@@ -9,7 +9,7 @@ import { VALUE_MODELS } from './values.js';
 
 /**
  * The models of the warehouse users read, and the lists the stages take from them: the registry of models
- * (README, "Adding a stream"). A stream's model is declared with its stream (src/streams/<stream>.ts).
+ * (docs/adding-a-stream.md). A stream's model is declared with its stream (src/streams/<stream>.ts).
  */
 
 /** Each stream's model, in the streams' order. */

@@ -1,6 +1,6 @@
 import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
 
-/** The ledger (sql/ledger/10_ledger.sql; README, "The ledger"). */
+/** The ledger (sql/ledger/10_ledger.sql; docs/ledger.md). */
 export const ledger: Model = {
   name: 'ledger',
   kind: 'table',

@@ -1,7 +1,7 @@
 import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
 
 // The views the tax-software files are made of, and those that account for every ledger row
-// (sql/ledger/20_tax_export.sql, sql/values/40_tax_row_values.sql; README, "Tax-software files").
+// (sql/ledger/20_tax_export.sql, sql/values/40_tax_row_values.sql; docs/tax-files.md).
 
 export const taxExportRows: Model = {
   name: 'tax_export_rows',

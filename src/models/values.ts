@@ -1,7 +1,7 @@
 import { accountColumn, amount, instant, text, type Column, type Model } from '../streams/model.js';
 import { ledger } from './ledger.js';
 
-// Prices and values (sql/warehouse/005_prices.sql, sql/values/; README, "Values").
+// Prices and values (sql/warehouse/005_prices.sql, sql/values/; docs/values.md).
 
 export const priceCandles: Model = {
   name: 'price_candles',

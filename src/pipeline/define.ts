@@ -4,7 +4,7 @@ import { STREAM_NAMES } from '../streams/manifest.js';
 const streamName = z.string().refine((s) => (STREAM_NAMES as readonly string[]).includes(s), { message: `not a stream; choose from ${STREAM_NAMES.join(', ')}` });
 
 /**
- * A pipeline as data (README, "Pipelines"): which range it covers, which streams and
+ * A pipeline as data (docs/pipelines.md): which range it covers, which streams and
  * stages it runs, which files it exports. Checked with zod when loaded, so a user's file fails with the
  * name of the bad field.
  */

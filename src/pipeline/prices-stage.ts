@@ -24,7 +24,7 @@ export async function assetsOfRange(warehouse: Warehouse, range: Window): Promis
 }
 
 /**
- * Makes the views of values for this command's fiat and time zone (README, "Values"), loading the rates file
+ * Makes the views of values for this command's fiat and time zone (docs/values.md), loading the rates file
  * first when one is given: the views and the rates change together, in one transaction.
  */
 export async function prepareValuation(warehouse: Warehouse, options: ValuationOptions): Promise<Valuation> {
@@ -61,7 +61,7 @@ export async function pricesStage(
       log: options.log,
     });
   } catch (error) {
-    // Prices are a warning, never a gap (README, "Values"): the values stay empty where no candle was read.
+    // Prices are a warning, never a gap (docs/values.md): the values stay empty where no candle was read.
     if (!(error instanceof LedgerpipeError) || error.exit === 'usage') throw error;
     options.log.warn(`prices could not be read (${error.message}); movements without a candle have no value; run ledgerpipe prices again later`);
     result = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };

@@ -40,7 +40,7 @@ export interface RunPipelineOptions extends ExtractStageOptions {
   streams?: readonly StreamDef[];
   /** --format, overriding the pipeline's. */
   formats?: readonly ExportFormat[];
-  /** Make the models again whole from raw_records (README, "How the transform works"). */
+  /** Make the models again whole from raw_records (docs/transform.md). */
   full?: boolean;
   /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
   allowGaps?: boolean;
@@ -161,8 +161,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
 }
 
 /**
- * One budget per platform address for every request of the run, every account's and the candles' (README, "Many
- * accounts").
+ * One budget per platform address for every request of the run, every account's and the candles' (docs/many-accounts.md).
  */
 function runIpBudget(options: RunPipelineOptions, clock: () => number): IpBudget {
   return createIpBudget({
@@ -212,7 +211,7 @@ async function startRuns(warehouse: Warehouse, options: RunPipelineOptions, resu
 }
 
 /**
- * The export, under the gap rule (README, "The gap rule"): the coverage of the range is checked first; with a
+ * The export, under the gap rule (docs/exit-codes.md, "The gap rule"): the coverage of the range is checked first; with a
  * gap, nothing is written unless --allow-gaps, and the run is incomplete either way. Returns the gaps' line.
  */
 async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, stage: StageRunner): Promise<string | undefined> {
@@ -231,7 +230,7 @@ async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, re
   // An export without a transform of its own reports what the last transform's views show.
   if (result.completeness === undefined) await readRunCompleteness(warehouse, options, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);
-  for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (README, "Values")`);
+  for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
   const manifest: ManifestFacts = {
     timeZone: options.tz,
     fiat: valuation.fiat,

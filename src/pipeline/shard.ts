@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../errors/usage-error.js';
 
-/** `--shard i/n`: this process runs the i-th of n parts of the config's accounts (README, "Many accounts"). */
+/** `--shard i/n`: this process runs the i-th of n parts of the config's accounts (docs/many-accounts.md). */
 export interface Shard {
   index: number;
   count: number;

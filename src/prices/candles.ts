@@ -8,7 +8,7 @@ import type { Window } from '../time/window.js';
  * `limit` up to 200. Each candle is an array of strings: open time, open, high, low, close, then volumes.
  */
 export const HISTORY_CANDLES = '/api/v2/spot/market/history-candles';
-/** Hourly: the candle a movement falls in is at most an hour wide (README, "Values"). */
+/** Hourly: the candle a movement falls in is at most an hour wide (docs/values.md). */
 export const GRANULARITY = '1h';
 export const HOUR_MS = 3_600_000;
 /** Candles per request, the most the endpoint gives. */

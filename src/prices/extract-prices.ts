@@ -142,7 +142,7 @@ async function routeAsset(warehouse: Warehouse, reader: Reader, asset: string, r
 }
 
 /**
- * The prices stage (README, "Values"): for every asset, the hourly candles of the range along the first route
+ * The prices stage (docs/values.md): for every asset, the hourly candles of the range along the first route
  * the platform lists (routes.ts), stored with the spans read, so a second run asks only for what is new; the
  * route of each asset in price_routes (none: unpriced, listed, never guessed). With `fiatPair`, the candles of
  * USDT<fiat> too; a platform without that pair is a usage error that names the rates file.
@@ -177,7 +177,7 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
         routes.set(asset, await routeAsset(options.warehouse, reader, asset, range, now));
       });
       if (options.fiatPair !== undefined && !(await readSymbol(options.warehouse, reader, `USDT${options.fiatPair}`, range, now))) {
-        throw new UsageError(`the platform has no USDT${options.fiatPair} pair to value ${options.fiatPair} with; give a rates file with --fiat-rates FILE (README, "Values")`);
+        throw new UsageError(`the platform has no USDT${options.fiatPair} pair to value ${options.fiatPair} with; give a rates file with --fiat-rates FILE (docs/values.md)`);
       }
     }
   } finally {
@@ -190,6 +190,6 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
     }
   });
   const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
-  if (unpriced.length > 0) options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (README, "Values")`);
+  if (unpriced.length > 0) options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (docs/values.md)`);
   return { routes, requests: stats.requests, rateLimited: stats.rateLimited, candles: reader.candles };
 }

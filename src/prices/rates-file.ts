@@ -14,7 +14,7 @@ export interface FiatRate {
 }
 
 /**
- * Reads a rates file (README, "Values"): CSV with the header `time,currency,rate`; `time` an ISO date (midnight
+ * Reads a rates file (docs/values.md): CSV with the header `time,currency,rate`; `time` an ISO date (midnight
  * UTC) or date-time, `currency` a code such as EUR, `rate` the units of that currency one USDT buys, a plain
  * decimal. A rate holds from its time until the next one of its currency. Anything else is refused with its line.
  */
@@ -27,7 +27,7 @@ export async function readRatesFile(path: string): Promise<FiatRate[]> {
   }
   const lines = text.split(/\r?\n/);
   if ((lines[0] ?? '').trim().toLowerCase() !== 'time,currency,rate') {
-    throw new UsageError(`--fiat-rates ${path}: the first line must be the header time,currency,rate (README, "Values")`);
+    throw new UsageError(`--fiat-rates ${path}: the first line must be the header time,currency,rate (docs/values.md)`);
   }
   const rates: FiatRate[] = [];
   const seen = new Set<string>();

@@ -1,5 +1,5 @@
 /**
- * How an asset is priced in USDT (README, "Values"): through its USDT pair; else through its USDC pair times
+ * How an asset is priced in USDT (docs/values.md): through its USDT pair; else through its USDC pair times
  * USDCUSDT; else through its BTC pair times BTCUSDT; else not at all (unpriced, listed, never guessed). USDT
  * is the quote itself. Other stablecoins are priced like any asset, by their own pair: a peg is not assumed.
  */

@@ -13,8 +13,8 @@ export interface Unpriced {
 }
 
 /**
- * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (README,
- * "Values"). `source`: the valued ledger rows to read, lp_ledger_valued (value_fiat is the fiat's value) or a
+ * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (docs/values.md).
+ * `source`: the valued ledger rows to read, lp_ledger_valued (value_fiat is the fiat's value) or a
  * table made of them (the report's).
  */
 export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string, source = 'lp_ledger_valued'): Promise<Unpriced[]> {

@@ -1,7 +1,7 @@
 import type { Window } from '../time/window.js';
 
 /**
- * Numbers and dates as the report shows them to people (README, "The report"): thousands separators, a few
+ * Numbers and dates as the report shows them to people (docs/report.md): thousands separators, a few
  * decimals, dates in words. Display only: every cell keeps its exact value beside it (data-exact), and the files
  * hold the exact values. Decimals are worked on as text, never as a JS number.
  */

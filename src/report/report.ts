@@ -26,7 +26,7 @@ export interface ReportFacts {
   completeness?: Completeness;
 }
 
-/** The charts' classes: what each monthly chart adds up (README, "The report"). */
+/** The charts' classes: what each monthly chart adds up (docs/report.md). */
 const CHARTS = [
   { id: 'realized-pnl', title: 'Realized PnL by month', classes: ['realized_pnl'] },
   { id: 'fees', title: 'Fees by month', classes: ['trading_fee', 'withdrawal_fee', 'other_fee'] },
@@ -91,7 +91,7 @@ async function monthly(warehouse: Warehouse, where: string, valuation: Valuation
 const REPORT_ROWS = 'lp_report_rows';
 
 /**
- * Writes the year-end report (README, "The report"): one HTML page with everything inline (style, SVG charts,
+ * Writes the year-end report (docs/report.md): one HTML page with everything inline (style, SVG charts,
  * no script, nothing fetched): the range and its software, every warning, coverage per stream, the per-asset
  * summary (year_summary, exact), monthly realized PnL, fees and funding as charts, and the largest movements.
  * It prints on A4 (a print stylesheet).
@@ -118,7 +118,7 @@ function valueOf(valuation: Valuation): { column: 'value_fiat' | 'value_usdt'; c
   return valuation.fiat === null ? { column: 'value_usdt', currency: 'USDT' } : { column: 'value_fiat', currency: valuation.fiat };
 }
 
-/** A number cell for people, its exact value kept in data-exact (README, "The report"). */
+/** A number cell for people, its exact value kept in data-exact (docs/report.md). */
 const numberCell = (exact: unknown, decimals: number, fixed: boolean, cls = 'num'): string => {
   const value = text(exact);
   return `<td class="${cls}" data-exact="${escape(value)}">${escape(value === '' ? '' : formatDecimal(value, decimals, fixed))}</td>`;
@@ -207,7 +207,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
 <header><h1>Year-end report</h1>
 <p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)}) · values in ${escape(valuation.fiat ?? 'USDT')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
 ${sections.join('\n')}
-<footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (README, "Values").</footer>
+<footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (docs/values.md).</footer>
 </body></html>
 `;
   await writeFile(path, html);

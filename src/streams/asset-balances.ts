@@ -90,7 +90,7 @@ export const assetBalances = defineStream({
       text('asset', 'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.'),
       text('symbol', 'The pair of an isolated margin row (`symbol`), else NULL.'),
       text('bot_account_type', 'Of a bots row: spot or futures, the accountType it was asked with; else NULL.'),
-      amount('quantity', "The amount the ledger is compared with, by the account type's rule (README, \"Balances\"); NULL when the fields it needs are absent."),
+      amount('quantity', "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent."),
       text('unavailable', 'Why the account type could not be read (the refusal), on its one row; else NULL.'),
       amountColumn('available', 'available'),
       amountColumn('frozen', 'frozen'),

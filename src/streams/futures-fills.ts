@@ -79,7 +79,7 @@ export const futuresFills = defineStream({
       text('trade_scope', 'taker or maker (`tradeScope`).'),
       text('enter_point_source', 'Where the order came from: web, api, sys (liquidation), ... (`enterPointSource`).'),
       amount('profit', 'Realized profit or loss of the fill in its margin coin (`profit`); 0 for opening fills.'),
-      text('margin_coin', 'The margin coin: `marginCoin` when present, else USDT, USDC or the base coin by product type (README, "The ledger").'),
+      text('margin_coin', 'The margin coin: `marginCoin` when present, else USDT, USDC or the base coin by product type (docs/ledger.md).'),
       amount('fee', "The sum of the fee entries' `totalFee` in the first entry's coin: negative is paid, positive a rebate."),
       text('fee_coin', "The first fee entry's coin (`feeCoin`)."),
       json('fee_detail', 'The `feeDetail` entries exactly as received (not exported: futures_fill_fees has one row per entry).'),

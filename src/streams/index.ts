@@ -10,7 +10,7 @@ import { withdrawals } from './withdrawals.js';
 
 /**
  * Every stream ledgerpipe reads, paged ones first, in the order summaries report them: the one list of streams
- * (README, "Adding a stream"). Each definition holds its endpoint and its model; every other list of streams
+ * (docs/adding-a-stream.md). Each definition holds its endpoint and its model; every other list of streams
  * (src/streams/manifest.ts, src/models/) is derived from this one.
  */
 export const STREAMS = [

@@ -1,5 +1,5 @@
 /**
- * What a table or view of the warehouse holds, told once (README, "Adding a stream"; docs/tables.md): its
+ * What a table or view of the warehouse holds, told once (docs/adding-a-stream.md; docs/tables.md): its
  * columns with their DuckDB types and what each means. The warehouse's data dictionary (`COMMENT ON`), the page
  * docs/tables.md and the typed tables' DDL are made from these; a test holds each against the warehouse.
  */
@@ -32,7 +32,7 @@ export interface Model {
   columns: readonly Column[];
   /**
    * Written by export as `<name>.csv` and `.parquet`, rows ordered by ts, then `key`, then account, without the
-   * columns `omit` names (README, "Output files and tables").
+   * columns `omit` names (docs/files.md).
    */
   exported?: { key: string; omit?: readonly string[] };
 }

@@ -26,7 +26,7 @@ export interface PageRead {
   cursor: string | undefined;
 }
 
-/** A record stream read window by window and page by page (README, "Output files and tables"). */
+/** A record stream read window by window and page by page (docs/files.md). */
 export interface PagedStreamDef<Name extends string = string> {
   kind: 'paged';
   name: Name;

@@ -6,8 +6,7 @@ import { runChecks } from './checks.js';
 import type { Steps } from './steps.js';
 
 /**
- * The most ledger rows an incremental transform moves to keep a ledger in the exports' order (README, "How the
- * transform works"): the rows that sort after the earliest new one, some twelve days of a year of 1M fills.
+ * The most ledger rows an incremental transform moves to keep a ledger in the exports' order (docs/transform.md): the rows that sort after the earliest new one, some twelve days of a year of 1M fills.
  * Moving 54k of the 1.56M rows of 983k fills' year took 0.16 s, and `ledgerpipe transform` peaked at 282 MB
  * (98k: 0.33 s, 346 MB); the exports of that year then read the ledger as it lies, its CSV and Parquet in
  * 5.4-5.9 s against 9.6-12.2 s sorted (docs/performance.md, "Memory").
@@ -53,7 +52,7 @@ export interface UpdateOptions {
 
 /**
  * Brings the ledger up to date with the records loaded since the last transform (`pending_changes`), instead of
- * making it again whole (README, "How the transform works"), by the files of sql/incremental/: the records to book
+ * making it again whole (docs/transform.md), by the files of sql/incremental/: the records to book
  * again (10_rebooked.sql), their typed rows copied into the schema lp_delta (sql/generated/delta_models.sql), the
  * very ledger file of a full transform and then the checks run there with lp_delta first on DuckDB's search path
  * (the legs read those copies), then their old rows out (20_rows_out.sql) and the new ones in (30_rows_in.sql).

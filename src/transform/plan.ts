@@ -4,7 +4,7 @@ import type { RecordedVersions, ReleaseVersions } from '../warehouse/versions.js
 export type LedgerPlan = { full: true; why: string } | { full: false };
 
 /**
- * The one place a transform decides whether the ledger is made again whole (README, "How the transform works"):
+ * The one place a transform decides whether the ledger is made again whole (docs/transform.md):
  * when asked (--full), when records were typed again (a typing of another release, rows that do not match
  * raw_records in number), on the first transform of a warehouse by this release, and when the models' version the
  * warehouse records (the typing, the catalog and every SQL file of the transform) is not this release's.

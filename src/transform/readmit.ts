@@ -90,7 +90,7 @@ async function readmit(c: DuckDBConnection, stream: StreamDef, row: QuarantineRo
     key: String(row['key']),
   });
   if (inserted.getRows().length === 0) return false;
-  // For the next transform, as the raw writer notes each page's (README, "How the transform works").
+  // For the next transform, as the raw writer notes each page's (docs/transform.md).
   await c.run('INSERT INTO pending_changes VALUES ($account, $stream, $partition, $key)', {
     account: String(row['account']),
     stream: stream.name,

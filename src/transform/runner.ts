@@ -45,7 +45,7 @@ interface Context {
 }
 
 /**
- * Makes the models from `raw_records` (README, "How the transform works"), in one transaction with the checks of
+ * Makes the models from `raw_records` (docs/transform.md), in one transaction with the checks of
  * `sql/checks/`: rolled back whole (keeping the previous tables) when a file fails or a check finds a problem.
  * Typing again from raw_records (ensureTyped) comes first, in a transaction of its own: rows typed from
  * raw_records by the typing recorded with them are right whatever becomes of the ledger, and the ledger made in a
@@ -88,7 +88,7 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
   if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;
   if (problems.length > 0) throw new CheckError(problems);
-  // The views were made again: their comments with them (README, "Querying the warehouse").
+  // The views were made again: their comments with them (docs/querying.md).
   if (plan.full) await describeWarehouse(c);
   await c.run('DELETE FROM pending_changes');
   await recordVersions(c, { catalog: release.catalog, models: release.models, ...(plan.full ? { ledgerOrder: release.models } : {}) }, context.now());

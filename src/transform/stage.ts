@@ -52,7 +52,7 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
       const unreviewed = await readUnreviewed(c);
       // One warning, however many: the summary and status list each type.
       const types = new Set(unreviewed.map((u) => `${u.source} ${u.field} ${u.type}`)).size;
-      if (types > 0) log.warn(`${types} type${types === 1 ? '' : 's'} not in the type catalog booked as unreviewed; ledgerpipe status lists them; review each (README, "Adding a type")`);
+      if (types > 0) log.warn(`${types} type${types === 1 ? '' : 's'} not in the type catalog booked as unreviewed; ledgerpipe status lists them; review each (docs/ledger.md, "Adding a type")`);
       return { report, rows, totals, unreviewed, readmitted };
     }),
   );

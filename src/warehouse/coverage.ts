@@ -62,7 +62,7 @@ export interface StreamCoverage {
 }
 
 /**
- * What the warehouse holds of `range` for files to be complete (README, "The gap rule"): per account and paged
+ * What the warehouse holds of `range` for files to be complete (docs/exit-codes.md, "The gap rule"): per account and paged
  * stream, the spans finished windows cover and the gaps between them. The streams checked are `streams`, else
  * every paged stream the warehouse holds for the account; snapshots (account_balances) are not subject to it.
  * Each account is checked up to its `end` (where this run's extraction stopped: the platform's present), else

@@ -7,10 +7,10 @@ import { ident, literal } from './quote.js';
  * The description of a fiat's value column (value_eur with --fiat EUR), which ledger_valued and year_summary have
  * under the fiat's own name (src/warehouse/values.ts).
  */
-export const FIAT_VALUE_DESCRIPTION = "The value in the run's fiat (--fiat), exact, rounded half-even at the 18th decimal; NULL without a price or a rate (README, \"Values\").";
+export const FIAT_VALUE_DESCRIPTION = "The value in the run's fiat (--fiat), exact, rounded half-even at the 18th decimal; NULL without a price or a rate (docs/values.md).";
 
 /**
- * The warehouse's data dictionary (README, "Querying the warehouse"; docs/tables.md): a `COMMENT` on every table,
+ * The warehouse's data dictionary (docs/querying.md; docs/tables.md): a `COMMENT` on every table,
  * view and column users read, from the registry of models, so that a SQL client shows what each means. Only what
  * differs is written (a COMMENT is a change to DuckDB's catalog, about 1 ms each): after a whole transform, which
  * makes the views again, and when the views of values are made again. A relation or column the warehouse does

@@ -59,7 +59,7 @@ export interface QueryResult {
   chunks: AsyncIterable<(string | null)[][]>;
 }
 
-/** A decimal's text without trailing zeros after the point, and no minus on zero (README, "Output files and tables"). */
+/** A decimal's text without trailing zeros after the point, and no minus on zero (docs/files.md). */
 export function plainDecimal(text: string): string {
   const trimmed = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
   return trimmed === '-0' ? '0' : trimmed;
@@ -110,7 +110,7 @@ export async function withQuery<T>(path: string, sql: string, use: (result: Quer
 }
 
 /**
- * Runs one read-only statement over a lake (`query --lake`; README, "Many accounts"), in a database of its own
+ * Runs one read-only statement over a lake (`query --lake`; docs/many-accounts.md), in a database of its own
  * in memory: one view per table folder of the lake, over every partition (`account` and `year` from the paths),
  * and `lake_partitions` over their `_manifest.json`. DuckDB may read the lake's folder and nothing else, and its
  * configuration is locked before the statement runs; the statement is held to the same read-only check.

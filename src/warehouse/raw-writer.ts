@@ -82,7 +82,7 @@ ON CONFLICT (account, stream, partition, window_start, window_end) DO UPDATE SET
   run_id = excluded.run_id,
   updated_at = excluded.updated_at`;
 
-// What the next transform rebuilds the ledger rows of (README, "How the transform works").
+// What the next transform rebuilds the ledger rows of (docs/transform.md).
 // No key: the transform reads it DISTINCT (sql/warehouse/008_pending_changes_unindexed.sql).
 const NOTE_CHANGES = `INSERT INTO pending_changes SELECT DISTINCT account, stream, partition, key FROM lp_stage_raw`;
 
@@ -104,7 +104,7 @@ interface WriterState {
   failure?: unknown;
 }
 
-/** Rows appended between two turns of the event loop (README, "Many accounts"). */
+/** Rows appended between two turns of the event loop (docs/many-accounts.md). */
 const YIELD_EVERY_ROWS = 2048n;
 
 interface Pending {
@@ -128,7 +128,7 @@ interface CommitGroup {
  * Committed payload after which the writers CHECKPOINT, between two batches: DuckDB's own threshold is 16 MB of
  * write-ahead log, which holds the payloads and more (typed rows, coverage), so this checkpoints a little less
  * often than DuckDB would. DuckDB's automatic checkpoint, run inside the COMMIT of a large batch, stopped about
- * one many-account extraction in ten with "Corrupted in-memory column" (README, "Many accounts");
+ * one many-account extraction in ten with "Corrupted in-memory column" (docs/many-accounts.md);
  * withCheckpointsBetweenBatches turns it off while the writers checkpoint themselves.
  */
 const CHECKPOINT_EVERY_BYTES = 16 * 1024 * 1024;
@@ -303,7 +303,7 @@ function fail(group: CommitGroup, pages: Pending[], writer: WriterState, error: 
  * Loads pages into `raw_records` and their cursors into `coverage`. The writers of every account on one
  * warehouse share one queue: pages that arrive while a batch is being written wait and go together in the next
  * transaction, whichever account they are of. Every page's records commit with its own cursor, and many
- * accounts at once pay for one transaction per batch, not per page (README, "Many accounts").
+ * accounts at once pay for one transaction per batch, not per page (docs/many-accounts.md).
  *
  * @example
  * const writer = await createRawWriter(warehouse, { account: 'default', runId, clock: Date.now });

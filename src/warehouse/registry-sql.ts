@@ -5,7 +5,7 @@ import { notNullColumns, typedColumns, type Model, type StreamModel } from '../s
 import { ident, literal } from './quote.js';
 
 /**
- * The SQL the registry of models makes (README, "Adding a stream"): the one place SQL text is written from the
+ * The SQL the registry of models makes (docs/adding-a-stream.md): the one place SQL text is written from the
  * models' facts rather than read from a file of `sql/`. The typed tables' DDL runs when a warehouse opens
  * (syncTypedTables); the rest is written into `sql/generated/` by `npm run generate`, so that every model users
  * read is defined in a file a person can read and run, and a test holds those files to this code.

@@ -7,7 +7,7 @@ import { literal } from './quote.js';
  */
 export interface SessionSettings {
   /**
-   * The instance's memory budget (README, "Memory"): the warehouse's, or a stage's own (extraction, summaries).
+   * The instance's memory budget (docs/memory.md): the warehouse's, or a stage's own (extraction, summaries).
    */
   memory_limit?: string;
   /**
@@ -23,7 +23,7 @@ export interface SessionSettings {
   file_search_path?: string;
   /**
    * '1TB' while extracting: the writers checkpoint between batches instead of DuckDB inside a large batch's
-   * COMMIT, which stopped about 1 in 10 extractions of 40-100 accounts (README, "Many accounts").
+   * COMMIT, which stopped about 1 in 10 extractions of 40-100 accounts (docs/many-accounts.md).
    */
   checkpoint_threshold?: string;
 }

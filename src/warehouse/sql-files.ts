@@ -26,7 +26,7 @@ export async function readSqlFile(name: string): Promise<SqlFile> {
 export const streamModelFile = (stream: string): string => `models/${stream}.sql`;
 
 /**
- * The files whose macros a warehouse holds whenever it is open (README, "How the transform works"): the helpers of
+ * The files whose macros a warehouse holds whenever it is open (docs/transform.md): the helpers of
  * `sql/macros/`, then the SQL model of each stream typed at load, whose typing the raw writer runs as records
  * load and whose legs the ledger reads.
  */

@@ -24,7 +24,7 @@ export async function readValuation(c: DuckDBConnection): Promise<Valuation> {
 }
 
 /**
- * The files of the views of values (README, "Values"), for the way the recorded valuation prices its fiat: the
+ * The files of the views of values (docs/values.md), for the way the recorded valuation prices its fiat: the
  * USDT prices, the fiat's (none, the platform's pair, or the user's rates file), the year summaries and the tax
  * files' values. Each reads the fiat and the time zone from the table `valuation`.
  */

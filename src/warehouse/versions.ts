@@ -9,7 +9,7 @@ import { openingFiles, readSqlFolder, transformFiles } from './sql-files.js';
 import { timestampTz } from './time-values.js';
 
 /**
- * The versions of this release's SQL (README, "How the transform works"), each a SHA-256 of the files it covers:
+ * The versions of this release's SQL (docs/transform.md), each a SHA-256 of the files it covers:
  * what a warehouse records in `model_versions` to say which rules made it.
  */
 export interface ReleaseVersions {
@@ -50,7 +50,7 @@ interface Queued {
 const NAMES: Readonly<Record<keyof RecordedVersions, string>> = { typing: 'typed_at_load', catalog: 'type_catalog', models: 'models', ledgerOrder: 'ledger_order', opening: 'opening' };
 
 /**
- * The user's own catalog rows (--catalog FILE or the config's `catalog`; README, "Adding a type"), read once when
+ * The user's own catalog rows (--catalog FILE or the config's `catalog`; docs/ledger.md, "Adding a type"), read once when
  * a command starts: the catalog's version covers them, and the transform reads the same file (userCatalogFile).
  * One per process, as the release is.
  */

@@ -52,7 +52,7 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
 }
 
 /**
- * DuckDB's worker threads: one per core unless LEDGERPIPE_THREADS says otherwise (README, "Memory"). Fewer
+ * DuckDB's worker threads: one per core unless LEDGERPIPE_THREADS says otherwise (docs/memory.md). Fewer
  * suit a machine shared with other work: the test suite runs each CLI with one, beside the others on 2 cores.
  */
 function threadsSetting(): { threads?: string } {

@@ -100,8 +100,8 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
 
   it('writes a range the warehouse covers, exit 0, with a manifest of the set that a rerun repeats but for its time', async () => {
     const result = await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
-    // The one warning: the fiat deposits' EUR has no pair to price it by (README, "Values").
-    expect([result.status, result.stderr]).toEqual([0, 'warn: 1 EUR movements of the range have no USDT price: their value is left empty (README, "Values")\n']);
+    // The one warning: the fiat deposits' EUR has no pair to price it by (docs/values.md).
+    expect([result.status, result.stderr]).toEqual([0, 'warn: 1 EUR movements of the range have no USDT price: their value is left empty (docs/values.md)\n']);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
     const version = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     const hashes = await files();

@@ -101,7 +101,7 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     } finally {
       await warehouse.close();
     }
-    expect(run.stdout).toContain('types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: README, "Adding a type"):\n  variants margin_records marginTaxType "special_transfer_out": 1 record, USDT -100\n');
+    expect(run.stdout).toContain('types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: docs/ledger.md, "Adding a type"):\n  variants margin_records marginTaxType "special_transfer_out": 1 record, USDT -100\n');
   });
 
   it('writes tax files whose import gives each account the ledger\'s net change less internal transfers, exactly', async () => {

@@ -8,7 +8,7 @@ import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess, simEnv } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 
-// The user's own type-catalog rows (README, "Adding a type"): --catalog FILE or the config's catalog adds a type
+// The user's own type-catalog rows (docs/ledger.md, "Adding a type"): --catalog FILE or the config's catalog adds a type
 // the package lacks and replaces a row it has, and the catalog's version covers the file.
 
 const HEADER = 'source,field,type,category,direction,tax_class,trade_role,koinly_in,koinly_out,cointracking_in,cointracking_out,meaning,documented_in';
@@ -85,7 +85,7 @@ describe('--catalog: the user\'s own type-catalog rows', () => {
     const again = await runCliProcess(['transform', '--db', join(dir, 'w.duckdb'), '--quiet']);
     expect([again.status, again.stderr]).toEqual([0, '']);
     const theirs = await booked();
-    // An unreviewed row's note is its field and type (README, "Types not in the catalog").
+    // An unreviewed row's note is its field and type (docs/ledger.md, "Types not in the catalog").
     expect(categoriesByNote(theirs)).toEqual({ 'crossed compensate': ['compensation'], 'isolated compensate': ['compensation'], 'marginTaxType special_transfer_out': ['unreviewed'] });
     expect(theirs.unreviewed).toContainEqual({ type: 'special_transfer_out' });
   });

@@ -5,8 +5,8 @@ import { packageRoot } from '../../src/util/package-root.js';
 import { parseCsv } from '../helpers/tax-files.js';
 
 /**
- * The README's table of the type catalog is rendered from sql/seeds/type_catalog.csv, between the markers below;
- * this test fails when the two differ. `LEDGERPIPE_WRITE_README=1` renders it into the README anew.
+ * docs/ledger.md's table of the type catalog is rendered from sql/seeds/type_catalog.csv, between the markers below;
+ * this test fails when the two differ. `LEDGERPIPE_WRITE_README=1` renders it into docs/ledger.md anew.
  */
 const START = '<!-- type catalog: rendered from sql/seeds/type_catalog.csv by test/docs/readme-catalog.test.ts -->';
 const END = '<!-- end of type catalog -->';
@@ -58,9 +58,9 @@ async function rendered(): Promise<string> {
   return out.join('\n');
 }
 
-describe('the README', () => {
+describe('docs/ledger.md', () => {
   it('shows the type catalog exactly as sql/seeds/type_catalog.csv has it', async () => {
-    const path = join(packageRoot(), 'README.md');
+    const path = join(packageRoot(), 'docs', 'ledger.md');
     const readme = await readFile(path, 'utf8');
     const start = readme.indexOf(START);
     const end = readme.indexOf(END);

@@ -181,7 +181,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
       .sort()
       .map((key) => {
         const [asset, missing] = key.split('\t') as [string, string];
-        return `warn: ${counts.get(key)} ${asset} movements of the range have no ${missing === 'usdt' ? 'USDT price' : 'GBP rate'}: their value is left empty (README, "Values")`;
+        return `warn: ${counts.get(key)} ${asset} movements of the range have no ${missing === 'usdt' ? 'USDT price' : 'GBP rate'}: their value is left empty (docs/values.md)`;
       });
     expect(expected.length).toBeGreaterThan(3);
     expect(run.stderr.split('\n').filter((line) => line.includes(' movements of the range have no '))).toEqual(expected);
@@ -189,7 +189,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
 
   it('refuses a fiat the platform has no pair for without a rates file, naming the flag', async () => {
     const run = await runCliProcess(['prices', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--base-url', sim.baseUrl, '--fiat', 'CHF', '--rate-scale', '100']);
-    expect([run.status, run.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, 'ledgerpipe: the platform has no USDTCHF pair to value CHF with; give a rates file with --fiat-rates FILE (README, "Values")']);
+    expect([run.status, run.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, 'ledgerpipe: the platform has no USDTCHF pair to value CHF with; give a rates file with --fiat-rates FILE (docs/values.md)']);
   }, 60_000);
 
   it('puts values in EUR into the tax files: Koinly Net Worth of what a row received, CoinTracking each side', async () => {

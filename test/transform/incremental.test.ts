@@ -9,7 +9,7 @@ import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { CLI, runCliProcess } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 
-// An incremental transform must give exactly the tables a full rebuild gives (README, "How the transform works").
+// An incremental transform must give exactly the tables a full rebuild gives (docs/transform.md).
 // A quarter of the simulator with faults: a year-end over its first half, then a nightly over the rest that
 // reads new records, re-reads its look-back and lands withdrawals whose status moved. The nightly's transform is
 // incremental; a copy of the warehouse is made again whole with --full; every file of both must be the same bytes.

@@ -38,8 +38,8 @@ describe('year-end movements in status', () => {
       ]);
       expect(block).toContain('    default spot: holds 1200 USDT of value with no per-asset balance read');
       // The types the catalog lacks, with their count and total, and the catalog the ledger was booked with.
-      expect(lines.slice(lines.indexOf('  types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: README, "Adding a type"):'), -1)).toEqual([
-        '  types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: README, "Adding a type"):',
+      expect(lines.slice(lines.indexOf('  types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: docs/ledger.md, "Adding a type"):'), -1)).toEqual([
+        '  types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: docs/ledger.md, "Adding a type"):',
         '    default margin_records marginTaxType "special_refund": 1 record, USDT -7.7',
         '    default margin_records marginTaxType "special_transfer_out": 1 record, USDT -12674',
       ]);

@@ -12,7 +12,7 @@ export function runCommand(io: CliIo, env: NodeJS.ProcessEnv) {
         .positional('pipeline', { type: 'string', demandOption: true, describe: 'year-end, nightly, or a .json/.js pipeline file' })
         .example('ledgerpipe run year-end --year 2025', 'The whole of 2025: warehouse, ledger and exports')
         .example('ledgerpipe run nightly', 'From where the last run stopped to now, with a 3-day look-back')
-        .example('ledgerpipe run ./my-pipeline.json --year 2025', 'Your own pipeline file (README, "Pipelines")')
+        .example('ledgerpipe run ./my-pipeline.json --year 2025', 'Your own pipeline file (docs/pipelines.md)')
         .epilogue(CREDENTIALS_HELP),
     handler: async (args) => {
       const [{ loadPipeline }, { runStages }] = await Promise.all([import('../../pipeline/load.js'), import('../stage-runner.js')]);

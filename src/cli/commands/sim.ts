@@ -14,7 +14,7 @@ function check(condition: boolean, message: string): void {
   if (!condition) throw new UsageError(message);
 }
 
-/** The flags of `ledgerpipe sim` (README, "The simulator: `ledgerpipe sim`"). */
+/** The flags of `ledgerpipe sim` (docs/simulator.md). */
 const SIM_OPTIONS = {
   port: { type: 'number', default: 0, describe: 'Port to listen on; 0 picks a free one' },
   host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
@@ -35,7 +35,7 @@ const SIM_OPTIONS = {
 
 type SimArgs = InferredOptionTypes<typeof SIM_OPTIONS>;
 
-/** `ledgerpipe sim`: the local simulator of the platform (README, "The simulator: `ledgerpipe sim`"). */
+/** `ledgerpipe sim`: the local simulator of the platform (docs/simulator.md). */
 export function simCommand(io: CliIo) {
   return defineCommand({
     command: 'sim',

@@ -4,7 +4,7 @@ import { CREDENTIALS_HELP, withCommonOptions } from '../options.js';
 
 /**
  * `extract`, `transform` and `export`: one stage of a pipeline alone, with the same flags as `run`
- * (README, "Commands").
+ * (docs/commands.md).
  */
 function stageCommand(stage: 'extract' | 'transform' | 'prices' | 'export' | 'report', describe: string, examples: readonly (readonly [string, string])[]) {
   return (io: CliIo, env: NodeJS.ProcessEnv) =>

@@ -61,7 +61,7 @@ const ONE_WAY_SIDES: readonly (readonly [string, number])[] = [
   ['dte_sys_adl_sell_in_single_side_mode', 1],
 ];
 
-/** The margin coin a fill settles in when it does not say (README, "The ledger"; docs/platform.md, "Fills"). */
+/** The margin coin a fill settles in when it does not say (docs/ledger.md; docs/platform.md, "Fills"). */
 export function defaultMarginCoin(productType: FillProductType, base: string): string {
   if (productType === 'USDT-FUTURES') return 'USDT';
   if (productType === 'USDC-FUTURES') return 'USDC';

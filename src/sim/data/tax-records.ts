@@ -40,7 +40,7 @@ export const SPOT_SINGLE_TYPES: readonly (readonly [string, number])[] = [
   ['Redemption', 2],
 ];
 /**
- * The spot side of what other streams move (README, "The simulator"): each successful deposit and withdrawal, and
+ * The spot side of what other streams move (docs/simulator.md): each successful deposit and withdrawal, and
  * each internal transfer with the margin, futures and P2P (funding) accounts, is also a spot tax record, so the
  * spot account's running balance counts it and every internal transfer has both sides.
  */
