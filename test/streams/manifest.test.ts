@@ -20,11 +20,11 @@ describe('the manifest of stream names', () => {
     expect(STREAMS.map((s) => s.name)).toEqual(STREAM_NAMES);
   });
 
-  it('lists the typed tables in the order the summary prints them, and exports four of them', () => {
+  it('lists the typed tables in the order the summary prints them, and exports five of them', () => {
     expect(TRANSFORMED_MODELS.map((m) => m.name)).toEqual([
       'margin_records', 'futures_fills', 'futures_fill_fees', 'withdrawals', 'p2p_advertisements', 'deposits',
       'futures_tax_records', 'spot_tax_records', 'p2p_tax_records', 'account_balances', 'asset_balances', 'ledger',
     ]);
-    expect(EXPORTED_TABLES.map((t) => `${t.name}:${t.key}`)).toEqual(['margin_records:id', 'futures_fills:trade_id', 'withdrawals:order_id', 'ledger:entry_id']);
+    expect(EXPORTED_TABLES.map((t) => `${t.name}:${t.key}`)).toEqual(['margin_records:id', 'futures_fills:trade_id', 'withdrawals:order_id', 'deposits:order_id', 'ledger:entry_id']);
   });
 });
