@@ -15,3 +15,13 @@ FROM query_table(rows) AS l
 JOIN category_meaning AS m USING (category)
 GROUP BY l.account, l.asset, m.tax_class, year
 ORDER BY l.account, year, l.asset, m.tax_class;
+
+-- The year summary users query (the view year_summary, src/warehouse/values.ts): the totals as DECIMAL(38,18), so
+-- that sum(value_eur) and comparisons work; a total past what DECIMAL(38,18) holds (beyond 10^20) is NULL there,
+-- and exact in year_summary.csv and in lp_year_summary, whose totals stay exact text.
+CREATE OR REPLACE MACRO lp_year_summary_decimal(rows) AS TABLE
+SELECT * REPLACE (
+  TRY_CAST(amount AS DECIMAL(38, 18)) AS amount,
+  TRY_CAST(value_usdt AS DECIMAL(38, 18)) AS value_usdt,
+  TRY_CAST(value_fiat AS DECIMAL(38, 18)) AS value_fiat)
+FROM lp_year_summary(rows);

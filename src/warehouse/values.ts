@@ -59,7 +59,7 @@ export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   for (const file of await valuesFiles(valuation)) await c.run(file.text);
   const named = valuation.fiat === null ? 'EXCLUDE (value_fiat)' : `RENAME (value_fiat AS ${ident(fiatColumn(valuation.fiat))})`;
   await c.run(`CREATE OR REPLACE VIEW ledger_valued AS SELECT * ${named} FROM lp_ledger_valued`);
-  await c.run(`CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary('lp_ledger_valued')`);
+  await c.run(`CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary_decimal('lp_ledger_valued')`);
   await c.run(`CREATE OR REPLACE VIEW holdings AS SELECT * ${named} FROM lp_holdings_valued`);
   viewsMade.set(c, valuationKey(valuation));
 }

@@ -139,6 +139,21 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
     expect(rows.sort(order)).toEqual(expected.sort(order));
   });
 
+  it('gives year_summary in the warehouse as decimals a query can add up, equal to year_summary.csv', async () => {
+    const query = async (sql: string) => {
+      const result = await runCliProcess(['query', '--db', db, '--format', 'csv', sql]);
+      expect(result.stderr).toBe('');
+      return result.stdout;
+    };
+    const columns = 'account, asset, tax_class, amount, value_usdt, value_eur, year, entries, unpriced_entries';
+    expect(await query(`SELECT ${columns} FROM year_summary ORDER BY account, year, asset, tax_class`)).toBe(await readFile(join(out, 'year_summary.csv'), 'utf8'));
+    expect(await query("SELECT DISTINCT typeof(amount) AS a, typeof(value_usdt) AS u, typeof(value_eur) AS e FROM year_summary")).toBe('a,u,e\n"DECIMAL(38,18)","DECIMAL(38,18)","DECIMAL(38,18)"\n');
+    // sum() over the view is the exact total of the ledger's EUR values of the priced classes.
+    expect(await query("SELECT sum(value_eur) AS total FROM year_summary WHERE tax_class = 'realized_pnl'")).toBe(
+      await query("SELECT sum(value_eur) AS total FROM ledger_valued AS l JOIN category_meaning AS m USING (category) WHERE m.tax_class = 'realized_pnl' AND l.ts < TIMESTAMPTZ '2025-03-01 00:00:00+00'"),
+    );
+  });
+
   it('reads no candle twice: a second run asks for nothing and gives the same values', async () => {
     const before = await readFile(join(out, 'year_summary.csv'), 'utf8');
     const requests = sim.stats.byPath['/api/v2/spot/market/history-candles'] ?? 0;
