@@ -1,4 +1,5 @@
-import { checkBaseUrl, PRIVATE_UMASK, readConfig, resolveAccounts, type Config } from './config.js';
+import { dirname, resolve } from 'node:path';
+import { checkBaseUrl, DEFAULT_CONFIG_PATH, PRIVATE_UMASK, readConfig, resolveAccounts, type Config } from './config.js';
 import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -63,12 +64,17 @@ function ipLimitOf(flag: number | undefined, config: number | undefined): { ipLi
   return limit === undefined ? {} : { ipLimit: limit };
 }
 
+/** A path the config file names, as the config's own folder sees it (a config of /etc/lp names /etc/lp/x.csv by ./x.csv). */
+function fromConfig(configPath: string | undefined, path: string): string {
+  return resolve(dirname(resolve(configPath ?? DEFAULT_CONFIG_PATH)), path);
+}
+
 /** --fiat and --fiat-rates, else the config's fiat and fiatRates (docs/values.md). */
 function fiatOf(args: CommonArgs, config: Config | undefined): { fiat: string | null; fiatRates?: string } {
   const fiat = parseFiat(args.fiat ?? config?.fiat);
   // The config's rates are its fiat's: a --fiat of another currency does not take them.
   const theConfigs = fiat !== null && config?.fiat !== undefined && fiat === parseFiat(config.fiat);
-  const rates = args['fiat-rates'] ?? (theConfigs ? config?.fiatRates : undefined);
+  const rates = args['fiat-rates'] ?? (theConfigs && config?.fiatRates !== undefined ? fromConfig(args.config, config.fiatRates) : undefined);
   return rates === undefined ? { fiat } : { fiat, fiatRates: rates };
 }
 
@@ -92,8 +98,8 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   const config = await readConfig(args.config);
   // Before anything is created: the warehouse and the files hold a person's financial records.
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
-  // Before any version is read: the catalog's covers the user's rows.
-  await useCatalog(args.catalog ?? config?.catalog);
+  // Before any version is read: the catalog's covers the user's rows. The config's paths are its folder's.
+  await useCatalog(args.catalog ?? (config?.catalog === undefined ? undefined : fromConfig(args.config, config.catalog)));
   const shard = parseShard(args.shard);
   const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env, ...(shard === undefined ? {} : { shard }) }) : [];
   if (shard !== undefined && pipeline.stages.includes('extract') && accounts.length === 0) {

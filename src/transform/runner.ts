@@ -67,10 +67,15 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
   return withSettingsOn((run) => warehouse.exclusive(run), { preserve_insertion_order: false }, async () => {
     const retyped = await steps.time('typed tables', () => warehouse.transaction((c) => ensureTyped(c, context.release.typing, context.now(), options.full === true)));
     if (retyped.length > 0 && options.full !== true) steps.note(`typed again: ${retyped.join(', ')}`);
-    return warehouse.transaction(async (c) => {
-      const plan = planLedger(await readRecordedVersions(c), context.release, { full: options.full === true, retyped });
-      return transformIn(c, plan, context);
-    });
+    try {
+      return await warehouse.transaction(async (c) => {
+        const plan = planLedger(await readRecordedVersions(c), context.release, { full: options.full === true, retyped });
+        return transformIn(c, plan, context);
+      });
+    } finally {
+      // A variable outlives a rolled-back transaction: the next transform of this process must not read it.
+      await warehouse.exclusive((c) => c.run('RESET VARIABLE lp_user_catalog')).catch(() => undefined);
+    }
   });
 }
 
@@ -84,7 +89,6 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
   const yours = userCatalogFile();
   if (yours !== undefined) await c.run(`SET VARIABLE lp_user_catalog = ${literal(yours)}`);
   const update = await withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context));
-  if (yours !== undefined) await c.run('RESET VARIABLE lp_user_catalog');
   if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;
   if (problems.length > 0) throw new CheckError(problems);

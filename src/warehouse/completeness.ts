@@ -93,7 +93,7 @@ export const LISTED = 1000;
 const QUERIES = {
   // The chains are walked once for the steps and the breaks (balance_breaks is the checked steps that broke).
   steps: `SELECT account, count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked,
-       count(*) FILTER (WHERE checked AND broken) AS breaks FROM lp_balance_steps() GROUP BY account`,
+       count(*) FILTER (WHERE checked AND broken) AS breaks FROM lp_balance_steps() GROUP BY account ORDER BY account`,
   breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
        lp_decimal_text(difference) AS difference FROM balance_breaks
      QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
@@ -101,7 +101,7 @@ const QUERIES = {
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
      FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots')
      ORDER BY account, f, account_type, asset`,
-  unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account',
+  unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account ORDER BY account',
   unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
      FROM unpaired_transfers QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
   unavailable: `SELECT account, account_type, unavailable FROM (SELECT * FROM asset_balances QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account))
@@ -166,7 +166,8 @@ export async function readCompletenessByAccount(warehouse: Warehouse): Promise<M
 /** One account's completeness out of readCompletenessByAccount's, or every account's as one (undefined: all). */
 export function completenessOf(byAccount: ReadonlyMap<string, Completeness>, account?: string): Completeness {
   if (account !== undefined) return byAccount.get(account) ?? nothingFound();
-  return mergeCompleteness([...byAccount.values()]);
+  // In the order of the accounts' names, whatever order the reads found them in: the manifest's bytes depend on it.
+  return mergeCompleteness([...byAccount.keys()].sort().map((a) => byAccount.get(a) as Completeness));
 }
 
 /** The findings and listings of the warehouse, of one account or all; undefined before a transform made the views. */

@@ -149,7 +149,7 @@ export async function assertTransformed(warehouse: Queued): Promise<void> {
   ]);
   const release = await releaseVersions();
   if (recorded.models !== release.models && recorded.catalog !== undefined && recorded.catalog !== release.catalog) {
-    throw new UsageError(`${warehouse.path} was last transformed with another type catalog; give the same --catalog (or config catalog) as that run, or run ledgerpipe transform with this one, then export`);
+    throw new UsageError(`${warehouse.path} was last transformed with another type catalog (another release's, or another --catalog); run ledgerpipe transform with the --catalog you export with (or none), then export`);
   }
   if (recorded.models !== release.models) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
   if (pending > 0) throw new UsageError(`${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`);

@@ -30,7 +30,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-catalog-'));
   sim = await startSimulator({ seed: 'catalog', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 20, rateScale: 100, pendingMs: 0 });
   await writeFile(join(dir, 'mine.csv'), MINE);
-  await writeFile(join(dir, 'ledgerpipe.config.json'), JSON.stringify({ catalog: join(dir, 'mine.csv'), accounts: [{ name: 'default', baseUrl: sim.baseUrl, env: { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' } }] }));
+  // The config names the file from its own folder, whatever folder the command runs in.
+  await writeFile(join(dir, 'ledgerpipe.config.json'), JSON.stringify({ catalog: './mine.csv', accounts: [{ name: 'default', baseUrl: sim.baseUrl, env: { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' } }] }));
 });
 afterAll(async () => {
   await sim.close();
@@ -76,7 +77,7 @@ describe('--catalog: the user\'s own type-catalog rows', () => {
 
     // An export without the file, of a warehouse transformed with it: refused, saying why.
     const bare = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'other'), '--quiet']);
-    expect([bare.status, bare.stderr]).toEqual([2, `ledgerpipe: ${join(dir, 'w.duckdb')} was last transformed with another type catalog; give the same --catalog (or config catalog) as that run, or run ledgerpipe transform with this one, then export\n`]);
+    expect([bare.status, bare.stderr]).toEqual([2, `ledgerpipe: ${join(dir, 'w.duckdb')} was last transformed with another type catalog (another release's, or another --catalog); run ledgerpipe transform with the --catalog you export with (or none), then export\n`]);
     // The config's catalog is the same file: its export is written.
     const configured = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'configured'), '--config', join(dir, 'ledgerpipe.config.json'), '--format', 'csv', '--quiet']);
     expect([configured.status, configured.stderr]).toEqual([0, '']);
