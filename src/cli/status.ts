@@ -1,3 +1,4 @@
+import { missingHours, MISSING_REASON } from '../prices/extract-prices.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { PagedStreamDef } from '../streams/stream.js';
@@ -17,7 +18,7 @@ import { completenessLines, holdingsLines } from './completeness-lines.js';
  */
 export async function statusLines(warehouse: Warehouse, now: number = Date.now()): Promise<string[]> {
   const accounts = await readAccounts(warehouse);
-  if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet'];
+  if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...(await candleGapLines(warehouse))];
   const lines: string[] = [];
   const completenessByAccount = await readCompletenessByAccount(warehouse);
   for (const account of accounts) {
@@ -36,6 +37,7 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
   }
+  lines.push(...(await candleGapLines(warehouse)));
   const catalog = await readCatalogVersion(warehouse);
   if (catalog !== undefined) lines.push(`type catalog of the last transform: ${catalog.version} (${formatInstant(catalog.at)})`);
   return lines;
@@ -73,6 +75,13 @@ function coverageLines(stream: PagedStreamDef, report: AccountReport, requested:
  * The ledger's net movement per asset of each calendar year (UTC), for one account. What the per-asset balances
  * prove of them is the completeness block's (docs/completeness.md).
  */
+/** The hours of candles the platform did not serve, asked twice (price_coverage.missing_hours): one line per symbol. */
+async function candleGapLines(warehouse: Warehouse): Promise<string[]> {
+  return (await missingHours(warehouse, { start: 0, end: Number.MAX_SAFE_INTEGER })).map(
+    (gap) => `candles missing: ${gap.symbol}, ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} (${gap.hours.slice(0, 3).map(formatInstant).join(', ')}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}`,
+  );
+}
+
 export function reconciliationLines(reconciliation: Reconciliation | undefined): string[] {
   if (reconciliation === undefined) return [];
   const { movements } = reconciliation;

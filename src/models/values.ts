@@ -30,6 +30,12 @@ export const priceCoverage: Model = {
     instant('window_end', 'Where it ends (exclusive): the span is [window_start, window_end), at most 200 hours.'),
     { name: 'candles', type: 'INTEGER', description: 'How many candles the platform gave for the span.' },
     instant('fetched_at', 'When it was read.'),
+    {
+      name: 'missing_hours',
+      type: 'TIMESTAMP WITH TIME ZONE[]',
+      description: "The hours of the span (their open) of the symbol's trading life with no candle after two asks; NULL when none. Their movements have no value.",
+    },
+    text('missing_reason', 'Why those hours have no candle; NULL when none is missing.'),
   ],
 };
 

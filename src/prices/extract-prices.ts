@@ -13,7 +13,7 @@ import { runPool } from '../util/work-pool.js';
 import { literal } from '../warehouse/quote.js';
 import { timestampTz, timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles } from './candles.js';
+import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles, type Candle } from './candles.js';
 import { routeCandidates, type Route } from './routes.js';
 
 /** The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md, "Prices"). */
@@ -65,7 +65,8 @@ async function coveredSpans(c: DuckDBConnection, symbol: string): Promise<Window
 }
 
 /** One span's candles and its coverage, in one transaction: a killed run loses or repeats nothing. */
-async function writeSpan(warehouse: Warehouse, symbol: string, span: Window, candles: ReturnType<typeof readCandles>, now: number): Promise<void> {
+async function writeSpan(warehouse: Warehouse, symbol: string, span: SpanRead, now: number): Promise<void> {
+  const { window, candles, missing } = span;
   await warehouse.transaction(async (c) => {
     if (candles.length > 0) {
       // lp_amount once over the rows, not once per row: each call of the macro is planned anew (a VALUES list of
@@ -75,19 +76,58 @@ async function writeSpan(warehouse: Warehouse, symbol: string, span: Window, can
         `INSERT OR REPLACE INTO price_candles SELECT ${literal(symbol)}, '${GRANULARITY}', ts, lp_amount(close), payload, ${timestampTzSql(now)} FROM (VALUES ${rows.join(', ')}) AS t(ts, close, payload)`,
       );
     }
-    await c.run('INSERT OR REPLACE INTO price_coverage VALUES ($symbol, $g, $start, $end, $n, $now)', {
-      symbol, g: GRANULARITY, start: timestampTz(span.start), end: timestampTz(span.end), n: candles.length, now: timestampTz(now),
-    });
+    const hours = missing.length === 0 ? 'NULL' : `[${missing.map(timestampTzSql).join(', ')}]`;
+    await c.run(
+      `INSERT OR REPLACE INTO price_coverage (symbol, granularity, window_start, window_end, candles, fetched_at, missing_hours, missing_reason)
+       VALUES ($symbol, $g, $start, $end, $n, $now, ${hours}, $reason)`,
+      { symbol, g: GRANULARITY, start: timestampTz(window.start), end: timestampTz(window.end), n: candles.length, now: timestampTz(now), reason: missing.length === 0 ? null : MISSING_REASON },
+    );
   });
+}
+
+/** Why an hour of a span has no candle after the span was read (price_coverage.missing_reason). */
+export const MISSING_REASON = 'the platform served no candle for the hour, asked twice';
+
+/** A span as read: its candles, and the hours of the symbol's trading life it should hold but does not. */
+interface SpanRead {
+  window: Window;
+  candles: Candle[];
+  missing: number[];
 }
 
 async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean, now: number): Promise<void> {
   await warehouse.exclusive((c) => c.run('INSERT OR REPLACE INTO price_pairs VALUES ($symbol, $listed, $now)', { symbol, listed, now: timestampTz(now) }));
 }
 
-/** One request for the candles of `span` (at most 200 hours): the 200 before its end. */
-async function readSpan(reader: Reader, symbol: string, span: Window): Promise<ReturnType<typeof readCandles>> {
-  return readCandles(await reader.fetch({ symbol, granularity: GRANULARITY, endTime: String(span.end - 1), limit: String(CANDLES_PER_PAGE) }), span);
+/**
+ * The candles of `span` (at most 200 hours), whichever way the platform reads `endTime` (docs/platform.md,
+ * "Prices"): asked with endTime at the span's end, which gives the whole span both when endTime means "candles
+ * that open before it" and when it means "candles complete by it". The hours of the symbol's trading life the
+ * answer lacks are asked once more, ending after the last of them; what is still missing is returned as
+ * missing, never filled in.
+ */
+async function readSpan(reader: Reader, symbol: string, span: Window, now: number): Promise<SpanRead> {
+  const byTime = new Map<number, Candle>();
+  let firstTraded = Number.NEGATIVE_INFINITY;
+  const ask = async (end: number): Promise<void> => {
+    const data = await reader.fetch({ symbol, granularity: GRANULARITY, endTime: String(end), limit: String(CANDLES_PER_PAGE) });
+    const candles = readCandles(data, span);
+    for (const k of candles) byTime.set(k.ts, k);
+    // Fewer candles than asked for: the platform has none older, so the symbol began trading with its first.
+    if ((candlesSchema.parse(data) ?? []).length < CANDLES_PER_PAGE) firstTraded = Math.max(firstTraded, candles[0]?.ts ?? end);
+  };
+  const lacking = () => expectedHours(span, now, firstTraded).filter((h) => !byTime.has(h));
+  await ask(span.end);
+  const first = lacking();
+  if (first.length > 0) await ask((first.at(-1) as number) + HOUR_MS);
+  return { window: span, candles: [...byTime.values()].sort((a, b) => a.ts - b.ts), missing: lacking() };
+}
+
+/** The hours `span` should hold a candle for: those complete by `now`, from the symbol's first trading hour on. */
+function expectedHours(span: Window, now: number, firstTraded: number): number[] {
+  const hours: number[] = [];
+  for (let h = Math.ceil(span.start / HOUR_MS) * HOUR_MS; h < span.end && h + HOUR_MS <= now; h += HOUR_MS) if (h >= firstTraded) hours.push(h);
+  return hours;
 }
 
 /**
@@ -112,9 +152,9 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   if (spans.length === 0) return true;
   const [first, ...rest] = spans as [Window, ...Window[]];
   try {
-    const candles = await readSpan(reader, symbol, first);
-    reader.candles += candles.length;
-    await writeSpan(warehouse, symbol, first, candles, now);
+    const read = await readSpan(reader, symbol, first, now);
+    reader.candles += read.candles.length;
+    await writeSpan(warehouse, symbol, read, now);
   } catch (error) {
     if (error instanceof PlatformError && error.platformCode === NO_SUCH_SYMBOL) {
       await recordPair(warehouse, symbol, false, now);
@@ -124,9 +164,9 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   }
   await recordPair(warehouse, symbol, true, now);
   await runPool(rest, { concurrency: 4 }, async (span) => {
-    const candles = await readSpan(reader, symbol, span);
-    reader.candles += candles.length;
-    await writeSpan(warehouse, symbol, span, candles, now);
+    const read = await readSpan(reader, symbol, span, now);
+    reader.candles += read.candles.length;
+    await writeSpan(warehouse, symbol, read, now);
   });
   return true;
 }
@@ -191,5 +231,25 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   });
   const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
   if (unpriced.length > 0) options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (docs/values.md)`);
+  for (const gap of await missingHours(options.warehouse, range)) {
+    options.log.warn(`${gap.symbol}: ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} without a candle (${gap.hours.slice(0, 3).map((h) => new Date(h).toISOString()).join(', ')}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`);
+  }
   return { routes, requests: stats.requests, rateLimited: stats.rateLimited, candles: reader.candles };
+}
+
+/** Per symbol, the hours of `range` with no candle after two asks (price_coverage.missing_hours), oldest first. */
+export async function missingHours(warehouse: Warehouse, range: Window): Promise<{ symbol: string; hours: number[] }[]> {
+  const found = await warehouse.exclusive(async (c) => {
+    // A warehouse opened read-only before its migration to this release has no such column: nothing is known missing.
+    const column = await c.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE table_name = 'price_coverage' AND column_name = 'missing_hours' AND database_name = current_database()");
+    if (column.getRows().length === 0) return [];
+    return (
+      await c.runAndReadAll(
+        `SELECT symbol, list(epoch_ms(h) ORDER BY h) AS hours FROM (SELECT symbol, unnest(missing_hours) AS h FROM price_coverage WHERE missing_hours IS NOT NULL)
+         WHERE h >= $from AND h < $to GROUP BY symbol ORDER BY symbol`,
+        { from: timestampTz(range.start), to: timestampTz(range.end) },
+      )
+    ).getRowObjectsJS();
+  });
+  return found.map((r) => ({ symbol: String(r['symbol']), hours: (r['hours'] as unknown[]).map(Number) }));
 }

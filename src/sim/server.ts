@@ -11,7 +11,7 @@ import { createRng } from './data/rng.js';
 import { advListEndpoint } from './endpoints/adv-list.js';
 import type { Endpoint, EndpointContext } from './endpoints/endpoint.js';
 import { fillHistoryEndpoint } from './endpoints/fill-history.js';
-import { DEFAULT_MARKETS, historyCandlesEndpoint, type SimMarket } from './endpoints/candles.js';
+import { DEFAULT_MARKETS, historyCandlesEndpoint, type CandleEndTime, type SimMarket } from './endpoints/candles.js';
 import { marginRecordEndpoint } from './endpoints/margin-record.js';
 import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
@@ -47,6 +47,14 @@ export interface SimulatorOptions {
   port?: number;
   /** The pairs it serves candles for (default DEFAULT_MARKETS). */
   markets?: readonly SimMarket[];
+  /**
+   * How history-candles reads `endTime` (docs/platform.md, "Prices"): `open-before` (default) serves the candles
+   * that open before it; `closed-before` those complete before it (open + granularity <= endTime). The docs'
+   * wording allows both.
+   */
+  candleEndTime?: CandleEndTime;
+  /** Hours (their open, Unix ms) whose candle it never serves, per symbol: a platform's own gaps. */
+  missingCandles?: Readonly<Record<string, readonly number[]>>;
   /**
    * How many accounts it serves (default 1), each with its own key and data: the first is `default` with
    * `credentials` and the seed's data, the n-th (n from 2) `acct-nnn` with a key and data of its own seed.
@@ -113,7 +121,10 @@ function indexes(dataset: Dataset, stream: PagedStream): Map<string, PartitionIn
   return new Map(dataset.streams[stream].map((p) => [p.name, new PartitionIndex(p)]));
 }
 
-function buildEndpoints(dataset: Dataset, options: { seed: string; marginWindowDays: number; markets: readonly SimMarket[]; unavailable?: readonly AccountType[] | undefined }): Endpoint[] {
+function buildEndpoints(
+  dataset: Dataset,
+  options: { seed: string; marginWindowDays: number; markets: readonly SimMarket[]; unavailable?: readonly AccountType[] | undefined; candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> } },
+): Endpoint[] {
   const { marginWindowDays } = options;
   const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
   return [
@@ -141,7 +152,7 @@ function buildEndpoints(dataset: Dataset, options: { seed: string; marginWindowD
     ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
     contractsEndpoint(),
     publicTimeEndpoint(),
-    historyCandlesEndpoint(options.seed, options.markets),
+    historyCandlesEndpoint(options.seed, options.markets, options.candles),
   ];
 }
 
@@ -214,7 +225,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const marginWindowDays = options.marginWindowDays ?? 366;
   const accounts = simAccounts(options, marginWindowDays);
   const endpointsByKey = new Map(
-    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS, unavailable: options.unavailable }).map((e) => [e.path, e]))]),
+    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS, unavailable: options.unavailable, candles: { endTime: options.candleEndTime ?? 'open-before', missing: options.missingCandles ?? {} } }).map((e) => [e.path, e]))]),
   );
   const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
   const state: SimState = {

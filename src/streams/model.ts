@@ -10,6 +10,7 @@ export type ColumnType =
   | 'VARCHAR[]'
   | 'DECIMAL(38,18)'
   | 'TIMESTAMP WITH TIME ZONE'
+  | 'TIMESTAMP WITH TIME ZONE[]'
   | 'TIMESTAMP'
   | 'DATE'
   | 'JSON'

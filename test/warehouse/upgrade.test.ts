@@ -81,6 +81,7 @@ describe('a warehouse of the first release', () => {
         { name: 'warehouse/008_pending_changes_unindexed.sql' },
         { name: 'warehouse/009_typed_tables_unindexed.sql' },
         { name: 'warehouse/010_holdings.sql' },
+        { name: 'warehouse/011_price_gaps.sql' },
       ]);
       // pending_changes keeps no key (its index made emptying a year's notes take a minute).
       expect(await rows(warehouse, "SELECT constraint_type FROM duckdb_constraints() WHERE table_name = 'pending_changes' ORDER BY ALL")).toEqual(
@@ -139,7 +140,7 @@ describe('a warehouse of the first release', () => {
     // Opening it again applies nothing more.
     const again = await openWarehouse(db);
     try {
-      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '10' }]);
+      expect(await rows(again, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: '11' }]);
     } finally {
       await again.close();
     }
