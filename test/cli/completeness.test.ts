@@ -122,13 +122,13 @@ describe('completeness against one consistent simulated account', () => {
   });
 
   it("reconciles the snapshots of two nightlies on the platform's clock, this machine's the same", { timeout: 120_000 }, async () => {
-    // Data of the two months that end a day ago, served by a simulator on the real clock: a range that ends at this
+    // Data of the twenty days that end a day ago, served by a simulator on the real clock: a range that ends at this
     // machine's now (a nightly's) is read up to the platform's present, where its snapshot is taken. The nightlies
     // here are its extraction and transform (the nightly pipeline would also export the year so far, a gap).
     const end = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
-    const s = await simulator({ from: end - 60 * 86_400_000, to: end, clock: Date.now });
+    const s = await simulator({ from: end - 20 * 86_400_000, to: end, clock: Date.now });
     const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-    expect((await cli(s, 'run', 'year-end', '--from', day(end - 60 * 86_400_000), '--to', day(end))).status).toBe(0);
+    expect((await cli(s, 'run', 'year-end', '--from', day(end - 20 * 86_400_000), '--to', day(end))).status).toBe(0);
     const own = ['--base-url', s.baseUrl, '--db', join(dir, 'w.duckdb'), '--rate-scale', '200', '--quiet'];
     for (const _ of [1, 2]) {
       const extract = await runCliProcess(['extract', '--from', day(end - 3 * 86_400_000), '--to', new Date().toISOString(), ...own], { env: simEnv(s.credentials) });
