@@ -4,8 +4,9 @@ import { extractPrices, type PriceResult } from '../prices/extract-prices.js';
 import { loadRates } from '../prices/rates-file.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
-import type { Logger } from '../util/logger.js';
+import { silentLogger, type Logger } from '../util/logger.js';
 import { timestampTz } from '../warehouse/time-values.js';
+import { hasTables } from '../warehouse/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface ValuationOptions {
@@ -68,4 +69,77 @@ export async function pricesStage(
   }
   await prepareValuation(warehouse, options);
   return result;
+}
+
+/** How often the prices read beside an extraction look for assets they have not read yet. */
+const EARLY_POLL_MS = 1_000;
+
+/** The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way. */
+export interface EarlyPrices {
+  stop(): Promise<void>;
+}
+
+/**
+ * The assets known while an extraction runs: the coins of every per-asset balance snapshot as loaded (the
+ * extraction takes this run's first; read from raw_records, since the model asset_balances is made by the
+ * transform), and those of the ledger's earlier rows in `range`.
+ */
+async function knownAssets(warehouse: Warehouse, range: Window): Promise<string[]> {
+  return warehouse.exclusive(async (c) => {
+    const held = await c.runAndReadAll(
+      "SELECT DISTINCT upper(coalesce(payload->>'coin', payload->>'marginCoin')) FROM raw_records WHERE stream = 'asset_balances'",
+    );
+    const booked = (await hasTables(c, ['ledger']))
+      ? await c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to', { from: timestampTz(range.start), to: timestampTz(range.end) })
+      : undefined;
+    const assets = [...held.getRows(), ...(booked?.getRows() ?? [])].map((r) => r[0]).filter((a): a is string => typeof a === 'string' && a !== '');
+    return [...new Set(assets)].sort();
+  });
+}
+
+/**
+ * Reads candles beside the extraction (issue 31; docs/values.md, "Where prices come from"): as soon as assets
+ * are known, their candles are read under the same per-IP pacer, while the records are still being fetched on
+ * their own per-key limits. The prices stage after the transform then reads only what is still missing (spans
+ * already read are never asked again), so the candles, routes and files are the ones it would have made alone.
+ * A failure here is left to that stage, which meets it again and reports it.
+ */
+export function pricesBeside(
+  warehouse: Warehouse,
+  options: ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger },
+): EarlyPrices {
+  let stopping = false;
+  let wake: () => void = () => {};
+  const read = new Set<string>();
+  const loop = (async () => {
+    while (!stopping) {
+      const fresh = (await knownAssets(warehouse, options.range).catch(() => [] as string[])).filter((a) => !read.has(a));
+      for (const a of fresh) read.add(a);
+      if (fresh.length > 0) {
+        const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
+        await extractPrices({
+          warehouse,
+          baseUrl: options.baseUrl,
+          assets: fresh.filter((a) => a !== options.fiat),
+          range: options.range,
+          ...fiatPair,
+          ...(options.clock === undefined ? {} : { clock: options.clock }),
+          rateScale: options.rateScale ?? 1,
+          ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
+          log: silentLogger,
+        }).catch((error: unknown) => options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`));
+      }
+      if (!stopping) await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, EARLY_POLL_MS);
+      });
+    }
+  })();
+  return {
+    stop: async () => {
+      stopping = true;
+      wake();
+      await loop;
+    },
+  };
 }

@@ -24,7 +24,7 @@ import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult, type ExtractStageOptions } from './extract-stage.js';
 import { describeGaps } from './gaps.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
-import { prepareValuation, pricesStage, type ValuationOptions } from './prices-stage.js';
+import { prepareValuation, pricesBeside, pricesStage, type EarlyPrices, type ValuationOptions } from './prices-stage.js';
 import type { PriceResult } from '../prices/extract-prices.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import type { Valuation } from '../warehouse/values.js';
@@ -141,7 +141,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const stage = stageRunner(warehouse, () => runIds, clock);
   try {
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [], holdings: [] };
-    runIds = await startRuns(warehouse, options, result, budget);
+    // With a range known up front, candles are read beside the extraction, under the same per-IP budget.
+    const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && options.range !== undefined ? startPricesBeside(warehouse, options, budget, clock) : undefined;
+    try {
+      runIds = await startRuns(warehouse, options, result, budget);
+    } finally {
+      await early?.stop();
+    }
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
     if (pipeline.stages.includes('prices')) {
       await stage('prices', async () => {
@@ -158,6 +164,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     options.progress.stop();
     await warehouse.close();
   }
+}
+
+/** The prices read beside the extraction (pricesBeside) of a run whose range is known before it extracts. */
+function startPricesBeside(warehouse: Warehouse, options: RunPipelineOptions, budget: IpBudget, clock: () => number): EarlyPrices {
+  const baseUrl = priceBaseUrl(options);
+  const range = options.range as Window;
+  return pricesBeside(warehouse, { ...valuationOf(options), baseUrl, range, clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
 }
 
 /**
