@@ -74,35 +74,36 @@ export async function pricesStage(
 /** How often the prices read beside an extraction look for assets they have not read yet. */
 const EARLY_POLL_MS = 1_000;
 
-/** The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way. */
+/** The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way and gives its figures. */
 export interface EarlyPrices {
-  stop(): Promise<void>;
+  stop(): Promise<PriceResult>;
 }
 
-/**
- * The assets known while an extraction runs: the coins of every per-asset balance snapshot as loaded (the
- * extraction takes this run's first; read from raw_records, since the model asset_balances is made by the
- * transform), and those of the ledger's earlier rows in `range`.
- */
-async function knownAssets(warehouse: Warehouse, range: Window): Promise<string[]> {
+/** The coins of every per-asset balance snapshot as loaded (read from raw_records: the model is the transform's). */
+async function heldAssets(warehouse: Warehouse): Promise<string[]> {
+  const reader = await warehouse.exclusive((c) =>
+    c.runAndReadAll("SELECT DISTINCT upper(coalesce(payload->>'coin', payload->>'marginCoin')) FROM raw_records WHERE stream = 'asset_balances'"),
+  );
+  return reader.getRows().map((r) => r[0]).filter((a): a is string => typeof a === 'string' && a !== '');
+}
+
+/** The assets of the ledger's rows in `range`, from runs before this one; none before the first transform. */
+async function bookedAssets(warehouse: Warehouse, range: Window): Promise<string[]> {
   return warehouse.exclusive(async (c) => {
-    const held = await c.runAndReadAll(
-      "SELECT DISTINCT upper(coalesce(payload->>'coin', payload->>'marginCoin')) FROM raw_records WHERE stream = 'asset_balances'",
-    );
-    const booked = (await hasTables(c, ['ledger']))
-      ? await c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to', { from: timestampTz(range.start), to: timestampTz(range.end) })
-      : undefined;
-    const assets = [...held.getRows(), ...(booked?.getRows() ?? [])].map((r) => r[0]).filter((a): a is string => typeof a === 'string' && a !== '');
-    return [...new Set(assets)].sort();
+    if (!(await hasTables(c, ['ledger']))) return [];
+    const reader = await c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to', { from: timestampTz(range.start), to: timestampTz(range.end) });
+    return reader.getRows().map((r) => String(r[0]));
   });
 }
 
 /**
- * Reads candles beside the extraction (issue 31; docs/values.md, "Where prices come from"): as soon as assets
- * are known, their candles are read under the same per-IP pacer, while the records are still being fetched on
- * their own per-key limits. The prices stage after the transform then reads only what is still missing (spans
- * already read are never asked again), so the candles, routes and files are the ones it would have made alone.
- * A failure here is left to that stage, which meets it again and reports it.
+ * Reads candles beside the extraction (docs/values.md, "Where prices come from"): as soon as assets are known,
+ * their candles are read under the same per-IP pacer, while the records are still being fetched on their own
+ * per-key limits. The assets: the ledger's earlier rows in the range, read once, and this run's balance snapshot,
+ * which the extraction takes first, looked for every second until it is there. The prices stage after the
+ * transform then reads only what is still missing (spans already read are never asked again), so the candles and
+ * files are the ones it would have made alone; holdings of assets held but not moved get their prices too. A
+ * failure here is left to that stage, which meets it again and reports it.
  */
 export function pricesBeside(
   warehouse: Warehouse,
@@ -110,26 +111,40 @@ export function pricesBeside(
 ): EarlyPrices {
   let stopping = false;
   let wake: () => void = () => {};
+  const figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
   const read = new Set<string>();
+  const readAssets = async (assets: readonly string[]): Promise<void> => {
+    const fresh = assets.filter((a) => !read.has(a));
+    if (fresh.length === 0 || stopping) return;
+    for (const a of fresh) read.add(a);
+    const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
+    try {
+      const done = await extractPrices({
+        warehouse,
+        baseUrl: options.baseUrl,
+        assets: fresh.filter((a) => a !== options.fiat),
+        range: options.range,
+        ...fiatPair,
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        rateScale: options.rateScale ?? 1,
+        ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
+        log: silentLogger,
+      });
+      figures.requests += done.requests;
+      figures.rateLimited += done.rateLimited;
+      figures.candles += done.candles;
+    } catch (error) {
+      options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`);
+    }
+  };
   const loop = (async () => {
+    await readAssets(await bookedAssets(warehouse, options.range).catch(() => []));
     while (!stopping) {
-      const fresh = (await knownAssets(warehouse, options.range).catch(() => [] as string[])).filter((a) => !read.has(a));
-      for (const a of fresh) read.add(a);
-      if (fresh.length > 0) {
-        const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
-        await extractPrices({
-          warehouse,
-          baseUrl: options.baseUrl,
-          assets: fresh.filter((a) => a !== options.fiat),
-          range: options.range,
-          ...fiatPair,
-          ...(options.clock === undefined ? {} : { clock: options.clock }),
-          rateScale: options.rateScale ?? 1,
-          ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
-          log: silentLogger,
-        }).catch((error: unknown) => options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`));
-      }
-      if (!stopping) await new Promise<void>((resolve) => {
+      const held = await heldAssets(warehouse).catch(() => []);
+      await readAssets(held);
+      // One snapshot a run: once it is loaded, nothing more is learned before the transform.
+      if (held.length > 0) return;
+      await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, EARLY_POLL_MS);
       });
@@ -140,6 +155,7 @@ export function pricesBeside(
       stopping = true;
       wake();
       await loop;
+      return figures;
     },
   };
 }

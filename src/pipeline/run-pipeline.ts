@@ -143,16 +143,19 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [], holdings: [] };
     // With a range known up front, candles are read beside the extraction, under the same per-IP budget.
     const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && options.range !== undefined ? startPricesBeside(warehouse, options, budget, clock) : undefined;
+    let beside: PriceResult | undefined;
     try {
       runIds = await startRuns(warehouse, options, result, budget);
     } finally {
-      await early?.stop();
+      beside = await early?.stop();
     }
     if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
     if (pipeline.stages.includes('prices')) {
       await stage('prices', async () => {
         const baseUrl = priceBaseUrl(options);
-        result.prices = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+        const after = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+        // The summary counts every candle request of the run, those beside the extraction too.
+        result.prices = beside === undefined ? after : { ...after, requests: after.requests + beside.requests, rateLimited: after.rateLimited + beside.rateLimited, candles: after.candles + beside.candles };
       });
     }
     const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;

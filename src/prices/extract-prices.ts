@@ -57,8 +57,9 @@ const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolv
 
 /** The spans of `symbol` already read. */
 async function coveredSpans(c: DuckDBConnection, symbol: string): Promise<Window[]> {
+  // A span with hours missing is asked again by the next run: the platform may have published them since.
   const reader = await c.runAndReadAll(
-    'SELECT epoch_ms(window_start), epoch_ms(window_end) FROM price_coverage WHERE symbol = $symbol AND granularity = $g',
+    'SELECT epoch_ms(window_start), epoch_ms(window_end) FROM price_coverage WHERE symbol = $symbol AND granularity = $g AND missing_hours IS NULL',
     { symbol, g: GRANULARITY },
   );
   return reader.getRows().map((r) => ({ start: Number(r[0]), end: Number(r[1]) }));
@@ -108,16 +109,16 @@ async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean,
  */
 async function readSpan(reader: Reader, symbol: string, span: Window, now: number): Promise<SpanRead> {
   const byTime = new Map<number, Candle>();
-  let firstTraded = Number.NEGATIVE_INFINITY;
-  const ask = async (end: number): Promise<void> => {
+  const ask = async (end: number): Promise<unknown[][]> => {
     const data = await reader.fetch({ symbol, granularity: GRANULARITY, endTime: String(end), limit: String(CANDLES_PER_PAGE) });
-    const candles = readCandles(data, span);
-    for (const k of candles) byTime.set(k.ts, k);
-    // Fewer candles than asked for: the platform has none older, so the symbol began trading with its first.
-    if ((candlesSchema.parse(data) ?? []).length < CANDLES_PER_PAGE) firstTraded = Math.max(firstTraded, candles[0]?.ts ?? end);
+    for (const k of readCandles(data, span)) byTime.set(k.ts, k);
+    return candlesSchema.parse(data) ?? [];
   };
+  const rows = await ask(span.end);
+  // Fewer candles than asked for: the platform has none older, so the symbol began trading with the oldest it
+  // gave (none at all: it had not begun by the span's end). Only the first answer says so.
+  const firstTraded = rows.length >= CANDLES_PER_PAGE ? Number.NEGATIVE_INFINITY : rows.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...rows.map((r) => Number(r[0])));
   const lacking = () => expectedHours(span, now, firstTraded).filter((h) => !byTime.has(h));
-  await ask(span.end);
   const first = lacking();
   if (first.length > 0) await ask((first.at(-1) as number) + HOUR_MS);
   return { window: span, candles: [...byTime.values()].sort((a, b) => a.ts - b.ts), missing: lacking() };
@@ -245,8 +246,10 @@ export async function missingHours(warehouse: Warehouse, range: Window): Promise
     if (column.getRows().length === 0) return [];
     return (
       await c.runAndReadAll(
-        `SELECT symbol, list(epoch_ms(h) ORDER BY h) AS hours FROM (SELECT symbol, unnest(missing_hours) AS h FROM price_coverage WHERE missing_hours IS NOT NULL)
-         WHERE h >= $from AND h < $to GROUP BY symbol ORDER BY symbol`,
+        // Each hour once (spans read under another time zone overlap), and not once its candle has come.
+        `SELECT symbol, list(DISTINCT epoch_ms(h) ORDER BY epoch_ms(h)) AS hours FROM (SELECT symbol, granularity, unnest(missing_hours) AS h FROM price_coverage WHERE missing_hours IS NOT NULL) AS p
+         WHERE h >= $from AND h < $to AND NOT EXISTS (SELECT 1 FROM price_candles AS c WHERE c.symbol = p.symbol AND c.granularity = p.granularity AND c.ts = p.h)
+         GROUP BY symbol ORDER BY symbol`,
         { from: timestampTz(range.start), to: timestampTz(range.end) },
       )
     ).getRowObjectsJS();
