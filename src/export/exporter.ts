@@ -209,7 +209,8 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   if (tables.length > 0) {
     const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
     for (const format of tables) {
-      const cells = columns.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`));
+      // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
+      const cells = [...columns.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`)), ...localTimeCells(valuation.timeZone, format)];
       plan(`${LEDGER_VALUED}.${format}`, (temp) => `COPY (${rangeSelect('lp_ledger_valued_rows()', 'entry_id', cells, options, false)}) TO ${temp} ${target(format)}`);
     }
   }

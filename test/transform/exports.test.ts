@@ -89,6 +89,18 @@ describe('exports', () => {
     expect(await readdir(out)).toEqual(['.ledgerpipe-export.json', 'deposits.csv', 'futures_fills.csv', 'ledger.csv', 'ledger_valued.csv', 'margin_records.csv', 'withdrawals.csv', 'year_summary.csv']);
   });
 
+  it('give the ledger and the valued ledger the local time of --tz after their columns', async () => {
+    await loadRaw(warehouse, [margin('7', T, '3')]);
+    await runTransforms(warehouse);
+    const out = join(dir, 'local');
+    await exportFiles(warehouse, { out, from: T, to: T + 60_000, formats: ['csv'], valuation: { fiat: null, fiatSource: null, timeZone: 'Europe/Berlin' } });
+    const [ledgerHead, ledgerRow] = (await readFile(join(out, 'ledger.csv'), 'utf8')).split('\n');
+    const [valuedHead, valuedRow] = (await readFile(join(out, 'ledger_valued.csv'), 'utf8')).split('\n');
+    // 2025-06-01T00:00:00Z is two hours later on Berlin's summer time.
+    expect([ledgerHead?.endsWith(',ts_local,date_local'), ledgerRow?.endsWith(',2025-06-01T02:00:00.000,2025-06-01')]).toEqual([true, true]);
+    expect([valuedHead?.endsWith(',price_usdt,value_usdt,tax_class,ts_local,date_local'), valuedRow?.endsWith(',1,3,internal_transfer,2025-06-01T02:00:00.000,2025-06-01')]).toEqual([true, true]);
+  });
+
   it('give byte-identical CSV for the same range twice, and Parquet rows equal to the CSV rows', async () => {
     await loadRaw(warehouse, GOLDEN);
     await runTransforms(warehouse);
