@@ -1,6 +1,6 @@
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
-import { extractPrices, type PriceResult } from '../prices/extract-prices.js';
+import { extractPrices, type PriceOptions, type PriceResult } from '../prices/extract-prices.js';
 import { loadRates } from '../prices/rates-file.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
@@ -41,26 +41,30 @@ export async function prepareValuation(warehouse: Warehouse, options: ValuationO
   return valuation;
 }
 
+/** What the prices stage and the prices beside the extraction ask of one stage's options. */
+type PricesStageOptions = ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger };
+
+/** extractPrices' options for `assets` (but the fiat itself, worth its amount), with the USDT<fiat> pair when no rates file prices the fiat. */
+function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets: readonly string[], log: Logger): PriceOptions {
+  return {
+    warehouse,
+    baseUrl: options.baseUrl,
+    assets: assets.filter((a) => a !== options.fiat),
+    range: options.range,
+    ...(options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {}),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    rateScale: options.rateScale ?? 1,
+    ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
+    log,
+  };
+}
+
 /** The prices stage: the candles of every asset the range moves (and of USDT<fiat>), then the views of values. */
-export async function pricesStage(
-  warehouse: Warehouse,
-  options: ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger },
-): Promise<PriceResult> {
+export async function pricesStage(warehouse: Warehouse, options: PricesStageOptions): Promise<PriceResult> {
   const assets = await assetsOfRange(warehouse, options.range);
-  const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
   let result: PriceResult;
   try {
-    result = await extractPrices({
-      warehouse,
-      baseUrl: options.baseUrl,
-      assets: assets.filter((a) => a !== options.fiat),
-      range: options.range,
-      ...fiatPair,
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
-      rateScale: options.rateScale ?? 1,
-      ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
-      log: options.log,
-    });
+    result = await extractPrices(priceOptions(warehouse, options, assets, options.log));
   } catch (error) {
     // Prices are a warning, never a gap (docs/values.md): the values stay empty where no candle was read.
     if (!(error instanceof LedgerpipeError) || error.exit === 'usage') throw error;
@@ -69,6 +73,11 @@ export async function pricesStage(
   }
   await prepareValuation(warehouse, options);
   return result;
+}
+
+/** `result` with the requests, 429s and candles of `more` added: one run's prices read in two parts. */
+export function withFiguresOf(result: PriceResult, more: PriceResult): PriceResult {
+  return { ...result, requests: result.requests + more.requests, rateLimited: result.rateLimited + more.rateLimited, candles: result.candles + more.candles };
 }
 
 /** How often the prices read beside an extraction look for assets they have not read yet. */
@@ -105,34 +114,18 @@ async function bookedAssets(warehouse: Warehouse, range: Window): Promise<string
  * files are the ones it would have made alone; holdings of assets held but not moved get their prices too. A
  * failure here is left to that stage, which meets it again and reports it.
  */
-export function pricesBeside(
-  warehouse: Warehouse,
-  options: ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger },
-): EarlyPrices {
+export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions): EarlyPrices {
   let stopping = false;
   let wake: () => void = () => {};
-  const figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
+  let figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
   const read = new Set<string>();
   const readAssets = async (assets: readonly string[]): Promise<void> => {
     const fresh = assets.filter((a) => !read.has(a));
     if (fresh.length === 0 || stopping) return;
     for (const a of fresh) read.add(a);
-    const fiatPair = options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {};
     try {
-      const done = await extractPrices({
-        warehouse,
-        baseUrl: options.baseUrl,
-        assets: fresh.filter((a) => a !== options.fiat),
-        range: options.range,
-        ...fiatPair,
-        ...(options.clock === undefined ? {} : { clock: options.clock }),
-        rateScale: options.rateScale ?? 1,
-        ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
-        log: silentLogger,
-      });
-      figures.requests += done.requests;
-      figures.rateLimited += done.rateLimited;
-      figures.candles += done.candles;
+      const done = await extractPrices(priceOptions(warehouse, options, fresh, silentLogger));
+      figures = withFiguresOf(figures, done);
     } catch (error) {
       options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`);
     }

@@ -24,7 +24,7 @@ import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult, type ExtractStageOptions } from './extract-stage.js';
 import { describeGaps } from './gaps.js';
 import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
-import { prepareValuation, pricesBeside, pricesStage, type EarlyPrices, type ValuationOptions } from './prices-stage.js';
+import { prepareValuation, pricesBeside, pricesStage, withFiguresOf, type EarlyPrices, type ValuationOptions } from './prices-stage.js';
 import type { PriceResult } from '../prices/extract-prices.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import type { Valuation } from '../warehouse/values.js';
@@ -155,7 +155,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         const baseUrl = priceBaseUrl(options);
         const after = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
         // The summary counts every candle request of the run, those beside the extraction too.
-        result.prices = beside === undefined ? after : { ...after, requests: after.requests + beside.requests, rateLimited: after.rateLimited + beside.rateLimited, candles: after.candles + beside.candles };
+        result.prices = beside === undefined ? after : withFiguresOf(after, beside);
       });
     }
     const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;
