@@ -10,7 +10,7 @@ import { simAccountOf } from '../src/sim/server.js';
 import { STREAMS } from '../src/streams/index.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { rateLimitBound } from './extract-bound.js';
-import { spawnSimulator, stopChild } from './sim-process.js';
+import { ipBreachesOf, spawnSimulator, stopChild } from './sim-process.js';
 
 export interface AccountsMeasurement {
   accounts: number;
@@ -24,6 +24,8 @@ export interface AccountsMeasurement {
   requests: number;
   fewestRequests: number;
   rateLimited: number;
+  /** Requests the simulator refused for the per-IP cap. */
+  ipBreaches: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface AccountsMeasurement {
  * simulator in its own process enforcing the real per-key limits and the live per-IP cap, beside the bound: the
  * slower of the per-key bound and every account's fewest requests divided by the default IP budget.
  */
-export async function measureAccounts(options: { accounts: number; from: string; to: string; records: number; seed: string }): Promise<AccountsMeasurement> {
+export async function measureAccounts(options: { accounts: number; from: string; to: string; records: number; seed: string; ipLimit?: number }): Promise<AccountsMeasurement> {
   const from = Date.parse(`${options.from}T00:00:00Z`);
   const to = Date.parse(`${options.to}T00:00:00Z`);
   let fewestRequests = 0;
@@ -42,10 +44,11 @@ export async function measureAccounts(options: { accounts: number; from: string;
     fewestRequests += bounds.reduce((n, b) => n + b.fewestRequests, 0);
     perKeyBoundSeconds = Math.max(perKeyBoundSeconds, ...bounds.map((b) => b.boundSeconds));
   }
-  const ipBoundSeconds = fewestRequests / (DEFAULT_IP_LIMIT_PER_MINUTE / 60);
+  const ipBoundSeconds = fewestRequests / ((options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE) / 60);
   const boundSeconds = Math.max(perKeyBoundSeconds, ipBoundSeconds);
-  const { child, info } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 300_000, seed: options.seed, from: options.from, to: options.to, accounts: options.accounts });
+  const { child, info, stderr } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 300_000, seed: options.seed, from: options.from, to: options.to, accounts: options.accounts });
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-accounts-'));
+  let measured: Omit<AccountsMeasurement, 'ipBreaches'>;
   try {
     const variable = (i: number, field: string) => `BENCH_${i}_${field}`;
     const config = join(dir, 'ledgerpipe.config.json');
@@ -54,7 +57,7 @@ export async function measureAccounts(options: { accounts: number; from: string;
     const db = join(dir, 'bench.duckdb');
     const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
     const started = performance.now();
-    const cli = spawn(process.execPath, [main, 'extract', '--from', options.from, '--to', options.to, '--config', config, '--db', db, '--quiet'], { env, stdio: ['ignore', process.env['LP_BENCH_DEBUG'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
+    const cli = spawn(process.execPath, [main, 'extract', '--from', options.from, '--to', options.to, '--config', config, '--db', db, '--quiet', ...(options.ipLimit === undefined ? [] : ['--ip-limit', String(options.ipLimit)])], { env, stdio: ['ignore', process.env['LP_BENCH_DEBUG'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
     const [code] = (await once(cli, 'exit')) as [number | null];
     const wallSeconds = (performance.now() - started) / 1000;
     if (code !== 0) throw new Error(`bench: extract of ${options.accounts} accounts exited with ${String(code)}`);
@@ -68,9 +71,10 @@ export async function measureAccounts(options: { accounts: number; from: string;
     } finally {
       await warehouse.close();
     }
-    return { accounts: options.accounts, wallSeconds, perKeyBoundSeconds, ipBoundSeconds, boundSeconds, ratio: wallSeconds / boundSeconds, requests, fewestRequests, rateLimited };
+    measured = { accounts: options.accounts, wallSeconds, perKeyBoundSeconds, ipBoundSeconds, boundSeconds, ratio: wallSeconds / boundSeconds, requests, fewestRequests, rateLimited };
   } finally {
     await stopChild(child);
     await rm(dir, { recursive: true, force: true });
   }
+  return { ...measured, ipBreaches: ipBreachesOf(stderr()) };
 }

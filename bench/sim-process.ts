@@ -42,6 +42,13 @@ function firstLine(child: ChildProcess, timeoutMs: number, stderr: () => string)
   });
 }
 
+/** The breaches of the per-IP cap a stopped simulator counted (its last line on stderr says them). */
+export function ipBreachesOf(stderr: string): number {
+  const match = /IP cap breaches (\d+)/.exec(stderr);
+  if (match === null) throw new Error(`bench: the simulator did not say its IP cap breaches: ${stderr}`);
+  return Number(match[1]);
+}
+
 /** SIGTERM, then SIGKILL if the child is still there after 2 s; resolves once it has exited. */
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -67,7 +74,7 @@ export async function spawnSimulator(options: {
   pendingSeconds?: number;
   /** --accounts: how many accounts it serves (default 1). */
   accounts?: number;
-}): Promise<{ child: ChildProcess; info: SimInfo }> {
+}): Promise<{ child: ChildProcess; info: SimInfo; stderr: () => string }> {
   const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', options.seed ?? 'bench'];
   // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
@@ -79,7 +86,7 @@ export async function spawnSimulator(options: {
   try {
     const info = JSON.parse(await firstLine(child, options.startTimeoutMs, tail)) as SimInfo;
     if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(info.baseUrl)) throw new Error(`simulator is not on loopback: ${info.baseUrl}`);
-    return { child, info };
+    return { child, info, stderr: tail };
   } catch (error) {
     await stopChild(child);
     throw error;

@@ -21,15 +21,24 @@ export interface FetcherDeps {
 export function createFetcher<T>(path: string, read: (data: unknown) => T, deps: FetcherDeps, options: { signed?: boolean } = {}) {
   const { client, limiter, policy, retryDeps, stats } = deps;
   const onEvent: RetryDeps['onEvent'] = (event) => {
-    if (event.kind === 'rate-limited') stats.rateLimited++;
+    if (event.kind === 'rate-limited') {
+      stats.rateLimited++;
+      limiter.rateLimited();
+    }
     if (event.kind === 'retry') stats.retries++;
   };
   return (params: Readonly<Record<string, string | undefined>>): Promise<T> =>
     withRetry(
       async () => {
-        await limiter.acquire();
+        // The window counts the request from when it is written, as the platform counts its arrival.
+        const sent = await limiter.reserve();
         stats.requests++;
-        const data = await client.get(path, params, options);
+        let data: unknown;
+        try {
+          data = await client.get(path, params, { ...options, onSent: sent });
+        } finally {
+          sent();
+        }
         try {
           return read(data);
         } catch (error) {

@@ -56,24 +56,29 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
 
 /**
  * One endpoint's pacing for one key under the IP budget: the key's limiter admits the request (so a key never
- * queues more than its own rate at the budget), then the budget grants it, and it leaves at once. The key's
- * window counts it from when it leaves, not from when it was admitted: a request may wait at the budget, and
- * requests that waited there must not leave closer together than the key's limit.
+ * queues more than its own rate at the budget), then the budget grants it. Both windows count it from when it
+ * is sent (`reserve`'s callback), not from when it was admitted: a request may wait at the budget, and requests
+ * that waited there must not leave closer together than the key's limit.
  */
 export function underBudget(key: RateLimiter, budget: RateLimiter): RateLimiter {
-  const acquire = async (): Promise<void> => {
-    const sent = await key.reserve();
+  const reserve = async (): Promise<() => void> => {
+    const keySent = await key.reserve();
+    let budgetSent: () => void;
     try {
-      await budget.acquire();
-    } finally {
-      sent();
+      budgetSent = await budget.reserve();
+    } catch (error) {
+      keySent();
+      throw error;
     }
+    return () => {
+      budgetSent();
+      keySent();
+    };
   };
   return {
-    acquire,
-    reserve: async () => {
-      await acquire();
-      return () => undefined;
-    },
+    reserve,
+    acquire: async () => (await reserve())(),
+    // The budget keeps its own wide margin (ARRIVAL_MARGIN_MS); a 429 is most likely the key's window.
+    rateLimited: () => key.rateLimited(),
   };
 }

@@ -8,6 +8,11 @@ export interface RateLimiter {
    * `sent` is called, and the requests behind it wait until then: the window counts departures.
    */
   reserve(): Promise<() => void>;
+  /**
+   * The platform answered 429 all the same: something between the window and the server brought requests
+   * closer together than they left. For a while (30 windows) the window is kept a fifth longer.
+   */
+  rateLimited(): void;
 }
 
 export interface RateLimiterOptions {
@@ -23,6 +28,11 @@ export interface RateLimiterOptions {
   /** The window the limit is counted over (default 1000 ms; 60 000 for a limit a minute, bursts allowed). */
   windowMs?: number;
 }
+
+/** After a 429, the window is this much longer (a fifth) ... */
+const WIDENED_BY = 0.2;
+/** ... for this many windows after the last 429 (30 s for a limit a second). */
+const WIDENED_FOR_WINDOWS = 30;
 
 /**
  * A sliding-window limiter: the n-th grant and the (n+capacity)-th are always at least one window plus a
@@ -42,11 +52,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   let head = 0;
   let size = 0;
   let tail: Promise<unknown> = Promise.resolve();
+  let widenedUntil = Number.NEGATIVE_INFINITY;
+  const windowNow = () => (options.clock() < widenedUntil ? windowMs * (1 + WIDENED_BY) : windowMs);
 
   const grant = async (): Promise<() => void> => {
     if (size === capacity) {
       await unsent[head];
-      const wait = (grants[head] as number) + windowMs - options.clock();
+      const wait = (grants[head] as number) + windowNow() - options.clock();
       if (wait > 0) await options.sleep(wait);
       head = (head + 1) % capacity;
       size--;
@@ -77,5 +89,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   return {
     reserve,
     acquire: async () => (await reserve())(),
+    rateLimited: () => {
+      widenedUntil = options.clock() + WIDENED_FOR_WINDOWS * windowMs;
+    },
   };
 }

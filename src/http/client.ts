@@ -41,13 +41,24 @@ export interface SignedClientOptions {
   maxBodyBytes?: number;
 }
 
+export interface GetOptions {
+  /** false: sent without the ACCESS headers (the public market endpoints). Default true. */
+  signed?: boolean;
+  /**
+   * Called once when the request is written to a connection: the moment the platform's window starts to count
+   * it, which can be later than the call (a connection still to open, an event loop busy). Not called when the
+   * request never leaves.
+   */
+  onSent?: () => void;
+}
+
 /**
  * A read-only signed client: it can only send GET. One call is one attempt with a fresh timestamp and
  * signature; retrying, pacing and clock sync are the caller's (see `retry.ts`).
  */
 export interface SignedClient {
   /** GET `path` with `params`; resolves to the envelope's `data` when the code is `00000`. */
-  get(path: string, params?: Readonly<Record<string, string | undefined>>, options?: { signed?: boolean }): Promise<unknown>;
+  get(path: string, params?: Readonly<Record<string, string | undefined>>, options?: GetOptions): Promise<unknown>;
   /** Reads the server's clock and signs with its offset from now on; resolves to the offset in ms. */
   syncTime(): Promise<number>;
   /** Server time minus local time, as last measured. */
@@ -132,6 +143,41 @@ function requestHeaders(credentials: Credentials, signedAt: string | undefined, 
   return headers;
 }
 
+/**
+ * An undici handler that says when its request is written: undici calls `onRequestStart` just before it writes
+ * the request line on the connection it was given (undici/lib/dispatcher/client-h1.js, `writeH1`). The other
+ * calls go through unchanged.
+ */
+class SentHandler implements Dispatcher.DispatchHandler {
+  constructor(
+    private readonly inner: Dispatcher.DispatchHandler,
+    private readonly onSent: () => void,
+  ) {}
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.onSent();
+    this.inner.onRequestStart?.(controller, context);
+  }
+  onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {
+    this.inner.onRequestUpgrade?.(...args);
+  }
+  onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
+    this.inner.onResponseStart?.(...args);
+  }
+  onResponseData(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseData']>>): void {
+    this.inner.onResponseData?.(...args);
+  }
+  onResponseEnd(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>): void {
+    this.inner.onResponseEnd?.(...args);
+  }
+  onResponseError(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseError']>>): void {
+    this.inner.onResponseError?.(...args);
+  }
+}
+
+/** `dispatcher`, with `onSent` told when each request it carries is written. */
+const markingSent = (dispatcher: Dispatcher, onSent: () => void): Dispatcher =>
+  dispatcher.compose((dispatch) => (opts, handler) => dispatch(opts, new SentHandler(handler, onSent)));
+
 interface AnswerSource {
   base: string;
   dispatcher: Dispatcher;
@@ -141,12 +187,13 @@ interface AnswerSource {
 }
 
 /** One answer, its text capped and redacted; a redirect is not followed but said, as a --base-url to check. */
-async function fetchAnswer(source: AnswerSource, where: string, url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+async function fetchAnswer(source: AnswerSource, where: string, url: string, headers: Record<string, string>, onSent?: () => void): Promise<{ status: number; text: string }> {
   let status: number;
   let text: string;
   let location: string | undefined;
   try {
-    const res = await request(url, { method: 'GET', headers, dispatcher: source.dispatcher, signal: AbortSignal.timeout(source.timeouts.totalMs) });
+    const dispatcher = onSent === undefined ? source.dispatcher : markingSent(source.dispatcher, onSent);
+    const res = await request(url, { method: 'GET', headers, dispatcher, signal: AbortSignal.timeout(source.timeouts.totalMs) });
     status = res.statusCode;
     const header = res.headers['location'];
     location = header === undefined ? undefined : source.redact(String(header));
@@ -202,12 +249,12 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
   const answers = { base, dispatcher, timeouts, maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES, redact };
   let offsetMs = 0;
 
-  const get = async (path: string, params: Readonly<Record<string, string | undefined>> = {}, opts: { signed?: boolean } = {}) => {
+  const get = async (path: string, params: Readonly<Record<string, string | undefined>> = {}, opts: GetOptions = {}) => {
     const query = canonicalQuery(params);
     // A fresh timestamp and signature on every attempt: a retried request with an old one would be refused.
     const signedAt = opts.signed === false ? undefined : String(Math.round(clock() + offsetMs));
     const headers = requestHeaders(options.credentials, signedAt, path, query);
-    const answer = await fetchAnswer(answers, `GET ${path}`, `${base}${path}${query === '' ? '' : `?${query}`}`, headers);
+    const answer = await fetchAnswer(answers, `GET ${path}`, `${base}${path}${query === '' ? '' : `?${query}`}`, headers, opts.onSent);
     return readEnvelope(answer, path, redact);
   };
 

@@ -80,6 +80,8 @@ export interface PipelineResult {
   holdings: Holding[];
   /** Set when the run finished but is incomplete (quarantined records, gaps, breaks): exit 4. */
   incomplete?: string;
+  /** Each stage's wall time in seconds (the extraction's includes the candles read beside it). */
+  stageSeconds: Partial<Record<Stage, number>>;
 }
 
 function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | undefined): StreamDef[] {
@@ -138,27 +140,37 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const warehouse = await openWarehouse(options.dbPath);
   // The rows of `runs` this run keeps up to date: one per account, each with the stage it is in.
   let runIds: string[] = [];
+  const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [], holdings: [], stageSeconds: {} };
   const stage = stageRunner(warehouse, () => runIds, clock);
+  /** Runs `work` and keeps its wall time as the stage's (what the bench sets beside the rate-limit bounds). */
+  const timed = async <T>(name: Stage, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const value = await work();
+    result.stageSeconds[name] = (performance.now() - started) / 1000;
+    return value;
+  };
   try {
-    const result: PipelineResult = { accounts: [], exports: [], reconciliation: [], notFinal: [], unpriced: [], holdings: [] };
     // With a range known up front, candles are read beside the extraction, under the same per-IP budget.
     const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && options.range !== undefined ? startPricesBeside(warehouse, options, budget, clock) : undefined;
     let beside: PriceResult | undefined;
-    try {
-      runIds = await startRuns(warehouse, options, result, budget);
-    } finally {
-      beside = await early?.stop();
-    }
-    if (pipeline.stages.includes('transform')) await stage('transform', () => transformStage(warehouse, options, result));
+    const start = async () => {
+      try {
+        runIds = await startRuns(warehouse, options, result, budget);
+      } finally {
+        beside = await early?.stop();
+      }
+    };
+    await (pipeline.stages.includes('extract') ? timed('extract', start) : start());
+    if (pipeline.stages.includes('transform')) await timed('transform', () => stage('transform', () => transformStage(warehouse, options, result)));
     if (pipeline.stages.includes('prices')) {
-      await stage('prices', async () => {
+      await timed('prices', () => stage('prices', async () => {
         const baseUrl = priceBaseUrl(options);
         const after = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
         // The summary counts every candle request of the run, those beside the extraction too.
         result.prices = beside === undefined ? after : withFiguresOf(after, beside);
-      });
+      }));
     }
-    const gapsText = pipeline.stages.includes('export') ? await exportStage(warehouse, options, result, stage) : undefined;
+    const gapsText = pipeline.stages.includes('export') ? await timed('export', () => exportStage(warehouse, options, result, stage)) : undefined;
     const findings = completenessFindings(result);
     if (findings !== undefined) result.incomplete = [result.incomplete, findings].filter((t) => t !== undefined).join('; ');
     await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, [gapsText, findings].filter((t) => t !== undefined).join('; ') || undefined, clock)));

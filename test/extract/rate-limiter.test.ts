@@ -216,3 +216,27 @@ describe('under the IP budget', () => {
     expect([busiestWindow(times, 1000), busiestWindow(times, 60_000)]).toEqual([2, 60]);
   });
 });
+
+describe('after a 429', () => {
+  it('keeps the window a fifth longer for 30 windows after the last 429, then goes back to it', async () => {
+    const { limiter: l, clock } = limiter(1, 0);
+    expect(await grantTimes(l, clock, 2)).toEqual([0, 1000]);
+    l.rateLimited();
+    // 1200 ms apart while widened (until 1000 + 30 s), one window apart after.
+    const times = await grantTimes(l, clock, 27);
+    expect(times.slice(0, 3)).toEqual([2200, 3400, 4600]);
+    expect(times.slice(-4)).toEqual([29800, 31000, 32000, 33000]);
+  });
+
+  it('widens the key, not the budget, when paced under the IP budget', async () => {
+    const time = fakeTime();
+    const key = createRateLimiter({ perSecond: 1, clock: time.clock.now, sleep: time.sleep, marginMs: 0 });
+    const budget = createRateLimiter({ perSecond: 100, clock: time.clock.now, sleep: time.sleep, marginMs: 0 });
+    const paced = underBudget(key, budget);
+    await paced.acquire();
+    paced.rateLimited();
+    await paced.acquire();
+    expect(time.clock.now() - T0).toBe(1200);
+    expect(await grantTimes(budget, time.clock, 3)).toEqual([1200, 1200, 1200]);
+  });
+});

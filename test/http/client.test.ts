@@ -460,3 +460,52 @@ describe('the size of an answer', () => {
     }
   });
 });
+
+describe('when a request counts as sent', () => {
+  it('tells onSent when the request is written, not when get is called: a request queued for the one connection waits', async () => {
+    const events: string[] = [];
+    const held: ServerResponse[] = [];
+    const server = createServer((req, res) => {
+      events.push(`arrived ${String(req.url)}`);
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const c = createSignedClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: CREDENTIALS, connections: 1 });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    try {
+      const first = c.get(WITHDRAWALS, { n: '1' }, { onSent: () => events.push('sent 1') });
+      const second = c.get(WITHDRAWALS, { n: '2' }, { onSent: () => events.push('sent 2') });
+      await until(() => held.length === 1);
+      // The second waits for the connection the first holds: not sent yet, whatever the time since get.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(events).toEqual(['sent 1', `arrived ${WITHDRAWALS}?n=1`]);
+      held[0]?.end(JSON.stringify(ok([1])));
+      expect(await first).toEqual([1]);
+      await until(() => held.length === 2);
+      expect(events).toEqual(['sent 1', `arrived ${WITHDRAWALS}?n=1`, 'sent 2', `arrived ${WITHDRAWALS}?n=2`]);
+      held[1]?.end(JSON.stringify(ok([2])));
+      expect(await second).toEqual([2]);
+    } finally {
+      await c.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('never tells onSent of a request that could not leave', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const c = createSignedClient({ baseUrl: `http://127.0.0.1:${port}`, credentials: CREDENTIALS });
+    let sent = 0;
+    try {
+      await expect(c.get(WITHDRAWALS, {}, { onSent: () => sent++ })).rejects.toMatchObject({ code: 'LP_NET_REFUSED' });
+      expect(sent).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+});

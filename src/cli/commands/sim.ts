@@ -102,5 +102,5 @@ async function serveSimulator(args: SimArgs, range: { from: number; to: number }
   io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials, accounts }));
   await io.untilSignal();
   await sim.close();
-  io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}`);
+  io.log(`sim: stopped after ${sim.stats.requests} requests; by status ${JSON.stringify(sim.stats.byStatus)}; IP cap breaches ${sim.stats.ipBreaches}`);
 }
