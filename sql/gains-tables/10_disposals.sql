@@ -1,0 +1,65 @@
+-- The tables of realized gains from the engine's slices and open lots (src/gains/gains.ts; docs/gains.md), with
+-- the dates of the rules: getvariable('lp_gains_time_zone') (--tz, or Europe/London for uk), the tax year's first
+-- day getvariable('lp_tax_year_start') (MM-DD), the unit and the cost basis. Made again by every computation.
+CREATE OR REPLACE TABLE disposals AS
+WITH dated AS (
+  SELECT *,
+    CAST(timezone(getvariable('lp_gains_time_zone'), disposed_at) AS DATE) AS disposed_date,
+    CAST(timezone(getvariable('lp_gains_time_zone'), acquired_at) AS DATE) AS acquired_date
+  FROM temp.lp_gain_slices
+)
+SELECT
+  account, asset,
+  CAST(quantity AS DECIMAL(38, 18)) AS quantity,
+  disposed_at, acquired_at,
+  CAST(date_diff('day', acquired_date, disposed_date) AS INTEGER) AS holding_days,
+  CAST(proceeds AS DECIMAL(38, 18)) AS proceeds,
+  CAST(cost AS DECIMAL(38, 18)) AS cost,
+  CAST(fees AS DECIMAL(38, 18)) AS fees,
+  CAST(proceeds AS DECIMAL(38, 18)) - CAST(cost AS DECIMAL(38, 18)) - CAST(fees AS DECIMAL(38, 18)) AS gain,
+  match_rule, trade_group, flags,
+  CASE
+    WHEN getvariable('lp_tax_year_start') = '01-01' THEN CAST(year(disposed_date) AS VARCHAR)
+    ELSE (SELECT CAST(y AS VARCHAR) || '-' || lpad(CAST((y + 1) % 100 AS VARCHAR), 2, '0')
+          FROM (SELECT CASE WHEN strftime(disposed_date, '%m-%d') >= getvariable('lp_tax_year_start') THEN year(disposed_date) ELSE year(disposed_date) - 1 END AS y))
+  END AS tax_year,
+  CASE
+    WHEN acquired_date IS NULL THEN NULL
+    WHEN disposed_date > acquired_date + INTERVAL 1 YEAR THEN 'long'
+    ELSE 'short'
+  END AS term,
+  CAST(getvariable('lp_gains_unit') AS VARCHAR) AS unit,
+  CAST(getvariable('lp_cost_basis') AS VARCHAR) AS cost_basis
+FROM dated
+ORDER BY disposed_at, asset, account, acquired_at NULLS LAST;
+
+CREATE OR REPLACE TABLE lots AS
+SELECT
+  account, asset,
+  CAST(quantity AS DECIMAL(38, 18)) AS quantity,
+  CAST(cost AS DECIMAL(38, 18)) AS cost,
+  acquired_at,
+  CAST(getvariable('lp_gains_unit') AS VARCHAR) AS unit,
+  CAST(getvariable('lp_cost_basis') AS VARCHAR) AS cost_basis
+FROM temp.lp_gain_lots
+ORDER BY account, asset, acquired_at NULLS FIRST;
+
+CREATE OR REPLACE VIEW gains_summary AS
+SELECT
+  account, asset, tax_year, coalesce(term, 'pool') AS term, unit,
+  count(*) AS disposals,
+  sum(quantity) AS quantity,
+  sum(proceeds) AS proceeds,
+  sum(cost) AS cost,
+  sum(fees) AS fees,
+  sum(gain) AS gain,
+  coalesce(sum(gain) FILTER (WHERE gain > 0), 0) AS gains,
+  coalesce(sum(gain) FILTER (WHERE gain < 0), 0) AS losses,
+  count(*) FILTER (WHERE match_rule = 'unmatched') AS unmatched
+FROM disposals
+WHERE proceeds IS NOT NULL
+GROUP BY ALL
+ORDER BY account, asset, tax_year, term;
+
+DROP TABLE temp.lp_gain_slices;
+DROP TABLE temp.lp_gain_lots;

@@ -1,0 +1,97 @@
+-- The movements the gains engine matches (src/gains/gains.ts; docs/gains.md): every valued ledger row of an
+-- asset other than the unit (the run's fiat, else USDT), as an acquisition, a disposal or a removal, with its
+-- value in the unit. `value_unit` is value_fiat with a fiat, else value_usdt.
+--
+-- * A trade group's legs (tax class trade_leg or conversion) are one disposal and one acquisition: a leg given
+--   is disposed of for the value of what was received, a leg received is acquired at the value of what was given
+--   (HMRC CRYPTO22257); with several legs on one side, each has its share by its own value. When the other
+--   side has no value, the leg's own value stands in (flag `own_value`).
+-- * A trade group's fees (tax class trading_fee): an allowable cost of the group's disposal (column fees), or
+--   part of the acquisition's cost when nothing but the unit was given; a fee paid in a token is also a disposal
+--   of that token at its value (CRYPTO22280, flag `fee`).
+-- * Withdrawals (external_withdrawal) leave the lots without being disposed of (kind `remove`), listed.
+-- * Transfers between the account's own wallets (internal_transfer), and rows booked elsewhere or not moved,
+--   change no lot: the lots are the account's (or the pool's), whichever wallet holds the coins.
+-- * Anything else received is acquired at its value (income, interest, rewards, deposits flagged
+--   `deposit_at_market_value`, realized PnL, funding received, loans); anything else paid is disposed of at its
+--   value (fees, funding and interest paid, liquidations, repayments), flagged with its tax class.
+-- * A row without a value counts as worth zero, flagged `unvalued`.
+CREATE OR REPLACE VIEW lp_gain_events AS
+WITH valued AS (
+  SELECT
+    account, entry_id, ts, asset, amount, category, tax_class, trade_group,
+    CASE WHEN lp_valuation_fiat() IS NULL THEN value_usdt ELSE value_fiat END AS value_unit,
+    coalesce(lp_valuation_fiat(), 'USDT') AS unit
+  FROM lp_ledger_valued_rows()
+),
+legs AS (
+  SELECT *,
+    trade_group IS NOT NULL AND tax_class IN ('trade_leg', 'conversion') AS is_leg,
+    trade_group IS NOT NULL AND tax_class = 'trading_fee' AS is_group_fee
+  FROM valued
+),
+groups AS (
+  SELECT
+    trade_group,
+    sum(abs(value_unit)) FILTER (WHERE is_leg AND amount < 0) AS given,
+    count(*) FILTER (WHERE is_leg AND amount < 0 AND value_unit IS NULL) AS given_unvalued,
+    sum(value_unit) FILTER (WHERE is_leg AND amount > 0) AS received,
+    count(*) FILTER (WHERE is_leg AND amount > 0 AND value_unit IS NULL) AS received_unvalued,
+    count(*) FILTER (WHERE is_leg AND amount < 0) AS given_legs,
+    count(*) FILTER (WHERE is_leg AND amount > 0) AS received_legs,
+    count(*) FILTER (WHERE is_leg AND amount < 0 AND asset <> unit) AS token_given_legs,
+    coalesce(sum(abs(value_unit)) FILTER (WHERE is_group_fee AND amount < 0), 0) - coalesce(sum(value_unit) FILTER (WHERE is_group_fee AND amount > 0), 0) AS fees
+  FROM legs
+  WHERE trade_group IS NOT NULL
+  GROUP BY trade_group
+),
+shaped AS (
+  SELECT
+    l.account, l.entry_id, l.ts, l.asset, l.trade_group, l.tax_class,
+    abs(l.amount) AS quantity,
+    CASE
+      WHEN l.tax_class IN ('internal_transfer', 'booked_elsewhere', 'not_moved') THEN NULL
+      WHEN l.amount > 0 THEN 'acquire'
+      WHEN l.tax_class = 'external_withdrawal' THEN 'remove'
+      ELSE 'dispose'
+    END AS kind,
+    -- A leg's share of the other side: all of it when alone on its side, else by its own value.
+    CASE
+      WHEN NOT l.is_leg THEN abs(l.value_unit)
+      WHEN l.amount < 0 AND g.received_unvalued = 0 AND (g.given_legs = 1 OR g.given > 0)
+        THEN CASE WHEN g.given_legs = 1 THEN g.received ELSE CAST(g.received * abs(l.value_unit) / g.given AS DECIMAL(38, 18)) END
+      WHEN l.amount > 0 AND g.given_unvalued = 0 AND (g.received_legs = 1 OR g.received > 0)
+        THEN CASE WHEN g.received_legs = 1 THEN g.given ELSE CAST(g.given * l.value_unit / g.received AS DECIMAL(38, 18)) END
+      ELSE abs(l.value_unit)
+    END AS value_share,
+    l.is_leg AND NOT (CASE WHEN l.amount < 0 THEN g.received_unvalued = 0 ELSE g.given_unvalued = 0 END) AS own_value,
+    -- The group's fees: the disposal's allowable cost, or the acquisition's when only the unit was given.
+    CASE
+      WHEN NOT l.is_leg OR g.fees = 0 THEN 0
+      WHEN l.amount < 0 AND l.asset <> l.unit AND g.token_given_legs = 1 THEN g.fees
+      WHEN l.amount < 0 AND l.asset <> l.unit THEN CAST(g.fees * abs(l.value_unit) / nullif(g.given, 0) AS DECIMAL(38, 18))
+      WHEN l.amount > 0 AND g.token_given_legs = 0 AND g.received_legs = 1 THEN g.fees
+      WHEN l.amount > 0 AND g.token_given_legs = 0 THEN CAST(g.fees * l.value_unit / nullif(g.received, 0) AS DECIMAL(38, 18))
+      ELSE 0
+    END AS fee_share,
+    l.value_unit IS NULL AS unvalued,
+    l.is_group_fee
+  FROM legs AS l
+  LEFT JOIN groups AS g USING (trade_group)
+  WHERE l.asset <> l.unit AND l.amount <> 0
+)
+SELECT
+  account, entry_id, ts, asset, kind, quantity,
+  -- An acquisition's cost takes in the group's fees when nothing but the unit was given for it.
+  CAST(coalesce(value_share, 0) + CASE WHEN kind = 'acquire' THEN coalesce(fee_share, 0) ELSE 0 END AS DECIMAL(38, 18)) AS value,
+  CAST(CASE WHEN kind = 'dispose' THEN coalesce(fee_share, 0) ELSE 0 END AS DECIMAL(38, 18)) AS fees,
+  trade_group,
+  concat_ws(' ',
+    CASE WHEN value_share IS NULL THEN 'unvalued' END,
+    CASE WHEN own_value AND value_share IS NOT NULL THEN 'own_value' END,
+    CASE WHEN is_group_fee THEN 'fee' END,
+    CASE WHEN tax_class = 'external_deposit' AND kind = 'acquire' THEN 'deposit_at_market_value' END,
+    CASE WHEN tax_class NOT IN ('trade_leg', 'conversion', 'trading_fee', 'external_deposit', 'external_withdrawal') THEN tax_class END
+  ) AS flags
+FROM shaped
+WHERE kind IS NOT NULL;

@@ -1,0 +1,191 @@
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors/usage-error.js';
+import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
+import { timestampTz } from '../warehouse/time-values.js';
+import { dec, text, ZERO, type Dec } from './decimal.js';
+import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
+
+/** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start, --opening-lots. */
+export interface GainsOptions {
+  costBasis: CostBasis;
+  /** `account`: each account's lots apart; `all`: one pool of every account's. */
+  pool: 'account' | 'all';
+  /** MM-DD, the first day of a tax year (01-01; 04-06 in the UK). */
+  taxYearStart: string;
+  /** A CSV of lots held before the warehouse's first record: account,asset,quantity,cost,currency,acquired_at. */
+  openingLots?: string;
+  /** The time zone of dates (holding periods, tax years); the UK rules always count days in Europe/London. */
+  timeZone: string;
+  /** The range's end (Unix ms): movements from then on are left out, so `lots` are those open then. */
+  until?: number;
+}
+
+export const DEFAULT_POOL: Record<CostBasis, 'account' | 'all'> = { fifo: 'account', hifo: 'account', average: 'all', uk: 'all' };
+
+export interface GainsResult {
+  unit: string;
+  disposals: number;
+  /** Disposal slices no acquisition covers: at zero cost, flagged `no_acquisition`. */
+  unmatched: number;
+  /** Their quantity, per asset. */
+  unmatchedByAsset: Map<string, Dec>;
+  lots: number;
+}
+
+/** One event as read, before its day is known. */
+interface EventRow {
+  pool: string;
+  asset: string;
+  event: GainEvent;
+}
+
+const dayFormat = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/**
+ * Computes the lots and disposals of every asset over the whole ledger (so that earlier years' lots carry into
+ * the range) and writes the tables `disposals` and `lots` (open at the end) and the view `gains_summary`.
+ * Reads the valued ledger of the session's valuation: run after prepareValuation.
+ *
+ * @example
+ * await computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' });
+ */
+export async function computeGains(c: DuckDBConnection, options: GainsOptions): Promise<GainsResult> {
+  for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
+  const unit = String((await c.runAndReadAll(`SELECT coalesce(lp_valuation_fiat(), 'USDT')`)).getRows()[0]?.[0]);
+  const localDay = dayFormat(options.costBasis === 'uk' ? 'Europe/London' : options.timeZone);
+  const opening = options.openingLots === undefined ? [] : await readOpeningLots(options.openingLots, unit, options.pool, localDay);
+  const groups = groupByPoolAndAsset([...opening, ...(await readEvents(c, options.pool, localDay, options.until))]);
+  await c.run('CREATE OR REPLACE TEMP TABLE lp_gain_slices (account VARCHAR, asset VARCHAR, quantity VARCHAR, disposed_at TIMESTAMPTZ, acquired_at TIMESTAMPTZ, proceeds VARCHAR, cost VARCHAR, fees VARCHAR, match_rule VARCHAR, trade_group VARCHAR, flags VARCHAR)');
+  await c.run('CREATE OR REPLACE TEMP TABLE lp_gain_lots (account VARCHAR, asset VARCHAR, quantity VARCHAR, cost VARCHAR, acquired_at TIMESTAMPTZ)');
+  const slices = await c.createAppender('lp_gain_slices', 'main', 'temp');
+  const lots = await c.createAppender('lp_gain_lots', 'main', 'temp');
+  const result: GainsResult = { unit, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0 };
+  try {
+    for (const [key, events] of groups) {
+      const [pool, asset] = JSON.parse(key) as [string, string];
+      const matched = matchEvents(events, options.costBasis);
+      for (const slice of matched.slices) appendSlice(slices, asset, slice, result);
+      for (const lot of matched.open) appendLot(lots, options.pool === 'all' ? pool : lot.account, asset, lot, result);
+    }
+    slices.flushSync();
+    lots.flushSync();
+  } finally {
+    slices.closeSync();
+    lots.closeSync();
+  }
+  await c.run('SET VARIABLE lp_tax_year_start = $start', { start: options.taxYearStart });
+  await c.run('SET VARIABLE lp_gains_time_zone = $tz', { tz: options.costBasis === 'uk' ? 'Europe/London' : options.timeZone });
+  await c.run('SET VARIABLE lp_gains_unit = $unit', { unit });
+  await c.run('SET VARIABLE lp_cost_basis = $basis', { basis: options.costBasis });
+  for (const file of await readSqlFolder('gains-tables')) await runSqlFile(c, file);
+  return result;
+}
+
+/** The events of the valued ledger, each with its pool and local day, in time order. */
+async function readEvents(c: DuckDBConnection, pool: 'account' | 'all', localDay: Intl.DateTimeFormat, until: number | undefined): Promise<EventRow[]> {
+  const columns = 'account, asset, epoch_ms(ts), kind, quantity::VARCHAR, value::VARCHAR, fees::VARCHAR, trade_group, flags';
+  const reader = until === undefined
+    ? await c.runAndReadAll(`SELECT ${columns} FROM lp_gain_events ORDER BY ts, entry_id`)
+    : await c.runAndReadAll(`SELECT ${columns} FROM lp_gain_events WHERE ts < $until ORDER BY ts, entry_id`, { until: timestampTz(until) });
+  return reader.getRows().map((r) => {
+    const ts = Number(r[2]);
+    const flags = String(r[8] ?? '');
+    return {
+      pool: pool === 'all' ? 'all' : String(r[0]),
+      asset: String(r[1]),
+      event: {
+        account: String(r[0]), ts, day: localDay.format(ts), kind: r[3] as GainEvent['kind'],
+        quantity: dec(String(r[4])), value: dec(String(r[5])), fees: dec(String(r[6])),
+        tradeGroup: r[7] === null ? null : String(r[7]), flags: flags === '' ? [] : flags.split(' '),
+      },
+    };
+  });
+}
+
+/** Events by pool and asset (a JSON key), each list in time order (a stable sort: one instant keeps the order given). */
+function groupByPoolAndAsset(rows: readonly EventRow[]): Map<string, GainEvent[]> {
+  const groups = new Map<string, GainEvent[]>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.pool, row.asset]);
+    let list = groups.get(key);
+    if (list === undefined) groups.set(key, (list = []));
+    list.push(row.event);
+  }
+  for (const list of groups.values()) list.sort((a, b) => a.ts - b.ts);
+  return groups;
+}
+
+const OPENING_COLUMNS = ['account', 'asset', 'quantity', 'cost', 'currency', 'acquired_at'];
+
+/**
+ * The lots of --opening-lots: acquisitions before the ledger's first record, in the engine's unit. A header
+ * other than OPENING_COLUMNS, a row that does not read, or a cost in another currency is refused (exit 2).
+ */
+async function readOpeningLots(file: string, unit: string, pool: 'account' | 'all', localDay: Intl.DateTimeFormat): Promise<EventRow[]> {
+  let content: string;
+  try {
+    content = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--opening-lots ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the path of a CSV file`);
+  }
+  const lines = content.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines[0]?.trim() !== OPENING_COLUMNS.join(',')) {
+    throw new UsageError(`--opening-lots ${file}: the first line must be the header ${OPENING_COLUMNS.join(',')}`);
+  }
+  const rows = lines.slice(1).map((line, i) => openingLot(line, `--opening-lots ${file} line ${i + 2}`, unit));
+  // Lots acquired at one instant keep the file's order.
+  return rows.map((r) => ({ pool: pool === 'all' ? 'all' : r.account, asset: r.asset, event: { ...r.event, day: localDay.format(r.event.ts) } }));
+}
+
+function openingLot(line: string, where: string, unit: string): { account: string; asset: string; event: GainEvent } {
+  const [account = '', asset = '', quantity = '', cost = '', currency = '', acquired = ''] = line.split(',').map((f) => f.trim());
+  const ts = Date.parse(acquired);
+  let q: Dec;
+  let v: Dec;
+  try {
+    q = dec(quantity);
+    v = dec(cost);
+  } catch {
+    throw new UsageError(`${where}: quantity and cost must be plain decimal numbers, got ${JSON.stringify(quantity)} and ${JSON.stringify(cost)}`);
+  }
+  if (account === '' || asset === '' || Number.isNaN(ts) || q <= ZERO || v < ZERO) {
+    throw new UsageError(`${where}: give an account, an asset, a quantity above zero, a cost of zero or more and acquired_at as an ISO date or instant`);
+  }
+  if (currency.toUpperCase() !== unit) throw new UsageError(`${where}: the cost is in ${currency}, but the gains are in ${unit} (--fiat); give the cost in ${unit}`);
+  return { account, asset, event: { account, ts, day: '', kind: 'acquire', quantity: q, value: v, fees: ZERO, tradeGroup: null, flags: ['opening_lot'] } };
+}
+
+function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, result: GainsResult): void {
+  appender.appendVarchar(slice.account);
+  appender.appendVarchar(asset);
+  appender.appendVarchar(text(slice.quantity));
+  appender.appendTimestampTZ(timestampTz(slice.disposedAt));
+  if (slice.acquiredAt === null) appender.appendNull();
+  else appender.appendTimestampTZ(timestampTz(slice.acquiredAt));
+  for (const value of [slice.proceeds, slice.cost, slice.fees]) {
+    if (value === null) appender.appendNull();
+    else appender.appendVarchar(text(value));
+  }
+  appender.appendVarchar(slice.matchRule);
+  if (slice.tradeGroup === null) appender.appendNull();
+  else appender.appendVarchar(slice.tradeGroup);
+  appender.appendVarchar(slice.flags.join(' '));
+  appender.endRow();
+  if (slice.proceeds !== null) result.disposals++;
+  if (slice.matchRule.endsWith('unmatched') && slice.proceeds !== null) {
+    result.unmatched++;
+    result.unmatchedByAsset.set(asset, (result.unmatchedByAsset.get(asset) ?? ZERO) + slice.quantity);
+  }
+}
+
+function appendLot(appender: DuckDBAppender, account: string, asset: string, lot: OpenLot, result: GainsResult): void {
+  appender.appendVarchar(account);
+  appender.appendVarchar(asset);
+  appender.appendVarchar(text(lot.quantity));
+  appender.appendVarchar(text(lot.cost));
+  if (lot.acquiredAt === null) appender.appendNull();
+  else appender.appendTimestampTZ(timestampTz(lot.acquiredAt));
+  appender.endRow();
+  result.lots++;
+}
