@@ -24,6 +24,7 @@ SELECT
           FROM (SELECT CASE WHEN strftime(disposed_date, '%m-%d') >= getvariable('lp_tax_year_start') THEN year(disposed_date) ELSE year(disposed_date) - 1 END AS y))
   END AS tax_year,
   CASE
+    WHEN match_rule LIKE '%unmatched' THEN 'unknown'
     WHEN acquired_date IS NULL THEN NULL
     WHEN disposed_date > acquired_date + INTERVAL 1 YEAR THEN 'long'
     ELSE 'short'

@@ -47,7 +47,7 @@ groups AS (
 ),
 shaped AS (
   SELECT
-    l.account, l.entry_id, l.ts, l.asset, l.trade_group, l.tax_class,
+    l.account, l.entry_id, l.ts, l.asset, l.trade_group, l.tax_class, l.is_leg, l.is_group_fee,
     abs(l.amount) AS quantity,
     CASE
       WHEN l.tax_class IN ('internal_transfer', 'booked_elsewhere', 'not_moved') THEN NULL
@@ -55,40 +55,31 @@ shaped AS (
       WHEN l.tax_class = 'external_withdrawal' THEN 'remove'
       ELSE 'dispose'
     END AS kind,
-    -- A leg's share of the other side: all of it when alone on its side, else by its own value.
+    abs(l.value_unit) AS own,
+    -- The other side's value, when every leg of it has one: what a leg given was disposed of for, what a leg
+    -- received cost. Its share among the legs of this side (by their own values) is the engine's to take.
     CASE
-      WHEN NOT l.is_leg THEN abs(l.value_unit)
-      WHEN l.amount < 0 AND g.received_unvalued = 0 AND (g.given_legs = 1 OR g.given > 0)
-        THEN CASE WHEN g.given_legs = 1 THEN g.received ELSE CAST(g.received * abs(l.value_unit) / g.given AS DECIMAL(38, 18)) END
-      WHEN l.amount > 0 AND g.given_unvalued = 0 AND (g.received_legs = 1 OR g.received > 0)
-        THEN CASE WHEN g.received_legs = 1 THEN g.given ELSE CAST(g.given * l.value_unit / g.received AS DECIMAL(38, 18)) END
-      ELSE abs(l.value_unit)
-    END AS value_share,
-    l.is_leg AND NOT (CASE WHEN l.amount < 0 THEN g.received_unvalued = 0 ELSE g.given_unvalued = 0 END) AS own_value,
+      WHEN l.is_leg AND l.amount < 0 AND g.received_unvalued = 0 THEN g.received
+      WHEN l.is_leg AND l.amount > 0 AND g.given_unvalued = 0 THEN g.given
+    END AS other,
+    CASE WHEN l.amount < 0 THEN g.given ELSE g.received END AS side_value,
+    CASE WHEN l.amount < 0 THEN g.given_legs ELSE g.received_legs END AS side_legs,
     -- The group's fees: the disposal's allowable cost, or the acquisition's when only the unit was given.
     CASE
-      WHEN NOT l.is_leg OR g.fees = 0 THEN 0
-      WHEN l.amount < 0 AND l.asset <> l.unit AND g.token_given_legs = 1 THEN g.fees
-      WHEN l.amount < 0 AND l.asset <> l.unit THEN CAST(g.fees * abs(l.value_unit) / nullif(g.given, 0) AS DECIMAL(38, 18))
-      WHEN l.amount > 0 AND g.token_given_legs = 0 AND g.received_legs = 1 THEN g.fees
-      WHEN l.amount > 0 AND g.token_given_legs = 0 THEN CAST(g.fees * l.value_unit / nullif(g.received, 0) AS DECIMAL(38, 18))
+      WHEN NOT l.is_leg THEN 0
+      WHEN l.amount < 0 AND l.asset <> l.unit THEN g.fees
+      WHEN l.amount > 0 AND g.token_given_legs = 0 THEN g.fees
       ELSE 0
-    END AS fee_share,
-    l.value_unit IS NULL AS unvalued,
-    l.is_group_fee
+    END AS group_fees
   FROM legs AS l
   LEFT JOIN groups AS g USING (trade_group)
   WHERE l.asset <> l.unit AND l.amount <> 0
 )
 SELECT
-  account, entry_id, ts, asset, kind, quantity,
-  -- An acquisition's cost takes in the group's fees when nothing but the unit was given for it.
-  CAST(coalesce(value_share, 0) + CASE WHEN kind = 'acquire' THEN coalesce(fee_share, 0) ELSE 0 END AS DECIMAL(38, 18)) AS value,
-  CAST(CASE WHEN kind = 'dispose' THEN coalesce(fee_share, 0) ELSE 0 END AS DECIMAL(38, 18)) AS fees,
-  trade_group,
+  account, entry_id, ts, asset, kind, quantity, own, other, side_value, side_legs, group_fees, trade_group,
   concat_ws(' ',
-    CASE WHEN value_share IS NULL THEN 'unvalued' END,
-    CASE WHEN own_value AND value_share IS NOT NULL THEN 'own_value' END,
+    CASE WHEN other IS NULL AND own IS NULL THEN 'unvalued' END,
+    CASE WHEN is_leg AND other IS NULL AND own IS NOT NULL THEN 'own_value' END,
     CASE WHEN is_group_fee THEN 'fee' END,
     CASE WHEN tax_class = 'external_deposit' AND kind = 'acquire' THEN 'deposit_at_market_value' END,
     CASE WHEN tax_class NOT IN ('trade_leg', 'conversion', 'trading_fee', 'external_deposit', 'external_withdrawal') THEN tax_class END

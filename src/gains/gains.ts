@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
-import { dec, text, ZERO, type Dec } from './decimal.js';
+import { dec, mulDiv, text, ZERO, type Dec } from './decimal.js';
 import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
 
 /** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start, --opening-lots. */
@@ -84,23 +84,38 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
 
 /** The events of the valued ledger, each with its pool and local day, in time order. */
 async function readEvents(c: DuckDBConnection, pool: 'account' | 'all', localDay: Intl.DateTimeFormat, until: number | undefined): Promise<EventRow[]> {
-  const columns = 'account, asset, epoch_ms(ts), kind, quantity::VARCHAR, value::VARCHAR, fees::VARCHAR, trade_group, flags';
+  const columns = 'account, asset, epoch_ms(ts), kind, quantity::VARCHAR, own::VARCHAR, other::VARCHAR, side_value::VARCHAR, side_legs, group_fees::VARCHAR, trade_group, flags';
   const reader = until === undefined
     ? await c.runAndReadAll(`SELECT ${columns} FROM lp_gain_events ORDER BY ts, entry_id`)
     : await c.runAndReadAll(`SELECT ${columns} FROM lp_gain_events WHERE ts < $until ORDER BY ts, entry_id`, { until: timestampTz(until) });
   return reader.getRows().map((r) => {
     const ts = Number(r[2]);
-    const flags = String(r[8] ?? '');
+    const flags = String(r[11] ?? '');
+    const kind = r[3] as GainEvent['kind'];
+    const { value, fees } = valueAndFees(kind, { own: optionalDec(r[5]), other: optionalDec(r[6]), sideValue: optionalDec(r[7]), sideLegs: Number(r[8] ?? 1), groupFees: optionalDec(r[9]) ?? ZERO });
     return {
       pool: pool === 'all' ? 'all' : String(r[0]),
       asset: String(r[1]),
       event: {
-        account: String(r[0]), ts, day: localDay.format(ts), kind: r[3] as GainEvent['kind'],
-        quantity: dec(String(r[4])), value: dec(String(r[5])), fees: dec(String(r[6])),
-        tradeGroup: r[7] === null ? null : String(r[7]), flags: flags === '' ? [] : flags.split(' '),
+        account: String(r[0]), ts, day: localDay.format(ts), kind, quantity: dec(String(r[4])), value, fees,
+        tradeGroup: r[10] === null ? null : String(r[10]), flags: flags === '' ? [] : flags.split(' '),
       },
     };
   });
+}
+
+const optionalDec = (cell: unknown): Dec | null => (cell === null || cell === undefined ? null : dec(String(cell)));
+
+/**
+ * An event's value and fees from its row of lp_gain_events: a trade leg's share of the other side's value (all
+ * of it when alone on its side, else by its own value, rounded once), else its own value (0 when it has none);
+ * the group's fees shared the same way, part of the cost of an acquisition.
+ */
+function valueAndFees(kind: GainEvent['kind'], row: { own: Dec | null; other: Dec | null; sideValue: Dec | null; sideLegs: number; groupFees: Dec }): { value: Dec; fees: Dec } {
+  const share = (total: Dec): Dec => (row.sideLegs <= 1 ? total : row.sideValue === null || row.sideValue === ZERO ? ZERO : mulDiv(total, row.own ?? ZERO, row.sideValue));
+  const value = row.other === null ? (row.own ?? ZERO) : share(row.other);
+  const fees = row.groupFees === ZERO ? ZERO : share(row.groupFees);
+  return kind === 'acquire' ? { value: value + fees, fees: ZERO } : { value, fees };
 }
 
 /** Events by pool and asset (a JSON key), each list in time order (a stable sort: one instant keeps the order given). */

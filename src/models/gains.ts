@@ -20,7 +20,7 @@ const disposalColumns: Column[] = [
   text('trade_group', 'The trade the disposal was a leg of, if any.'),
   text('flags', 'Space-separated: no_acquisition (nothing matched, zero cost), unvalued (no value: counted as 0), own_value (the other side had no value), fee (a fee paid in a token), deposit_at_market_value, opening_lot, or the tax class of a movement that is not a trade.'),
   text('tax_year', 'The tax year of the disposal: its year, or for a --tax-year-start other than 01-01 the year it starts in and the next (2025-26).'),
-  text('term', "short (held a year or less) or long (more than a year, calendar dates); NULL for a pool."),
+  text('term', "short (held a year or less) or long (more than a year, calendar dates); unknown when nothing matched; NULL for a pool."),
   text('unit', 'The currency of proceeds, cost, fees and gain: the run\'s --fiat, else USDT.'),
   text('cost_basis', 'The method that matched it: fifo, hifo, average or uk.'),
 ];
@@ -56,7 +56,7 @@ export const gainsSummary: Model = {
     accountColumn,
     text('asset', 'The token.'),
     text('tax_year', 'The tax year (disposals.tax_year).'),
-    text('term', 'short, long, or pool.'),
+    text('term', 'short, long, unknown (nothing matched) or pool.'),
     text('unit', 'The currency of the amounts.'),
     { name: 'disposals', type: 'BIGINT', description: 'How many slices.' },
     amount('quantity', 'The quantity disposed of.'),
