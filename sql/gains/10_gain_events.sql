@@ -16,7 +16,7 @@
 --   `deposit_at_market_value`, realized PnL, funding received, loans); anything else paid is disposed of at its
 --   value (fees, funding and interest paid, liquidations, repayments), flagged with its tax class.
 -- * A row without a value counts as worth zero, flagged `unvalued`.
-CREATE OR REPLACE VIEW lp_gain_events AS
+CREATE OR REPLACE TEMP VIEW lp_gain_events AS
 WITH valued AS (
   SELECT
     account, entry_id, ts, asset, amount, category, tax_class, trade_group,

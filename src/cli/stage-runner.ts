@@ -2,13 +2,14 @@ import { dirname, resolve } from 'node:path';
 import { checkBaseUrl, DEFAULT_CONFIG_PATH, PRIVATE_UMASK, readConfig, resolveAccounts, type Config } from './config.js';
 import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
+import { DEFAULT_POOL, type GainsOptions } from '../gains/gains.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
 import { silentProgress, type ProgressReporter } from '../extract/progress.js';
 import { periodicProgress, terminalProgress } from './progress.js';
-import { notFinalLines, pricesLines, transformSummaryLines, unpricedLines } from './summary.js';
+import { gainsLines, notFinalLines, pricesLines, transformSummaryLines, unpricedLines } from './summary.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRange, parseStreams, type CommonArgs } from './options.js';
@@ -39,6 +40,7 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   if (result.prices !== undefined) lines.push('', ...pricesLines(result.prices));
   const unpriced = unpricedLines(result.unpriced);
   if (unpriced.length > 0) lines.push('', ...unpriced);
+  if (result.gains !== undefined) lines.push('', ...gainsLines(result.gains));
   if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness));
   const held = holdingsLines(result.holdings);
   if (held.length > 0) lines.push('', ...held);
@@ -76,6 +78,17 @@ function fiatOf(args: CommonArgs, config: Config | undefined): { fiat: string | 
   const theConfigs = fiat !== null && config?.fiat !== undefined && fiat === parseFiat(config.fiat);
   const rates = args['fiat-rates'] ?? (theConfigs && config?.fiatRates !== undefined ? fromConfig(args.config, config.fiatRates) : undefined);
   return rates === undefined ? { fiat } : { fiat, fiatRates: rates };
+}
+
+/** --cost-basis, --pool, --tax-year-start and --opening-lots (docs/gains.md). */
+function gainsOf(args: CommonArgs): { gains: Omit<GainsOptions, 'timeZone'> } {
+  const start = args['tax-year-start'];
+  const [month, day] = start.split('-').map(Number);
+  if (!/^\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`2024-${start}T00:00:00Z`)) || (month as number) < 1 || (day as number) < 1) {
+    throw new UsageError(`--tax-year-start ${JSON.stringify(start)} is not a day of the year; give MM-DD, such as 04-06 for the UK`);
+  }
+  const costBasis = args['cost-basis'];
+  return { gains: { costBasis, pool: args.pool ?? DEFAULT_POOL[costBasis], taxYearStart: start, ...(args['opening-lots'] === undefined ? {} : { openingLots: args['opening-lots'] }) } };
 }
 
 function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {
@@ -124,6 +137,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     allowGaps: args['allow-gaps'],
     full: args.full,
     ...fiatOf(args, config),
+    ...gainsOf(args),
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
     ...(args.lake === undefined ? {} : { lake: args.lake }),

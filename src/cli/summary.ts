@@ -1,3 +1,5 @@
+import { text } from '../gains/decimal.js';
+import type { GainsResult } from '../gains/gains.js';
 import type { TransformSummary } from '../transform/stage.js';
 import type { UnreviewedType } from '../transform/unreviewed.js';
 import type { NotFinal } from '../warehouse/reports.js';
@@ -51,6 +53,19 @@ export function pricesLines(prices: PriceResult): string[] {
 }
 
 /** The assets whose movements have no value, with what to do; none when every movement is valued. */
+/** Realized gains: the method, and what no acquisition explains (docs/gains.md). */
+export function gainsLines(gains: GainsResult): string[] {
+  const lines = [`realized gains (${gains.costBasis}, in ${gains.unit}): ${gains.disposals} disposal slices in disposals, ${gains.lots} lots open at the end; gains_summary adds them up`];
+  if (gains.unmatched === 0) return lines;
+  const assets = [...gains.unmatchedByAsset].sort(([a], [b]) => a.localeCompare(b));
+  const shown = assets.slice(0, 6).map(([asset, quantity]) => `${asset} ${text(quantity)}`).join(', ');
+  const more = assets.length > 6 ? ` and ${assets.length - 6} more assets` : '';
+  return [
+    ...lines,
+    `  ${gains.unmatched} slices disposed of more than the lots held (${shown}${more}): zero cost, flagged no_acquisition; give the lots held before with --opening-lots (docs/gains.md)`,
+  ];
+}
+
 export function unpricedLines(list: readonly Unpriced[], indent = ''): string[] {
   if (list.length === 0) return [];
   return [

@@ -9,6 +9,7 @@ import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
 import { readSqlFile } from '../warehouse/sql-files.js';
+import { hasTables } from '../warehouse/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory } from '../warehouse/memory-budget.js';
@@ -31,6 +32,9 @@ const LEDGER_VALUED = 'ledger_valued';
 /** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
 export const EXPORT_FILE_NAMES: readonly string[] = [
   ...[...EXPORTED_TABLES.map(({ name }) => name), LEDGER_VALUED, YEAR_SUMMARY].flatMap((name) => [`${name}.csv`, `${name}.parquet`]),
+  'disposals.csv',
+  'disposals.parquet',
+  'form8949.csv',
   'koinly.csv',
   'cointracking.csv',
   REPORT,
@@ -222,6 +226,18 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     for (const format of tables) {
       const cells = named.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`));
       plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`);
+    }
+  }
+  if (tables.length > 0 && (await warehouse.exclusive((c) => hasTables(c, ['disposals'])))) {
+    // Realized gains (src/gains/): the disposals of the range, and Form 8949's rows of them with the CSV.
+    const columns = await columnsOf(warehouse, 'disposals');
+    for (const format of tables) {
+      const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
+      plan(`disposals.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM disposals WHERE disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to') AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account')) ORDER BY disposed_at, asset, account, acquired_at NULLS LAST, match_rule) TO ${temp} ${target(format)}`);
+    }
+    if (tables.includes('csv')) {
+      const query = (await readSqlFile('exports/form8949.sql')).text.trim().replace(/;$/, '');
+      plan('form8949.csv', (temp) => `COPY (${query}) TO ${temp} ${target('csv')}`);
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');

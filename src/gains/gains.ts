@@ -1,6 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
+import { describeWarehouse } from '../warehouse/dictionary.js';
 import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import { dec, mulDiv, text, ZERO, type Dec } from './decimal.js';
@@ -25,6 +26,7 @@ export const DEFAULT_POOL: Record<CostBasis, 'account' | 'all'> = { fifo: 'accou
 
 export interface GainsResult {
   unit: string;
+  costBasis: CostBasis;
   disposals: number;
   /** Disposal slices no acquisition covers: at zero cost, flagged `no_acquisition`. */
   unmatched: number;
@@ -56,11 +58,9 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   const localDay = dayFormat(options.costBasis === 'uk' ? 'Europe/London' : options.timeZone);
   const opening = options.openingLots === undefined ? [] : await readOpeningLots(options.openingLots, unit, options.pool, localDay);
   const groups = groupByPoolAndAsset([...opening, ...(await readEvents(c, options.pool, localDay, options.until))]);
-  await c.run('CREATE OR REPLACE TEMP TABLE lp_gain_slices (account VARCHAR, asset VARCHAR, quantity VARCHAR, disposed_at TIMESTAMPTZ, acquired_at TIMESTAMPTZ, proceeds VARCHAR, cost VARCHAR, fees VARCHAR, match_rule VARCHAR, trade_group VARCHAR, flags VARCHAR)');
-  await c.run('CREATE OR REPLACE TEMP TABLE lp_gain_lots (account VARCHAR, asset VARCHAR, quantity VARCHAR, cost VARCHAR, acquired_at TIMESTAMPTZ)');
   const slices = await c.createAppender('lp_gain_slices', 'main', 'temp');
   const lots = await c.createAppender('lp_gain_lots', 'main', 'temp');
-  const result: GainsResult = { unit, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0 };
+  const result: GainsResult = { unit, costBasis: options.costBasis, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0 };
   try {
     for (const [key, events] of groups) {
       const [pool, asset] = JSON.parse(key) as [string, string];
@@ -79,6 +79,8 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   await c.run('SET VARIABLE lp_gains_unit = $unit', { unit });
   await c.run('SET VARIABLE lp_cost_basis = $basis', { basis: options.costBasis });
   for (const file of await readSqlFolder('gains-tables')) await runSqlFile(c, file);
+  // The tables are made anew: their meanings go back on them (the data dictionary).
+  await describeWarehouse(c);
   return result;
 }
 

@@ -1,3 +1,4 @@
+import { computeGains, DEFAULT_POOL, type GainsOptions, type GainsResult } from '../gains/gains.js';
 import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
@@ -56,6 +57,8 @@ export interface RunPipelineOptions extends ExtractStageOptions {
   lakeMode?: number;
   /** --shard: the part of the accounts this process runs (extracts, and writes to the lake). */
   shard?: Shard;
+  /** --cost-basis, --pool, --tax-year-start, --opening-lots: how the export computes gains (default fifo per account). */
+  gains?: Omit<GainsOptions, 'timeZone' | 'until'>;
 }
 
 
@@ -80,6 +83,8 @@ export interface PipelineResult {
   holdings: Holding[];
   /** Set when the run finished but is incomplete (quarantined records, gaps, breaks): exit 4. */
   incomplete?: string;
+  /** The realized gains the export computed (tables disposals and lots). */
+  gains?: GainsResult;
   /** Each stage's wall time in seconds (the extraction's includes the candles read beside it). */
   stageSeconds: Partial<Record<Stage, number>>;
 }
@@ -88,6 +93,8 @@ function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | un
   if (override !== undefined) return [...override];
   return pipeline.streams === 'all' ? [...STREAMS] : STREAMS.filter((s) => (pipeline.streams as string[]).includes(s.name));
 }
+
+const DEFAULT_GAINS = { costBasis: 'fifo', pool: DEFAULT_POOL.fifo, taxYearStart: '01-01' } as const;
 
 /** The valuation this run asks for: its --fiat, --fiat-rates and --tz. */
 function valuationOf(options: RunPipelineOptions): ValuationOptions {
@@ -255,6 +262,8 @@ async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, re
   }
   if (gapsText !== undefined) result.incomplete = incomplete(gapsText);
   const valuation = await prepareValuation(warehouse, valuationOf(options));
+  const gains = { ...DEFAULT_GAINS, ...options.gains, timeZone: options.tz, until: range.end };
+  result.gains = await warehouse.exclusive((c) => computeGains(c, gains));
   // An export without a transform of its own reports what the last transform's views show.
   if (result.completeness === undefined) await readRunCompleteness(warehouse, options, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);

@@ -20,6 +20,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   sim: 5,
   prices: 6,
   transform: 6,
+  gains: 6,
   report: 7,
   export: 8,
   pipeline: 9,

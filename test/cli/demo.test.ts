@@ -20,7 +20,7 @@ describe('ledgerpipe demo', () => {
     expect([demo.status, demo.stderr]).toEqual([0, '']);
     const tables = ['deposits', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'];
     expect((await readdir(join(dir, 'exports'))).sort()).toEqual(
-      ['.ledgerpipe-export.json', 'cointracking.csv', 'koinly.csv', 'manifest.json', 'report.html', ...tables.flatMap((t) => [`${t}.csv`, `${t}.parquet`])].sort(),
+      ['.ledgerpipe-export.json', 'cointracking.csv', 'form8949.csv', 'koinly.csv', 'manifest.json', 'report.html', ...[...tables, 'disposals'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])].sort(),
     );
   });
 
@@ -34,7 +34,7 @@ describe('ledgerpipe demo', () => {
       `  4 types the type catalog lacks, booked as unreviewed (ledgerpipe status --db ${join(dir, 'ledgerpipe.duckdb')} lists them)`,
       expect.stringMatching(/^  \d+ EUR movements? without a USDT price, left without a value$/),
     ]);
-    expect(lines).toContain(`files in ${exportsDir}/: margin_records.csv, margin_records.parquet, futures_fills.csv, futures_fills.parquet, withdrawals.csv, withdrawals.parquet, deposits.csv, deposits.parquet, ledger.csv, ledger.parquet, ledger_valued.csv, ledger_valued.parquet, year_summary.csv, year_summary.parquet, koinly.csv, cointracking.csv, report.html`);
+    expect(lines).toContain(`files in ${exportsDir}/: margin_records.csv, margin_records.parquet, futures_fills.csv, futures_fills.parquet, withdrawals.csv, withdrawals.parquet, deposits.csv, deposits.parquet, ledger.csv, ledger.parquet, ledger_valued.csv, ledger_valued.parquet, year_summary.csv, year_summary.parquet, disposals.csv, disposals.parquet, form8949.csv, koinly.csv, cointracking.csv, report.html`);
     const year = /^year-end (\d{4})/.exec(lines[0] ?? '')?.[1];
     expect(lines.slice(-4)).toEqual([
       'the same on your own account (a read-only API key; README, "Using it with your account"):',

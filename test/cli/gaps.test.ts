@@ -125,7 +125,7 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
         unpaired_transfers: [],
         unavailable: [],
       },
-      files: ['margin_records.csv', 'margin_records.parquet', 'futures_fills.csv', 'futures_fills.parquet', 'withdrawals.csv', 'withdrawals.parquet', 'deposits.csv', 'deposits.parquet', 'ledger.csv', 'ledger.parquet', 'ledger_valued.csv', 'ledger_valued.parquet', 'year_summary.csv', 'year_summary.parquet'].map((name) => ({
+      files: ['margin_records.csv', 'margin_records.parquet', 'futures_fills.csv', 'futures_fills.parquet', 'withdrawals.csv', 'withdrawals.parquet', 'deposits.csv', 'deposits.parquet', 'ledger.csv', 'ledger.parquet', 'ledger_valued.csv', 'ledger_valued.parquet', 'year_summary.csv', 'year_summary.parquet', 'disposals.csv', 'disposals.parquet', 'form8949.csv'].map((name) => ({
         name,
         rows: manifest.files.find((f) => f.name === name)?.rows,
         sha256: hashes[name],

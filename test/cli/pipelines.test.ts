@@ -60,7 +60,7 @@ describe('profiles', () => {
     // year-end writes the accountant's set: the tables, both tax tools' files and the report, valued in the config's fiat.
     const out = join(dir, 'out');
     expect((await readdir(out)).filter((f) => !f.startsWith('.')).sort()).toEqual(
-      ['accounts', 'cointracking.csv', 'koinly.csv', 'manifest.json', 'report.html', ...['deposits', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])].sort(),
+      ['accounts', 'cointracking.csv', 'form8949.csv', 'koinly.csv', 'manifest.json', 'report.html', ...['deposits', 'disposals', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])].sort(),
     );
     expect((await readFile(join(out, 'year_summary.csv'), 'utf8')).split('\n')[0]).toBe('account,asset,tax_class,amount,value_usdt,value_eur,year,entries,unpriced_entries');
     expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fiat).toBe('EUR');

@@ -141,3 +141,25 @@ describe('invariants', () => {
     expect(await snapshot()).toBe(first);
   });
 });
+
+describe('Form 8949', () => {
+  it('writes one row per disposal slice: part, description, dates, proceeds and basis in cents, gain', async () => {
+    await runEngine(warehouse, [
+      ...trade('2024-01-10T10:00:00Z', 'BTC', '1', '100.005', 'buy', 'USD'),
+      ...trade('2025-03-01T10:00:00Z', 'BTC', '0.25', '50', 'buy', 'USD'),
+      ...trade('2025-04-01T10:00:00Z', 'BTC', '1.125', '1000.126', 'sell', 'USD'),
+    ], { fiat: 'USD' });
+    const c = warehouse.connection;
+    await c.run("SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'");
+    await c.run("SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00'");
+    await c.run('SET VARIABLE lp_account = NULL');
+    const { readFile } = await import('node:fs/promises');
+    const query = (await readFile(new URL('../../sql/exports/form8949.sql', import.meta.url), 'utf8')).trim().replace(/;$/, '');
+    expect(await rows(warehouse, query)).toEqual([
+      // 0.125 of the March lot (cost 25) for 1000.126 x 0.125 / 1.125 = 111.125111...: short term.
+      { part: 'I', description: '0.125 BTC', date_acquired: '03/01/2025', date_sold: '04/01/2025', proceeds: '111.13', cost_basis: '25.00', adjustment_code: '', adjustment_amount: '', gain_or_loss: '86.13', unit: 'USD', account: 'default', flags: '' },
+      // The whole January 2024 lot (cost 100.005, to 100.01): held more than a year, long term.
+      { part: 'II', description: '1 BTC', date_acquired: '01/10/2024', date_sold: '04/01/2025', proceeds: '889.00', cost_basis: '100.01', adjustment_code: '', adjustment_amount: '', gain_or_loss: '788.99', unit: 'USD', account: 'default', flags: '' },
+    ]);
+  });
+});

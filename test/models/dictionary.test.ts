@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeGains } from '../../src/gains/gains.js';
 import { DICTIONARY } from '../../src/models/index.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { FIAT_VALUE_DESCRIPTION } from '../../src/warehouse/dictionary.js';
@@ -12,6 +13,8 @@ beforeAll(async () => {
   await loadRaw(context.warehouse, GOLDEN);
   await runTransforms(context.warehouse);
   await context.warehouse.transaction((c) => applyValuation(c, { fiat: 'EUR', fiatSource: 'pair', timeZone: 'UTC' }));
+  // The tables of realized gains, as every export makes them.
+  await context.warehouse.exclusive((c) => computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' }));
 });
 afterAll(() => context.dispose());
 

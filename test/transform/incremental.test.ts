@@ -194,7 +194,7 @@ describe('the incremental transform', () => {
 
     const incremental = await exportOf(db, join(dir, 'incremental'));
     const whole = await exportOf(copy, join(dir, 'full'));
-    const names = ['cointracking.csv', 'koinly.csv', 'manifest.json', ...['deposits', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])];
+    const names = ['cointracking.csv', 'form8949.csv', 'koinly.csv', 'manifest.json', ...['deposits', 'disposals', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])];
     expect([...incremental.keys()]).toEqual(names.sort());
     expect([...whole.keys()]).toEqual(names);
     for (const [name, bytes] of incremental) expect(bytes.equals(whole.get(name) as Buffer), name).toBe(true);

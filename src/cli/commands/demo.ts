@@ -33,6 +33,9 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
   const review = [
     ...(unreviewed > 0 ? [`${unreviewed} type${unreviewed === 1 ? '' : 's'} the type catalog lacks, booked as unreviewed (ledgerpipe status --db ${where.db} lists them)`] : []),
     ...result.unpriced.map((u) => `${u.entries} ${u.asset} movement${u.entries === 1 ? '' : 's'} without a ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}, left without a value`),
+    ...(result.gains === undefined || result.gains.unmatched === 0
+      ? []
+      : [`${result.gains.unmatched} disposal slices of ${result.gains.unmatchedByAsset.size} assets with no acquisition before them (a simulated account starts empty): zero cost, flagged in disposals (docs/gains.md)`]),
   ];
   const files = [...new Set(result.exports.map((f) => basename(f.path)))];
   return [

@@ -1,0 +1,28 @@
+-- Form 8949's rows of the range's disposals (src/gains/; docs/gains.md, "Form 8949"): part I (short term, held a
+-- year or less) or II (long term); description "<quantity> <asset>"; dates acquired and sold as MM/DD/YYYY (UTC),
+-- VARIOUS for a pool, UNKNOWN when nothing matched; proceeds (column d) and cost or other basis (column e, the
+-- fees added to it) rounded to cents, and the gain (column h) their difference. No adjustment is computed
+-- (columns f and g are empty). Withdrawals are not disposals and are left out. Amounts are in the unit column's
+-- currency: the form wants USD, so run with --fiat USD.
+SELECT
+  CASE WHEN term = 'long' THEN 'II' ELSE 'I' END AS part,
+  rtrim(rtrim(CAST(quantity AS VARCHAR), '0'), '.') || ' ' || asset AS description,
+  CASE
+    WHEN match_rule = 'unmatched' THEN 'UNKNOWN'
+    WHEN acquired_at IS NULL THEN 'VARIOUS'
+    ELSE strftime(timezone('UTC', acquired_at), '%m/%d/%Y')
+  END AS date_acquired,
+  strftime(timezone('UTC', disposed_at), '%m/%d/%Y') AS date_sold,
+  CAST(round(proceeds, 2) AS DECIMAL(38, 2)) AS proceeds,
+  CAST(round(cost + fees, 2) AS DECIMAL(38, 2)) AS cost_basis,
+  '' AS adjustment_code,
+  '' AS adjustment_amount,
+  CAST(round(proceeds, 2) AS DECIMAL(38, 2)) - CAST(round(cost + fees, 2) AS DECIMAL(38, 2)) AS gain_or_loss,
+  unit,
+  account,
+  flags
+FROM disposals
+WHERE proceeds IS NOT NULL
+  AND disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to')
+  AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'))
+ORDER BY part, disposed_at, description, date_acquired;
