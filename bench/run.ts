@@ -165,6 +165,27 @@ const pricesAtRealRates: Benchmark = {
   },
 };
 
+/** Issue 32: the gains engine over a year of 300k spot trades (bench/gains.ts), each method in a process of its own. */
+const gainsEngine: Benchmark = {
+  name: 'gains',
+  async run({ quick }) {
+    const trades = quick ? 30_000 : 300_000;
+    const figures: Figure[] = [];
+    const raw: Record<string, unknown> = {};
+    for (const method of ['fifo', 'hifo', 'average', 'uk']) {
+      const child = spawn(process.execPath, [fileURLToPath(new URL('./gains.js', import.meta.url)), String(trades), method], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      if (code !== 0) throw new Error(`bench: gains ${method} exited with ${String(code)}`);
+      const result = JSON.parse(out) as { events: number; seconds: number; disposals: number; peakRssMb: number };
+      raw[method] = result;
+      figures.push({ name: `gains, ${trades.toLocaleString('en-US')} spot trades (${result.events.toLocaleString('en-US')} token movements), ${method}`, value: round(result.seconds, 2), unit: `s, peak RSS ${result.peakRssMb} MB, ${result.disposals} slices`, target: '' });
+    }
+    return { figures, raw };
+  },
+};
+
 const YEAR_END_TARGET_RATIO = 1.1;
 
 /** Issue 31: the whole `run year-end` of one account, prices and every file, at the real limits (bench/year-end-bound.ts). */
@@ -248,7 +269,7 @@ const incrementalModels: Benchmark = {
 };
 
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, yearEndAtRealRates, manyAccounts, pipelineAtScale, busyYear, incrementalModels];
+const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, yearEndAtRealRates, manyAccounts, gainsEngine, pipelineAtScale, busyYear, incrementalModels];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();

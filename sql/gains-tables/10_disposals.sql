@@ -63,4 +63,5 @@ GROUP BY ALL
 ORDER BY account, asset, tax_year, term;
 
 DROP TABLE temp.lp_gain_slices;
+DROP TABLE temp.lp_gain_event_rows;
 DROP TABLE temp.lp_gain_lots;

@@ -19,8 +19,8 @@
 CREATE OR REPLACE TEMP VIEW lp_gain_events AS
 WITH valued AS (
   SELECT
-    account, entry_id, ts, asset, amount, category, tax_class, trade_group,
-    CASE WHEN lp_valuation_fiat() IS NULL THEN value_usdt ELSE value_fiat END AS value_unit,
+    account, entry_id, ts, asset, CAST(amount AS DECIMAL(38, 18)) AS amount, category, tax_class, trade_group,
+    CAST(CASE WHEN lp_valuation_fiat() IS NULL THEN value_usdt ELSE value_fiat END AS DECIMAL(38, 18)) AS value_unit,
     coalesce(lp_valuation_fiat(), 'USDT') AS unit
   FROM lp_ledger_valued_rows()
 ),

@@ -1,3 +1,4 @@
+import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
 import { missingHours, MISSING_REASON } from '../prices/extract-prices.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
@@ -36,11 +37,21 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
     if (lastRange !== null && lastRange !== undefined) lines.push(...holdingsLines(await readHoldings(warehouse, [lastRange.start, lastRange.end], account)).map((l) => `  ${l}`));
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
+    lines.push(...gainsStatusLines(await warehouse.exclusive((c) => readGainsStatus(c, account))));
   }
   lines.push(...(await candleGapLines(warehouse)));
   const catalog = await readCatalogVersion(warehouse);
   if (catalog !== undefined) lines.push(`type catalog of the last transform: ${catalog.version} (${formatInstant(catalog.at)})`);
   return lines;
+}
+
+/** The realized gains of the last export, and the disposals nothing matched (docs/gains.md). */
+function gainsStatusLines(gains: GainsStatus | undefined): string[] {
+  if (gains === undefined) return [];
+  const lines = [`  realized gains of the last export (${gains.costBasis}, in ${gains.unit}): ${gains.slices} disposal slices`];
+  if (gains.unmatched.length === 0) return lines;
+  const assets = gains.unmatched.map((u) => `${u.asset} ${u.quantity} in ${u.slices}`).join(', ');
+  return [...lines, `    disposed of with no acquisition to match (zero cost, flagged no_acquisition): ${assets}; give --opening-lots (docs/gains.md)`];
 }
 
 function lastRunLines(last: LastRun | undefined): string[] {

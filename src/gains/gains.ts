@@ -1,10 +1,10 @@
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBDecimalValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
-import { dec, mulDiv, text, ZERO, type Dec } from './decimal.js';
+import { dec, mulDiv, SCALE, text, ZERO, type Dec } from './decimal.js';
 import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
 
 /** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start, --opening-lots. */
@@ -42,7 +42,21 @@ interface EventRow {
   event: GainEvent;
 }
 
-const dayFormat = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+/**
+ * The local day (YYYY-MM-DD) of an instant in `timeZone`, as the UK rules count days; other methods count no
+ * days ('' ). Cached by the hour: every zone of the rules is a whole number of hours from UTC.
+ */
+function dayOf(timeZone: string | undefined): (ts: number) => string {
+  if (timeZone === undefined) return () => '';
+  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const byHour = new Map<number, string>();
+  return (ts) => {
+    const hour = Math.floor(ts / 3_600_000);
+    let day = byHour.get(hour);
+    if (day === undefined) byHour.set(hour, (day = format.format(ts)));
+    return day;
+  };
+}
 
 /**
  * Computes the lots and disposals of every asset over the whole ledger (so that earlier years' lots carry into
@@ -53,18 +67,25 @@ const dayFormat = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZ
  * await computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' });
  */
 export async function computeGains(c: DuckDBConnection, options: GainsOptions): Promise<GainsResult> {
+  await c.run('SET VARIABLE lp_gains_pool = $pool', { pool: options.pool });
+  if (options.until === undefined) await c.run('SET VARIABLE lp_gains_until = CAST(NULL AS TIMESTAMPTZ)');
+  else await c.run('SET VARIABLE lp_gains_until = $until', { until: timestampTz(options.until) });
   for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
   const unit = String((await c.runAndReadAll(`SELECT coalesce(lp_valuation_fiat(), 'USDT')`)).getRows()[0]?.[0]);
-  const localDay = dayFormat(options.costBasis === 'uk' ? 'Europe/London' : options.timeZone);
-  const opening = options.openingLots === undefined ? [] : await readOpeningLots(options.openingLots, unit, options.pool, localDay);
-  const groups = groupByPoolAndAsset([...opening, ...(await readEvents(c, options.pool, localDay, options.until))]);
+  const localDay = dayOf(options.costBasis === 'uk' ? 'Europe/London' : undefined);
+  const opening = groupByPoolAndAsset(options.openingLots === undefined ? [] : await readOpeningLots(options.openingLots, unit, options.pool, localDay));
+  const keys = (await c.runAndReadAll('SELECT DISTINCT pool, asset FROM temp.lp_gain_event_rows ORDER BY pool, asset')).getRows().map((r) => JSON.stringify([String(r[0]), String(r[1])]));
+  const moved = new Set(keys);
   const slices = await c.createAppender('lp_gain_slices', 'main', 'temp');
   const lots = await c.createAppender('lp_gain_lots', 'main', 'temp');
   const result: GainsResult = { unit, costBasis: options.costBasis, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0 };
   try {
-    for (const [key, events] of groups) {
+    // One pool and asset at a time: only its movements are in memory. Opening lots of an asset the ledger
+    // never moves are open lots all the same.
+    for (const key of [...new Set([...keys, ...opening.keys()])].sort()) {
       const [pool, asset] = JSON.parse(key) as [string, string];
-      const matched = matchEvents(events, options.costBasis);
+      const events = moved.has(key) ? await readEvents(c, pool, asset, localDay) : [];
+      const matched = matchEvents(inTimeOrder([...(opening.get(key) ?? []), ...events]), options.costBasis);
       for (const slice of matched.slices) appendSlice(slices, asset, slice, result);
       for (const lot of matched.open) appendLot(lots, options.pool === 'all' ? pool : lot.account, asset, lot, result);
     }
@@ -84,29 +105,36 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   return result;
 }
 
-/** The events of the valued ledger, each with its pool and local day, in time order. */
-async function readEvents(c: DuckDBConnection, pool: 'account' | 'all', localDay: Intl.DateTimeFormat, until: number | undefined): Promise<EventRow[]> {
-  const columns = 'account, asset, epoch_ms(ts), kind, quantity::VARCHAR, own::VARCHAR, other::VARCHAR, side_value::VARCHAR, side_legs, group_fees::VARCHAR, trade_group, flags';
-  const reader = until === undefined
-    ? await c.runAndReadAll(`SELECT ${columns} FROM lp_gain_events ORDER BY ts, entry_id`)
-    : await c.runAndReadAll(`SELECT ${columns} FROM lp_gain_events WHERE ts < $until ORDER BY ts, entry_id`, { until: timestampTz(until) });
+/** The movements of one pool and asset, in time order (their order in lp_gain_event_rows). */
+async function readEvents(c: DuckDBConnection, pool: string, asset: string, localDay: (ts: number) => string): Promise<GainEvent[]> {
+  const reader = await c.runAndReadAll(
+    `SELECT account, ts_ms, kind, quantity, own, other, side_value, side_legs, group_fees, trade_group, flags
+     FROM temp.lp_gain_event_rows WHERE pool = $pool AND asset = $asset ORDER BY ts_ms, entry_id`,
+    { pool, asset },
+  );
   return reader.getRows().map((r) => {
-    const ts = Number(r[2]);
-    const flags = String(r[11] ?? '');
-    const kind = r[3] as GainEvent['kind'];
-    const { value, fees } = valueAndFees(kind, { own: optionalDec(r[5]), other: optionalDec(r[6]), sideValue: optionalDec(r[7]), sideLegs: Number(r[8] ?? 1), groupFees: optionalDec(r[9]) ?? ZERO });
+    const ts = Number(r[1]);
+    const flags = String(r[10] ?? '');
+    const kind = r[2] as GainEvent['kind'];
+    const { value, fees } = valueAndFees(kind, { own: optionalDec(r[4]), other: optionalDec(r[5]), sideValue: optionalDec(r[6]), sideLegs: Number(r[7] ?? 1), groupFees: optionalDec(r[8]) ?? ZERO });
     return {
-      pool: pool === 'all' ? 'all' : String(r[0]),
-      asset: String(r[1]),
-      event: {
-        account: String(r[0]), ts, day: localDay.format(ts), kind, quantity: dec(String(r[4])), value, fees,
-        tradeGroup: r[10] === null ? null : String(r[10]), flags: flags === '' ? [] : flags.split(' '),
-      },
+      account: String(r[0]), ts, day: localDay(ts), kind, quantity: optionalDec(r[3]) ?? ZERO, value, fees,
+      tradeGroup: r[9] === null ? null : String(r[9]), flags: flags === '' ? [] : flags.split(' '),
     };
   });
 }
 
-const optionalDec = (cell: unknown): Dec | null => (cell === null || cell === undefined ? null : dec(String(cell)));
+/** Events in time order: a stable sort, so that one instant keeps the order given (opening lots first). */
+const inTimeOrder = (events: GainEvent[]): GainEvent[] => events.sort((a, b) => a.ts - b.ts);
+
+/** A DECIMAL(38, 18) cell as a Dec: its scaled value is one already. */
+function optionalDec(cell: unknown): Dec | null {
+  if (cell === null || cell === undefined) return null;
+  if (cell instanceof DuckDBDecimalValue && cell.scale === SCALE) return cell.value;
+  return dec(String(cell));
+}
+
+const decimal = (value: Dec): DuckDBDecimalValue => new DuckDBDecimalValue(value, 38, SCALE);
 
 /**
  * An event's value and fees from its row of lp_gain_events: a trade leg's share of the other side's value (all
@@ -120,7 +148,7 @@ function valueAndFees(kind: GainEvent['kind'], row: { own: Dec | null; other: De
   return kind === 'acquire' ? { value: value + fees, fees: ZERO } : { value, fees };
 }
 
-/** Events by pool and asset (a JSON key), each list in time order (a stable sort: one instant keeps the order given). */
+/** Events by pool and asset (a JSON key), each list in the order given. */
 function groupByPoolAndAsset(rows: readonly EventRow[]): Map<string, GainEvent[]> {
   const groups = new Map<string, GainEvent[]>();
   for (const row of rows) {
@@ -129,7 +157,6 @@ function groupByPoolAndAsset(rows: readonly EventRow[]): Map<string, GainEvent[]
     if (list === undefined) groups.set(key, (list = []));
     list.push(row.event);
   }
-  for (const list of groups.values()) list.sort((a, b) => a.ts - b.ts);
   return groups;
 }
 
@@ -139,7 +166,7 @@ const OPENING_COLUMNS = ['account', 'asset', 'quantity', 'cost', 'currency', 'ac
  * The lots of --opening-lots: acquisitions before the ledger's first record, in the engine's unit. A header
  * other than OPENING_COLUMNS, a row that does not read, or a cost in another currency is refused (exit 2).
  */
-async function readOpeningLots(file: string, unit: string, pool: 'account' | 'all', localDay: Intl.DateTimeFormat): Promise<EventRow[]> {
+async function readOpeningLots(file: string, unit: string, pool: 'account' | 'all', localDay: (ts: number) => string): Promise<EventRow[]> {
   let content: string;
   try {
     content = await readFile(file, 'utf8');
@@ -152,7 +179,7 @@ async function readOpeningLots(file: string, unit: string, pool: 'account' | 'al
   }
   const rows = lines.slice(1).map((line, i) => openingLot(line, `--opening-lots ${file} line ${i + 2}`, unit));
   // Lots acquired at one instant keep the file's order.
-  return rows.map((r) => ({ pool: pool === 'all' ? 'all' : r.account, asset: r.asset, event: { ...r.event, day: localDay.format(r.event.ts) } }));
+  return rows.map((r) => ({ pool: pool === 'all' ? 'all' : r.account, asset: r.asset, event: { ...r.event, day: localDay(r.event.ts) } }));
 }
 
 function openingLot(line: string, where: string, unit: string): { account: string; asset: string; event: GainEvent } {
@@ -176,13 +203,13 @@ function openingLot(line: string, where: string, unit: string): { account: strin
 function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, result: GainsResult): void {
   appender.appendVarchar(slice.account);
   appender.appendVarchar(asset);
-  appender.appendVarchar(text(slice.quantity));
+  appender.appendDecimal(decimal(slice.quantity));
   appender.appendTimestampTZ(timestampTz(slice.disposedAt));
   if (slice.acquiredAt === null) appender.appendNull();
   else appender.appendTimestampTZ(timestampTz(slice.acquiredAt));
   for (const value of [slice.proceeds, slice.cost, slice.fees]) {
     if (value === null) appender.appendNull();
-    else appender.appendVarchar(text(value));
+    else appender.appendDecimal(decimal(value));
   }
   appender.appendVarchar(slice.matchRule);
   if (slice.tradeGroup === null) appender.appendNull();
@@ -199,10 +226,45 @@ function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, resu
 function appendLot(appender: DuckDBAppender, account: string, asset: string, lot: OpenLot, result: GainsResult): void {
   appender.appendVarchar(account);
   appender.appendVarchar(asset);
-  appender.appendVarchar(text(lot.quantity));
-  appender.appendVarchar(text(lot.cost));
+  appender.appendDecimal(decimal(lot.quantity));
+  appender.appendDecimal(decimal(lot.cost));
   if (lot.acquiredAt === null) appender.appendNull();
   else appender.appendTimestampTZ(timestampTz(lot.acquiredAt));
   appender.endRow();
   result.lots++;
+}
+
+/** What `status` says of an account's gains: the last computation's method and unit, its slices, and what nothing matched. */
+export interface GainsStatus {
+  costBasis: string;
+  unit: string;
+  slices: number;
+  unmatched: { asset: string; slices: number; quantity: string }[];
+}
+
+/** The gains the last export computed for `account`, or undefined when none was computed. */
+export async function readGainsStatus(c: DuckDBConnection, account: string): Promise<GainsStatus | undefined> {
+  const held = await c.runAndReadAll("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'disposals' AND schema_name = 'main' AND database_name = current_database()");
+  if (Number(held.getRows()[0]?.[0] ?? 0) === 0) return undefined;
+  const rows = (
+    await c.runAndReadAll(
+      `SELECT any_value(cost_basis), any_value(unit), count(*) FILTER (WHERE proceeds IS NOT NULL),
+         list({'asset': asset, 'quantity': quantity::VARCHAR} ORDER BY asset) FILTER (WHERE match_rule = 'unmatched')
+       FROM disposals WHERE account = $account`,
+      { account },
+    )
+  ).getRowObjectsJS()[0];
+  const values = Object.values(rows ?? {});
+  if (values[0] === null || values[0] === undefined) return undefined;
+  const byAsset = new Map<string, { slices: number; quantity: Dec }>();
+  for (const item of (values[3] ?? []) as { asset: string; quantity: string }[]) {
+    const entry = byAsset.get(item.asset) ?? { slices: 0, quantity: ZERO };
+    byAsset.set(item.asset, { slices: entry.slices + 1, quantity: entry.quantity + dec(item.quantity) });
+  }
+  return {
+    costBasis: String(values[0]),
+    unit: String(values[1]),
+    slices: Number(values[2]),
+    unmatched: [...byAsset].map(([asset, e]) => ({ asset, slices: e.slices, quantity: text(e.quantity) })),
+  };
 }

@@ -93,36 +93,77 @@ function slicesOf(event: GainEvent, takes: readonly Take[]): Slice[] {
   });
 }
 
-/** Lots in a queue (fifo) or by highest unit cost first (hifo, ties by age). */
-function lotMatcher(method: 'fifo' | 'hifo'): { acquire(lot: OpenLot): void; take(quantity: Dec): Take[]; open(): OpenLot[] } {
+/** What the matchers of lots (fifo, hifo) do: take lots in, give takes out, say what is left open. */
+interface LotMatcher {
+  acquire(lot: OpenLot): void;
+  take(quantity: Dec): Take[];
+  open(): OpenLot[];
+}
+
+/** Takes `wanted` from the lot `next()` gives, again and again, while lots are left; `done` drops a spent lot. */
+function takeLots(wanted: Dec, rule: string, next: () => OpenLot | undefined, done: () => void): Take[] {
+  const takes: Take[] = [];
+  let left = wanted;
+  for (let lot = next(); left > ZERO && lot !== undefined; lot = next()) {
+    const take = min(left, lot.quantity);
+    takes.push({ quantity: take, cost: takeFrom(lot, take), acquiredAt: lot.acquiredAt, rule });
+    left -= take;
+    if (lot.quantity === ZERO) done();
+  }
+  return takes;
+}
+
+/** FIFO: lots in a queue, the oldest first. */
+function fifoMatcher(): LotMatcher {
   const lots: OpenLot[] = [];
-  // hifo: a lot's unit cost against another's, exactly (cross-multiplied); then the older first.
+  let head = 0;
+  return {
+    acquire: (lot) => void lots.push(lot),
+    take: (quantity) => takeLots(quantity, 'fifo', () => lots[head], () => void head++),
+    open: () => lots.slice(head),
+  };
+}
+
+/**
+ * HIFO: lots in a binary heap by unit cost, the highest first (compared exactly, cross-multiplied), ties by age;
+ * a lot partly taken keeps its unit cost but for the rounding of its slice's cost, so it stays where it is.
+ */
+function hifoMatcher(): LotMatcher {
+  const heap: OpenLot[] = [];
   const before = (a: OpenLot, b: OpenLot): boolean => {
     const left = a.cost * b.quantity;
     const right = b.cost * a.quantity;
     return left !== right ? left > right : (a.acquiredAt ?? 0) < (b.acquiredAt ?? 0);
   };
-  let head = 0;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j] as OpenLot, heap[i] as OpenLot]);
+  const up = (start: number) => {
+    for (let i = start; i > 0 && before(heap[i] as OpenLot, heap[(i - 1) >> 1] as OpenLot); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+  };
+  const down = () => {
+    for (let i = 0; ; ) {
+      const [l, r] = [2 * i + 1, 2 * i + 2];
+      let best = i;
+      if (l < heap.length && before(heap[l] as OpenLot, heap[best] as OpenLot)) best = l;
+      if (r < heap.length && before(heap[r] as OpenLot, heap[best] as OpenLot)) best = r;
+      if (best === i) return;
+      swap(i, best);
+      i = best;
+    }
+  };
+  const pop = () => {
+    const last = heap.pop() as OpenLot;
+    if (heap.length > 0) {
+      heap[0] = last;
+      down();
+    }
+  };
   return {
-    acquire: (lot) => void lots.push(lot),
-    take: (quantity) => {
-      const takes: Take[] = [];
-      let wanted = quantity;
-      while (wanted > ZERO && head < lots.length) {
-        if (method === 'hifo') {
-          let best = head;
-          for (let i = head + 1; i < lots.length; i++) if (before(lots[i] as OpenLot, lots[best] as OpenLot)) best = i;
-          [lots[head], lots[best]] = [lots[best] as OpenLot, lots[head] as OpenLot];
-        }
-        const lot = lots[head] as OpenLot;
-        const take = min(wanted, lot.quantity);
-        takes.push({ quantity: take, cost: takeFrom(lot, take), acquiredAt: lot.acquiredAt, rule: method });
-        wanted -= take;
-        if (lot.quantity === ZERO) head++;
-      }
-      return takes;
+    acquire: (lot) => {
+      heap.push(lot);
+      up(heap.length - 1);
     },
-    open: () => lots.slice(head).filter((l) => l.quantity > ZERO),
+    take: (quantity) => takeLots(quantity, 'hifo', () => heap[0], pop),
+    open: () => [...heap].sort((a, b) => (a.acquiredAt ?? 0) - (b.acquiredAt ?? 0)),
   };
 }
 
@@ -144,7 +185,7 @@ function matchInOrder(events: readonly GainEvent[], method: 'fifo' | 'hifo' | 'a
     const account = events[0]?.account ?? '';
     return { slices, open: pool.quantity === ZERO ? [] : [{ account, quantity: pool.quantity, cost: pool.cost, acquiredAt: null }] };
   }
-  const lots = lotMatcher(method);
+  const lots = method === 'fifo' ? fifoMatcher() : hifoMatcher();
   for (const event of events) {
     if (event.kind === 'acquire') lots.acquire({ account: event.account, quantity: event.quantity, cost: event.value, acquiredAt: event.ts });
     else slices.push(...slicesOf(event, lots.take(event.quantity)));

@@ -177,6 +177,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
         result.prices = beside === undefined ? after : withFiguresOf(after, beside);
       }));
     }
+    // Without an export, the transform computes the gains itself, with the valuation the warehouse records.
+    if (pipeline.stages.includes('transform') && !pipeline.stages.includes('export')) await gainsStage(warehouse, options, result, options.range?.end);
     const gapsText = pipeline.stages.includes('export') ? await timed('export', () => exportStage(warehouse, options, result, stage)) : undefined;
     const findings = completenessFindings(result);
     if (findings !== undefined) result.incomplete = [result.incomplete, findings].filter((t) => t !== undefined).join('; ');
@@ -186,6 +188,12 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     options.progress.stop();
     await warehouse.close();
   }
+}
+
+/** Realized gains up to `until` (docs/gains.md): the tables disposals and lots, by the run's --cost-basis. */
+async function gainsStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, until: number | undefined): Promise<void> {
+  const gains = { ...DEFAULT_GAINS, ...options.gains, timeZone: options.tz, ...(until === undefined ? {} : { until }) };
+  result.gains = await warehouse.exclusive((c) => computeGains(c, gains));
 }
 
 /** The prices read beside the extraction (pricesBeside) of a run whose range is known before it extracts. */
@@ -262,8 +270,7 @@ async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, re
   }
   if (gapsText !== undefined) result.incomplete = incomplete(gapsText);
   const valuation = await prepareValuation(warehouse, valuationOf(options));
-  const gains = { ...DEFAULT_GAINS, ...options.gains, timeZone: options.tz, until: range.end };
-  result.gains = await warehouse.exclusive((c) => computeGains(c, gains));
+  await gainsStage(warehouse, options, result, range.end);
   // An export without a transform of its own reports what the last transform's views show.
   if (result.completeness === undefined) await readRunCompleteness(warehouse, options, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);

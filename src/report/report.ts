@@ -181,6 +181,36 @@ async function largestSection(warehouse: Warehouse, where: string, valuation: Va
   return `<section><h2>Largest movements</h2><p class="note">Of the tax files, by value in ${escape(currency)}; times in ${escape(valuation.timeZone)}.</p>${table('largest', ['Account', 'Time', 'Tax class', 'Asset', 'Amount', `Value ${currency}`, 'Record'], body, 'No movement in the range.')}</section>`;
 }
 
+/**
+ * Realized gains of the page's range (docs/gains.md): per account, asset, tax year and term, the sums of the
+ * disposals table (withdrawals left out), as gains_summary adds them; and how many slices had nothing to match.
+ */
+async function gainsSection(warehouse: Warehouse, range: Window, account: string | undefined): Promise<string> {
+  const held = await rows(warehouse, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'disposals' AND schema_name = 'main' AND database_name = current_database()");
+  if (Number(held[0]?.['n'] ?? 0) === 0) return '<section><h2>Gains</h2><p class="none">Not computed: run ledgerpipe export.</p></section>';
+  const found = await rows(
+    warehouse,
+    `SELECT account, asset, tax_year, coalesce(term, 'pool') AS term, any_value(unit) AS unit, any_value(cost_basis) AS cost_basis, count(*) AS disposals,
+       lp_decimal_text(sum(proceeds)) AS proceeds, lp_decimal_text(sum(cost)) AS cost, lp_decimal_text(sum(fees)) AS fees, lp_decimal_text(sum(gain)) AS gain,
+       count(*) FILTER (WHERE match_rule = 'unmatched') AS unmatched
+     FROM disposals
+     WHERE proceeds IS NOT NULL AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}
+     GROUP BY ALL ORDER BY account, asset, tax_year, term`,
+  );
+  const unit = text(found[0]?.['unit'] ?? '');
+  const method = text(found[0]?.['cost_basis'] ?? '');
+  const body = found.map(
+    (r) =>
+      `<tr data-account="${escape(text(r['account']))}" data-asset="${escape(text(r['asset']))}" data-tax-year="${escape(text(r['tax_year']))}" data-term="${escape(text(r['term']))}">` +
+      [cell(r['account']), cell(r['asset']), cell(r['tax_year']), cell(r['term']), cell(r['disposals'], 'num'), moneyCell(r['proceeds'], 'num proceeds'), moneyCell(r['cost'], 'num cost'), moneyCell(r['fees'], 'num fees'), moneyCell(r['gain'], 'num gain'), cell(Number(r['unmatched']) === 0 ? '' : `${r['unmatched']} with nothing to match`, 'unmatched')].join('') +
+      '</tr>',
+  );
+  const unmatched = found.reduce((n, r) => n + Number(r['unmatched']), 0);
+  const warning = unmatched === 0 ? '' : `<p class="warn" id="gains-unmatched">${unmatched} disposal slices had no acquisition to match: their cost is 0, flagged no_acquisition in disposals.csv. Give the lots held before with --opening-lots.</p>`;
+  return `<section><h2>Gains</h2><p class="note">Realized gains by ${escape(method)}${unit === '' ? '' : ` in ${escape(unit)}`}: proceeds, allowable cost and fees of each disposal of the range, per asset and term; every slice is in disposals.csv, the sums in gains_summary (docs/gains.md).</p>${warning}
+${table('gains', ['Account', 'Asset', 'Tax year', 'Term', 'Slices', 'Proceeds', 'Cost', 'Fees', 'Gain', ''], body, 'No disposal in the range.')}</section>`;
+}
+
 /** The page itself, its reads of the valued rows from REPORT_ROWS. */
 async function writeReportOf(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }, where: string): Promise<void> {
   const { range, valuation, facts, account } = content;
@@ -194,6 +224,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
     `<section><h2>Coverage</h2>${coverageTable(facts, valuation.timeZone)}</section>`,
     await completenessSection(warehouse, account, facts.completeness),
     await holdingsSection(warehouse, range, valuation, account),
+    await gainsSection(warehouse, range, account),
     await summarySection(warehouse, valuation),
     `<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>`,
     await largestSection(warehouse, where, valuation),

@@ -131,6 +131,30 @@ describe('report.html in a real browser', () => {
     expect(await page.locator('#complete').textContent()).toMatch(/^Every running balance and every snapshot agrees with the records: \d+ running-balance steps checked/);
     expect(await page.locator('#transfers-paired').count()).toBe(1);
 
+    // Gains: the rows of gains_summary (the warehouse holds this quarter only), cell for cell, exact in data-exact.
+    const summaryWarehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    let gains: string[][];
+    try {
+      gains = (
+        await rows(
+          summaryWarehouse,
+          `SELECT account, asset, tax_year, term, disposals, lp_decimal_text(proceeds), lp_decimal_text(cost), lp_decimal_text(fees), lp_decimal_text(gain), unmatched
+           FROM gains_summary ORDER BY account, asset, tax_year, term`,
+        )
+      ).map((r) => Object.values(r).map(String));
+    } finally {
+      await summaryWarehouse.close();
+    }
+    expect(gains.length).toBeGreaterThan(3);
+    const gainsOnPage = await page.locator('#gains tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => {
+        const cells = [...tr.querySelectorAll('td')];
+        const unmatched = /^(\d+) with nothing to match$/.exec(cells[9]?.textContent ?? '')?.[1] ?? '0';
+        return [...cells.slice(0, 9).map((td) => td.getAttribute('data-exact') ?? td.textContent ?? ''), unmatched];
+      }),
+    );
+    expect(gainsOnPage).toEqual(gains);
+
     await mkdir('test-results', { recursive: true });
     await page.screenshot({ path: join('test-results', 'report.png'), fullPage: true });
     await page.locator('section', { has: page.locator('h2', { hasText: 'Holdings' }) }).screenshot({ path: join('test-results', 'report-holdings.png') });
