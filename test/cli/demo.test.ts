@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,22 @@ describe('ledgerpipe demo', () => {
     ]);
     // A screenful, not the run's whole summary.
     expect(lines.length).toBeLessThan(25);
+  });
+
+  it("gives every disposal of the year a cost from a lot or a flag, and adds them up in gains_summary and form8949.csv", async () => {
+    const query = async (sql: string) => {
+      const result = await runCliProcess(['query', '--db', join(dir, 'ledgerpipe.duckdb'), '--format', 'csv', sql]);
+      expect([result.status, result.stderr], sql).toEqual([0, '']);
+      return result.stdout.trimEnd().split('\n').slice(1);
+    };
+    // Zero cost only where nothing matched, and then always flagged; fifo in EUR, the demo's.
+    expect(await query("SELECT count(*) FILTER (WHERE cost = 0 AND flags NOT LIKE '%no_acquisition%'), count(*) FILTER (WHERE match_rule LIKE '%unmatched' AND flags NOT LIKE '%no_acquisition%'), min(cost_basis), min(unit) FROM disposals")).toEqual(['0,0,fifo,EUR']);
+    const [disposals, gain] = (await query("SELECT count(*), sum(gain) FROM disposals WHERE proceeds IS NOT NULL"))[0]!.split(',');
+    expect(Number(disposals)).toBeGreaterThan(1000);
+    expect(await query('SELECT sum(disposals), sum(gain) FROM gains_summary')).toEqual([`${disposals},${gain}`]);
+    const form = (await readFile(join(dir, 'exports', 'form8949.csv'), 'utf8')).trimEnd().split('\n');
+    expect(form[0]).toBe('part,description,date_acquired,date_sold,proceeds,cost_basis,adjustment_code,adjustment_amount,gain_or_loss,unit,account,flags');
+    expect(form.length - 1).toBe(Number(disposals));
   });
 
   it('suggests queries that run on what it wrote', async () => {
