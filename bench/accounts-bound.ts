@@ -46,7 +46,7 @@ export async function measureAccounts(options: { accounts: number; from: string;
   }
   const ipBoundSeconds = fewestRequests / ((options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE) / 60);
   const boundSeconds = Math.max(perKeyBoundSeconds, ipBoundSeconds);
-  const { child, info, stderr } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 300_000, seed: options.seed, from: options.from, to: options.to, accounts: options.accounts });
+  const { child, info, stderr } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 300_000, seed: options.seed, from: options.from, to: options.to, accounts: options.accounts, front: true });
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-accounts-'));
   let measured: Omit<AccountsMeasurement, 'ipBreaches'>;
   try {

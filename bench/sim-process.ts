@@ -74,6 +74,8 @@ export async function spawnSimulator(options: {
   pendingSeconds?: number;
   /** --accounts: how many accounts it serves (default 1). */
   accounts?: number;
+  /** --front: its rate limits counted at a front door of their own (src/sim/front.ts). */
+  front?: boolean;
 }): Promise<{ child: ChildProcess; info: SimInfo; stderr: () => string }> {
   const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', options.seed ?? 'bench'];
@@ -81,6 +83,7 @@ export async function spawnSimulator(options: {
   args.push('--from', options.from ?? '2025-01-01', '--to', options.to ?? '2026-01-01', '--port', '0', '--host', '127.0.0.1');
   if (options.pendingSeconds !== undefined) args.push('--pending-seconds', String(options.pendingSeconds));
   if (options.accounts !== undefined) args.push('--accounts', String(options.accounts));
+  if (options.front === true) args.push('--front');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const tail = stderrTail(child);
   try {

@@ -1,3 +1,4 @@
+import { ARRIVAL_HEADER, REMOTE_HEADER, startFront } from './front.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { SimApiError } from './api-error.js';
@@ -40,6 +41,11 @@ export interface SimulatorOptions {
   stallMs?: number;
   /** The server's clock (default Date.now): tests move it to check the 30 s timestamp rule. */
   clock?: () => number;
+  /**
+   * Take requests in through a front door of their own (a worker thread, src/sim/front.ts) that stamps when each
+   * arrives, so that the rate limits count arrivals however busy the simulator is. Only with the default clock.
+   */
+  front?: boolean;
   /** Credentials it accepts (default: derived from the seed). */
   credentials?: Credentials;
   host?: string;
@@ -162,6 +168,8 @@ const errorBody = (code: string, msg: string, now: number): string =>
 /** What the simulator's request handler works with: the data, the rules, and what it has counted. */
 interface SimState {
   clock: () => number;
+  /** Requests come through the front: their arrival time and address are in its headers. */
+  front: boolean;
   startedAt: number;
   /** The first account's endpoints: what is served, and the public data. */
   endpoints: ReadonlyMap<string, Endpoint>;
@@ -228,8 +236,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS, unavailable: options.unavailable, candles: { endTime: options.candleEndTime ?? 'open-before', missing: options.missingCandles ?? {} } }).map((e) => [e.path, e]))]),
   );
   const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
+  if (options.front === true && options.clock !== undefined) throw new RangeError('the simulator\'s front stamps arrivals by the real clock: give no clock with it');
   const state: SimState = {
     clock,
+    front: options.front === true,
     startedAt: clock(),
     endpoints,
     endpointsByKey,
@@ -255,11 +265,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     socket.on('close', () => sockets.delete(socket));
   });
   server.on('clientError', (_error, socket) => socket.destroy());
+  // Behind a front, the simulator itself listens on a free loopback port and the front where it was asked to.
+  const own = options.front === true ? { host: '127.0.0.1', port: 0 } : { host: options.host ?? '127.0.0.1', port: options.port ?? 0 };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(own.port, own.host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
+  const inner = server.address() as AddressInfo;
+  const front = options.front === true ? await startFront({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, { host: '127.0.0.1', port: inner.port }) : undefined;
+  const address = front === undefined ? inner : { ...inner, address: options.host ?? '127.0.0.1', family: (options.host ?? '').includes(':') ? 'IPv6' : 'IPv4', port: front.port };
   const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   options.log?.(`sim: listening on ${baseUrl}`);
   return {
@@ -271,6 +285,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     close: async () => {
       for (const timer of state.stalled) clearTimeout(timer);
       state.stalled.clear();
+      await front?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
@@ -280,7 +295,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
 /** One request: only GET of a known path; signed ones authenticated and rate limited; now and then a fault. */
 function handle(state: SimState, req: IncomingMessage, res: ServerResponse): void {
-  const now = state.clock();
+  // Behind the front, a request counts from when it arrived there, and from the address it came from.
+  const now = state.front ? Number(req.headers[ARRIVAL_HEADER]) : state.clock();
+  const remote = state.front ? String(req.headers[REMOTE_HEADER] ?? '') : (req.socket.remoteAddress ?? '');
   state.stats.requests++;
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -292,10 +309,10 @@ function handle(state: SimState, req: IncomingMessage, res: ServerResponse): voi
   state.stats.byPath[path] = (state.stats.byPath[path] ?? 0) + 1;
   state.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
   const headers: Record<string, string> = {};
-  if (!admitIp(state, req.socket.remoteAddress ?? '', now)) return send(state, res, 429, errorBody('429', 'Too Many Requests', now));
+  if (!admitIp(state, remote, now)) return send(state, res, 429, errorBody('429', 'Too Many Requests', now));
   if (endpoint.perIp === true) {
     const limiter = state.limiters.get(path);
-    if (limiter !== undefined && !limiter.tryAcquire(`ip:${req.socket.remoteAddress ?? ''}`, now).admitted) {
+    if (limiter !== undefined && !limiter.tryAcquire(`ip:${remote}`, now).admitted) {
       return send(state, res, 429, errorBody('429', 'Too Many Requests', now), headers);
     }
   }
