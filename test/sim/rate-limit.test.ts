@@ -28,3 +28,33 @@ describe('SlidingWindowLimiter', () => {
     expect([slow.tryAcquire('k', 0).admitted, slow.tryAcquire('k', 1999).admitted, slow.tryAcquire('k', 2000).admitted]).toEqual([true, false, true]);
   });
 });
+
+describe('SlidingWindowLimiter with times out of order (behind the front)', () => {
+  it('admits an earlier arrival got to late when the windows in order would have held it', () => {
+    const limiter = new SlidingWindowLimiter(1);
+    // Arrivals at 0 and 1050, the simulator getting to the second first: in order, both fit.
+    expect(limiter.tryAcquire('k', 1050).admitted).toBe(true);
+    expect(limiter.tryAcquire('k', 0).admitted).toBe(true);
+    // One at 500 fits neither the window ending at 500 (0 is in it) nor the one ending at 1050 (500 would be in it).
+    expect(limiter.tryAcquire('k', 500).admitted).toBe(false);
+    expect(limiter.tryAcquire('k', 2100).admitted).toBe(true);
+  });
+
+  it('never lets any window of the admitted times hold more than the capacity, in any order', () => {
+    const limiter = new SlidingWindowLimiter(10);
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const admitted: number[] = [];
+    let clock = 0;
+    for (let i = 0; i < 3000; i++) {
+      clock += random() * 60;
+      // Up to 400 ms late, as a busy simulator gets to them.
+      const t = Math.max(0, Math.round(clock - random() * 400));
+      if (limiter.tryAcquire('k', t).admitted) admitted.push(t);
+    }
+    admitted.sort((a, b) => a - b);
+    const busiest = Math.max(...admitted.map((u) => admitted.filter((v) => v > u - 1000 && v <= u).length));
+    expect(busiest).toBe(10);
+    expect(admitted.length).toBeGreaterThan(400);
+  });
+});
