@@ -9,7 +9,9 @@
 -- * A trade group's fees (tax class trading_fee): an allowable cost of the group's disposal (column fees), or
 --   part of the acquisition's cost when nothing but the unit was given; a fee paid in a token is also a disposal
 --   of that token at its value (CRYPTO22280, flag `fee`).
--- * Withdrawals (external_withdrawal) leave the lots without being disposed of (kind `remove`), listed.
+-- * Withdrawals (external_withdrawal) leave the lots without being disposed of (kind `remove`), listed; with
+--   getvariable('lp_gains_withdrawals') = 'disposal' (--withdrawals disposal) they are disposals at their value
+--   (flag `withdrawal`).
 -- * Transfers between the account's own wallets (internal_transfer), and rows booked elsewhere or not moved,
 --   change no lot: the lots are the account's (or the pool's), whichever wallet holds the coins.
 -- * Anything else received is acquired at its value (income, interest, rewards, deposits flagged
@@ -52,7 +54,7 @@ shaped AS (
     CASE
       WHEN l.tax_class IN ('internal_transfer', 'booked_elsewhere', 'not_moved') THEN NULL
       WHEN l.amount > 0 THEN 'acquire'
-      WHEN l.tax_class = 'external_withdrawal' THEN 'remove'
+      WHEN l.tax_class = 'external_withdrawal' AND getvariable('lp_gains_withdrawals') IS DISTINCT FROM 'disposal' THEN 'remove'
       ELSE 'dispose'
     END AS kind,
     abs(l.value_unit) AS own,
@@ -82,6 +84,7 @@ SELECT
     CASE WHEN is_leg AND other IS NULL AND own IS NOT NULL THEN 'own_value' END,
     CASE WHEN is_group_fee THEN 'fee' END,
     CASE WHEN tax_class = 'external_deposit' AND kind = 'acquire' THEN 'deposit_at_market_value' END,
+    CASE WHEN tax_class = 'external_withdrawal' AND kind = 'dispose' THEN 'withdrawal' END,
     CASE WHEN tax_class NOT IN ('trade_leg', 'conversion', 'trading_fee', 'external_deposit', 'external_withdrawal') THEN tax_class END
   ) AS flags
 FROM shaped

@@ -27,6 +27,7 @@ const COMMON_OPTIONS = {
   'cost-basis': { choices: ['fifo', 'hifo', 'average', 'uk'] as const, default: 'fifo' as const, describe: 'How disposals are matched with acquisitions for realized gains (docs/gains.md)' },
   pool: { choices: ['account', 'all'] as const, describe: 'Lots per account, or one pool of every account (default: account for fifo and hifo, all for average and uk)' },
   'tax-year-start': { type: 'string', default: '01-01', describe: 'MM-DD: the first day of a tax year (04-06 in the UK)' },
+  withdrawals: { choices: ['transfer', 'disposal'] as const, default: 'transfer' as const, describe: 'Coins withdrawn to outside: moved to your own wallet, leaving the lots without a gain (transfer), or disposed of at their value (disposal)' },
   'opening-lots': { type: 'string', describe: 'CSV of lots held before the first record: account,asset,quantity,cost,currency,acquired_at' },
   lake: { type: 'string', describe: 'Also write the tables as Hive-partitioned Parquet in this folder: <lake>/<table>/account=<name>/year=<yyyy>/data.parquet' },
   shard: { type: 'string', describe: "Run the i-th of n parts of the config's accounts, i from 0 to n-1 (a Kubernetes completion index)" },

@@ -80,7 +80,7 @@ function fiatOf(args: CommonArgs, config: Config | undefined): { fiat: string | 
   return rates === undefined ? { fiat } : { fiat, fiatRates: rates };
 }
 
-/** --cost-basis, --pool, --tax-year-start and --opening-lots (docs/gains.md). */
+/** --cost-basis, --pool, --tax-year-start, --withdrawals and --opening-lots (docs/gains.md). */
 function gainsOf(args: CommonArgs): { gains: Omit<GainsOptions, 'timeZone'> } {
   const start = args['tax-year-start'];
   const [month, day] = start.split('-').map(Number);
@@ -88,7 +88,7 @@ function gainsOf(args: CommonArgs): { gains: Omit<GainsOptions, 'timeZone'> } {
     throw new UsageError(`--tax-year-start ${JSON.stringify(start)} is not a day of the year; give MM-DD, such as 04-06 for the UK`);
   }
   const costBasis = args['cost-basis'];
-  return { gains: { costBasis, pool: args.pool ?? DEFAULT_POOL[costBasis], taxYearStart: start, ...(args['opening-lots'] === undefined ? {} : { openingLots: args['opening-lots'] }) } };
+  return { gains: { costBasis, pool: args.pool ?? DEFAULT_POOL[costBasis], taxYearStart: start, withdrawals: args.withdrawals, ...(args['opening-lots'] === undefined ? {} : { openingLots: args['opening-lots'] }) } };
 }
 
 function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {

@@ -20,6 +20,8 @@ export interface GainsOptions {
   timeZone: string;
   /** The range's end (Unix ms): movements from then on are left out, so `lots` are those open then. */
   until?: number;
+  /** --withdrawals: coins withdrawn to outside leave the lots (`transfer`, the default) or are disposed of (`disposal`). */
+  withdrawals?: 'transfer' | 'disposal';
 }
 
 export const DEFAULT_POOL: Record<CostBasis, 'account' | 'all'> = { fifo: 'account', hifo: 'account', average: 'all', uk: 'all' };
@@ -68,6 +70,7 @@ function dayOf(timeZone: string | undefined): (ts: number) => string {
  */
 export async function computeGains(c: DuckDBConnection, options: GainsOptions): Promise<GainsResult> {
   await c.run('SET VARIABLE lp_gains_pool = $pool', { pool: options.pool });
+  await c.run('SET VARIABLE lp_gains_withdrawals = $withdrawals', { withdrawals: options.withdrawals ?? 'transfer' });
   if (options.until === undefined) await c.run('SET VARIABLE lp_gains_until = CAST(NULL AS TIMESTAMPTZ)');
   else await c.run('SET VARIABLE lp_gains_until = $until', { until: timestampTz(options.until) });
   for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);

@@ -108,6 +108,17 @@ describe('what the lots cannot explain', () => {
   });
 });
 
+describe('withdrawals', () => {
+  it('with --withdrawals disposal, disposes of the coins withdrawn at their value, flagged withdrawal', async () => {
+    await runEngine(warehouse, [
+      ...trade('2025-01-01T10:00:00Z', 'BTC', '2', '100', 'buy', 'EUR'),
+      { ts: '2025-01-03T10:00:00Z', asset: 'BTC', amount: '-0.5', value: '-45', category: 'withdrawal', taxClass: 'external_withdrawal' },
+    ], { fiat: 'EUR', withdrawals: 'disposal' });
+    expect(await disposalRows(warehouse, 'match_rule, quantity, proceeds, cost, gain, flags')).toEqual([{ match_rule: 'fifo', quantity: '0.5', proceeds: '45', cost: '25', gain: '20', flags: 'withdrawal' }]);
+    expect(await lotRows(warehouse)).toEqual([{ account: 'default', asset: 'BTC', quantity: '1.5', cost: '75', acquired: '2025-01-01' }]);
+  });
+});
+
 describe('invariants', () => {
   it('per account and asset, the open lots hold what the ledger holds, and the proceeds add up to the values received', async () => {
     const book: GoldenRow[] = [];
