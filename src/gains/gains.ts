@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
+import { hasTables } from '../warehouse/tables.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import { dec, mulDiv, SCALE, text, ZERO, type Dec } from './decimal.js';
 import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
@@ -247,8 +248,7 @@ export interface GainsStatus {
 
 /** The gains the last export computed for `account`, or undefined when none was computed. */
 export async function readGainsStatus(c: DuckDBConnection, account: string): Promise<GainsStatus | undefined> {
-  const held = await c.runAndReadAll("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'disposals' AND schema_name = 'main' AND database_name = current_database()");
-  if (Number(held.getRows()[0]?.[0] ?? 0) === 0) return undefined;
+  if (!(await hasTables(c, ['disposals']))) return undefined;
   const rows = (
     await c.runAndReadAll(
       `SELECT any_value(cost_basis), any_value(unit), count(*) FILTER (WHERE proceeds IS NOT NULL),

@@ -9,6 +9,7 @@ import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
 import { literal } from '../warehouse/quote.js';
 import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
+import { hasTables } from '../warehouse/tables.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
@@ -186,8 +187,7 @@ async function largestSection(warehouse: Warehouse, where: string, valuation: Va
  * disposals table (withdrawals left out), as gains_summary adds them; and how many slices had nothing to match.
  */
 async function gainsSection(warehouse: Warehouse, range: Window, account: string | undefined): Promise<string> {
-  const held = await rows(warehouse, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'disposals' AND schema_name = 'main' AND database_name = current_database()");
-  if (Number(held[0]?.['n'] ?? 0) === 0) return '<section><h2>Gains</h2><p class="none">Not computed: run ledgerpipe export.</p></section>';
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['disposals'])))) return '<section><h2>Gains</h2><p class="none">Not computed: run ledgerpipe export.</p></section>';
   const found = await rows(
     warehouse,
     `SELECT account, asset, tax_year, coalesce(term, 'pool') AS term, any_value(unit) AS unit, any_value(cost_basis) AS cost_basis, count(*) AS disposals,
