@@ -5,6 +5,7 @@ import { ident, literal } from '../warehouse/quote.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
 import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
+import { ledgerBuildMemoryBudget } from '../warehouse/memory-budget.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
 import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, userCatalogFile, type ReleaseVersions } from '../warehouse/versions.js';
@@ -60,7 +61,7 @@ interface Context {
  * const report = await runTransforms(warehouse);
  * for (const f of report.files) log.info(`${f.name} ${f.ms} ms`);
  */
-export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>, options: TransformOptions = {}): Promise<TransformReport> {
+export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | 'exclusive' | 'withMemoryLimit'>, options: TransformOptions = {}): Promise<TransformReport> {
   const steps = new Steps(options.clock ?? (() => performance.now()));
   const context: Context = { release: await releaseVersions(), files: await transformFiles(), checks: await readSqlFolder('checks'), options, steps, now: options.now ?? Date.now };
   // Set and put back outside the transactions, which a failed statement leaves refusing all but their rollback.
@@ -68,10 +69,11 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
     const retyped = await steps.time('typed tables', () => warehouse.transaction((c) => ensureTyped(c, context.release.typing, context.now(), options.full === true)));
     if (retyped.length > 0 && options.full !== true) steps.note(`typed again: ${retyped.join(', ')}`);
     try {
-      return await warehouse.transaction(async (c) => {
-        const plan = planLedger(await readRecordedVersions(c), context.release, { full: options.full === true, retyped });
-        return transformIn(c, plan, context);
-      });
+      // The process holds the warehouse's lock and this queue: what the plan reads here, the transaction finds.
+      const plan = planLedger(await warehouse.exclusive(readRecordedVersions), context.release, { full: options.full === true, retyped });
+      const transform = () => warehouse.transaction((c) => transformIn(c, plan, context));
+      // The whole ledger's sort in the exports' order spills within the warehouse's budget (ledgerBuildMemoryBudget).
+      return await (plan.full ? warehouse.withMemoryLimit(ledgerBuildMemoryBudget(), transform) : transform());
     } finally {
       // A variable outlives a rolled-back transaction: the next transform of this process must not read it.
       await warehouse.exclusive((c) => c.run('RESET VARIABLE lp_user_catalog')).catch(() => undefined);
