@@ -2,11 +2,18 @@
 -- the dates of the rules: getvariable('lp_gains_time_zone') (--tz, or Europe/London for uk), the tax year's first
 -- day getvariable('lp_tax_year_start') (MM-DD), the unit and the cost basis. Made again by every computation.
 CREATE OR REPLACE TABLE disposals AS
-WITH dated AS (
+WITH slices AS (
+  SELECT account, asset, lp_units18(quantity_units) AS quantity,
+    make_timestamptz(disposed_ms * 1000) AS disposed_at, make_timestamptz(acquired_ms * 1000) AS acquired_at,
+    lp_units18(proceeds_units) AS proceeds, lp_units18(cost_units) AS cost, lp_units18(fees_units) AS fees,
+    match_rule, trade_group, flags
+  FROM temp.lp_gain_slices
+),
+dated AS (
   SELECT *,
     CAST(timezone(getvariable('lp_gains_time_zone'), disposed_at) AS DATE) AS disposed_date,
     CAST(timezone(getvariable('lp_gains_time_zone'), acquired_at) AS DATE) AS acquired_date
-  FROM temp.lp_gain_slices
+  FROM slices
 )
 SELECT
   account, asset,
@@ -37,9 +44,9 @@ ORDER BY disposed_at, asset, account, acquired_at NULLS LAST;
 CREATE OR REPLACE TABLE lots AS
 SELECT
   account, asset,
-  CAST(quantity AS DECIMAL(38, 18)) AS quantity,
-  CAST(cost AS DECIMAL(38, 18)) AS cost,
-  acquired_at,
+  lp_units18(quantity_units) AS quantity,
+  lp_units18(cost_units) AS cost,
+  make_timestamptz(acquired_ms * 1000) AS acquired_at,
   CAST(getvariable('lp_gains_unit') AS VARCHAR) AS unit,
   CAST(getvariable('lp_cost_basis') AS VARCHAR) AS cost_basis
 FROM temp.lp_gain_lots
@@ -65,3 +72,5 @@ ORDER BY account, asset, tax_year, term;
 DROP TABLE temp.lp_gain_slices;
 DROP TABLE temp.lp_gain_event_rows;
 DROP TABLE temp.lp_gain_lots;
+DROP MACRO temp.lp_units18;
+DROP MACRO temp.lp_units_of;
