@@ -73,4 +73,3 @@ DROP TABLE temp.lp_gain_slices;
 DROP TABLE temp.lp_gain_event_rows;
 DROP TABLE temp.lp_gain_lots;
 DROP MACRO temp.lp_units18;
-DROP MACRO temp.lp_units_of;

@@ -1,12 +1,8 @@
 -- Where the engine appends what it matched (src/gains/gains.ts), read by sql/gains-tables/10_disposals.sql and
 -- dropped there. Amounts are exact: each is its DECIMAL(38, 18) value times 10^18, as HUGEINT (*_units), and times
 -- are epoch milliseconds (*_ms). The engine appends plain integers, not DuckDB decimal and timestamp values: over
--- the 757k slices of a busy year, making those values took 17 s of the appends' 20 s (docs/gains.md, "Speed and
--- memory"). lp_units18 turns units back into the DECIMAL(38, 18) they were, digit for digit; lp_units_of is its
--- inverse, by which the engine reads the events' amounts (whole part and fraction apart: the product of a DECIMAL(38,
--- 18) and 10^18 would not fit one).
-CREATE OR REPLACE TEMP MACRO lp_units_of(amount) AS
-  CAST(trunc(amount) AS HUGEINT) * 1000000000000000000 + CAST((amount - trunc(amount)) * 1000000000000000000 AS HUGEINT);
+-- the 832k slices of a busy year, making those values took 17 s of the appends' 20 s (docs/gains.md, "Speed and
+-- memory"). lp_units18 turns units back into the DECIMAL(38, 18) they were, digit for digit.
 CREATE OR REPLACE TEMP MACRO lp_units18(units) AS
   CAST(CASE WHEN units < 0 THEN '-' ELSE '' END || CAST(abs(units) // 1000000000000000000 AS VARCHAR) || '.'
        || lpad(CAST(abs(units) % 1000000000000000000 AS VARCHAR), 18, '0') AS DECIMAL(38, 18));

@@ -1,11 +1,11 @@
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBDecimalValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
 import { hasTables } from '../warehouse/tables.js';
 import { timestampTz } from '../warehouse/time-values.js';
-import { dec, mulDiv, text, ZERO, type Dec } from './decimal.js';
+import { dec, mulDiv, SCALE, text, ZERO, type Dec } from './decimal.js';
 import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
 
 /** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start, --opening-lots. */
@@ -112,9 +112,7 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
 /** The movements of one pool and asset, in time order (their order in lp_gain_event_rows). */
 async function readEvents(c: DuckDBConnection, pool: string, asset: string, localDay: (ts: number) => string): Promise<GainEvent[]> {
   const reader = await c.runAndReadAll(
-    // The amounts as units of 10^-18 (lp_units_of, sql/gains/00_slices.sql): plain integers read faster than decimals.
-    `SELECT account, ts_ms, kind, lp_units_of(quantity), lp_units_of(own), lp_units_of(other), lp_units_of(side_value), side_legs,
-       lp_units_of(group_fees), trade_group, flags
+    `SELECT account, ts_ms, kind, quantity, own, other, side_value, side_legs, group_fees, trade_group, flags
      FROM temp.lp_gain_event_rows WHERE pool = $pool AND asset = $asset ORDER BY ts_ms, entry_id`,
     { pool, asset },
   );
@@ -133,11 +131,11 @@ async function readEvents(c: DuckDBConnection, pool: string, asset: string, loca
 /** Events in time order: a stable sort, so that one instant keeps the order given (opening lots first). */
 const inTimeOrder = (events: GainEvent[]): GainEvent[] => events.sort((a, b) => a.ts - b.ts);
 
-/** A cell of units of 10^-18 (lp_units_of) as a Dec, which is such a count. */
+/** A DECIMAL(38, 18) cell as a Dec: its scaled value is one already. */
 function optionalDec(cell: unknown): Dec | null {
   if (cell === null || cell === undefined) return null;
-  if (typeof cell === 'bigint') return cell;
-  throw new Error(`the gains engine expected units of 10^-18 as a whole number, got ${String(cell)}`);
+  if (cell instanceof DuckDBDecimalValue && cell.scale === SCALE) return cell.value;
+  return dec(String(cell));
 }
 
 

@@ -4,9 +4,9 @@ import { readSqlFile, runSqlFile } from '../../src/warehouse/sql-files.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
-// The gains engine reads and appends amounts as units of 10^-18 (sql/gains/00_slices.sql): lp_units_of and lp_units18
-// must be exact inverses over all of DECIMAL(38, 18), signs, the largest and smallest values, and fractions with
-// leading zeros included.
+// The gains engine appends amounts as units of 10^-18 (sql/gains/00_slices.sql): lp_units18 must turn each back into
+// the DECIMAL(38, 18) it was, over all of DECIMAL(38, 18): signs, the largest and smallest values, and fractions with
+// leading zeros.
 let warehouse: Warehouse;
 let dispose: () => Promise<void>;
 beforeEach(async () => ({ warehouse, dispose } = await tempWarehouse()));
@@ -29,19 +29,14 @@ const AMOUNTS = [
   '-42.100000000000000009',
 ];
 
-describe('units of 10^-18 in the gains engine', () => {
-  it('reads every DECIMAL(38, 18) as the Dec of the engine and turns it back, digit for digit', async () => {
+describe('units of 10^-18 from the gains engine', () => {
+  it('turns units of 10^-18 back into the decimal they were, digit for digit', async () => {
     await runSqlFile(warehouse.connection, await readSqlFile('gains/00_slices.sql'));
-    const values = AMOUNTS.map((a) => `(${JSON.stringify(a).replace(/"/g, "'")})`).join(', ');
-    const read = await rows(
-      warehouse,
-      `SELECT a, CAST(lp_units_of(CAST(a AS DECIMAL(38, 18))) AS VARCHAR) AS units,
-              CAST(lp_units18(lp_units_of(CAST(a AS DECIMAL(38, 18)))) AS VARCHAR) AS back
-       FROM (VALUES ${values}) AS t(a)`,
-    );
-    expect(read.map((r) => [r['a'], r['units']])).toEqual(AMOUNTS.map((a) => [a, String(dec(a))]));
-    // Back as the same DECIMAL(38, 18): DuckDB writes all 18 places, which the engine's text trims.
-    expect(read.map((r) => text(dec(String(r['back']))))).toEqual(AMOUNTS.map((a) => text(dec(a))));
-    expect(await rows(warehouse, 'SELECT lp_units18(NULL) AS n, lp_units_of(NULL) AS m')).toEqual([{ n: null, m: null }]);
+    const values = AMOUNTS.map((a) => `('${a}', CAST('${String(dec(a))}' AS HUGEINT))`).join(', ');
+    const read = await rows(warehouse, `SELECT a, CAST(lp_units18(units) AS VARCHAR) AS back FROM (VALUES ${values}) AS t(a, units)`);
+    // DuckDB writes all 18 places of a DECIMAL(38, 18), which the engine's text trims.
+    expect(read.map((r) => [r['a'], text(dec(String(r['back'])))])).toEqual(AMOUNTS.map((a) => [a, text(dec(a))]));
+    expect(read.map((r) => String(r['back']).split('.')[1]?.length)).toEqual(AMOUNTS.map(() => 18));
+    expect(await rows(warehouse, 'SELECT lp_units18(NULL) AS n')).toEqual([{ n: null }]);
   });
 });
