@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSignedClient } from '../../src/http/client.js';
+import { FRONT_PRIORITY } from '../../src/sim/front.js';
 import { startSimulator } from '../../src/sim/server.js';
 import { signedGet } from '../helpers/signed-get.js';
 
@@ -39,6 +41,19 @@ describe("the simulator's front door", () => {
       }
     }
     expect(statuses).toEqual({ none: [200, 429], front: [200, 200] });
+  });
+
+  it("runs its thread first on the CPU where the system allows it: as root on Linux, CI's case", async () => {
+    // The niceness of each thread of this process: field 19 of /proc/self/task/<tid>/stat, after the command's parentheses.
+    const niceness = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]));
+    expect(niceness().filter((n) => n === FRONT_PRIORITY)).toEqual([]);
+    const sim = await startSimulator({ seed: 'front', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 5, front: true });
+    try {
+      const allowed = process.getuid?.() === 0;
+      expect(niceness().filter((n) => n === FRONT_PRIORITY)).toEqual(allowed ? [FRONT_PRIORITY] : []);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('passes answers, errors and the address through', async () => {
