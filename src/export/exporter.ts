@@ -12,7 +12,7 @@ import { readSqlFile } from '../warehouse/sql-files.js';
 import { hasTables } from '../warehouse/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
-import { isOutOfMemory } from '../warehouse/memory-budget.js';
+import { isOutOfMemory, wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
 import { setSettings } from '../warehouse/session.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
@@ -191,7 +191,7 @@ async function describe(warehouse: Warehouse, query: string): Promise<Column[]> 
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
  * statements their connection runs first.
  */
-async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<{ jobs: CopyJob[]; setup: string[] }> {
+async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<{ jobs: CopyJob[]; setup: string[]; wholeLedger: boolean }> {
   const jobs: CopyJob[] = [];
   const setup: string[] = [];
   /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
@@ -248,7 +248,7 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
       plan(`${format}.csv`, (temp) => `COPY (${query}) TO ${temp} ${TAX_FILES[format]}`);
     }
   }
-  return { jobs, setup };
+  return { jobs, setup, wholeLedger: taxFormats.length > 0 };
 }
 
 /**
@@ -265,7 +265,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   // The files are written with the macros and views of the transform (sql/): one of this release must have run.
   await assertTransformed(warehouse);
   await recoverExports(options.out);
-  const { jobs, setup } = await planCopies(warehouse, options);
+  const { jobs, setup, wholeLedger } = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.
   const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
   const report = options.formats.includes('report') && options.report !== undefined ? options.report : undefined;
@@ -273,13 +273,16 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   if (options.manifest !== undefined) set.push({ temp: tempName(MANIFEST), final: MANIFEST });
   const previous = await beginExportSet(options.out, set);
   try {
-    await runCopies(warehouse, jobs, [
-      // The files of sql/exports/ read the range from these variables.
-      `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
-      `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
-      `SET VARIABLE lp_account = ${options.account === undefined ? 'NULL' : literal(options.account)}`,
-      ...setup,
-    ]);
+    const copies = () =>
+      runCopies(warehouse, jobs, [
+        // The files of sql/exports/ read the range from these variables.
+        `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
+        `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
+        `SET VARIABLE lp_account = ${options.account === undefined ? 'NULL' : literal(options.account)}`,
+        ...setup,
+      ]);
+    // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
+    await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
     const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
     if (report !== undefined) {
       const path = join(options.out, tempName(REPORT));

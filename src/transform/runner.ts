@@ -5,7 +5,7 @@ import { ident, literal } from '../warehouse/quote.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
 import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { ledgerBuildMemoryBudget } from '../warehouse/memory-budget.js';
+import { wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
 import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, userCatalogFile, type ReleaseVersions } from '../warehouse/versions.js';
@@ -72,8 +72,8 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
       // The process holds the warehouse's lock and this queue: what the plan reads here, the transaction finds.
       const plan = planLedger(await warehouse.exclusive(readRecordedVersions), context.release, { full: options.full === true, retyped });
       const transform = () => warehouse.transaction((c) => transformIn(c, plan, context));
-      // The whole ledger's sort in the exports' order spills within the warehouse's budget (ledgerBuildMemoryBudget).
-      return await (plan.full ? warehouse.withMemoryLimit(ledgerBuildMemoryBudget(), transform) : transform());
+      // The whole ledger's sort in the exports' order spills within the warehouse's budget (wholeLedgerMemoryBudget).
+      return await (plan.full ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), transform) : transform());
     } finally {
       // A variable outlives a rolled-back transaction: the next transform of this process must not read it.
       await warehouse.exclusive((c) => c.run('RESET VARIABLE lp_user_catalog')).catch(() => undefined);

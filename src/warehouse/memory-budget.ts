@@ -27,13 +27,15 @@ export const DEFAULT_EXTRACTION_MEMORY_LIMIT = '128MB';
 export const DEFAULT_SUMMARY_MEMORY_LIMIT = '64MB';
 
 /**
- * The budget a transform that makes the whole ledger runs within unless LEDGERPIPE_MEMORY_LIMIT sets one for
- * every stage. The ledger is written sorted in the exports' order, and that sort spills past 224 MB: over the
- * 2.25M ledger rows of a year of 1M fills with every stream, the ledger took 15-18 s at 224 MB, 8.7 s at 240 MB,
- * 9.4-10.6 s at 256 MB and 9.1-9.7 s at 320 MB (docs/performance.md, "Completeness"). Only `transform --full` and
- * the first transform of a release make it whole; a nightly's transform stays at the warehouse's budget.
+ * The budget of work over the whole ledger at once, unless LEDGERPIPE_MEMORY_LIMIT sets one for every stage: a
+ * transform that makes the whole ledger (written sorted in the exports' order), and an export's tax files (their
+ * rows group every trade of the range). Both spill or fail at 224 MB on a busy year: over the 2.25M ledger rows of a
+ * year of 1M fills with every stream, the ledger took 15-18 s at 224 MB, 8.7 s at 240 MB, 9.4-10.6 s at 256 MB and
+ * 9.1-9.7 s at 320 MB, and the tax files' rows ran out of 224 MB (exit 1) and took 62 s in all at 320 MB
+ * (docs/performance.md, "Completeness"). A nightly's incremental transform, and an export without tax files, stay
+ * at the warehouse's budget.
  */
-export const DEFAULT_LEDGER_BUILD_MEMORY_LIMIT = '320MB';
+export const DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT = '320MB';
 
 /** The user's budget for every stage, when LEDGERPIPE_MEMORY_LIMIT sets one. */
 const userBudget = (): string | undefined => process.env['LEDGERPIPE_MEMORY_LIMIT'];
@@ -48,9 +50,9 @@ export function extractionMemoryBudget(): string {
   return userBudget() ?? DEFAULT_EXTRACTION_MEMORY_LIMIT;
 }
 
-/** The budget a transform making the whole ledger runs within: LEDGERPIPE_MEMORY_LIMIT when set, else its default. */
-export function ledgerBuildMemoryBudget(): string {
-  return userBudget() ?? DEFAULT_LEDGER_BUILD_MEMORY_LIMIT;
+/** The budget of work over the whole ledger at once: LEDGERPIPE_MEMORY_LIMIT when set, else its default. */
+export function wholeLedgerMemoryBudget(): string {
+  return userBudget() ?? DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT;
 }
 
 /** The budget the summary after a transform reads within: LEDGERPIPE_MEMORY_LIMIT when set, else its default. */
