@@ -138,7 +138,6 @@ function optionalDec(cell: unknown): Dec | null {
   return dec(String(cell));
 }
 
-
 /**
  * An event's value and fees from its row of lp_gain_events: a trade leg's share of the other side's value (all
  * of it when alone on its side, else by its own value, rounded once), else its own value (0 when it has none);
