@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeFailure } from '../../src/cli/exit.js';
-import { doubledMemoryBudget, extractionMemoryBudget, summaryMemoryBudget } from '../../src/warehouse/memory-budget.js';
+import { exportFiles } from '../../src/export/exporter.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { doubledMemoryBudget, extractionMemoryBudget, summaryMemoryBudget, wholeLedgerMemoryBudget } from '../../src/warehouse/memory-budget.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -37,6 +39,57 @@ describe("DuckDB's memory budget", () => {
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '1GB');
     expect(await settings()).toEqual({ memory_limit: '953.6 MiB', background: true });
     expect(await settings({ memoryLimit: '512MB' })).toEqual({ memory_limit: '488.2 MiB', background: true });
+  });
+
+  it('is 320 MB while a transform makes the whole ledger, unless LEDGERPIPE_MEMORY_LIMIT sets one; an incremental transform keeps the warehouse budget', async () => {
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
+    expect(wholeLedgerMemoryBudget()).toBe('320MB');
+    const warehouse = await openWarehouse(join(dir, 'whole.duckdb'));
+    const asked: string[] = [];
+    const watched = {
+      transaction: warehouse.transaction,
+      exclusive: warehouse.exclusive,
+      withMemoryLimit: <T>(limit: string, work: () => Promise<T>) => {
+        asked.push(limit);
+        return warehouse.withMemoryLimit(limit, work);
+      },
+    };
+    const limit = async (): Promise<unknown> => (await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m'];
+    try {
+      // The first transform of a warehouse by this release makes the ledger whole; the next has nothing new.
+      expect((await runTransforms(watched)).mode.full).toBe(true);
+      expect((await runTransforms(watched)).mode.full).toBe(false);
+      expect(asked).toEqual(['320MB']);
+      expect(await limit()).toBe('213.6 MiB');
+    } finally {
+      await warehouse.close();
+    }
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', '1GB');
+    expect(wholeLedgerMemoryBudget()).toBe('1GB');
+  });
+
+  it('is 320 MB too while an export writes tax files, whose rows group every trade of the range; other files keep the warehouse budget', async () => {
+    vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
+    const warehouse = await openWarehouse(join(dir, 'export.duckdb'));
+    const asked: string[] = [];
+    const watched: typeof warehouse = {
+      ...warehouse,
+      withMemoryLimit: (limit, work) => {
+        asked.push(limit);
+        return warehouse.withMemoryLimit(limit, work);
+      },
+    };
+    try {
+      await runTransforms(warehouse);
+      const range = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1) };
+      await exportFiles(watched, { out: join(dir, 'csv'), formats: ['csv'], ...range });
+      expect(asked).toEqual([]);
+      await exportFiles(watched, { out: join(dir, 'tax'), formats: ['koinly', 'cointracking'], ...range });
+      expect(asked).toEqual(['320MB']);
+      expect((await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m']).toBe('213.6 MiB');
+    } finally {
+      await warehouse.close();
+    }
   });
 
   it('is 128 MB while extracting unless LEDGERPIPE_MEMORY_LIMIT sets one for every stage, and comes back after', async () => {
