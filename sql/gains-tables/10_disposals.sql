@@ -3,9 +3,9 @@
 -- day getvariable('lp_tax_year_start') (MM-DD), the unit and the cost basis. Made again by every computation.
 CREATE OR REPLACE TABLE disposals AS
 WITH slices AS (
-  SELECT account, asset, lp_units18(quantity_units) AS quantity,
+  SELECT account, asset, lp_units_to_decimal(quantity_units) AS quantity,
     make_timestamptz(disposed_ms * 1000) AS disposed_at, make_timestamptz(acquired_ms * 1000) AS acquired_at,
-    lp_units18(proceeds_units) AS proceeds, lp_units18(cost_units) AS cost, lp_units18(fees_units) AS fees,
+    lp_units_to_decimal(proceeds_units) AS proceeds, lp_units_to_decimal(cost_units) AS cost, lp_units_to_decimal(fees_units) AS fees,
     match_rule, trade_group, flags
   FROM temp.lp_gain_slices
 ),
@@ -44,8 +44,8 @@ ORDER BY disposed_at, asset, account, acquired_at NULLS LAST;
 CREATE OR REPLACE TABLE lots AS
 SELECT
   account, asset,
-  lp_units18(quantity_units) AS quantity,
-  lp_units18(cost_units) AS cost,
+  lp_units_to_decimal(quantity_units) AS quantity,
+  lp_units_to_decimal(cost_units) AS cost,
   make_timestamptz(acquired_ms * 1000) AS acquired_at,
   CAST(getvariable('lp_gains_unit') AS VARCHAR) AS unit,
   CAST(getvariable('lp_cost_basis') AS VARCHAR) AS cost_basis
@@ -72,4 +72,3 @@ ORDER BY account, asset, tax_year, term;
 DROP TABLE temp.lp_gain_slices;
 DROP TABLE temp.lp_gain_event_rows;
 DROP TABLE temp.lp_gain_lots;
-DROP MACRO temp.lp_units18;

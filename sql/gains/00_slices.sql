@@ -2,9 +2,6 @@
 -- dropped there. Amounts are exact: each is its DECIMAL(38, 18) value times 10^18, as HUGEINT (*_units), and times
 -- are epoch milliseconds (*_ms). The engine appends plain integers, not DuckDB decimal and timestamp values: over
 -- the 832k slices of a busy year, making those values took 17 s of the appends' 20 s (docs/gains.md, "Speed and
--- memory"). lp_units18 turns units back into the DECIMAL(38, 18) they were, digit for digit.
-CREATE OR REPLACE TEMP MACRO lp_units18(units) AS
-  CAST(CASE WHEN units < 0 THEN '-' ELSE '' END || CAST(abs(units) // 1000000000000000000 AS VARCHAR) || '.'
-       || lpad(CAST(abs(units) % 1000000000000000000 AS VARCHAR), 18, '0') AS DECIMAL(38, 18));
+-- memory"). lp_units_to_decimal (sql/macros/00_macros.sql) turns units back into the DECIMAL(38, 18) they were.
 CREATE OR REPLACE TEMP TABLE lp_gain_slices (account VARCHAR, asset VARCHAR, quantity_units HUGEINT, disposed_ms BIGINT, acquired_ms BIGINT, proceeds_units HUGEINT, cost_units HUGEINT, fees_units HUGEINT, match_rule VARCHAR, trade_group VARCHAR, flags VARCHAR);
 CREATE OR REPLACE TEMP TABLE lp_gain_lots (account VARCHAR, asset VARCHAR, quantity_units HUGEINT, cost_units HUGEINT, acquired_ms BIGINT);

@@ -206,10 +206,10 @@ function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, resu
   // Plain integers, which sql/gains/00_slices.sql turns back into decimals and instants.
   appender.appendVarchar(slice.account);
   appender.appendVarchar(asset);
-  appender.appendHugeInt(slice.quantity);
-  appender.appendBigInt(BigInt(slice.disposedAt));
-  appendOptional(appender, slice.acquiredAt === null ? null : BigInt(slice.acquiredAt), (v) => appender.appendBigInt(v));
-  for (const value of [slice.proceeds, slice.cost, slice.fees]) appendOptional(appender, value, (v) => appender.appendHugeInt(v));
+  appendUnits(appender, slice.quantity);
+  appendMs(appender, slice.disposedAt);
+  appendMs(appender, slice.acquiredAt);
+  for (const value of [slice.proceeds, slice.cost, slice.fees]) appendUnits(appender, value);
   appender.appendVarchar(slice.matchRule);
   if (slice.tradeGroup === null) appender.appendNull();
   else appender.appendVarchar(slice.tradeGroup);
@@ -225,9 +225,9 @@ function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, resu
 function appendLot(appender: DuckDBAppender, account: string, asset: string, lot: OpenLot, result: GainsResult): void {
   appender.appendVarchar(account);
   appender.appendVarchar(asset);
-  appender.appendHugeInt(lot.quantity);
-  appender.appendHugeInt(lot.cost);
-  appendOptional(appender, lot.acquiredAt === null ? null : BigInt(lot.acquiredAt), (v) => appender.appendBigInt(v));
+  appendUnits(appender, lot.quantity);
+  appendUnits(appender, lot.cost);
+  appendMs(appender, lot.acquiredAt);
   appender.endRow();
   result.lots++;
 }
@@ -266,8 +266,14 @@ export async function readGainsStatus(c: DuckDBConnection, account: string): Pro
   };
 }
 
-/** Appends NULL, or `value` by `append`. */
-function appendOptional(appender: DuckDBAppender, value: bigint | null, append: (value: bigint) => void): void {
+/** An amount as its units of 10^-18 (a Dec is that count), or NULL. */
+function appendUnits(appender: DuckDBAppender, value: Dec | null): void {
   if (value === null) appender.appendNull();
-  else append(value);
+  else appender.appendHugeInt(value);
+}
+
+/** An instant as epoch milliseconds, or NULL. */
+function appendMs(appender: DuckDBAppender, ms: number | null): void {
+  if (ms === null) appender.appendNull();
+  else appender.appendBigInt(BigInt(ms));
 }

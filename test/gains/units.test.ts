@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec, text } from '../../src/gains/decimal.js';
-import { readSqlFile, runSqlFile } from '../../src/warehouse/sql-files.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
-// The gains engine appends amounts as units of 10^-18 (sql/gains/00_slices.sql): lp_units18 must turn each back into
-// the DECIMAL(38, 18) it was, over all of DECIMAL(38, 18): signs, the largest and smallest values, and fractions with
-// leading zeros.
+// The gains engine appends amounts as units of 10^-18 (sql/gains/00_slices.sql): lp_units_to_decimal
+// (sql/macros/00_macros.sql) must turn each back into the DECIMAL(38, 18) it was, over all of DECIMAL(38, 18): signs,
+// the largest and smallest values, and fractions with leading zeros.
 let warehouse: Warehouse;
 let dispose: () => Promise<void>;
 beforeEach(async () => ({ warehouse, dispose } = await tempWarehouse()));
@@ -31,12 +30,11 @@ const AMOUNTS = [
 
 describe('units of 10^-18 from the gains engine', () => {
   it('turns units of 10^-18 back into the decimal they were, digit for digit', async () => {
-    await runSqlFile(warehouse.connection, await readSqlFile('gains/00_slices.sql'));
     const values = AMOUNTS.map((a) => `('${a}', CAST('${String(dec(a))}' AS HUGEINT))`).join(', ');
-    const read = await rows(warehouse, `SELECT a, CAST(lp_units18(units) AS VARCHAR) AS back FROM (VALUES ${values}) AS t(a, units)`);
+    const read = await rows(warehouse, `SELECT a, CAST(lp_units_to_decimal(units) AS VARCHAR) AS back FROM (VALUES ${values}) AS t(a, units)`);
     // DuckDB writes all 18 places of a DECIMAL(38, 18), which the engine's text trims.
     expect(read.map((r) => [r['a'], text(dec(String(r['back'])))])).toEqual(AMOUNTS.map((a) => [a, text(dec(a))]));
     expect(read.map((r) => String(r['back']).split('.')[1]?.length)).toEqual(AMOUNTS.map(() => 18));
-    expect(await rows(warehouse, 'SELECT lp_units18(NULL) AS n')).toEqual([{ n: null }]);
+    expect(await rows(warehouse, 'SELECT lp_units_to_decimal(NULL) AS n')).toEqual([{ n: null }]);
   });
 });
