@@ -1,4 +1,5 @@
-import { DuckDBDecimalValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBDecimalValue } from '../warehouse/duckdb.js';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';

@@ -1,4 +1,5 @@
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '../warehouse/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { uncovered, type Window } from '../time/window.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';

@@ -10,7 +10,7 @@ import { DEFAULT_RETRY } from '../http/retry.js';
 import { uncovered, type Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { literal } from '../warehouse/quote.js';
+import { readSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz, timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles, type Candle } from './candles.js';
@@ -70,12 +70,22 @@ async function writeSpan(warehouse: Warehouse, symbol: string, span: SpanRead, n
   const { window, candles, missing } = span;
   await warehouse.transaction(async (c) => {
     if (candles.length > 0) {
-      // lp_amount once over the rows, not once per row: each call of the macro is planned anew (a VALUES list of
-      // 200 calls takes some 150 ms to plan, the page's whole cost).
-      const rows = candles.map((k) => `(${timestampTzSql(k.ts)}, ${literal(k.close)}, ${literal(k.payload)})`);
-      await c.run(
-        `INSERT OR REPLACE INTO price_candles SELECT ${literal(symbol)}, '${GRANULARITY}', ts, lp_amount(close), payload, ${timestampTzSql(now)} FROM (VALUES ${rows.join(', ')}) AS t(ts, close, payload)`,
-      );
+      // Appended to the stage and loaded by one statement of fixed text: a VALUES list of the page's rows was
+      // parsed and planned anew for every span, most of the stage's CPU (docs/performance.md, "Start-up").
+      const stage = await c.createAppender('lp_stage_candles');
+      try {
+        for (const k of candles) {
+          stage.appendBigInt(BigInt(k.ts));
+          stage.appendVarchar(k.close);
+          stage.appendVarchar(k.payload);
+          stage.endRow();
+        }
+        stage.flushSync();
+      } finally {
+        stage.closeSync();
+      }
+      await c.run(LOAD_STAGED_CANDLES, { symbol, g: GRANULARITY, now: timestampTz(now) });
+      await c.run('DELETE FROM lp_stage_candles');
     }
     const hours = missing.length === 0 ? 'NULL' : `[${missing.map(timestampTzSql).join(', ')}]`;
     await c.run(
@@ -85,6 +95,9 @@ async function writeSpan(warehouse: Warehouse, symbol: string, span: SpanRead, n
     );
   });
 }
+
+const LOAD_STAGED_CANDLES = `INSERT OR REPLACE INTO price_candles
+SELECT $symbol, $g, make_timestamptz(ts_ms * 1000), lp_amount(close), payload, $now FROM lp_stage_candles`;
 
 /** Why an hour of a span has no candle after the span was read (price_coverage.missing_reason). */
 export const MISSING_REASON = 'the platform served no candle for the hour, asked twice';
@@ -196,6 +209,8 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   const now = clock();
   // The candle of the present hour is not final: only hours already past are read.
   const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(now / HOUR_MS) * HOUR_MS) };
+  const staging = await readSqlFile('load/price_staging.sql');
+  await options.warehouse.exclusive((c) => c.run(staging.text));
   const sleep = options.sleep ?? sleeper;
   const client = createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock });
   const stats = emptyStreamStats();

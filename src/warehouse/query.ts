@@ -1,4 +1,5 @@
-import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, DuckDBTypeId, StatementType } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBTypeId, StatementType } from './duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { readdir, realpath } from 'node:fs/promises';
 import { join, parse, resolve } from 'node:path';

@@ -1,4 +1,5 @@
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from './duckdb.js';
 
 /**
  * Whether every one of `names` is a table or view of the warehouse: readers of what a transform builds ask

@@ -1,4 +1,4 @@
-import { DuckDBTimestampTZValue } from '@duckdb/node-api';
+import { DuckDBTimestampTZValue } from './duckdb.js';
 
 /**
  * A Unix-millisecond instant as a DuckDB TIMESTAMPTZ bind value: exact, whatever the session's time zone.

@@ -1,6 +1,7 @@
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from './duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { createMacros } from './macros.js';
