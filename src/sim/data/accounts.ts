@@ -91,7 +91,11 @@ export function accountMovements(streams: Record<PagedStream, Partition[]>): Mov
   for (const [stream, partitions] of Object.entries(streams) as [PagedStream, Partition[]][]) {
     for (const p of partitions) {
       for (const rec of p.records) {
-        for (const m of movementsOf(stream, p.name, rec.record)) if (m.units !== 0n || stream === 'spot_tax_records' || stream === 'margin_records') out.push({ ...m, ts: rec.ts, stream, id: rec.id });
+        for (const m of movementsOf(stream, p.name, rec.record)) {
+          if (m.units !== 0n || stream === 'spot_tax_records' || stream === 'margin_records') {
+            out.push({ accountType: m.accountType, asset: m.asset, symbol: m.symbol, units: m.units, ts: rec.ts, stream, id: rec.id });
+          }
+        }
       }
     }
   }
@@ -106,27 +110,29 @@ export function accountMovements(streams: Record<PagedStream, Partition[]>): Mov
  */
 export function settleAccount(streams: Record<PagedStream, Partition[]>, rng: Rng): AccountTruth {
   const movements = accountMovements(streams);
+  // Each movement's balance key, made once: settling and the running balances both walk every movement.
+  const keys = movements.map(keyOf);
   const running = new Map<string, bigint>();
   const lowest = new Map<string, bigint>();
-  for (const m of movements) {
-    const k = keyOf(m);
+  for (const [i, m] of movements.entries()) {
+    const k = keys[i] as string;
     const next = (running.get(k) ?? 0n) + m.units;
     running.set(k, next);
     lowest.set(k, next < (lowest.get(k) ?? 0n) ? next : (lowest.get(k) ?? 0n));
   }
   const opening = new Map<string, bigint>();
   for (const k of [...running.keys()].sort()) opening.set(k, -(lowest.get(k) ?? 0n) + randomUnits(rng.fork(k), 0, 50, PLACES));
-  writeRunningBalances(streams, movements, opening);
+  writeRunningBalances(streams, movements, keys, opening);
   return { opening, movements };
 }
 
-function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movements: readonly Movement[], opening: ReadonlyMap<string, bigint>): void {
+function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movements: readonly Movement[], keys: readonly string[], opening: ReadonlyMap<string, bigint>): void {
   const byId = new Map<string, SimRecord>();
   for (const p of streams.spot_tax_records) for (const r of p.records) byId.set(`spot_tax_records:${r.id}`, r);
   for (const p of streams.margin_records) for (const r of p.records) byId.set(`margin_records:${r.id}`, r);
   const balance = new Map(opening);
-  for (const m of movements) {
-    const k = keyOf(m);
+  for (const [i, m] of movements.entries()) {
+    const k = keys[i] as string;
     const after = (balance.get(k) ?? 0n) + m.units;
     balance.set(k, after);
     if (m.accountType === 'earn') continue;
@@ -141,7 +147,8 @@ export function balancesAt(truth: AccountTruth, at: number): Map<string, bigint>
   const out = new Map(truth.opening);
   for (const m of truth.movements) {
     if (m.ts >= at) break;
-    out.set(keyOf(m), (out.get(keyOf(m)) ?? 0n) + m.units);
+    const k = keyOf(m);
+    out.set(k, (out.get(k) ?? 0n) + m.units);
   }
   return out;
 }
