@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoQueries } from '../../src/cli/commands/demo.js';
-import { runCliProcess, type CliResult } from '../helpers/cli.js';
+import { queryCsv, runCliProcess, type CliResult } from '../helpers/cli.js';
 
 let dir: string;
 let demo: CliResult;
@@ -47,11 +47,8 @@ describe('ledgerpipe demo', () => {
   });
 
   it("gives every disposal of the year a cost from a lot or a flag, and adds them up in gains_summary and form8949.csv", async () => {
-    const query = async (sql: string) => {
-      const result = await runCliProcess(['query', '--db', join(dir, 'ledgerpipe.duckdb'), '--format', 'csv', sql]);
-      expect([result.status, result.stderr], sql).toEqual([0, '']);
-      return result.stdout.trimEnd().split('\n').slice(1);
-    };
+    // What `ledgerpipe query --format csv` prints, read in this process (the last test starts the command itself).
+    const query = async (sql: string) => (await queryCsv(join(dir, 'ledgerpipe.duckdb'), sql)).trimEnd().split('\n').slice(1);
     // Zero cost only where nothing matched, and then always flagged; fifo in EUR, the demo's.
     expect(await query("SELECT count(*) FILTER (WHERE cost = 0 AND flags NOT LIKE '%no_acquisition%'), count(*) FILTER (WHERE match_rule LIKE '%unmatched' AND flags NOT LIKE '%no_acquisition%'), min(cost_basis), min(unit) FROM disposals")).toEqual(['0,0,fifo,EUR']);
     const [disposals, gain] = (await query("SELECT count(*), sum(gain) FROM disposals WHERE proceeds IS NOT NULL"))[0]!.split(',');

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/pipeline/shard.js';
 import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { queryCsv, runCliProcess } from '../helpers/cli.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 1, 1);
@@ -38,11 +38,8 @@ async function lakeFiles(lake: string): Promise<Map<string, { sha: string; mtime
   return out;
 }
 
-async function query(lake: string, sql: string): Promise<string> {
-  const result = await runCliProcess(['query', '--lake', lake, sql, '--format', 'csv']);
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
-}
+/** What `ledgerpipe query --lake LAKE --format csv SQL` prints (the command's own code, in this process). */
+const query = (lake: string, sql: string): Promise<string> => queryCsv(lake, sql, 'lake');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-lake-'));

@@ -62,3 +62,15 @@ export async function startSimProcess(args: readonly string[]): Promise<SimProce
 export function simEnv(credentials: { apiKey: string; secretKey: string; passphrase: string }): NodeJS.ProcessEnv {
   return { ...process.env, LEDGERPIPE_API_KEY: credentials.apiKey, LEDGERPIPE_API_SECRET: credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: credentials.passphrase };
 }
+
+/**
+ * What `ledgerpipe query --format csv SQL` (with `--lake PATH`, or `--db PATH`) prints, run in this process by the
+ * command's own code (src/cli/query-output.ts): for tests that read results, not for the command's own tests
+ * (test/cli/query.test.ts), which start the CLI. A process per read cost about 0.7 s of CPU before its query.
+ */
+export async function queryCsv(path: string, sql: string, source: 'warehouse' | 'lake' = 'warehouse'): Promise<string> {
+  const { runQuery } = await import('../../src/cli/query-output.js');
+  let text = '';
+  await runQuery(path, sql, 'csv', (line) => (text += `${line}\n`), source);
+  return text;
+}

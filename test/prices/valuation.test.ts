@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MARKETS, simClose } from '../../src/sim/endpoints/candles.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { queryCsv, runCliProcess, simEnv } from '../helpers/cli.js';
 import { decimalText, mulHalfEven, units } from '../helpers/decimal.js';
 import { parseCsv } from '../helpers/tax-files.js';
 
@@ -140,11 +140,8 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   });
 
   it('gives year_summary in the warehouse as decimals a query can add up, equal to year_summary.csv', async () => {
-    const query = async (sql: string) => {
-      const result = await runCliProcess(['query', '--db', db, '--format', 'csv', sql]);
-      expect(result.stderr).toBe('');
-      return result.stdout;
-    };
+    // What `ledgerpipe query --db DB --format csv SQL` prints (the command's own code, in this process).
+    const query = (sql: string) => queryCsv(db, sql);
     const columns = 'account, asset, tax_class, amount, value_usdt, value_eur, year, entries, unpriced_entries';
     expect(await query(`SELECT ${columns} FROM year_summary ORDER BY account, year, asset, tax_class`)).toBe(await readFile(join(out, 'year_summary.csv'), 'utf8'));
     expect(await query("SELECT DISTINCT typeof(amount) AS a, typeof(value_usdt) AS u, typeof(value_eur) AS e FROM year_summary")).toBe('a,u,e\n"DECIMAL(38,18)","DECIMAL(38,18)","DECIMAL(38,18)"\n');
