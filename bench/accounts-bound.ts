@@ -55,7 +55,7 @@ export async function measureAccounts(options: { accounts: number; from: string;
     await writeFile(config, JSON.stringify({ accounts: info.accounts.map((a, i) => ({ name: a.name, baseUrl: info.baseUrl, env: { key: variable(i, 'KEY'), secret: variable(i, 'SECRET'), passphrase: variable(i, 'PASSPHRASE') } })) }));
     const env = { ...process.env, ...Object.fromEntries(info.accounts.flatMap((a, i) => [[variable(i, 'KEY'), a.apiKey], [variable(i, 'SECRET'), a.secretKey], [variable(i, 'PASSPHRASE'), a.passphrase]])) };
     const db = join(dir, 'bench.duckdb');
-    const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+    const main = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
     const started = performance.now();
     const cli = spawn(process.execPath, [main, 'extract', '--from', options.from, '--to', options.to, '--config', config, '--db', db, '--quiet', ...(options.ipLimit === undefined ? [] : ['--ip-limit', String(options.ipLimit)])], { env, stdio: ['ignore', process.env['LP_BENCH_DEBUG'] === undefined ? 'ignore' : 'inherit', 'inherit'] });
     const [code] = (await once(cli, 'exit')) as [number | null];

@@ -20,7 +20,7 @@ export interface BusyYearFigures {
   summary: string[];
 }
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
 const REPORT_RSS = pathToFileURL(fileURLToPath(new URL('./report-rss.js', import.meta.url))).href;
 
 export async function measureBusyYear(fills: number, signal: AbortSignal): Promise<BusyYearFigures> {

@@ -47,7 +47,7 @@ export interface IncrementalFigures {
   fullRebuild: { fills: number; transformSeconds: number; exportSeconds: number };
 }
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
 const REPORT_RSS = pathToFileURL(fileURLToPath(new URL('./report-rss.js', import.meta.url))).href;
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2026, 0, 1);

@@ -77,7 +77,7 @@ export async function spawnSimulator(options: {
   /** --front: its rate limits counted at a front door of their own (src/sim/front.ts). */
   front?: boolean;
 }): Promise<{ child: ChildProcess; info: SimInfo; stderr: () => string }> {
-  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const main = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
   const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', options.seed ?? 'bench'];
   // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
   args.push('--from', options.from ?? '2025-01-01', '--to', options.to ?? '2026-01-01', '--port', '0', '--host', '127.0.0.1');

@@ -3,8 +3,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
-/** The built CLI (npm test builds before it runs vitest). */
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+/** The built CLI, as the package's bin runs it (npm test builds before it runs vitest; scripts/bundle.ts). */
+export const CLI = fileURLToPath(new URL('../../dist/ledgerpipe.js', import.meta.url));
+/** The built modules of src/ (tsc's output), for a test that runs one of them in a process of its own. */
+export const DIST_SRC = fileURLToPath(new URL('../../dist/src/', import.meta.url));
 
 export interface CliResult {
   status: number | null;

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { CLI, runCliProcess } from '../helpers/cli.js';
+import { DIST_SRC, runCliProcess } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 
 // An incremental transform must give exactly the tables a full rebuild gives (docs/transform.md).
@@ -70,7 +70,7 @@ async function exportOf(db: string, out: string): Promise<Map<string, Buffer>> {
  * transaction of its own; the rest inside the transform's transaction).
  */
 function killTransformAt(db: string, at: number): { signal: NodeJS.Signals | null; stderr: string; calls: number } {
-  const dist = (path: string) => pathToFileURL(join(CLI, '..', '..', path)).href;
+  const dist = (path: string) => pathToFileURL(join(DIST_SRC, path)).href;
   const script = `
     const { openWarehouse } = await import(${JSON.stringify(dist('warehouse/warehouse.js'))});
     const { runTransforms } = await import(${JSON.stringify(dist('transform/runner.js'))});
