@@ -85,6 +85,8 @@ const EARLY_POLL_MS = 1_000;
 
 /** The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way and gives its figures. */
 export interface EarlyPrices {
+  /** A balance snapshot was loaded: its assets are looked for now, not at the next look a second later. */
+  snapshotLoaded(): void;
   stop(): Promise<PriceResult>;
 }
 
@@ -109,7 +111,7 @@ async function bookedAssets(warehouse: Warehouse, range: Window): Promise<string
  * Reads candles beside the extraction (docs/values.md, "Where prices come from"): as soon as assets are known,
  * their candles are read under the same per-IP pacer, while the records are still being fetched on their own
  * per-key limits. The assets: the ledger's earlier rows in the range, read once, and this run's balance snapshot,
- * which the extraction takes first, looked for every second until it is there. The prices stage after the
+ * which the extraction takes first, looked for as soon as it is loaded (snapshotLoaded) and every second until then. The prices stage after the
  * transform then reads only what is still missing (spans already read are never asked again), so the candles and
  * files are the ones it would have made alone; holdings of assets held but not moved get their prices too. A
  * failure here is left to that stage, which meets it again and reports it.
@@ -144,6 +146,7 @@ export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions):
     }
   })();
   return {
+    snapshotLoaded: () => wake(),
     stop: async () => {
       stopping = true;
       wake();

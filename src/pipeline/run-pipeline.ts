@@ -7,6 +7,8 @@ import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE, type IpBudget } from '../e
 import { writeLake, type LakePartition } from '../export/lake.js';
 import type { ManifestFacts } from '../export/manifest.js';
 import { shardOf, type Shard } from './shard.js';
+import type { ProgressReporter } from '../extract/progress.js';
+import { assetBalances } from '../streams/asset-balances.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
@@ -160,9 +162,17 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     // With a range known up front, candles are read beside the extraction, under the same per-IP budget.
     const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && options.range !== undefined ? startPricesBeside(warehouse, options, budget, clock) : undefined;
     let beside: PriceResult | undefined;
+    // The candles beside start as soon as a balance snapshot, which says the assets held, is loaded.
+    const progress: ProgressReporter = early === undefined ? options.progress : {
+      update: (account, stream, stats) => {
+        options.progress.update(account, stream, stats);
+        if (stream === assetBalances.name) early.snapshotLoaded();
+      },
+      stop: () => options.progress.stop(),
+    };
     const start = async () => {
       try {
-        runIds = await startRuns(warehouse, options, result, budget);
+        runIds = await startRuns(warehouse, { ...options, progress }, result, budget);
       } finally {
         beside = await early?.stop();
       }
