@@ -1,4 +1,41 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files that take longest, longest first, as a clean clone's run measured them (bash .ci/run, 2026-11-26, three
+ * workers on 2 cores). Vitest orders files by the durations of its last run, kept under node_modules: a clean clone
+ * has none, and it took the largest files first, which left some of the longest (many-accounts, 41 s) to start in
+ * the last minute with little beside them. Files not listed follow in vitest's own order.
+ */
+const LONGEST_FIRST = [
+  'test/cli/completeness.test.ts', // 66 s
+  'test/cli/pipelines.test.ts', // 56 s
+  'test/reliability/hostile.test.ts', // 53 s
+  'test/cli/shards-lake.test.ts', // 49 s
+  'test/transform/incremental.test.ts', // 49 s
+  'test/cli/many-accounts.test.ts', // 41 s
+  'test/extract/extract.test.ts', // 35 s
+  'test/extract/kill.test.ts', // 31 s
+  'test/transform/ledger-order.test.ts', // 28 s
+  'test/prices/valuation.test.ts', // 24 s
+  'test/transform/import-balance.test.ts', // 23 s
+  'test/cli/user-catalog.test.ts', // 21 s
+  'test/transform/exports.test.ts', // 21 s
+  'test/reliability/secrets.test.ts', // 20 s
+  'test/pipeline/prices-beside.test.ts', // 20 s
+  'test/cli/query.test.ts', // 19 s
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((path) => f.moduleId.endsWith(path));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    // A stable sort: the files of one rank (those not listed) keep the order vitest gave them.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -7,6 +44,7 @@ export default defineConfig({
     // simulator's scaled rate limits, a child process): three files at a time keep the cores busy. The whole
     // suite on this 2-core machine (462 tests, 2026-11-26): 2 workers 480.5 s, 3 workers 395.6 s, 4 workers 445.6 s.
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     // Files share their worker's modules instead of loading them anew each (vitest reported 51 s of imports): the
     // suite is bound by the 2 cores' CPU, and no test changes shared state but through vi.stubEnv, undone by the
     // test or file that set it (transform/exports, warehouse/memory-budget). Same 471 tests, 2026-11-26: isolated
