@@ -111,10 +111,10 @@ async function bookedAssets(warehouse: Warehouse, range: Window): Promise<string
  * Reads candles beside the extraction (docs/values.md, "Where prices come from"): as soon as assets are known,
  * their candles are read under the same per-IP pacer, while the records are still being fetched on their own
  * per-key limits. The assets: the ledger's earlier rows in the range, read once, and this run's balance snapshot,
- * which the extraction takes first, looked for as soon as it is loaded (snapshotLoaded) and every second until then. The prices stage after the
- * transform then reads only what is still missing (spans already read are never asked again), so the candles and
- * files are the ones it would have made alone; holdings of assets held but not moved get their prices too. A
- * failure here is left to that stage, which meets it again and reports it.
+ * which the extraction takes first, looked for as soon as it is loaded (snapshotLoaded) and every second until
+ * then. The prices stage after the transform then reads only what is still missing (spans already read are never
+ * asked again), so the candles and files are the ones it would have made alone; holdings of assets held but not
+ * moved get their prices too. A failure here is left to that stage, which meets it again and reports it.
  */
 export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions): EarlyPrices {
   let stopping = false;

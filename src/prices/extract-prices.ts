@@ -71,7 +71,7 @@ async function writeSpan(warehouse: Warehouse, symbol: string, span: SpanRead, n
   await warehouse.transaction(async (c) => {
     if (candles.length > 0) {
       // Appended to the stage and loaded by one statement of fixed text: a VALUES list of the page's rows was
-      // parsed and planned anew for every span, most of the stage's CPU (docs/performance.md, "Start-up").
+      // parsed and planned anew for every span, most of the stage's CPU (docs/performance.md, "Prices").
       const stage = await c.createAppender('lp_stage_candles');
       try {
         for (const k of candles) {
