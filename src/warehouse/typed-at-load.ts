@@ -33,8 +33,9 @@ export async function typeRecords(c: DuckDBConnection, stream: string, source: s
 
 /**
  * Each typing statement prepared once per connection: a loader types every batch of pages with the same text, and
- * DuckDB planned the typing macro anew each time, 13-22 ms of a fill batch's 15-25 (5 ms prepared; docs/performance.md,
- * "Start-up"). DuckDB plans a prepared statement again by itself when the catalog it was planned on has changed.
+ * DuckDB planned the typing macro anew each time: 14-22 ms for a batch of 100 fills, 4-6 ms prepared
+ * (docs/performance.md, "Start-up"). DuckDB plans a prepared statement again by itself when the catalog it was
+ * planned on has changed.
  */
 const preparedStatements = new WeakMap<DuckDBConnection, Map<string, Promise<DuckDBPreparedStatement>>>();
 function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {

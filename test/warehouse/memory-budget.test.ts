@@ -6,7 +6,7 @@ import { describeFailure } from '../../src/cli/exit.js';
 import { exportFiles } from '../../src/export/exporter.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { doubledMemoryBudget, extractionMemoryBudget, summaryMemoryBudget, wholeLedgerMemoryBudget } from '../../src/warehouse/memory-budget.js';
-import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -31,6 +31,24 @@ async function settings(options: { memoryLimit?: string } = {}): Promise<Record<
   }
 }
 
+/** `warehouse`, with every budget its work asks withMemoryLimit for noted in `asked`. */
+function watchedBudgets(warehouse: Warehouse): { watched: Warehouse; asked: string[] } {
+  const asked: string[] = [];
+  const watched: Warehouse = {
+    ...warehouse,
+    withMemoryLimit: (limit, work) => {
+      asked.push(limit);
+      return warehouse.withMemoryLimit(limit, work);
+    },
+  };
+  return { watched, asked };
+}
+
+/** The session's memory_limit as DuckDB reports it (in MiB). */
+async function currentLimit(warehouse: Warehouse): Promise<unknown> {
+  return (await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m'];
+}
+
 describe("DuckDB's memory budget", () => {
   it('is 224 MB unless LEDGERPIPE_MEMORY_LIMIT says otherwise, with freed memory returned on a timer', async () => {
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
@@ -45,22 +63,13 @@ describe("DuckDB's memory budget", () => {
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
     expect(wholeLedgerMemoryBudget()).toBe('320MB');
     const warehouse = await openWarehouse(join(dir, 'whole.duckdb'));
-    const asked: string[] = [];
-    const watched = {
-      transaction: warehouse.transaction,
-      exclusive: warehouse.exclusive,
-      withMemoryLimit: <T>(limit: string, work: () => Promise<T>) => {
-        asked.push(limit);
-        return warehouse.withMemoryLimit(limit, work);
-      },
-    };
-    const limit = async (): Promise<unknown> => (await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m'];
+    const { watched, asked } = watchedBudgets(warehouse);
     try {
       // The first transform of a warehouse by this release makes the ledger whole; the next has nothing new.
       expect((await runTransforms(watched)).mode.full).toBe(true);
       expect((await runTransforms(watched)).mode.full).toBe(false);
       expect(asked).toEqual(['320MB']);
-      expect(await limit()).toBe('213.6 MiB');
+      expect(await currentLimit(warehouse)).toBe('213.6 MiB');
     } finally {
       await warehouse.close();
     }
@@ -71,14 +80,7 @@ describe("DuckDB's memory budget", () => {
   it('is 320 MB too while an export writes tax files, whose rows group every trade of the range; other files keep the warehouse budget', async () => {
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
     const warehouse = await openWarehouse(join(dir, 'export.duckdb'));
-    const asked: string[] = [];
-    const watched: typeof warehouse = {
-      ...warehouse,
-      withMemoryLimit: (limit, work) => {
-        asked.push(limit);
-        return warehouse.withMemoryLimit(limit, work);
-      },
-    };
+    const { watched, asked } = watchedBudgets(warehouse);
     try {
       await runTransforms(warehouse);
       const range = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1) };
@@ -86,7 +88,7 @@ describe("DuckDB's memory budget", () => {
       expect(asked).toEqual([]);
       await exportFiles(watched, { out: join(dir, 'tax'), formats: ['koinly', 'cointracking'], ...range });
       expect(asked).toEqual(['320MB']);
-      expect((await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m']).toBe('213.6 MiB');
+      expect(await currentLimit(warehouse)).toBe('213.6 MiB');
     } finally {
       await warehouse.close();
     }
