@@ -9,11 +9,13 @@ export async function extractOneByOne(options: ExtractOptions): Promise<ExtractR
   const streams: ExtractResult['streams'] = {};
   const failures: ExtractResult['failures'] = [];
   let to = options.to;
+  let present = 0;
   for (const stream of options.streams) {
     const result = await extract({ ...options, streams: [stream], concurrency: 1 });
     Object.assign(streams, result.streams);
     failures.push(...result.failures);
     to = Math.min(to, result.to);
+    present = Math.max(present, result.present);
   }
-  return { streams, total: totalStats(streams), failures, to };
+  return { streams, total: totalStats(streams), failures, to, present };
 }

@@ -72,6 +72,8 @@ export interface ExtractResult {
   failures: StreamFailure[];
   /** Where reading stopped: the range's end, or the platform's present when that came first (Unix ms). */
   to: number;
+  /** The platform's present as the records began to be read: its clock, measured first (Unix ms). */
+  present: number;
 }
 
 /**
@@ -140,7 +142,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
     failures.push({ stream, message: error.message, code: error.code });
   }
-  return { streams: stats, total: totalStats(stats), failures, to };
+  return { streams: stats, total: totalStats(stats), failures, to, present };
 }
 
 type Context = ExtractOptions & {

@@ -42,7 +42,7 @@ export async function prepareValuation(warehouse: Warehouse, options: ValuationO
 }
 
 /** What the prices stage and the prices beside the extraction ask of one stage's options. */
-type PricesStageOptions = ValuationOptions & { baseUrl: string; range: Window; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger };
+type PricesStageOptions = ValuationOptions & { baseUrl: string; range: Window; present?: number; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger };
 
 /** extractPrices' options for `assets` (but the fiat itself, worth its amount), with the USDT<fiat> pair when no rates file prices the fiat. */
 function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets: readonly string[], log: Logger): PriceOptions {
@@ -51,6 +51,7 @@ function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets:
     baseUrl: options.baseUrl,
     assets: assets.filter((a) => a !== options.fiat),
     range: options.range,
+    ...(options.present === undefined ? {} : { present: options.present }),
     ...(options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {}),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     rateScale: options.rateScale ?? 1,

@@ -117,6 +117,14 @@ function runRange(options: RunPipelineOptions, accounts: readonly AccountResult[
   return run;
 }
 
+/**
+ * The platform's present as this run's extraction measured it (the latest of its accounts'), for the prices stage:
+ * the platform has no candle of a later hour, as it has no record (docs/values.md, "Where prices come from").
+ */
+function platformPresent(accounts: readonly AccountResult[]): { present?: number } {
+  return accounts.length === 0 ? {} : { present: Math.max(...accounts.map((a) => a.extract.present)) };
+}
+
 /** The export range: the run's own, or its end year so far in --tz. */
 function exportRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
   const run = runRange(options, accounts);
@@ -182,7 +190,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     if (pipeline.stages.includes('prices')) {
       await timed('prices', () => stage('prices', async () => {
         const baseUrl = priceBaseUrl(options);
-        const after = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+        const after = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), ...platformPresent(result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
         // The summary counts every candle request of the run, those beside the extraction too.
         result.prices = beside === undefined ? after : withFiguresOf(after, beside);
       }));

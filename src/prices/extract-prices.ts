@@ -25,6 +25,12 @@ export interface PriceOptions {
   /** The assets to price; USDT is the quote and needs no candles. */
   assets: readonly string[];
   range: Window;
+  /**
+   * The platform's present, when a run's extraction has measured it (ExtractResult.present): no hour after it is
+   * read, as none is on this machine's clock. A machine whose clock runs ahead asked for hours the platform had
+   * not reached, and recorded each as missing.
+   */
+  present?: number;
   /** A fiat currency valued through the platform's USDT<fiat> pair (when no rates file was given). */
   fiatPair?: string;
   clock?: () => number;
@@ -207,8 +213,9 @@ async function routeAsset(warehouse: Warehouse, reader: Reader, asset: string, r
 export async function extractPrices(options: PriceOptions): Promise<PriceResult> {
   const clock = options.clock ?? Date.now;
   const now = clock();
-  // The candle of the present hour is not final: only hours already past are read.
-  const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(now / HOUR_MS) * HOUR_MS) };
+  // The candle of the present hour is not final: only hours already past are read, on the platform's clock too.
+  const present = Math.min(now, options.present ?? now);
+  const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(present / HOUR_MS) * HOUR_MS) };
   const staging = await readSqlFile('load/price_staging.sql');
   await options.warehouse.exclusive((c) => c.run(staging.text));
   const sleep = options.sleep ?? sleeper;

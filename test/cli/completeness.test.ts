@@ -26,9 +26,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The platform's clock: a day after the two months when the simulator starts. */
+let platformNow: () => number = Date.now;
+
 async function simulator(extra: Partial<SimulatorOptions> = {}): Promise<Simulator> {
   const offset = Date.now() - NOW;
-  sim = await startSimulator({ seed: 'complete', from: FROM, to: TO, records: 300, rateScale: 200, pendingMs: 0, clock: () => Date.now() - offset, ...extra });
+  platformNow = () => Date.now() - offset;
+  sim = await startSimulator({ seed: 'complete', from: FROM, to: TO, records: 300, rateScale: 200, pendingMs: 0, clock: platformNow, ...extra });
   return sim;
 }
 
@@ -66,6 +70,12 @@ describe('completeness against one consistent simulated account', () => {
       expect(february.length).toBeGreaterThan(10);
       expect(february.map((h) => `${h['account_type']} ${h['asset']} ${units8(h['quantity'])}`)).toEqual(february.map((h) => `${h['account_type']} ${h['asset']} ${feb1.get(`${h['account_type']} ${h['asset']}`) ?? 0n}`));
       expect(await rows(warehouse, 'SELECT * FROM balance_breaks')).toEqual([]);
+      // Candles are read up to the platform's present, as the records are: no hour after it, which this machine's
+      // clock passed long ago, is asked for or recorded as missing.
+      const candlesRead = await rows(warehouse, 'SELECT epoch_ms(max(window_end)) AS read_to, count(*) FILTER (WHERE missing_hours IS NOT NULL) AS with_missing FROM price_coverage');
+      expect(Number(candlesRead[0]?.['read_to'])).toBeGreaterThan(TO);
+      expect(Number(candlesRead[0]?.['read_to'])).toBeLessThanOrEqual(platformNow());
+      expect(candlesRead[0]?.['with_missing']).toBe('0');
       expect(await rows(warehouse, 'SELECT * FROM unpaired_transfers')).toEqual([]);
       // Two snapshots: every account type with records explained by the ledger, earn by the transfers to and from it.
       const reconciled = await rows(warehouse, 'SELECT DISTINCT account_type, explanation FROM reconciliation ORDER BY ALL');
