@@ -1,4 +1,5 @@
-import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { preparedOn } from './prepared.js';
 import { ident, literal } from './quote.js';
 import { readRecordedVersions, recordVersions } from './versions.js';
 import { TYPED_AT_LOAD } from '../models/index.js';
@@ -28,27 +29,9 @@ export async function typeRecords(c: DuckDBConnection, stream: string, source: s
     await c.run(`DELETE FROM ${table} AS t USING ${ident(source)} AS s
       WHERE s.stream = ${literal(stream)} AND t.account = s.account AND t.${partition} = s.partition AND t.key = s.key`);
   }
+  // Prepared once per connection: DuckDB planned the typing macro anew for each batch, 14-22 ms for 100 fills,
+  // 4-6 ms prepared.
   await (await preparedOn(c, `INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`)).run();
-}
-
-/**
- * Each typing statement prepared once per connection: a loader types every batch of pages with the same text, and
- * DuckDB planned the typing macro anew each time: 14-22 ms for a batch of 100 fills, 4-6 ms prepared
- * (docs/performance.md, "Start-up"). DuckDB plans a prepared statement again by itself when the catalog it was
- * planned on has changed.
- */
-const preparedStatements = new WeakMap<DuckDBConnection, Map<string, Promise<DuckDBPreparedStatement>>>();
-function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-  let statements = preparedStatements.get(c);
-  if (statements === undefined) preparedStatements.set(c, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (statement === undefined) {
-    statement = c.prepare(sql);
-    statements.set(sql, statement);
-    // A statement that could not be prepared is prepared again by the next batch, which then says why.
-    statement.catch(() => statements.delete(sql));
-  }
-  return statement;
 }
 
 /**

@@ -1,0 +1,30 @@
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
+
+/**
+ * Each statement of fixed text prepared once per connection, for statements run again and again (a loader's
+ * batches, the prices stage's spans): DuckDB planned such a statement anew each time it ran (docs/performance.md,
+ * "Start-up" and "Prices"). DuckDB plans a prepared statement again by itself when the catalog it was planned on
+ * has changed. The warehouse runs one piece of work at a time on its connection, so nothing binds a statement
+ * between another's bind and run.
+ */
+const preparedStatements = new WeakMap<DuckDBConnection, Map<string, Promise<DuckDBPreparedStatement>>>();
+
+export function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+  let statements = preparedStatements.get(c);
+  if (statements === undefined) preparedStatements.set(c, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    statement = c.prepare(sql);
+    statements.set(sql, statement);
+    // A statement that could not be prepared is prepared again by the next caller, which then says why.
+    statement.catch(() => statements.delete(sql));
+  }
+  return statement;
+}
+
+/** Runs `sql`, prepared once on `c` (preparedOn), with `values` bound to its parameters. */
+export async function runPrepared(c: DuckDBConnection, sql: string, values: Record<string, DuckDBValue> = {}): Promise<void> {
+  const statement = await preparedOn(c, sql);
+  statement.bind(values);
+  await statement.run();
+}
