@@ -92,8 +92,10 @@ async function writeSpan(warehouse: Warehouse, symbol: string, span: SpanRead, n
       } finally {
         stage.closeSync();
       }
-      await runPrepared(c, LOAD_STAGED_CANDLES, { symbol, g: GRANULARITY, now: fetchedAt });
-      await runPrepared(c, 'DELETE FROM lp_stage_candles');
+      // Not prepared: an INSERT ... SELECT ... ON CONFLICT prepared and run again writes wrong rows in DuckDB
+      // 1.5.5 (src/warehouse/prepared.ts).
+      await c.run(LOAD_STAGED_CANDLES, { symbol, g: GRANULARITY, now: fetchedAt });
+      await c.run('DELETE FROM lp_stage_candles');
     }
     const key = { symbol, g: GRANULARITY, start: timestampTz(window.start) };
     await runPrepared(c, DROP_SPAN, key);

@@ -101,7 +101,16 @@ ON CONFLICT (account, stream, partition, key) DO UPDATE SET payload = excluded.p
 interface WriterState {
   options: RawWriterOptions;
   typed: boolean;
+  /**
+   * The drift this writer has committed, as driftKey: schema_drift keeps the first sighting of each, so a later
+   * page's is not sent again (every page of a stream with an unknown field has it).
+   */
+  driftNoted: Set<string>;
   failure?: unknown;
+}
+
+function driftKey(stream: string, drift: DriftEntry): string {
+  return `${stream}\u0000${drift.kind}\u0000${drift.field}`;
 }
 
 /** Rows appended between two turns of the event loop (docs/many-accounts.md). */
@@ -221,9 +230,15 @@ async function loadStagedRecords(connection: DuckDBConnection, batch: readonly P
 
 /** The fields the pages found unknown or missing (schema_drift), and the records they set aside (quarantine). */
 async function noteDriftAndQuarantine(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
+  const sent = new Set<string>();
   for (const { page, writer } of batch) {
     const base = { account: writer.options.account, stream: page.stream, now: timestampTz(writer.options.clock()), run: writer.options.runId };
-    for (const d of page.drift) await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
+    for (const d of page.drift) {
+      const key = `${writer.options.account}\u0000${driftKey(page.stream, d)}`;
+      if (writer.driftNoted.has(driftKey(page.stream, d)) || sent.has(key)) continue;
+      sent.add(key);
+      await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
+    }
     for (const q of page.quarantine) {
       await connection.run(UPSERT_QUARANTINE, { ...base, partition: page.partition, key: q.key, payload: q.payload, error: q.error });
     }
@@ -251,7 +266,10 @@ async function commitPages(warehouse: Pick<Warehouse, 'transaction'>, pages: Pen
   } catch (error) {
     return { error };
   }
-  for (const p of pages) p.resolve();
+  for (const p of pages) {
+    for (const d of p.page.drift) p.writer.driftNoted.add(driftKey(p.page.stream, d));
+    p.resolve();
+  }
   return undefined;
 }
 
@@ -323,7 +341,7 @@ export async function createRawWriter(
   const shared = group;
   const { typing } = await releaseVersions();
   const typed = await warehouse.exclusive((c) => typesAtLoad(c, typing, options.clock()));
-  const writer: WriterState = { options, typed };
+  const writer: WriterState = { options, typed, driftNoted: new Set() };
   return {
     commit: (page) =>
       new Promise<void>((resolve, reject) => {
