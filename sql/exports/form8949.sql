@@ -25,4 +25,5 @@ FROM disposals
 WHERE proceeds IS NOT NULL
   AND disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to')
   AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'))
-ORDER BY part, disposed_at, description, date_acquired;
+-- Then by every other column: rows of one instant come out in the same order in every run.
+ORDER BY part, disposed_at, description, date_acquired, proceeds, cost_basis, account, flags NULLS LAST;
