@@ -14,7 +14,8 @@ import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from '@du
  */
 const preparedStatements = new WeakMap<DuckDBConnection, Map<string, Promise<DuckDBPreparedStatement>>>();
 
-const UPSERT = /\bON\s+CONFLICT\b|\bINSERT\s+OR\s+(REPLACE|IGNORE)\b/i;
+// MERGE INTO too: its updates and inserts go the same way, and no run of it has been checked.
+const UPSERT = /\bON\s+CONFLICT\b|\bINSERT\s+OR\s+(REPLACE|IGNORE)\b|\bMERGE\s+INTO\b/i;
 
 export function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
   if (UPSERT.test(sql)) {

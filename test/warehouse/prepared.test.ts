@@ -70,6 +70,7 @@ describe('statements prepared once per connection', () => {
     await expect(preparedOn(c, 'INSERT OR REPLACE INTO spans SELECT symbol, start_ms, candles, NULL FROM stage')).rejects.toThrow(message);
     await expect(preparedOn(c, 'INSERT INTO spans SELECT symbol, start_ms, candles, NULL FROM stage ON CONFLICT DO NOTHING')).rejects.toThrow(message);
     await expect(runPrepared(c, 'insert or ignore into spans values ($s, 1, 1, NULL)', { s: 'X' })).rejects.toThrow(message);
+    await expect(preparedOn(c, 'MERGE INTO spans USING stage USING (symbol, start_ms) WHEN NOT MATCHED THEN INSERT VALUES (stage.symbol, stage.start_ms, stage.candles, NULL)')).rejects.toThrow(message);
   });
 
   // Why the refusal: DuckDB's own prepared statement, run again, does not write what it is given. When an upgrade of
