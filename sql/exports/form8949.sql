@@ -25,5 +25,7 @@ FROM disposals
 WHERE proceeds IS NOT NULL
   AND disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to')
   AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'))
--- Then by every other column: rows of one instant come out in the same order in every run.
-ORDER BY part, disposed_at, description, date_acquired, proceeds, cost_basis, account, flags NULLS LAST;
+-- Then by the slice's own columns, named with the table's name (proceeds and cost_basis above are the rounded
+-- cells, and disposals.cost_basis is the method): rows of one instant come out in the same order in every run.
+ORDER BY part, disposed_at, description, date_acquired, disposals.acquired_at NULLS LAST, disposals.proceeds,
+  disposals.cost, disposals.fees, disposals.account, disposals.flags NULLS LAST;

@@ -18,13 +18,14 @@ const preparedStatements = new WeakMap<DuckDBConnection, Map<string, Promise<Duc
 const UPSERT = /\bON\s+CONFLICT\b|\bINSERT\s+OR\s+(REPLACE|IGNORE)\b|\bMERGE\s+INTO\b/i;
 
 export function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-  if (UPSERT.test(sql)) {
-    return Promise.reject(new Error('an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run'));
-  }
   let statements = preparedStatements.get(c);
   if (statements === undefined) preparedStatements.set(c, (statements = new Map()));
   let statement = statements.get(sql);
   if (statement === undefined) {
+    // Checked once, when a statement is first prepared: one refused is never kept, and is refused each time.
+    if (UPSERT.test(sql)) {
+      return Promise.reject(new Error('an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run'));
+    }
     statement = c.prepare(sql);
     statements.set(sql, statement);
     // A statement that could not be prepared is prepared again by the next caller, which then says why.

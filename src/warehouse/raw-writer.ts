@@ -234,9 +234,11 @@ async function noteDriftAndQuarantine(connection: DuckDBConnection, batch: reado
   for (const { page, writer } of batch) {
     const base = { account: writer.options.account, stream: page.stream, now: timestampTz(writer.options.clock()), run: writer.options.runId };
     for (const d of page.drift) {
-      const key = `${writer.options.account}\u0000${driftKey(page.stream, d)}`;
-      if (writer.driftNoted.has(driftKey(page.stream, d)) || sent.has(key)) continue;
-      sent.add(key);
+      const key = driftKey(page.stream, d);
+      // A batch may hold several accounts' pages: what it sends is told apart by account.
+      const sentKey = `${writer.options.account}\u0000${key}`;
+      if (writer.driftNoted.has(key) || sent.has(sentKey)) continue;
+      sent.add(sentKey);
       await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
     }
     for (const q of page.quarantine) {
