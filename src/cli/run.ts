@@ -1,4 +1,4 @@
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../errors/usage-error.js';
 import { demoCommand } from './commands/demo.js';
 import { queryCommand } from './commands/query.js';
@@ -19,6 +19,17 @@ function unknownCommand(first: string | undefined): string | undefined {
   if (first === undefined || first.startsWith('-') || COMMANDS.includes(first)) return undefined;
   if (first === 'year-end' || first === 'nightly' || /\.(json|js)$/.test(first)) return `${first} is a pipeline, not a command; run it with: ledgerpipe run ${first}`;
   return `unknown command "${first}"; the commands are ${COMMANDS.join(', ')} (see ledgerpipe --help)`;
+}
+
+/**
+ * Yargs renders a command's whole help text as the command starts, in case the command later asks for it
+ * (`showHelp`); none of ours does: help is printed only for `--help`, and a usage error is one line (exit.ts). The
+ * text cost about 0.1 s of CPU in every process, a tenth of a `status` (docs/performance.md, "Start-up"). Reaching
+ * the instance is yargs's own (its commands do it); if a release hides it, the text is rendered as before.
+ */
+function skipHelpCache(parser: Argv): void {
+  const usage = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage !== undefined) usage.cacheHelpMessage = () => undefined;
 }
 
 /**
@@ -47,6 +58,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
       if (error !== undefined) throw error;
       throw new UsageError(unknownCommand(argv[0]) ?? `${message}; see ledgerpipe --help`);
     });
+  skipHelpCache(parser);
   try {
     await parser.parseAsync();
     return 0;
