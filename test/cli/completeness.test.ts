@@ -6,7 +6,7 @@ import { balancesAt, keyFrom, keyOf, units8, type Movement } from '../../src/sim
 import type { Dataset } from '../../src/sim/data/model.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { runCliHere, simEnv } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 
 // Two months of one simulated account, read while the platform's clock says a day after them (docs/completeness.md).
@@ -37,7 +37,7 @@ async function simulator(extra: Partial<SimulatorOptions> = {}): Promise<Simulat
 }
 
 function cli(s: Simulator, ...args: string[]) {
-  return runCliProcess([...args, '--base-url', s.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'), '--format', 'csv', '--rate-scale', '200', '--quiet'], { env: simEnv(s.credentials) });
+  return runCliHere([...args, '--base-url', s.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'), '--format', 'csv', '--rate-scale', '200', '--quiet'], { env: simEnv(s.credentials) });
 }
 
 /** The simulator's truth at `at`, per account type and asset (isolated pairs and bot accounts summed), as units of 10^-8. */
@@ -61,7 +61,7 @@ describe('completeness against one consistent simulated account', () => {
     expect(nightly.stdout).toContain('  every running balance and every snapshot agrees with the records: ');
     expect(nightly.stdout).toContain('  every internal transfer has its counterpart\n');
     // An export of another range (February) asks for holdings at its own ends: made then, without a transform.
-    const feb = await runCliProcess(['export', '--from', '2025-02-01', '--to', '2025-03-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'feb'), '--format', 'csv', '--quiet']);
+    const feb = await runCliHere(['export', '--from', '2025-02-01', '--to', '2025-03-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'feb'), '--format', 'csv', '--quiet']);
     expect([feb.status, feb.stderr]).toEqual([0, '']);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
@@ -141,9 +141,9 @@ describe('completeness against one consistent simulated account', () => {
     expect((await cli(s, 'run', 'year-end', '--from', day(end - 20 * 86_400_000), '--to', day(end))).status).toBe(0);
     const own = ['--base-url', s.baseUrl, '--db', join(dir, 'w.duckdb'), '--rate-scale', '200', '--quiet'];
     for (const _ of [1, 2]) {
-      const extract = await runCliProcess(['extract', '--from', day(end - 3 * 86_400_000), '--to', new Date().toISOString(), ...own], { env: simEnv(s.credentials) });
+      const extract = await runCliHere(['extract', '--from', day(end - 3 * 86_400_000), '--to', new Date().toISOString(), ...own], { env: simEnv(s.credentials) });
       expect([extract.status, extract.stderr]).toEqual([0, '']);
-      const transform = await runCliProcess(['transform', ...own], { env: simEnv(s.credentials) });
+      const transform = await runCliHere(['transform', ...own], { env: simEnv(s.credentials) });
       expect([transform.status, transform.stderr]).toEqual([0, '']);
     }
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { runCliHere, simEnv } from '../helpers/cli.js';
 
 let dir: string;
 let sim: Simulator;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   out = join(dir, 'out');
   sim = await startSimulator({ seed: 'gaps', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
   const env = simEnv(sim.credentials);
-  const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--quiet'], { env });
+  const run = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--quiet'], { env });
   expect([run.status, run.stderr]).toEqual([0, '']);
 });
 afterAll(async () => {
@@ -45,7 +45,7 @@ const exportArgs = (...args: string[]) => ['export', '--db', db, '--out', out, .
 describe('the gap rule: export writes nothing for a range the warehouse does not cover', () => {
   it('refuses a year the warehouse holds nothing of, naming each stream and the command that fills it', async () => {
     const before = await files();
-    const result = await runCliProcess(exportArgs('--from', '2024-10-01', '--to', '2025-01-01', '--streams', 'withdrawals,margin_records'));
+    const result = await runCliHere(exportArgs('--from', '2024-10-01', '--to', '2025-01-01', '--streams', 'withdrawals,margin_records'));
     const span = '2024-10-01T00:00:00.000Z .. 2025-01-01T00:00:00.000Z';
     const fill = (stream: string) => `(fill with: ledgerpipe extract --from 2024-10-01T00:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams ${stream})`;
     expect([result.status, lastLine(result.stderr)]).toEqual([
@@ -54,7 +54,7 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     ]);
     expect(await files()).toEqual(before);
     // Without --streams, every stream the warehouse holds: the eight paged ones, not the balance snapshot.
-    const all = await runCliProcess(exportArgs('--from', '2024-10-01', '--to', '2025-01-01'));
+    const all = await runCliHere(exportArgs('--from', '2024-10-01', '--to', '2025-01-01'));
     expect(all.status).toBe(4);
     expect([...(lastLine(all.stderr) ?? '').matchAll(/default (\w+) 2024/g)].map((m) => m[1])).toEqual([
       'margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records',
@@ -65,10 +65,10 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     const before = await files();
     const args = exportArgs('--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'withdrawals');
     const gap = 'the warehouse does not cover the whole range: default withdrawals 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2024-12-31T11:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams withdrawals)';
-    const refused = await runCliProcess(args);
+    const refused = await runCliHere(args);
     expect([refused.status, lastLine(refused.stderr)]).toEqual([4, `ledgerpipe: ${gap}; no files were written (add --allow-gaps to write them with the gaps)`]);
     expect(await files()).toEqual(before);
-    const written = await runCliProcess([...args, '--allow-gaps']);
+    const written = await runCliHere([...args, '--allow-gaps']);
     expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${gap}`]);
     const after = await files();
     expect(after['withdrawals.csv']).not.toBe(before['withdrawals.csv']);
@@ -86,10 +86,10 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     const before = await files();
     const args = ['report', '--db', db, '--out', out, '--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'withdrawals'];
     const gap = 'default withdrawals 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z';
-    const refused = await runCliProcess(args);
+    const refused = await runCliHere(args);
     expect([refused.status, lastLine(refused.stderr)?.includes(gap), lastLine(refused.stderr)?.endsWith('no files were written (add --allow-gaps to write them with the gaps)')]).toEqual([4, true, true]);
     expect(await files()).toEqual(before);
-    const written = await runCliProcess([...args, '--allow-gaps']);
+    const written = await runCliHere([...args, '--allow-gaps']);
     expect(written.status).toBe(4);
     const page = await readFile(join(out, 'report.html'), 'utf8');
     expect(page).toContain('<li>Gap: default withdrawals is not in the warehouse for 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z; the figures leave it out.</li>');
@@ -99,7 +99,7 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
   });
 
   it('writes a range the warehouse covers, exit 0, with a manifest of the set that a rerun repeats but for its time', async () => {
-    const result = await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
+    const result = await runCliHere(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
     // The one warning: the fiat deposits' EUR has no pair to price it by (docs/values.md).
     expect([result.status, result.stderr]).toEqual([0, 'warn: 1 EUR movements of the range have no USDT price: their value is left empty (docs/values.md)\n']);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
@@ -135,7 +135,7 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     const ledgerLines = (await readFile(join(out, 'ledger.csv'), 'utf8')).trimEnd().split('\n').length - 1;
     expect(manifest.files.find((f) => f.name === 'ledger.csv')?.rows).toBe(ledgerLines);
     expect(manifest.catalog_version).toMatch(/^[0-9a-f]{64}$/);
-    await runCliProcess(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
+    await runCliHere(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
     const again = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
     expect({ ...again, created_at: '' }).toEqual({ ...manifest, created_at: '' });
     expect(again.created_at > manifest.created_at).toBe(true);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PAGED_STREAMS } from '../../src/sim/data/model.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { CLI, runCliProcess } from '../helpers/cli.js';
+import { CLI, runCliHere, runCliProcess } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 import { loaded, truthInRange } from '../helpers/truth.js';
 
@@ -53,7 +53,7 @@ describe('profiles', () => {
       }),
     );
     const db = join(dir, 'w.duckdb');
-    const result = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--config', config, '--db', db, '--out', join(dir, 'out'), '--rate-scale', '100', '--quiet'], {
+    const result = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--config', config, '--db', db, '--out', join(dir, 'out'), '--rate-scale', '100', '--quiet'], {
       env: { ...process.env, ...envFor(a, 'A'), ...envFor(b, 'B') },
     });
     expect([result.status, result.stderr]).toEqual([0, '']);
@@ -76,7 +76,7 @@ describe('profiles', () => {
     } finally {
       await warehouse.close();
     }
-    const one = await runCliProcess(['run', 'year-end', '--year', '2025', '--config', config, '--profile', 'carol', '--db', db, '--quiet'], { env: process.env });
+    const one = await runCliHere(['run', 'year-end', '--year', '2025', '--config', config, '--profile', 'carol', '--db', db, '--quiet'], { env: process.env });
     expect([one.status, one.stderr]).toEqual([2, 'ledgerpipe: no profile named carol; the config has alice, bob\n']);
   });
 });
@@ -97,7 +97,7 @@ describe('nightly', () => {
     const db = join(dir, 'w.duckdb');
     const common = ['--base-url', s.baseUrl, '--db', db, '--out', join(dir, 'out'), '--rate-scale', '100', '--quiet'];
     const env = { ...process.env, ...envFor(s) };
-    expect((await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', ...common], { env })).status).toBe(0);
+    expect((await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', ...common], { env })).status).toBe(0);
     const movers = s.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined);
     const statusOf = async () => {
       const warehouse = await openWarehouse(db);
@@ -116,7 +116,7 @@ describe('nightly', () => {
 
     shift = 601_000; // the simulator's withdrawals move to their final status
     requests.length = 0;
-    const nightly = await runCliProcess(['run', 'nightly', ...common], { env });
+    const nightly = await runCliHere(['run', 'nightly', ...common], { env });
     expect([nightly.status, nightly.stderr]).toEqual([0, '']);
     const lookBackStart = TO - 3 * DAY;
     const WITHDRAWALS = '/api/v2/spot/wallet/withdrawal-records';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { REPLAY_ACCOUNTS } from '../fixtures/replay-accounts.js';
-import { runCliProcess, type CliResult } from '../helpers/cli.js';
+import { runCliHere, type CliResult } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 import { startReplay, type Replay } from '../helpers/replay-server.js';
 import { cointrackingNets, koinlyNets, ledgerNets, netLines } from '../helpers/tax-files.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     }),
   };
   await writeFile(join(dir, 'config.json'), JSON.stringify(config));
-  run = await runCliProcess(
+  run = await runCliHere(
     ['run', 'year-end', '--from', '2021-07-01', '--to', '2025-09-01', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
       '--format', 'csv,parquet,koinly,cointracking', '--rate-scale', '1000', '--quiet'],
     { env },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { runCliHere, simEnv } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 
 // The user's own type-catalog rows (docs/ledger.md, "Adding a type"): --catalog FILE or the config's catalog adds a type
@@ -24,7 +24,7 @@ const MINE = [
 let dir: string;
 let sim: Simulator;
 const cli = (...args: string[]) =>
-  runCliProcess([...args, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'), '--format', 'csv', '--quiet'], { env: simEnv(sim.credentials) });
+  runCliHere([...args, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'), '--format', 'csv', '--quiet'], { env: simEnv(sim.credentials) });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-catalog-'));
@@ -76,14 +76,14 @@ describe('--catalog: the user\'s own type-catalog rows', () => {
     expect(mine.unreviewed).toEqual([{ type: 'Card cashback-user in' }, { type: 'appeal_adjustment' }, { type: 'contract_settle_adjust' }]);
 
     // An export without the file, of a warehouse transformed with it: refused, saying why.
-    const bare = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'other'), '--quiet']);
+    const bare = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'other'), '--quiet']);
     expect([bare.status, bare.stderr]).toEqual([2, `ledgerpipe: ${join(dir, 'w.duckdb')} was last transformed with another type catalog (another release's, or another --catalog); run ledgerpipe transform with the --catalog you export with (or none), then export\n`]);
     // The config's catalog is the same file: its export is written.
-    const configured = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'configured'), '--config', join(dir, 'ledgerpipe.config.json'), '--format', 'csv', '--quiet']);
+    const configured = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'configured'), '--config', join(dir, 'ledgerpipe.config.json'), '--format', 'csv', '--quiet']);
     expect([configured.status, configured.stderr]).toEqual([0, '']);
 
     // A transform without it books the package's rows again: the type is unreviewed, compensation is compensation.
-    const again = await runCliProcess(['transform', '--db', join(dir, 'w.duckdb'), '--quiet']);
+    const again = await runCliHere(['transform', '--db', join(dir, 'w.duckdb'), '--quiet']);
     expect([again.status, again.stderr]).toEqual([0, '']);
     const theirs = await booked();
     // An unreviewed row's note is its field and type (docs/ledger.md, "Types not in the catalog").

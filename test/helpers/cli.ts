@@ -31,6 +31,56 @@ export async function runNodeProcess(args: readonly string[], options: { env?: N
   return { status, signal, stdout, stderr };
 }
 
+/** In-process runs wait for each other: each holds process.env and the umask for its length. */
+let hereQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs a command with the CLI's own code (src/cli/run.ts) in this process, as src/cli/main.ts runs it in its own:
+ * the same exit status, and the lines it writes to stdout and stderr, captured. For tests whose subject is what a
+ * command does to the warehouse and the files; what the process adds (main.ts: the umask, the allocator, a closed
+ * pipe, a signal, a kill) is tested with runCliProcess. A process of its own cost the suite about 1.2 s of CPU per
+ * `run` on top of the run itself, the start-up and code not yet compiled (docs/development.md, "Test time").
+ *
+ * `env` is the run's environment, set as process.env for its length (the commands read their credentials from
+ * the env they are given, the memory budget and the threads from process.env: ledgerpipe's variables it lacks are unset) and restored after, with the umask
+ * a config may change. Calls wait for each other; `--help` and `--version` are not for this (yargs ends the
+ * process after printing them).
+ */
+export function runCliHere(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  if (args.some((a) => a === '--help' || a === '--version')) throw new Error('runCliHere: --help and --version end the process; use runCliProcess');
+  const run = hereQueue.then(async () => {
+    const { runCli } = await import('../../src/cli/run.js');
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      out: (line: string) => void (stdout += `${line}\n`),
+      log: (line: string) => void (stderr += `${line}\n`),
+      interactive: false,
+      untilSignal: () => new Promise<void>(() => undefined),
+    };
+    const env = options.env ?? process.env;
+    const saved = { ...process.env };
+    const umask = process.umask();
+    overlayEnv(env);
+    try {
+      const status = await runCli(args, io, env);
+      return { status, signal: null, stdout, stderr };
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+      process.umask(umask);
+    }
+  });
+  hereQueue = run.catch(() => undefined);
+  return run;
+}
+
+/** Sets `env`'s variables in process.env and unsets ledgerpipe's own that it lacks (vitest's own stay). */
+function overlayEnv(env: NodeJS.ProcessEnv): void {
+  for (const key of Object.keys(process.env)) if (key.startsWith('LEDGERPIPE_') && env[key] === undefined) delete process.env[key];
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
+}
+
 export interface SimProcess {
   child: ChildProcess;
   info: { baseUrl: string; apiKey: string; secretKey: string; passphrase: string };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { runCliHere, simEnv } from '../helpers/cli.js';
 
 // Prices beside the extraction (docs/values.md, "Where prices come from"): a year-end reads candles while its
 // records are still being fetched, and writes the very files the stages give one after another.
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 const cli = (db: string, ...args: string[]) =>
-  runCliProcess([...args, '--base-url', sim.baseUrl, '--db', join(dir, db), '--out', join(dir, `out-${db}`), '--rate-scale', '20', '--fiat', 'EUR', '--quiet'], { env: simEnv(sim.credentials) });
+  runCliHere([...args, '--base-url', sim.baseUrl, '--db', join(dir, db), '--out', join(dir, `out-${db}`), '--rate-scale', '20', '--fiat', 'EUR', '--quiet'], { env: simEnv(sim.credentials) });
 
 describe('prices beside the extraction', () => {
   it('reads candles while the records are fetched, and writes the files the stages write one after another', async () => {

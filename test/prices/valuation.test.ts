@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MARKETS, simClose } from '../../src/sim/endpoints/candles.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { queryCsv, runCliProcess, simEnv } from '../helpers/cli.js';
+import { queryCsv, runCliHere, simEnv } from '../helpers/cli.js';
 import { decimalText, mulHalfEven, units } from '../helpers/decimal.js';
 import { parseCsv } from '../helpers/tax-files.js';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   out = join(dir, 'out');
   sim = await startSimulator({ seed: SEED, from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 2, 1), records: 300, rateScale: 100, pendingMs: 0, markets: MARKETS });
   const env = simEnv(sim.credentials);
-  const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--fiat', 'EUR'], { env });
+  const run = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--fiat', 'EUR'], { env });
   expect(run.status, run.stderr).toBe(0);
   firstRun = run.stdout;
 }, 120_000);
@@ -155,7 +155,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
     const before = await readFile(join(out, 'year_summary.csv'), 'utf8');
     const requests = sim.stats.byPath['/api/v2/spot/market/history-candles'] ?? 0;
     const env = simEnv(sim.credentials);
-    const again = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--fiat', 'EUR'], { env });
+    const again = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--fiat', 'EUR'], { env });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain('prices: 0 requests, 0 new hourly candles, 0 answered 429');
     expect(sim.stats.byPath['/api/v2/spot/market/history-candles']).toBe(requests);
@@ -165,7 +165,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   it('values in a fiat the platform has no pair for from the rates file, as of each movement', async () => {
     const rates = join(dir, 'gbp.csv');
     await writeFile(rates, 'time,currency,rate\n2025-01-01,GBP,0.80\n2025-02-01,GBP,0.75\n2025-02-01,EUR,0.9\n');
-    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
+    const run = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
     expect(run.status, run.stderr).toBe(0);
     const rows = await read(`SELECT asset, CAST(value_usdt AS VARCHAR) AS usdt, CAST(value_gbp AS VARCHAR) AS gbp, epoch_ms(ts) AS ms FROM ledger_valued WHERE value_usdt IS NOT NULL ORDER BY entry_id`);
     for (const r of rows) {
@@ -179,7 +179,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   it('warns, per asset, of the movements with no USDT price and apart of those with no rate of the fiat', async () => {
     const rates = join(dir, 'gbp-from-february.csv');
     await writeFile(rates, 'time,currency,rate\n2025-02-01,GBP,0.75\n');
-    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', join(dir, 'out-gbp'), '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
+    const run = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', join(dir, 'out-gbp'), '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
     expect(run.status, run.stderr).toBe(0);
     // The test's own count: no USDT price, no value in GBP either; before February, no GBP rate.
     const counts = new Map<string, number>();
@@ -200,12 +200,12 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   }, 60_000);
 
   it('refuses a fiat the platform has no pair for without a rates file, naming the flag', async () => {
-    const run = await runCliProcess(['prices', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--base-url', sim.baseUrl, '--fiat', 'CHF', '--rate-scale', '100']);
+    const run = await runCliHere(['prices', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--base-url', sim.baseUrl, '--fiat', 'CHF', '--rate-scale', '100']);
     expect([run.status, run.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, 'ledgerpipe: the platform has no USDTCHF pair to value CHF with; give a rates file with --fiat-rates FILE (docs/values.md)']);
   }, 60_000);
 
   it('puts values in EUR into the tax files: Koinly Net Worth of what a row received, CoinTracking each side', async () => {
-    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--fiat', 'EUR', '--format', 'koinly,cointracking']);
+    const run = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--fiat', 'EUR', '--format', 'koinly,cointracking']);
     expect(run.status, run.stderr).toBe(0);
     const [koHeader, ...koinly] = parseCsv(await readFile(join(out, 'koinly.csv'), 'utf8'));
     const [ctHeader, ...cointracking] = parseCsv(await readFile(join(out, 'cointracking.csv'), 'utf8'));
@@ -242,7 +242,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   }, 60_000);
 
   it('leaves the value columns empty without --fiat: the tools price the rows themselves', async () => {
-    const run = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'koinly,cointracking']);
+    const run = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'koinly,cointracking']);
     expect(run.status, run.stderr).toBe(0);
     const koinly = parseCsv(await readFile(join(out, 'koinly.csv'), 'utf8')).slice(1);
     const cointracking = parseCsv(await readFile(join(out, 'cointracking.csv'), 'utf8')).slice(1);

@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { runCliHere, simEnv } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 import { formatDecimal } from '../../src/report/format.js';
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   out = join(dir, 'out');
   sim = await startSimulator({ seed: 'report', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
   const env = simEnv(sim.credentials);
-  const run = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', out, '--rate-scale', '100', '--fiat', 'EUR', '--quiet'], { env });
+  const run = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', out, '--rate-scale', '100', '--fiat', 'EUR', '--quiet'], { env });
   expect([run.status, run.stderr]).toEqual([0, '']);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 120_000);

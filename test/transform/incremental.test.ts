@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { DIST_SRC, runCliProcess } from '../helpers/cli.js';
+import { DIST_SRC, runCliHere } from '../helpers/cli.js';
 import { rows } from '../helpers/raw.js';
 
 // An incremental transform must give exactly the tables a full rebuild gives (docs/transform.md).
@@ -59,7 +59,7 @@ async function files(out: string): Promise<Map<string, Buffer>> {
 }
 
 async function exportOf(db: string, out: string): Promise<Map<string, Buffer>> {
-  const result = await runCliProcess(['export', '--from', FROM, '--to', TO, '--format', FORMATS, '--out', out, '--db', db, '--quiet'], { env });
+  const result = await runCliHere(['export', '--from', FROM, '--to', TO, '--format', FORMATS, '--out', out, '--db', db, '--quiet'], { env });
   expect([result.status, result.stderr]).toEqual([0, '']);
   return files(out);
 }
@@ -100,17 +100,17 @@ async function state(db: string): Promise<{ pending: unknown; ledger: unknown; w
 describe('the incremental transform', () => {
   it('gives the files of a full rebuild after nightlies with faults, new records and status changes, and after killed transforms', { timeout: 180_000 }, async () => {
     const db = join(dir, 'w.duckdb');
-    const yearEnd = await runCliProcess(['run', 'year-end', '--from', FROM, '--to', '2025-03-01', '--out', join(dir, 'year-end'), ...common(db), '--quiet'], { env });
+    const yearEnd = await runCliHere(['run', 'year-end', '--from', FROM, '--to', '2025-03-01', '--out', join(dir, 'year-end'), ...common(db), '--quiet'], { env });
     expect([yearEnd.status, yearEnd.stderr]).toEqual([0, '']);
     // The nightly's extraction alone, as a user's pipeline file: its transform is run (and killed) apart.
     const extractOnly = join(dir, 'nightly-extract.json');
     await writeFile(extractOnly, JSON.stringify({ name: 'nightly-extract', range: { kind: 'since-coverage', lookBackDays: 3, refreshPendingWithdrawals: true }, streams: 'all', stages: ['extract'] }));
     const nightly = async () => {
-      const run = await runCliProcess(['run', extractOnly, ...common(db), '--quiet'], { env });
+      const run = await runCliHere(['run', extractOnly, ...common(db), '--quiet'], { env });
       expect([run.status, run.stderr]).toEqual([0, '']);
     };
     const transform = async () => {
-      const run = await runCliProcess(['transform', ...common(db)], { env });
+      const run = await runCliHere(['transform', ...common(db)], { env });
       expect(run.status, run.stderr).toBe(0);
       const update = /transform, (\d+) records loaded since the last, (\d+) rebooked, ledger rows (\d+) out and (\d+) in/.exec(run.stderr);
       expect(update, run.stderr).not.toBeNull();
@@ -174,9 +174,9 @@ describe('the incremental transform', () => {
     // A night of fills alone: the models made from raw_records of other streams are left as they are.
     const fillsOnly = join(dir, 'nightly-fills.json');
     await writeFile(fillsOnly, JSON.stringify({ name: 'nightly-fills', range: { kind: 'since-coverage', lookBackDays: 3 }, streams: ['futures_fills'], stages: ['extract'] }));
-    const fillsNight = await runCliProcess(['run', fillsOnly, ...common(db), '--quiet'], { env });
+    const fillsNight = await runCliHere(['run', fillsOnly, ...common(db), '--quiet'], { env });
     expect([fillsNight.status, fillsNight.stderr]).toEqual([0, '']);
-    const fillsTransform = await runCliProcess(['transform', '--verbose', ...common(db)], { env });
+    const fillsTransform = await runCliHere(['transform', '--verbose', ...common(db)], { env });
     expect(fillsTransform.status, fillsTransform.stderr).toBe(0);
     expect(fillsTransform.stderr).toMatch(/^transform, \d+ records loaded since the last.*: \d+ ms$/m);
     // --verbose adds the time of each step.
@@ -188,7 +188,7 @@ describe('the incremental transform', () => {
 
     const copy = join(dir, 'full.duckdb');
     await copyFile(db, copy);
-    const full = await runCliProcess(['transform', '--full', ...common(copy)], { env });
+    const full = await runCliHere(['transform', '--full', ...common(copy)], { env });
     expect(full.status, full.stderr).toBe(0);
     expect(full.stderr).toContain('transform, whole (asked for (--full))');
 

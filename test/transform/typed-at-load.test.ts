@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runCliProcess, simEnv } from '../helpers/cli.js';
+import { runCliHere, simEnv } from '../helpers/cli.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
 import { createRawWriter } from '../../src/warehouse/raw-writer.js';
 
@@ -27,7 +27,7 @@ const exportArgs = (out: string) => ['export', '--from', '2025-01-01', '--to', '
 describe('typed at load', () => {
   it('types each fill and margin record as it is loaded, exactly as typing it again from raw_records does', async () => {
     const env = simEnv(sim.credentials);
-    const extract = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--streams', 'futures_fills,margin_records', '--quiet'], { env });
+    const extract = await runCliHere(['extract', '--from', '2025-01-01', '--to', '2025-03-01', '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--streams', 'futures_fills,margin_records', '--quiet'], { env });
     expect([extract.status, extract.stderr]).toEqual([0, '']);
     // Loaded and typed in one go: one typed row per raw fill, before any transform.
     let warehouse = await openWarehouse(db);
@@ -39,10 +39,10 @@ describe('typed at load', () => {
     } finally {
       await warehouse.close();
     }
-    const transform = await runCliProcess(['transform', '--db', db]);
+    const transform = await runCliHere(['transform', '--db', db]);
     expect(transform.status, transform.stderr).toBe(0);
     expect(transform.stderr).not.toContain('typed again');
-    expect((await runCliProcess(exportArgs(join(dir, 'loaded')))).status).toBe(0);
+    expect((await runCliHere(exportArgs(join(dir, 'loaded')))).status).toBe(0);
 
     // Another release's typing (its version gone) with a typed row gone wrong: the transform types every fill again.
     warehouse = await openWarehouse(db);
@@ -53,10 +53,10 @@ describe('typed at load', () => {
     } finally {
       await warehouse.close();
     }
-    const again = await runCliProcess(['transform', '--db', db]);
+    const again = await runCliHere(['transform', '--db', db]);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/typed again: margin_records, futures_fills, withdrawals, deposits, futures_tax_records, spot_tax_records, p2p_tax_records/);
-    expect((await runCliProcess(exportArgs(join(dir, 'retyped')))).status).toBe(0);
+    expect((await runCliHere(exportArgs(join(dir, 'retyped')))).status).toBe(0);
     for (const file of ['futures_fills.csv', 'margin_records.csv', 'ledger.csv']) {
       expect(await readFile(join(dir, 'retyped', file), 'utf8'), file).toBe(await readFile(join(dir, 'loaded', file), 'utf8'));
     }
