@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runCliProcess, type CliResult } from '../helpers/cli.js';
+import { runCliHere, runCliProcess, type CliResult } from '../helpers/cli.js';
 import { ok, startHostile, type HostileHandler, type HostileRequest, type HostileServer } from '../helpers/hostile-server.js';
 import { rows } from '../helpers/raw.js';
 import { parseCsv } from '../helpers/tax-files.js';
@@ -21,11 +21,14 @@ afterEach(async () => {
 
 const SECRETS = { LEDGERPIPE_API_KEY: 'hostile-key-0123456789', LEDGERPIPE_API_SECRET: 'hostile-secret-abcdefghij', LEDGERPIPE_API_PASSPHRASE: 'HostilePass77' };
 
-/** Runs the CLI against a server answering with `handlers`; the warehouse is `<dir>/w.duckdb`. */
-async function against(handlers: Readonly<Record<string, HostileHandler>>, args: readonly string[]): Promise<CliResult & { server: HostileServer }> {
+/**
+ * Runs the CLI against a server answering with `handlers`; the warehouse is `<dir>/w.duckdb`. In this process
+ * (runCliHere) unless `run` says otherwise: the tests of what a process could print use one of its own.
+ */
+async function against(handlers: Readonly<Record<string, HostileHandler>>, args: readonly string[], run = runCliHere): Promise<CliResult & { server: HostileServer }> {
   const server = await startHostile(handlers);
   servers.push(server);
-  const result = await runCliProcess([...args, '--base-url', server.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'), '--rate-scale', '1000'], {
+  const result = await run([...args, '--base-url', server.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'), '--rate-scale', '1000'], {
     env: { ...process.env, ...SECRETS },
   });
   return { ...result, server };
@@ -46,8 +49,8 @@ describe('a hostile server, through the CLI', () => {
       ok(r.query.has('idLessThan') || !holds(r, Date.UTC(2025, 0, 5)) ? [] : [{ id: '7', coin: 'USDT', p2pTaxType: `buy ${String(r.headers['access-passphrase'])}`, balance: '1', ts: String(Date.UTC(2025, 0, 5)) }]);
     const args = ['extract', '--streams', 'p2p_tax_records,withdrawals', '--from', '2025-01-01', '--to', '2025-02-01'];
     const handlers = { '/api/v2/spot/wallet/withdrawal-records': echo, '/api/v2/tax/p2p-record': record };
-    const pretty = await against(handlers, args);
-    const json = await against(handlers, [...args, '--log-format', 'json']);
+    const pretty = await against(handlers, args, runCliProcess);
+    const json = await against(handlers, [...args, '--log-format', 'json'], runCliProcess);
     const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
     expect([pretty.status, json.status, status.status]).toEqual([4, 4, 0]);
     expect(lastLine(pretty.stderr)).toBe(
@@ -118,7 +121,7 @@ describe('a hostile server, through the CLI', () => {
       await warehouse.close();
     }
 
-    const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
+    const status = await runCliHere(['status', '--db', join(dir, 'w.duckdb')]);
     expect(status.stdout).toContain(`    crossed covered: ${month}\n`);
     expect(status.stdout).toContain(`    sell:completed covered: nothing\n    sell:completed gaps: ${month} (run again over this range to fill them)\n`);
 
@@ -176,7 +179,7 @@ describe('a hostile server, through the CLI', () => {
       ok(r.query.has('idLessThan') ? [] : [{ id: '1', coin: 'USDT', symbol: '', marginTaxType: 'borrow', amount: '5', fee: '0', total: '5', ts: String(Date.UTC(2025, 0, 5)) }]);
     const result = await against({ '/api/v2/tax/margin-record': same }, ['run', 'year-end', '--streams', 'margin_records', '--from', '2025-01-01', '--to', '2025-02-01']);
     expect(result.status).toBe(4);
-    const status = await runCliProcess(['status', '--db', join(dir, 'w.duckdb')]);
+    const status = await runCliHere(['status', '--db', join(dir, 'w.duckdb')]);
     expect(status.stdout).toMatch(
       /^ {2}last run: run year-end, started \S+, finished \S+: incomplete at transform \(exit 4\) the ledger failed its checks, so the previous one was kept: ledger keys are unique: entry margin_records:1:main of account default appears 2 times; report this with the warehouse$/m,
     );
@@ -186,7 +189,7 @@ describe('a hostile server, through the CLI', () => {
     await writeFile(join(dir, 'file'), 'x');
     const server = await startHostile({});
     servers.push(server);
-    const result = await runCliProcess(['run', 'year-end', '--year', '2025', '--base-url', server.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'file', 'out')], {
+    const result = await runCliHere(['run', 'year-end', '--year', '2025', '--base-url', server.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'file', 'out')], {
       env: { ...process.env, ...SECRETS },
     });
     expect([result.status, lastLine(result.stderr), server.requests.length]).toEqual([2, `ledgerpipe: cannot write to --out ${join(dir, 'file', 'out')} (ENOTDIR); choose a folder you can write to`, 0]);
@@ -219,7 +222,7 @@ describe('a hostile server, through the CLI', () => {
     const env = (p: string) => ({ key: `${p}_KEY`, secret: `${p}_SECRET`, passphrase: `${p}_PASS` });
     await writeFile(config, JSON.stringify({ accounts: [{ name: 'alice', baseUrl: fine.baseUrl, env: env('ALICE') }, { name: 'bob', baseUrl: refused.baseUrl, env: env('BOB') }] }));
     const secrets = Object.fromEntries(['ALICE', 'BOB'].flatMap((p) => ['KEY', 'SECRET', 'PASS'].map((k) => [`${p}_${k}`, `${p.toLowerCase()}-${k.toLowerCase()}-0123456789`])));
-    const result = await runCliProcess(['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, 'w.duckdb'), '--rate-scale', '1000'], {
+    const result = await runCliHere(['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, 'w.duckdb'), '--rate-scale', '1000'], {
       env: { ...process.env, ...secrets },
     });
     expect(result.status).toBe(3);
@@ -250,7 +253,7 @@ describe('a hostile server, through the CLI', () => {
     ];
     await writeFile(config, JSON.stringify({ accounts }));
     const secrets = Object.fromEntries(['ALICE', 'BOB', 'CAROL'].flatMap((p) => ['KEY', 'SECRET', 'PASS'].map((k) => [`${p}_${k}`, `${p.toLowerCase()}-${k.toLowerCase()}-0123456789`])));
-    const result = await runCliProcess(['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, 'w.duckdb'), '--rate-scale', '1000'], {
+    const result = await runCliHere(['extract', '--streams', 'p2p_tax_records', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, 'w.duckdb'), '--rate-scale', '1000'], {
       env: { ...process.env, ...secrets },
     });
     expect(result.status).toBe(3);
