@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/pipeline/shard.js';
 import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
-import { queryCsv, runCliProcess } from '../helpers/cli.js';
+import { queryCsv, runCliHere, runCliProcess } from '../helpers/cli.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 1, 1);
@@ -19,9 +19,12 @@ let env: NodeJS.ProcessEnv;
 
 const envName = (a: SimAccount, field: string) => `${a.name.toUpperCase().replace(/-/g, '_')}_${field}`;
 
-/** `run year-end` of January 2025 into its own warehouse and folder, with the lake and any more flags. */
+/**
+ * `run year-end` of January 2025 into its own warehouse and folder, with the lake and any more flags: in this
+ * process, or (`--shard`) in one of its own, as the shards run side by side.
+ */
 function yearEnd(name: string, lake: string, ...more: string[]) {
-  return runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, `${name}.duckdb`), '--out', join(dir, `out-${name}`), '--lake', lake, '--format', 'csv', '--rate-scale', '50', '--quiet', ...more], { env });
+  return (more.includes('--shard') ? runCliProcess : runCliHere)(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', join(dir, `${name}.duckdb`), '--out', join(dir, `out-${name}`), '--lake', lake, '--format', 'csv', '--rate-scale', '50', '--quiet', ...more], { env });
 }
 
 /** Every file of the lake with its SHA-256 and modification time, by path. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { runCliHere } from '../helpers/cli.js';
 
 const good = {
   orderId: '1735700000000000001',
@@ -58,7 +58,7 @@ describe('records that fail their schema', () => {
   it('go to quarantine, unknown fields are kept and recorded once, and the run exits 4 naming the table', async () => {
     const db = join(dir, 'q.duckdb');
     const env = { ...process.env, LEDGERPIPE_API_KEY: 'k', LEDGERPIPE_API_SECRET: 's3cret-value', LEDGERPIPE_API_PASSPHRASE: 'pass-value' };
-    const result = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--base-url', baseUrl, '--db', db, '--quiet'], { env });
+    const result = await runCliHere(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--base-url', baseUrl, '--db', db, '--quiet'], { env });
     expect(result.status).toBe(4);
     expect(result.stderr).toBe(
       'ledgerpipe: records that could not be loaded as they came were set aside in the quarantine table, each with its reason (withdrawals: 1); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"\n',
