@@ -43,13 +43,14 @@ let hereQueue: Promise<unknown> = Promise.resolve();
  *
  * `env` is the run's environment, set as process.env for its length (the commands read their credentials from
  * the env they are given, the memory budget and the threads from process.env: ledgerpipe's variables it lacks are unset) and restored after, with the umask
- * a config may change. Calls wait for each other; `--help` and `--version` are not for this (yargs ends the
+ * a config may change and the catalog file a command takes for its process. Calls wait for each other; `--help` and `--version` are not for this (yargs ends the
  * process after printing them).
  */
 export function runCliHere(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   if (args.some((a) => a === '--help' || a === '--version')) throw new Error('runCliHere: --help and --version end the process; use runCliProcess');
   const run = hereQueue.then(async () => {
     const { runCli } = await import('../../src/cli/run.js');
+    const { useCatalog } = await import('../../src/warehouse/versions.js');
     let stdout = '';
     let stderr = '';
     const io = {
@@ -69,6 +70,9 @@ export function runCliHere(args: readonly string[], options: { env?: NodeJS.Proc
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
       Object.assign(process.env, saved);
       process.umask(umask);
+      // What a command takes for its process: the user's catalog (--catalog), which the next command, or a test
+      // calling the transform itself, must not inherit.
+      await useCatalog(undefined);
     }
   });
   hereQueue = run.catch(() => undefined);
