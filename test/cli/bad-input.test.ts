@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { runCliHere, runCliProcess } from '../helpers/cli.js';
 
 let sim: Simulator;
 let dir: string;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-bad-'));
   out = join(dir, 'exports');
   db = join(dir, 'w.duckdb');
-  const first = await runCliProcess(yearEnd(), { env: env() });
+  const first = await runCliHere(yearEnd(), { env: env() });
   expect(first.status).toBe(0);
   before = await snapshot();
   expect([...before.keys()]).toEqual([
@@ -124,7 +124,9 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
       'ledgerpipe: unknown pipeline "year-nd": not year-end or nightly, and no such file; give a built-in name or a path to a .json or .js file',
     ],
   ])('%s', async (_name, args, overrides, status, line) => {
-    const result = await runCliProcess(args(), { env: env(overrides) });
+    // The command's own code in this process (runCliHere): the line and the status are its; the tests below start
+    // the CLI itself, and see the same from a process.
+    const result = await runCliHere(args(), { env: env(overrides) });
     expect([result.status, result.stderr, result.stdout]).toEqual([status, `${line}\n`, '']);
     expect(await snapshot()).toEqual(before);
   });

@@ -1,0 +1,35 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/util/package-root.js';
+
+/**
+ * The state a module keeps for its whole process (a top-level `let`), outside the simulator, each with why a
+ * command run in a test's own process (runCliHere, test/helpers/cli.ts) leaves nothing of it to the next.
+ * A new one is a decision: reset it in runCliHere, or say here why it need not be.
+ */
+const KNOWN: Readonly<Record<string, string>> = {
+  'src/warehouse/versions.ts userCatalog': "the user's catalog file: runCliHere resets it (useCatalog(undefined))",
+  'src/warehouse/versions.ts release': "this release's versions: reset with the catalog, the rest is the same files",
+  'src/util/package-root.ts cached': 'the package folder: the same for every command',
+  'src/util/collect-garbage.ts collect': "Node's own collector, found once: the same for every command",
+};
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [join(dir, e.name)] : []))));
+  return nested.flat();
+}
+
+describe('state kept for the whole process', () => {
+  it('is the known list, each reset between commands run in one process or the same for every command', async () => {
+    const root = packageRoot();
+    const found: string[] = [];
+    for (const file of await sourceFiles(join(root, 'src'))) {
+      const path = relative(root, file);
+      if (path.startsWith('src/sim/')) continue;
+      for (const match of (await readFile(file, 'utf8')).matchAll(/^(?:export\s+)?let\s+(\w+)/gm)) found.push(`${path} ${match[1]}`);
+    }
+    expect(found.sort()).toEqual(Object.keys(KNOWN).sort());
+  });
+});
