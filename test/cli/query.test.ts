@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTransforms } from '../../src/transform/runner.js';
 import { runQuery } from '../../src/cli/query-output.js';
-import { runCliProcess } from '../helpers/cli.js';
+import { runCliHere, runCliProcess } from '../helpers/cli.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 import { GOLDEN } from '../transform/fixtures.js';
 
@@ -27,12 +27,12 @@ afterAll(() => dispose());
 describe('ledgerpipe query', () => {
   it('prints exact results as csv, json and a table', async () => {
     const sql = "SELECT asset, lp_decimal_text(sum(amount)) AS total, count(*) AS n FROM ledger WHERE asset IN ('BTC', 'ETH') GROUP BY asset ORDER BY asset";
-    expect((await runCliProcess(['query', sql, '--db', db, '--format', 'csv'])).stdout).toBe('asset,total,n\nBTC,0.16427466,10\nETH,-0.7021,4\n');
-    expect(JSON.parse((await runCliProcess(['query', sql, '--db', db, '--format', 'json'])).stdout)).toEqual([
+    expect((await runCliHere(['query', sql, '--db', db, '--format', 'csv'])).stdout).toBe('asset,total,n\nBTC,0.16427466,10\nETH,-0.7021,4\n');
+    expect(JSON.parse((await runCliHere(['query', sql, '--db', db, '--format', 'json'])).stdout)).toEqual([
       { asset: 'BTC', total: '0.16427466', n: '10' },
       { asset: 'ETH', total: '-0.7021', n: '4' },
     ]);
-    expect((await runCliProcess(['query', sql, '--db', db])).stdout).toBe('asset  total       n\n-----  ----------  --\nBTC    0.16427466  10\nETH    -0.7021     4\n(2 rows)\n');
+    expect((await runCliHere(['query', sql, '--db', db])).stdout).toBe('asset  total       n\n-----  ----------  --\nBTC    0.16427466  10\nETH    -0.7021     4\n(2 rows)\n');
   });
 
   it('prints decimals as the CSV files write them: no trailing zeros, no minus on zero', async () => {
@@ -52,9 +52,9 @@ describe('ledgerpipe query', () => {
   });
 
   it('refuses a write with exit 2 and one line', async () => {
-    const result = await runCliProcess(['query', 'DELETE FROM ledger', '--db', db]);
+    const result = await runCliHere(['query', 'DELETE FROM ledger', '--db', db]);
     expect([result.status, result.stdout, result.stderr]).toEqual([2, '', 'ledgerpipe: query only reads; this statement (DELETE) would change something — use a SELECT\n']);
-    const two = await runCliProcess(['query', 'SELECT 1; SELECT 2', '--db', db]);
+    const two = await runCliHere(['query', 'SELECT 1; SELECT 2', '--db', db]);
     expect([two.status, two.stderr]).toEqual([2, 'ledgerpipe: give one statement to query, not 2\n']);
   });
 
@@ -77,14 +77,14 @@ describe('ledgerpipe query', () => {
       [`ATTACH '${join(dir, 'other.duckdb')}' AS o`, 'query only reads; this statement (ATTACH) would change something — use a SELECT'],
     ];
     for (const [sql, line] of cases) {
-      const result = await runCliProcess(['query', sql, '--db', db]);
+      const result = await runCliHere(['query', sql, '--db', db]);
       expect([result.status, result.stdout, result.stderr], sql).toEqual([2, '', `ledgerpipe: ${line}\n`]);
     }
     expect((await readFile(db)).equals(before)).toBe(true);
     await expect(stat(target)).rejects.toThrow(/ENOENT/);
     // EXPLAIN of a SELECT, DESCRIBE and SHOW still answer.
     for (const sql of ['EXPLAIN SELECT count(*) FROM ledger', 'EXPLAIN ANALYZE SELECT count(*) FROM ledger', 'DESCRIBE ledger', 'SHOW TABLES']) {
-      const result = await runCliProcess(['query', sql, '--db', db, '--format', 'csv']);
+      const result = await runCliHere(['query', sql, '--db', db, '--format', 'csv']);
       expect([result.status, result.stderr], sql).toEqual([0, '']);
     }
   });
