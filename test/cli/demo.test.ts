@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoQueries } from '../../src/cli/commands/demo.js';
-import { queryCsv, runCliProcess, type CliResult } from '../helpers/cli.js';
+import { queryCsv, runCliHere, runCliProcess, type CliResult } from '../helpers/cli.js';
 
 let dir: string;
 let demo: CliResult;
@@ -64,7 +64,7 @@ describe('ledgerpipe demo', () => {
     expect(queries).toHaveLength(5);
     for (const q of queries) {
       const sql = /"(.*)"$/.exec(q)?.[1] as string;
-      const result = await runCliProcess(['query', '--db', join(dir, 'ledgerpipe.duckdb'), '--format', 'csv', sql]);
+      const result = await runCliHere(['query', '--db', join(dir, 'ledgerpipe.duckdb'), '--format', 'csv', sql]);
       expect([result.status, result.stderr], sql).toEqual([0, '']);
       expect(result.stdout.split('\n').length, sql).toBeGreaterThan(3);
     }
