@@ -59,15 +59,16 @@ describe('many accounts in one process under one IP budget', () => {
   }, 120_000);
 
   it('blocks an address that goes over the cap for five minutes (scaled), every request answered 429', async () => {
-    const small = await startSimulator({ seed: 'ban', from: FROM, to: TO, records: 5, rateScale: 1000, ipLimitPerMinute: 3 });
+    const small = await startSimulator({ seed: 'ban', from: FROM, to: TO, records: 5, rateScale: 200, ipLimitPerMinute: 3 });
     try {
-      // At scale 1000 the minute is 60 ms and the ban 300 ms: three requests pass, the fourth breaches.
+      // At scale 200 the minute is 300 ms and the ban 1.5 s: three requests pass, the fourth breaches. (At 1000 the
+      // minute was 60 ms, and on a loaded machine four requests one after another took longer: the fourth passed.)
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await fetch(`${small.baseUrl}/api/v2/public/time`)).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const body = (await (await fetch(`${small.baseUrl}/api/v2/public/time`)).json()) as { code: string; msg: string };
       expect([body.code, body.msg]).toEqual(['429', 'Too Many Requests']);
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      await new Promise((resolve) => setTimeout(resolve, 1_550));
       expect((await fetch(`${small.baseUrl}/api/v2/public/time`)).status).toBe(200);
       expect([small.stats.ipBreaches, small.stats.ipBlocked]).toEqual([1, 3]);
     } finally {
