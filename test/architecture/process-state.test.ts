@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/package-root.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * The state a module keeps for its whole process (a top-level `let`), outside the simulator, each with why a
@@ -14,12 +15,6 @@ const KNOWN: Readonly<Record<string, string>> = {
   'src/util/package-root.ts cached': 'the package folder: the same for every command',
   'src/util/collect-garbage.ts collect': "Node's own collector, found once: the same for every command",
 };
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [join(dir, e.name)] : []))));
-  return nested.flat();
-}
 
 describe('state kept for the whole process', () => {
   it('is the known list, each reset between commands run in one process or the same for every command', async () => {

@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/package-root.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /**
  * Every table, view and macro users read is defined in a file under sql/ (ARCHITECTURE.md, "Invariants"):
@@ -15,12 +16,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
 };
 
 const CREATE = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:VIEW|TABLE|MACRO)\b/i;
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [join(dir, e.name)] : []))));
-  return nested.flat();
-}
 
 describe('SQL in the code', () => {
   it('has no CREATE VIEW, TABLE or MACRO outside sql/, the simulator and the files allowed their reason', async () => {
