@@ -25,7 +25,11 @@ function benchMarkets(): { assets: string[]; markets: SimMarket[]; probes: numbe
   ];
   // Unlisted pairs asked once each (40034): <A>USDT for the USDC ones; <A>USDT and <A>USDC for the BTC ones.
   const probes = viaUsdc.length + 2 * viaBtc.length;
-  return { assets: [...usdt, ...viaUsdc, ...viaBtc], markets, probes, symbols: markets.length };
+  // The simulator prices its own generated trades (ETH, SOL, XRP, ...) by its markets: it quotes those too. The
+  // bench asks none of them, so they are not among the symbols the bound counts.
+  const held = new Set(markets.map((m) => m.symbol));
+  const served = [...markets, ...DEFAULT_MARKETS.filter((m) => !held.has(m.symbol))];
+  return { assets: [...usdt, ...viaUsdc, ...viaBtc], markets: served, probes, symbols: markets.length };
 }
 
 export interface PricesMeasurement {

@@ -64,9 +64,10 @@ function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets:
 /** The prices stage: the candles of every asset the range moves (and of USDT<fiat>), then the views of values. */
 export async function pricesStage(warehouse: Warehouse, options: PricesStageOptions): Promise<PriceResult> {
   // The assets to price are the ledger's, and the views of values are made over it: a warehouse never
-  // transformed has none (`prices` alone after `extract`, or a pipeline file with prices before transform).
+  // transformed has none (`prices` alone after `extract`, or a pipeline file whose stages have prices without
+  // transform, refused here after its extraction).
   if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger'])))) {
-    throw new UsageError('the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe transform first, then prices');
+    throw new UsageError('the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe extract and transform first, then prices');
   }
   const assets = await assetsOfRange(warehouse, options.range);
   let result: PriceResult;

@@ -38,8 +38,8 @@ let hereQueue: Promise<unknown> = Promise.resolve();
  * Runs a command with the CLI's own code (src/cli/run.ts) in this process, as src/cli/main.ts runs it in its own:
  * the same exit status, and the lines it writes to stdout and stderr, captured. For tests whose subject is what a
  * command does to the warehouse and the files; what the process adds (main.ts: the umask, the allocator, a closed
- * pipe, a signal, a kill) is tested with runCliProcess. A process of its own cost the suite about 1.2 s of CPU per
- * `run` on top of the run itself, the start-up and code not yet compiled (docs/development.md, "Test time").
+ * pipe, a signal, a kill) is tested with runCliProcess. A process of its own cost 0.5 to 1.2 s of CPU per command
+ * on top of its work, the start-up and code not yet compiled (docs/development.md, "Test time").
  *
  * `env` is the run's environment, set as process.env for its length (the commands read their credentials from
  * the env they are given, the memory budget and the threads from process.env: ledgerpipe's variables it lacks are unset) and restored after, with the umask

@@ -207,7 +207,7 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
   it('refuses to read prices into a warehouse with no ledger yet, naming the command to run first', async () => {
     const fresh = join(dir, 'never-transformed.duckdb');
     const run = await runCliHere(['prices', '--from', '2025-01-01', '--to', '2025-03-01', '--db', fresh, '--base-url', sim.baseUrl, '--rate-scale', '100']);
-    expect([run.status, run.stderr, run.stdout]).toEqual([2, 'ledgerpipe: the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe transform first, then prices\n', '']);
+    expect([run.status, run.stderr, run.stdout]).toEqual([2, 'ledgerpipe: the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe extract and transform first, then prices\n', '']);
   });
 
   it('puts values in EUR into the tax files: Koinly Net Worth of what a row received, CoinTracking each side', async () => {
