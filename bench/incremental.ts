@@ -175,7 +175,7 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
         fills: history,
         fullTransformSeconds,
         transformWallSeconds: transform.seconds,
-        transformSeconds: Number(/: (\d+) ms:/.exec(line)?.[1] ?? Number.NaN) / 1000,
+        transformSeconds: Number(/: (\d+) ms(?::|$)/.exec(line)?.[1] ?? Number.NaN) / 1000,
         transformPeakRssMb: transform.peakRssMb,
         transformLog: line.slice(0, 200),
         exportWallSeconds: exported.seconds,
