@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { preparedOn } from './prepared.js';
+import { runPrepared } from './prepared.js';
 import { ident, literal } from './quote.js';
 import { readRecordedVersions, recordVersions } from './versions.js';
 import { TYPED_AT_LOAD } from '../models/index.js';
@@ -31,7 +31,7 @@ export async function typeRecords(c: DuckDBConnection, stream: string, source: s
   }
   // Prepared once per connection: DuckDB planned the typing macro anew for each batch, 14-22 ms for 100 fills,
   // 4-6 ms prepared.
-  await (await preparedOn(c, `INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`)).run();
+  await runPrepared(c, `INSERT INTO ${table} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}(${literal(source)})`);
 }
 
 /**

@@ -42,9 +42,10 @@ let hereQueue: Promise<unknown> = Promise.resolve();
  * on top of its work, the start-up and code not yet compiled (docs/development.md, "Test time").
  *
  * `env` is the run's environment, set as process.env for its length (the commands read their credentials from
- * the env they are given, the memory budget and the threads from process.env: ledgerpipe's variables it lacks are unset) and restored after, with the umask
- * a config may change and the catalog file a command takes for its process. Calls wait for each other; `--help` and `--version` are not for this (yargs ends the
- * process after printing them).
+ * the env they are given, the memory budget and the threads from process.env; ledgerpipe's variables it lacks are
+ * unset). After the run, process.env and the umask (a config may change it) are restored, and the catalog file a
+ * command takes for its process is forgotten. Calls wait for each other. Not for `--help` and `--version`: yargs
+ * ends the process after printing them.
  */
 export function runCliHere(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   if (args.some((a) => a === '--help' || a === '--version')) throw new Error('runCliHere: --help and --version end the process; use runCliProcess');
