@@ -10,12 +10,14 @@ import { DEFAULT_RETRY } from '../http/retry.js';
 import { uncovered, type Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { runPrepared } from '../warehouse/prepared.js';
 import { readSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles, type Candle } from './candles.js';
 import { routeCandidates, type Route } from './routes.js';
+import { createSpanWriter, MISSING_REASON, type SpanRead, type SpanWriter } from './span-writer.js';
+
+export { MISSING_REASON };
 
 /** The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md, "Prices"). */
 export const NO_SUCH_SYMBOL = '40034';
@@ -53,6 +55,8 @@ export interface PriceResult {
 interface Reader {
   /** Each symbol is read once per run, whichever asset asks first (BTCUSDT is the route of several). */
   reading: Map<string, Promise<boolean>>;
+  /** Where each span read goes, committed with its coverage (span-writer.ts). */
+  spans: SpanWriter;
   client: SignedClient;
   /** One request's candles, paced, retried and checked by the extractors' own fetcher. */
   fetch: (params: Readonly<Record<string, string>>) => Promise<unknown>;
@@ -70,65 +74,6 @@ async function coveredSpans(c: DuckDBConnection, symbol: string): Promise<Window
     { symbol, g: GRANULARITY },
   );
   return reader.getRows().map((r) => ({ start: Number(r[0]), end: Number(r[1]) }));
-}
-
-/** One span's candles and its coverage, in one transaction: a killed run loses or repeats nothing. */
-async function writeSpan(warehouse: Warehouse, symbol: string, span: SpanRead, now: number): Promise<void> {
-  const { window, candles, missing } = span;
-  const fetchedAt = timestampTz(now);
-  await warehouse.transaction(async (c) => {
-    if (candles.length > 0) {
-      // Appended to the stage and loaded by one statement of fixed text: a VALUES list of the page's rows was
-      // parsed and planned anew for every span, most of the stage's CPU (docs/performance.md, "Prices").
-      const stage = await c.createAppender('lp_stage_candles');
-      try {
-        for (const k of candles) {
-          stage.appendBigInt(BigInt(k.ts));
-          stage.appendVarchar(k.close);
-          stage.appendVarchar(k.payload);
-          stage.endRow();
-        }
-        stage.flushSync();
-      } finally {
-        stage.closeSync();
-      }
-      // Not prepared: an INSERT ... SELECT ... ON CONFLICT prepared and run again writes wrong rows in DuckDB
-      // 1.5.5 (src/warehouse/prepared.ts).
-      await c.run(LOAD_STAGED_CANDLES, { symbol, g: GRANULARITY, now: fetchedAt });
-      await c.run('DELETE FROM lp_stage_candles');
-    }
-    const key = { symbol, g: GRANULARITY, start: timestampTz(window.start) };
-    await runPrepared(c, DROP_SPAN, key);
-    await runPrepared(c, RECORD_SPAN, {
-      ...key,
-      end: timestampTz(window.end),
-      n: candles.length,
-      now: fetchedAt,
-      hours: missing.join(','),
-      reason: missing.length === 0 ? null : MISSING_REASON,
-    });
-  });
-}
-
-const LOAD_STAGED_CANDLES = `INSERT OR REPLACE INTO price_candles
-SELECT $symbol, $g, make_timestamptz(ts_ms * 1000), lp_amount(close), payload, $now FROM lp_stage_candles`;
-
-// A span read again (it had hours missing) replaces its row. A DELETE and a plain INSERT, each prepared once,
-// cost 3.5 ms of CPU with the commit where INSERT OR REPLACE cost 6.2 ms, and the missing hours, bound as one text
-// of epoch milliseconds, are not a list of 200 literals parsed anew (37.7 ms) (docs/performance.md, "Prices").
-const DROP_SPAN = 'DELETE FROM price_coverage WHERE symbol = $symbol AND granularity = $g AND window_start = $start';
-const RECORD_SPAN = `INSERT INTO price_coverage (symbol, granularity, window_start, window_end, candles, fetched_at, missing_hours, missing_reason)
-VALUES ($symbol, $g, $start, $end, $n, $now,
-  CASE WHEN $hours = '' THEN NULL ELSE list_transform(string_split($hours, ','), lambda h: make_timestamptz(h::BIGINT * 1000)) END, $reason)`;
-
-/** Why an hour of a span has no candle after the span was read (price_coverage.missing_reason). */
-export const MISSING_REASON = 'the platform served no candle for the hour, asked twice';
-
-/** A span as read: its candles, and the hours of the symbol's trading life it should hold but does not. */
-interface SpanRead {
-  window: Window;
-  candles: Candle[];
-  missing: number[];
 }
 
 async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean, now: number): Promise<void> {
@@ -190,7 +135,7 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   try {
     const read = await readSpan(reader, symbol, first, now);
     reader.candles += read.candles.length;
-    await writeSpan(warehouse, symbol, read, now);
+    await reader.spans.write(symbol, read);
   } catch (error) {
     if (error instanceof PlatformError && error.platformCode === NO_SUCH_SYMBOL) {
       await recordPair(warehouse, symbol, false, now);
@@ -202,7 +147,7 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   await runPool(rest, { concurrency: 4 }, async (span) => {
     const read = await readSpan(reader, symbol, span, now);
     reader.candles += read.candles.length;
-    await writeSpan(warehouse, symbol, read, now);
+    await reader.spans.write(symbol, read);
   });
   return true;
 }
@@ -247,7 +192,7 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
     retryDeps: { sleep, random: Math.random, syncTime: async () => undefined },
     stats,
   }, { signed: false });
-  const reader: Reader = { reading: new Map(), client, fetch, stats, candles: 0 };
+  const reader: Reader = { reading: new Map(), spans: createSpanWriter(options.warehouse, now), client, fetch, stats, candles: 0 };
   const routes = new Map<string, Route | undefined>();
   try {
     if (range.start < range.end) {
