@@ -55,6 +55,8 @@ export default defineConfig({
     // at a time, each with a CLI and a simulator, already fill the 2 cores, and a thread per core on top spent 12%
     // more CPU for the same wall time. The tests of orders and bytes that threads could change unset it.
     env: { LEDGERPIPE_THREADS: '1' },
+    // The run's temporary files in one folder, removed after it (test/setup/scratch.ts).
+    globalSetup: ['test/setup/scratch.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
