@@ -2,29 +2,28 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The files that take longest, longest first, as a full run measured them (`npx vitest run`, 2026-11-26, three
- * workers on 2 cores, after the commands moved into the tests' processes). Vitest orders files by the durations of
- * its last run, kept under node_modules: a clean clone has none, and it took the largest files first, which left
- * some of the longest to start in the last minute with little beside them. Files not listed follow in vitest's own
- * order.
+ * The files that take longest, longest first, as a clean clone's run measured them (`bash .ci/run`,
+ * test-results/vitest.json, 2026-11-26, three workers on 2 cores). Vitest orders files by the durations of its last
+ * run, kept under node_modules: a clean clone has none, and it took the largest files first, which left some of the
+ * longest to start in the last minute with little beside them. Files not listed follow in vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/cli/shards-lake.test.ts', // 60 s
-  'test/cli/many-accounts.test.ts', // 54 s, most of it waiting on the IP budget
-  'test/transform/incremental.test.ts', // 53 s
-  'test/cli/pipelines.test.ts', // 43 s
-  'test/extract/extract.test.ts', // 42 s
-  'test/cli/completeness.test.ts', // 41 s
-  'test/extract/kill.test.ts', // 39 s
-  'test/reliability/hostile.test.ts', // 35 s
-  'test/reliability/secrets.test.ts', // 30 s
-  'test/transform/ledger-order.test.ts', // 29 s
-  'test/pipeline/prices-beside.test.ts', // 27 s
-  'test/transform/import-balance.test.ts', // 25 s
-  'test/transform/exports.test.ts', // 22 s
-  'test/prices/valuation.test.ts', // 21 s
-  'test/transform/checks.test.ts', // 21 s
-  'test/cli/user-catalog.test.ts', // 16 s
+  'test/cli/shards-lake.test.ts', // 51 s
+  'test/cli/many-accounts.test.ts', // 49 s, most of it waiting on the IP budget
+  'test/transform/incremental.test.ts', // 43 s
+  'test/cli/completeness.test.ts', // 39 s
+  'test/cli/pipelines.test.ts', // 36 s
+  'test/extract/extract.test.ts', // 36 s
+  'test/extract/kill.test.ts', // 32 s
+  'test/reliability/hostile.test.ts', // 31 s
+  'test/reliability/secrets.test.ts', // 26 s
+  'test/transform/ledger-order.test.ts', // 26 s
+  'test/pipeline/prices-beside.test.ts', // 24 s
+  'test/transform/import-balance.test.ts', // 20 s
+  'test/prices/valuation.test.ts', // 18 s
+  'test/cli/user-catalog.test.ts', // 14 s
+  'test/cli/gaps.test.ts', // 12 s
+  'test/transform/exports.test.ts', // 12 s
 ];
 
 class LongestFirst extends BaseSequencer {
