@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Window } from '../time/window.js';
+import { runPrepared } from '../warehouse/prepared.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { GRANULARITY, type Candle } from './candles.js';
@@ -119,8 +120,10 @@ async function writeSpans(c: DuckDBConnection, batch: readonly Waiting[], now: n
   // Not prepared: an INSERT ... SELECT ... ON CONFLICT prepared and run again writes wrong rows in DuckDB 1.5.5
   // (src/warehouse/prepared.ts).
   if (staged > 0) await c.run(LOAD_STAGED_CANDLES, { g: GRANULARITY, now: fetchedAt });
-  await c.run(DROP_SPANS, { g: GRANULARITY });
-  await c.run(RECORD_SPANS, { g: GRANULARITY, now: fetchedAt, reason: MISSING_REASON });
-  await c.run('DELETE FROM lp_stage_candles');
-  await c.run('DELETE FROM lp_stage_price_spans');
+  // The rest prepared once per connection (src/warehouse/prepared.ts): at the platform's rate each span is a
+  // transaction of its own, and they run once a span.
+  await runPrepared(c, DROP_SPANS, { g: GRANULARITY });
+  await runPrepared(c, RECORD_SPANS, { g: GRANULARITY, now: fetchedAt, reason: MISSING_REASON });
+  await runPrepared(c, 'DELETE FROM lp_stage_candles');
+  await runPrepared(c, 'DELETE FROM lp_stage_price_spans');
 }
