@@ -28,13 +28,14 @@ interface Waiting {
 }
 
 /**
- * The prices stage's writer of spans: each span's candles and coverage commit in one transaction with those of
- * the spans read while the one before was committing, as the record loader commits pages
- * (src/warehouse/raw-writer.ts). A killed run loses or repeats nothing: a span is in price_coverage exactly when
- * its candles are in price_candles. A transaction costs about 11 ms of CPU whatever it holds, and a span's 200
- * candles little beside it: 72 spans one by one took 0.93 CPU-s, in 8 transactions 0.26 (docs/performance.md,
- * "Prices"). At the platform's 20 requests a second spans come one at a time, and each is its own transaction
- * as before. The readers (at most 4 symbols, 4 spans each) bound how many wait.
+ * The prices stage's writer of spans: each span's candles and coverage commit in one transaction with those of the
+ * spans read while the one before was committing, as the record loader commits pages (src/warehouse/raw-writer.ts).
+ * A killed run loses or repeats nothing: a span is in price_coverage exactly when its candles are in price_candles.
+ * A transaction that fails fails each span in it, whatever its symbol: the stage stops, and the next run reads those
+ * spans again. A transaction costs about 11 ms of CPU whatever it holds, and a span's 200 candles little beside it:
+ * 72 spans one by one took 0.93 CPU-s, in 8 transactions 0.26 (docs/performance.md, "Prices"). At the platform's 20
+ * requests a second spans come one at a time, and each is its own transaction as before. The readers (at most 4
+ * symbols, 4 spans each) bound how many wait.
  *
  * `now` is the stage's time of fetching, the same for every span of a run (price_candles.fetched_at).
  */
@@ -89,41 +90,50 @@ FROM lp_stage_price_spans ORDER BY seq`;
  * then loaded by statements of fixed text.
  */
 async function writeSpans(c: DuckDBConnection, batch: readonly Waiting[], now: number): Promise<void> {
-  const candles = await c.createAppender('lp_stage_candles');
-  const spans = await c.createAppender('lp_stage_price_spans');
-  let staged = 0;
-  try {
-    for (const [seq, { symbol, span }] of batch.entries()) {
-      for (const k of span.candles) {
-        candles.appendVarchar(symbol);
-        candles.appendBigInt(BigInt(k.ts));
-        candles.appendVarchar(k.close);
-        candles.appendVarchar(k.payload);
-        candles.endRow();
-        staged++;
-      }
-      spans.appendVarchar(symbol);
-      spans.appendBigInt(BigInt(span.window.start));
-      spans.appendBigInt(BigInt(span.window.end));
-      spans.appendInteger(span.candles.length);
-      spans.appendVarchar(span.missing.join(','));
-      spans.appendBigInt(BigInt(seq));
-      spans.endRow();
-    }
-    candles.flushSync();
-    spans.flushSync();
-  } finally {
-    candles.closeSync();
-    spans.closeSync();
-  }
+  const staged = await stageSpans(c, batch);
   const fetchedAt = timestampTz(now);
   // Not prepared: an INSERT ... SELECT ... ON CONFLICT prepared and run again writes wrong rows in DuckDB 1.5.5
-  // (src/warehouse/prepared.ts).
+  // (src/warehouse/prepared.ts). Nor is the DELETE with a join, a kind prepared.test.ts has not checked run again.
   if (staged > 0) await c.run(LOAD_STAGED_CANDLES, { g: GRANULARITY, now: fetchedAt });
-  // The rest prepared once per connection (src/warehouse/prepared.ts): at the platform's rate each span is a
-  // transaction of its own, and they run once a span.
-  await runPrepared(c, DROP_SPANS, { g: GRANULARITY });
+  await c.run(DROP_SPANS, { g: GRANULARITY });
+  // A plain INSERT ... SELECT and plain DELETEs, prepared once per connection (src/warehouse/prepared.ts): at the
+  // platform's rate each span is a transaction of its own, and they run once a span.
   await runPrepared(c, RECORD_SPANS, { g: GRANULARITY, now: fetchedAt, reason: MISSING_REASON });
   await runPrepared(c, 'DELETE FROM lp_stage_candles');
   await runPrepared(c, 'DELETE FROM lp_stage_price_spans');
+}
+
+/** Appends the batch's candles and spans to the stage; returns how many candles. */
+async function stageSpans(c: DuckDBConnection, batch: readonly Waiting[]): Promise<number> {
+  let staged = 0;
+  const candles = await c.createAppender('lp_stage_candles');
+  try {
+    const spans = await c.createAppender('lp_stage_price_spans');
+    try {
+      for (const [seq, { symbol, span }] of batch.entries()) {
+        for (const k of span.candles) {
+          candles.appendVarchar(symbol);
+          candles.appendBigInt(BigInt(k.ts));
+          candles.appendVarchar(k.close);
+          candles.appendVarchar(k.payload);
+          candles.endRow();
+          staged++;
+        }
+        spans.appendVarchar(symbol);
+        spans.appendBigInt(BigInt(span.window.start));
+        spans.appendBigInt(BigInt(span.window.end));
+        spans.appendInteger(span.candles.length);
+        spans.appendVarchar(span.missing.join(','));
+        spans.appendBigInt(BigInt(seq));
+        spans.endRow();
+      }
+      candles.flushSync();
+      spans.flushSync();
+    } finally {
+      spans.closeSync();
+    }
+  } finally {
+    candles.closeSync();
+  }
+  return staged;
 }

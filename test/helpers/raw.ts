@@ -52,13 +52,20 @@ export async function loadRaw(warehouse: Warehouse, records: readonly RawInput[]
 let emptyWarehouse: Promise<string> | undefined;
 
 function emptyWarehouseFile(): Promise<string> {
-  emptyWarehouse ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'lp-empty-'));
-    const path = join(dir, 'w.duckdb');
-    // Closed with DuckDB's checkpoint: the file holds it all, with no log beside it.
-    await (await openWarehouse(path)).close();
-    return path;
-  })();
+  if (emptyWarehouse === undefined) {
+    const making = (async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'lp-empty-'));
+      const path = join(dir, 'w.duckdb');
+      // Closed with DuckDB's checkpoint: the file holds it all, with no log beside it.
+      await (await openWarehouse(path)).close();
+      return path;
+    })();
+    // One that failed is made again by the next test, which then fails for its own reason, not this one's.
+    making.catch(() => {
+      if (emptyWarehouse === making) emptyWarehouse = undefined;
+    });
+    emptyWarehouse = making;
+  }
   return emptyWarehouse;
 }
 
