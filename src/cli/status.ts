@@ -1,5 +1,6 @@
 import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
-import { missingHours, MISSING_REASON } from '../prices/extract-prices.js';
+import { missingHours } from '../prices/extract-prices.js';
+import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { PagedStreamDef } from '../streams/stream.js';

@@ -17,8 +17,6 @@ import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRAN
 import { routeCandidates, type Route } from './routes.js';
 import { createSpanWriter, MISSING_REASON, type SpanRead, type SpanWriter } from './span-writer.js';
 
-export { MISSING_REASON };
-
 /** The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md, "Prices"). */
 export const NO_SUCH_SYMBOL = '40034';
 

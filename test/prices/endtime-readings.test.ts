@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunksOf } from '../../src/prices/candles.js';
-import { extractPrices, MISSING_REASON } from '../../src/prices/extract-prices.js';
+import { extractPrices } from '../../src/prices/extract-prices.js';
+import { MISSING_REASON } from '../../src/prices/span-writer.js';
 import { statusLines } from '../../src/cli/status.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import type { CandleEndTime } from '../../src/sim/endpoints/candles.js';
