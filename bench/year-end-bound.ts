@@ -54,9 +54,8 @@ export async function measureYearEnd(options: BoundOptions): Promise<YearEndMeas
       accounts: [{ name: 'bench', baseUrl: info.baseUrl, credentials: info }],
       dbPath,
       out: join(dir, 'out'),
-      range: { start: from, end: to },
-      tz: 'UTC',
-      fiat: 'EUR',
+      range: { kind: 'window', window: { start: from, end: to } },
+      given: { fiat: 'EUR', timeZone: 'UTC' },
       log: silentLogger,
       progress: silentProgress,
     });

@@ -2,7 +2,10 @@ import { dirname, resolve } from 'node:path';
 import { checkBaseUrl, DEFAULT_CONFIG_PATH, PRIVATE_UMASK, readConfig, resolveAccounts, type Config } from './config.js';
 import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
-import { DEFAULT_POOL, type GainsOptions } from '../gains/gains.js';
+import type { GivenSettings } from '../pipeline/settings.js';
+import { historyLines } from '../pipeline/history.js';
+import type { HistoryFrom } from '../models/settings.js';
+import { assertTimeZone, formatInstant, parseInstant } from '../time/instant.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createLogger } from '../util/logger.js';
 import type { Pipeline } from '../pipeline/define.js';
@@ -12,9 +15,8 @@ import { periodicProgress, terminalProgress } from './progress.js';
 import { gainsLines, notFinalLines, pricesLines, transformSummaryLines, unpricedLines } from './summary.js';
 import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
-import { parseRange, parseStreams, type CommonArgs } from './options.js';
+import { parseRangeSpec, parseStreams, type CommonArgs } from './options.js';
 import { parseShard } from '../pipeline/shard.js';
-import { useCatalog } from '../warehouse/versions.js';
 import { reconciliationLines } from './status.js';
 import { completenessLines, holdingsLines } from './completeness-lines.js';
 
@@ -24,6 +26,11 @@ import { completenessLines, holdingsLines } from './completeness-lines.js';
  */
 export function resultLines(result: PipelineResult, options: { verbose?: boolean } = {}): string[] {
   const lines: string[] = [];
+  const period = result.exported?.period;
+  if (period?.toDate === true) {
+    const upTo = result.exported?.readUpTo;
+    lines.push(`${period.label}: the range ends after the present; its records were read up to ${upTo === undefined ? 'now' : formatInstant(upTo)}, and later runs read the rest`, '');
+  }
   if (result.accounts.length > 0) {
     lines.push('account      stream               windows  skipped    pages   records  outside  requests  429s  retries');
     for (const a of result.accounts) {
@@ -41,6 +48,7 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   const unpriced = unpricedLines(result.unpriced);
   if (unpriced.length > 0) lines.push('', ...unpriced);
   if (result.gains !== undefined) lines.push('', ...gainsLines(result.gains));
+  if (result.history !== undefined && result.settings !== undefined) lines.push(...historyLines(result.history, result.settings, result.gains?.unit ?? 'USDT'));
   if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness));
   const held = holdingsLines(result.holdings);
   if (held.length > 0) lines.push('', ...held);
@@ -71,24 +79,44 @@ function fromConfig(configPath: string | undefined, path: string): string {
   return resolve(dirname(resolve(configPath ?? DEFAULT_CONFIG_PATH)), path);
 }
 
-/** --fiat and --fiat-rates, else the config's fiat and fiatRates (docs/values.md). */
-function fiatOf(args: CommonArgs, config: Config | undefined): { fiat: string | null; fiatRates?: string } {
-  const fiat = parseFiat(args.fiat ?? config?.fiat);
+/**
+ * The settings this command gives (docs/settings.md): its flags, else the config's fiat, fiatRates and catalog
+ * (whose paths are the config's folder's). What it does not give, the warehouse keeps.
+ */
+function givenSettings(args: CommonArgs, config: Config | undefined): GivenSettings {
+  const given: GivenSettings = {};
+  const fiatText = args.fiat ?? config?.fiat;
+  if (fiatText !== undefined) given.fiat = parseFiat(fiatText);
   // The config's rates are its fiat's: a --fiat of another currency does not take them.
-  const theConfigs = fiat !== null && config?.fiat !== undefined && fiat === parseFiat(config.fiat);
+  const theConfigs = given.fiat !== undefined && given.fiat !== null && config?.fiat !== undefined && given.fiat === parseFiat(config.fiat);
   const rates = args['fiat-rates'] ?? (theConfigs && config?.fiatRates !== undefined ? fromConfig(args.config, config.fiatRates) : undefined);
-  return rates === undefined ? { fiat } : { fiat, fiatRates: rates };
-}
-
-/** --cost-basis, --pool, --tax-year-start, --withdrawals and --opening-lots (docs/gains.md). */
-function gainsOf(args: CommonArgs): { gains: Omit<GainsOptions, 'timeZone'> } {
-  const start = args['tax-year-start'];
-  const [month, day] = start.split('-').map(Number);
-  if (!/^\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`2024-${start}T00:00:00Z`)) || (month as number) < 1 || (day as number) < 1) {
-    throw new UsageError(`--tax-year-start ${JSON.stringify(start)} is not a day of the year; give MM-DD, such as 04-06 for the UK`);
+  if (rates !== undefined) {
+    if (given.fiat === undefined || given.fiat === null) throw new UsageError('--fiat-rates gives the rates of a fiat: give --fiat with it (the currency its rates are in)');
+    given.fiatRates = rates;
   }
-  const costBasis = args['cost-basis'];
-  return { gains: { costBasis, pool: args.pool ?? DEFAULT_POOL[costBasis], taxYearStart: start, withdrawals: args.withdrawals, ...(args['opening-lots'] === undefined ? {} : { openingLots: args['opening-lots'] }) } };
+  if (args.tz !== undefined) {
+    assertTimeZone(args.tz);
+    given.timeZone = args.tz;
+  }
+  if (args['cost-basis'] !== undefined) given.costBasis = args['cost-basis'];
+  if (args.pool !== undefined) given.pool = args.pool;
+  const start = args['tax-year-start'];
+  if (start !== undefined) {
+    const [month, day] = start.split('-').map(Number);
+    if (!/^\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`2024-${start}T00:00:00Z`)) || (month as number) < 1 || (day as number) < 1) {
+      throw new UsageError(`--tax-year-start ${JSON.stringify(start)} is not a day of the year; give MM-DD, such as 04-06 for the UK`);
+    }
+    given.taxYearStart = start;
+  }
+  if (args.withdrawals !== undefined) given.withdrawals = args.withdrawals;
+  if (args['opening-lots'] !== undefined) given.openingLots = args['opening-lots'];
+  const catalog = args.catalog ?? (config?.catalog === undefined ? undefined : fromConfig(args.config, config.catalog));
+  if (catalog !== undefined) given.catalog = catalog;
+  if (args.history === false && args['history-from'] !== undefined) throw new UsageError('give --no-history or --history-from, not both');
+  if (args.history === false) given.historyFrom = 'none';
+  if (args['history-from'] !== undefined) given.historyFrom = formatInstant(parseInstant(args['history-from'], args.tz ?? 'UTC', '--history-from')) as HistoryFrom;
+  if (args.history === true) given.historyFrom = 'opening';
+  return given;
 }
 
 function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {
@@ -103,16 +131,15 @@ function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createL
  */
 export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv, command = `run ${pipeline.name}`): Promise<void> {
   const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
+  const range = parseRangeSpec(args);
   const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('prices') || pipeline.stages.includes('export'));
-  const given = args.year !== undefined || args.from !== undefined || args.to !== undefined;
-  const range = needsRange || given ? parseRange(args) : undefined;
+  if (needsRange && range === undefined) throw new UsageError('give the range: --year YYYY, --tax-year YYYY-YY, or --from and --to (ISO dates)');
   const streams = args.streams === undefined ? undefined : parseStreams(args.streams);
   const formats = args.format === undefined ? undefined : parseFormats(args.format);
   const config = await readConfig(args.config);
   // Before anything is created: the warehouse and the files hold a person's financial records.
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
-  // Before any version is read: the catalog's covers the user's rows. The config's paths are its folder's.
-  await useCatalog(args.catalog ?? (config?.catalog === undefined ? undefined : fromConfig(args.config, config.catalog)));
+  const given = givenSettings(args, config);
   const shard = parseShard(args.shard);
   const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env, ...(shard === undefined ? {} : { shard }) }) : [];
   if (shard !== undefined && pipeline.stages.includes('extract') && accounts.length === 0) {
@@ -125,9 +152,9 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     pipeline,
     accounts,
     dbPath: args.db,
-    out: args.out,
-    ...(range === undefined ? {} : { range: { start: range.from, end: range.to } }),
-    tz: args.tz,
+    ...(args.out === undefined ? {} : { out: args.out }),
+    ...(range === undefined ? {} : { range }),
+    given,
     ...(streams === undefined ? {} : { streams }),
     ...(formats === undefined ? {} : { formats }),
     log,
@@ -136,8 +163,6 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     command,
     allowGaps: args['allow-gaps'],
     full: args.full,
-    ...fiatOf(args, config),
-    ...gainsOf(args),
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
     ...(args.lake === undefined ? {} : { lake: args.lake }),

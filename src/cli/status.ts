@@ -1,4 +1,6 @@
 import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
+import { SETTING_LABELS, SETTING_NAMES } from '../models/settings.js';
+import { readSettings, type RecordedSettings } from '../warehouse/settings.js';
 import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
@@ -20,8 +22,9 @@ import { completenessLines, holdingsLines } from './completeness-lines.js';
  */
 export async function statusLines(warehouse: Warehouse, now: number = Date.now()): Promise<string[]> {
   const accounts = await readAccounts(warehouse);
-  if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...(await candleGapLines(warehouse))];
-  const lines: string[] = [];
+  const settings = settingsLines(await warehouse.exclusive(readSettings));
+  if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...settings, ...(await candleGapLines(warehouse))];
+  const lines: string[] = [...settings];
   const completenessByAccount = await readCompletenessByAccount(warehouse);
   for (const account of accounts) {
     const report = await readAccountReport(warehouse, account);
@@ -44,6 +47,21 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
   const catalog = await readCatalogVersion(warehouse);
   if (catalog !== undefined) lines.push(`type catalog of the last transform: ${catalog.version} (${formatInstant(catalog.at)})`);
   return lines;
+}
+
+/** The warehouse's settings, each with when and by which command it was set (docs/settings.md). */
+export function settingsLines(recorded: RecordedSettings | undefined): string[] {
+  if (recorded === undefined) return [];
+  const width = Math.max(...SETTING_NAMES.map((n) => SETTING_LABELS[n].length));
+  return [
+    'settings (kept by the warehouse; a flag that differs changes them):',
+    ...SETTING_NAMES.map((name) => {
+      const s = recorded[name];
+      const value = s.value === null ? 'none' : name === 'catalogVersion' || name === 'openingLotsSha256' ? String(s.value).slice(0, 12) : String(s.value);
+      const how = s.setBy === null ? 'default' : `set ${s.setAt === null ? '' : `${formatInstant(s.setAt)} `}by ${s.setBy}`;
+      return `  ${SETTING_LABELS[name].padEnd(width)}  ${value} (${how})`;
+    }),
+  ];
 }
 
 /** The realized gains of the last export, and the disposals nothing matched (docs/gains.md). */

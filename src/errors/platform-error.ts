@@ -11,6 +11,11 @@ const TRANSIENT_CODES = new Set(['40010', '40015', '40725', '45001', '40808']);
 export const TIMESTAMP_EXPIRED = '40008';
 /** The window asked for is wider than the endpoint allows. */
 export const WINDOW_TOO_WIDE = new Set(['00001', '40705']);
+/**
+ * The window asked for starts before the oldest data the platform serves: 43111 "param error time range illegal",
+ * as the live service answered a request older than its 90-day reach (ccxt/ccxt#21502; docs/history.md).
+ */
+export const OUT_OF_REACH = new Set(['43111']);
 
 function exitFor(code: string): ExitKind {
   return AUTH_CODES.has(code) ? 'auth' : 'unexpected';

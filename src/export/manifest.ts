@@ -15,6 +15,10 @@ export interface ManifestFacts {
   /** Per account and stream checked by the gap rule: its covered spans and its gaps within the range. */
   coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
   catalogVersion: string | null;
+  /** Per account and stream, the earliest instant the platform answered where it did not reach the history's start (docs/history.md). */
+  earliestReachable?: readonly { account: string; stream: string; at: number }[];
+  /** The range ends after the present: the period to date, its records read up to this instant (Unix ms). */
+  toDate?: { readUpTo: number };
   /** What proves the accounts' records complete or shows where they are not (docs/completeness.md). */
   completeness?: Completeness;
 }
@@ -59,11 +63,19 @@ export async function writeManifest(
     created_at: formatInstant(content.now),
     ledgerpipe_version: packageVersion(),
     catalog_version: facts.catalogVersion,
-    range: { from: formatInstant(range.start), to: formatInstant(range.end), time_zone: facts.timeZone },
+    range: {
+      from: formatInstant(range.start),
+      to: formatInstant(range.end),
+      time_zone: facts.timeZone,
+      ...(facts.toDate === undefined ? {} : { to_date: true, read_up_to: formatInstant(facts.toDate.readUpTo) }),
+    },
     fiat: facts.fiat,
     accounts: facts.accounts,
     streams: facts.streams,
-    coverage: facts.coverage.map((c) => ({ account: c.account, stream: c.stream, covered: spans(c.covered), gaps: spans(c.gaps) })),
+    coverage: facts.coverage.map((c) => {
+      const reach = facts.earliestReachable?.find((e) => e.account === c.account && e.stream === c.stream);
+      return { account: c.account, stream: c.stream, covered: spans(c.covered), gaps: spans(c.gaps), earliest_reachable: reach === undefined ? null : formatInstant(reach.at) };
+    }),
     ...(facts.completeness === undefined ? {} : { completeness: completenessOf(facts.completeness) }),
     files,
   };

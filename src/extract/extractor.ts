@@ -7,9 +7,10 @@ import { partKeyed, type PagedStreamDef, type SnapshotPart, type SnapshotStreamD
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { readLearnedWindow } from '../warehouse/coverage.js';
+import { markEarliestReachable, readLearnedWindow } from '../warehouse/coverage.js';
 import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { ACCOUNT_INFO, accountOpening, readRegisTime, type Opening } from './account-opening.js';
 import { createFetcher } from './fetcher.js';
 import { underBudget } from './ip-budget.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
@@ -55,6 +56,11 @@ export interface ExtractOptions {
    * windows inside them are forgotten before planning, so they are planned and read afresh.
    */
   refresh?: readonly Window[];
+  /**
+   * Read the streams that carry lots (carriesLots) back to this instant, or to the account's opening, for the
+   * cost basis (docs/history.md); the other streams read the range only.
+   */
+  history?: { from: number | 'opening' };
 }
 
 /** A stream that could not be read to its end: the platform refused it or kept failing; the others went on. */
@@ -74,6 +80,8 @@ export interface ExtractResult {
   to: number;
   /** The platform's present as the records began to be read: its clock, measured first (Unix ms). */
   present: number;
+  /** With `history`: where the streams that carry lots were read from (the range's start when that is earlier), and the account's opening as known. */
+  history?: { from: number; opening: Opening };
 }
 
 /**
@@ -128,8 +136,10 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   if (to < options.to) {
     log.info(`the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`);
   }
+  const history = options.history === undefined ? undefined : await historyStart(options.history.from, { ...base, to });
+  const fromOf = (stream: PagedStreamDef) => (stream.carriesLots === true && history !== undefined ? Math.min(options.from, history.from) : options.from);
   const paged = options.streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
-  const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, to })));
+  const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, from: fromOf(stream), to })));
   // In the streams' order, as the failures are reported.
   const settled = options.streams.map((s) => (s.kind === 'snapshot' ? snapshotOutcomes[snapshots.indexOf(s)] : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>);
   const failures: StreamFailure[] = [];
@@ -142,7 +152,18 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
     failures.push({ stream, message: error.message, code: error.code });
   }
-  return { streams: stats, total: totalStats(stats), failures, to, present };
+  return { streams: stats, total: totalStats(stats), failures, to, present, ...(history === undefined ? {} : { history }) };
+}
+
+/**
+ * Where the streams that carry lots start (docs/history.md): the instant given (--history-from), or the account's
+ * opening, asked of the platform once (accountOpening); the range's start when the opening is not known.
+ */
+async function historyStart(from: number | 'opening', context: Context): Promise<{ from: number; opening: Opening }> {
+  if (from !== 'opening') return { from, opening: { at: from } };
+  const fetch = createFetcher(ACCOUNT_INFO.path, readRegisTime, { client: context.client, limiter: limiterFor(ACCOUNT_INFO, context), policy: context.policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
+  const opening = await accountOpening({ warehouse: context.warehouse, account: context.account, fetch: () => fetch({}), now: context.clock, log: context.log });
+  return { from: 'at' in opening ? opening.at : context.from, opening };
 }
 
 type Context = ExtractOptions & {
@@ -178,6 +199,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
     fetchPage: createFetcher(stream.path, stream.readPage, { client: context.client, limiter: limiterFor(stream, context), policy: context.policy, retryDeps: context.retryDeps, stats }),
     seenFields: new Set(),
     windowMs: Math.min(stream.maxWindowDays * DAY_MS, learned ?? Infinity),
+    refusedBefore: new Map(),
     onProgress: context.onProgress,
   };
   const tasks = await planTasks(stream, reading.windowMs, context, stats);
@@ -194,6 +216,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
     stats.windowsPlanned += Math.max(0, replacements.length - 1);
     return replacements;
   });
+  if (stats.windowsUnreachable > 0) await context.warehouse.transaction((c) => markEarliestReachable(c, context.account, stream.name));
 }
 
 /**

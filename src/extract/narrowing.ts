@@ -1,4 +1,4 @@
-import { PlatformError, WINDOW_TOO_WIDE } from '../errors/platform-error.js';
+import { OUT_OF_REACH, PlatformError, WINDOW_TOO_WIDE } from '../errors/platform-error.js';
 
 const DAY_MS = 86_400_000;
 /** Below this the server is not narrowing a window but refusing the endpoint: stop and say so. */
@@ -30,3 +30,14 @@ export function narrowedWindowMs(error: unknown, currentMs: number): number | un
 export function tooManyRecords(error: unknown): boolean {
   return error instanceof PlatformError && error.platformCode === '40303';
 }
+
+/**
+ * Whether the server refused a window as older than it reaches (43111, docs/history.md): the window is split until
+ * its part the platform answers is read and the rest, at REACH_PRECISION_MS, is recorded as unreachable.
+ */
+export function outOfReach(error: unknown): boolean {
+  return error instanceof PlatformError && OUT_OF_REACH.has(error.platformCode);
+}
+
+/** How finely the boundary of what the platform reaches is found: a refused window this narrow is unreachable whole. */
+export const REACH_PRECISION_MS = DAY_MS;

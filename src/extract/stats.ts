@@ -4,6 +4,8 @@ export interface StreamStats {
   windowsDone: number;
   /** Windows already covered by an earlier run, not requested again. */
   windowsSkipped: number;
+  /** Windows refused as older than the platform reaches, recorded unreachable (docs/history.md). */
+  windowsUnreachable: number;
   pages: number;
   records: number;
   /** Records outside the run's range, not loaded. */
@@ -23,6 +25,7 @@ export const emptyStreamStats = (): StreamStats => ({
   windowsPlanned: 0,
   windowsDone: 0,
   windowsSkipped: 0,
+  windowsUnreachable: 0,
   pages: 0,
   records: 0,
   outside: 0,

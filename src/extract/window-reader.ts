@@ -7,7 +7,7 @@ import { compareIds } from '../util/ids.js';
 import { dropWindow, saveLearnedWindow } from '../warehouse/coverage.js';
 import type { PageCommit, RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { MIN_WINDOW_MS, narrowedWindowMs, tooManyRecords } from './narrowing.js';
+import { MIN_WINDOW_MS, narrowedWindowMs, outOfReach, REACH_PRECISION_MS, tooManyRecords } from './narrowing.js';
 import { checkRecords, type CheckedRecords } from './records.js';
 import type { StreamStats } from './stats.js';
 import { describeWindow, type Task } from './tasks.js';
@@ -38,6 +38,11 @@ export interface StreamReading {
   seenFields: Set<string>;
   /** The window width in use: narrowed, for this run and the next, when the server refuses a wider one. */
   windowMs: number;
+  /**
+   * Per partition, the latest start of a window the server refused as older than it reaches (docs/history.md):
+   * every instant before it is out of reach, so a window that ends by then is recorded unreachable unasked.
+   */
+  refusedBefore: Map<string, number>;
   onProgress?: ((stream: string, stats: StreamStats) => void) | undefined;
 }
 
@@ -66,6 +71,11 @@ interface PageStep {
  */
 export async function readWindow(reading: StreamReading, task: Task): Promise<Task[]> {
   const { stream } = reading;
+  const refused = reading.refusedBefore.get(task.partition);
+  if (refused !== undefined && task.window.end <= refused) {
+    await commitUnreachable(reading, task);
+    return [];
+  }
   const maxPages = Math.ceil(MAX_WINDOW_RECORDS / stream.pageLimit);
   const tally: WindowTally = { returned: 0, inside: 0, firstOutside: undefined, previousLastTs: undefined };
   // Commits of this window not yet on disk, oldest first; pages keep their order because the writer does.
@@ -162,6 +172,36 @@ function commitPage(reading: StreamReading, task: Task, page: PageRead, step: Pa
 }
 
 /**
+ * A window the server refused as older than it reaches (docs/history.md): everything before its start is out of
+ * reach too. Split in two, newest half first, until the part it answers is read and the rest, no wider than
+ * REACH_PRECISION_MS, is recorded unreachable: the boundary is found with a request or two per halving.
+ */
+async function splitUnreachable(reading: StreamReading, task: Task, error: unknown): Promise<Task[]> {
+  const before = reading.refusedBefore.get(task.partition);
+  if (before === undefined || task.window.start > before) reading.refusedBefore.set(task.partition, task.window.start);
+  const width = task.window.end - task.window.start;
+  if (width <= REACH_PRECISION_MS) {
+    await commitUnreachable(reading, task);
+    if (before === undefined) {
+      reading.log.warn(`${describeWindow(reading.stream, task)} is older than the platform reaches (${(error as Error).message}); recorded unreachable, with every window before it (docs/history.md)`, { stream: reading.stream.name });
+    }
+    return [];
+  }
+  const middle = task.window.start + Math.floor(width / 2);
+  return [
+    { partition: task.partition, params: task.params, window: { start: middle, end: task.window.end } },
+    { partition: task.partition, params: task.params, window: { start: task.window.start, end: middle } },
+  ];
+}
+
+/** Records a window as unreachable: no records, no cursor, never asked again (docs/history.md). */
+async function commitUnreachable(reading: StreamReading, task: Task): Promise<void> {
+  await reading.writer.commit({ stream: reading.stream.name, partition: task.partition, window: task.window, records: [], cursor: null, done: false, unreachable: true, tie: false, drift: [], quarantine: [] });
+  reading.stats.windowsUnreachable++;
+  reading.onProgress?.(reading.stream.name, reading.stats);
+}
+
+/**
  * What replaces a window the server refused: too many records (40303), its two halves; too wide, the window
  * again, after the narrower width is learned (saved for later runs). The window's partial coverage is dropped,
  * so its halves or parts are read whole. Any other failure is thrown as it is.
@@ -169,6 +209,11 @@ function commitPage(reading: StreamReading, task: Task, page: PageRead, step: Pa
 async function replaceRefusedWindow(reading: StreamReading, task: Task, error: unknown, how: { resumed: boolean; settle: () => Promise<unknown> }): Promise<Task[]> {
   const { stream, warehouse, account, log } = reading;
   const width = task.window.end - task.window.start;
+  if (outOfReach(error)) {
+    await how.settle();
+    if (how.resumed) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
+    return splitUnreachable(reading, task, error);
+  }
   const halve = tooManyRecords(error) && width >= 2 * MIN_WINDOW_MS;
   const narrower = halve ? undefined : narrowedWindowMs(error, width);
   if (!halve && narrower === undefined) throw error;

@@ -1,23 +1,21 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { DuckDBDecimalValue } from '../warehouse/duckdb.js';
-import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors/usage-error.js';
+import { DEFAULT_POOL } from '../models/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
 import { hasTables } from '../warehouse/tables.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import { dec, mulDiv, SCALE, text, ZERO, type Dec } from './decimal.js';
+import { openingLotEvents } from './opening-lots.js';
 import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
 
-/** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start, --opening-lots. */
+/** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start; the opening lots are the warehouse's (table opening_lots). */
 export interface GainsOptions {
   costBasis: CostBasis;
   /** `account`: each account's lots apart; `all`: one pool of every account's. */
   pool: 'account' | 'all';
   /** MM-DD, the first day of a tax year (01-01; 04-06 in the UK). */
   taxYearStart: string;
-  /** A CSV of lots held before the warehouse's first record: account,asset,quantity,cost,currency,acquired_at. */
-  openingLots?: string;
   /** The time zone of dates (holding periods, tax years); the UK rules always count days in Europe/London. */
   timeZone: string;
   /** The range's end (Unix ms): movements from then on are left out, so `lots` are those open then. */
@@ -26,7 +24,7 @@ export interface GainsOptions {
   withdrawals?: 'transfer' | 'disposal';
 }
 
-export const DEFAULT_POOL: Record<CostBasis, 'account' | 'all'> = { fifo: 'account', hifo: 'account', average: 'all', uk: 'all' };
+export { DEFAULT_POOL };
 
 export interface GainsResult {
   unit: string;
@@ -78,7 +76,7 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
   const unit = String((await c.runAndReadAll(`SELECT coalesce(lp_valuation_fiat(), 'USDT')`)).getRows()[0]?.[0]);
   const localDay = dayOf(options.costBasis === 'uk' ? 'Europe/London' : undefined);
-  const opening = groupByPoolAndAsset(options.openingLots === undefined ? [] : await readOpeningLots(options.openingLots, unit, options.pool, localDay));
+  const opening = groupByPoolAndAsset(await openingLotEvents(c, unit, options.pool, localDay));
   const keys = (await c.runAndReadAll('SELECT DISTINCT pool, asset FROM temp.lp_gain_event_rows ORDER BY pool, asset')).getRows().map((r) => JSON.stringify([String(r[0]), String(r[1])]));
   const moved = new Set(keys);
   const slices = await c.createAppender('lp_gain_slices', 'main', 'temp');
@@ -161,46 +159,6 @@ function groupByPoolAndAsset(rows: readonly EventRow[]): Map<string, GainEvent[]
     list.push(row.event);
   }
   return groups;
-}
-
-const OPENING_COLUMNS = ['account', 'asset', 'quantity', 'cost', 'currency', 'acquired_at'];
-
-/**
- * The lots of --opening-lots: acquisitions before the ledger's first record, in the engine's unit. A header
- * other than OPENING_COLUMNS, a row that does not read, or a cost in another currency is refused (exit 2).
- */
-async function readOpeningLots(file: string, unit: string, pool: 'account' | 'all', localDay: (ts: number) => string): Promise<EventRow[]> {
-  let content: string;
-  try {
-    content = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--opening-lots ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the path of a CSV file`);
-  }
-  const lines = content.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (lines[0]?.trim() !== OPENING_COLUMNS.join(',')) {
-    throw new UsageError(`--opening-lots ${file}: the first line must be the header ${OPENING_COLUMNS.join(',')}`);
-  }
-  const rows = lines.slice(1).map((line, i) => openingLot(line, `--opening-lots ${file} line ${i + 2}`, unit));
-  // Lots acquired at one instant keep the file's order.
-  return rows.map((r) => ({ pool: pool === 'all' ? 'all' : r.account, asset: r.asset, event: { ...r.event, day: localDay(r.event.ts) } }));
-}
-
-function openingLot(line: string, where: string, unit: string): { account: string; asset: string; event: GainEvent } {
-  const [account = '', asset = '', quantity = '', cost = '', currency = '', acquired = ''] = line.split(',').map((f) => f.trim());
-  const ts = Date.parse(acquired);
-  let q: Dec;
-  let v: Dec;
-  try {
-    q = dec(quantity);
-    v = dec(cost);
-  } catch {
-    throw new UsageError(`${where}: quantity and cost must be plain decimal numbers, got ${JSON.stringify(quantity)} and ${JSON.stringify(cost)}`);
-  }
-  if (account === '' || asset === '' || Number.isNaN(ts) || q <= ZERO || v < ZERO) {
-    throw new UsageError(`${where}: give an account, an asset, a quantity above zero, a cost of zero or more and acquired_at as an ISO date or instant`);
-  }
-  if (currency.toUpperCase() !== unit) throw new UsageError(`${where}: the cost is in ${currency}, but the gains are in ${unit} (--fiat); give the cost in ${unit}`);
-  return { account, asset, event: { account, ts, day: '', kind: 'acquire', quantity: q, value: v, fees: ZERO, tradeGroup: null, flags: ['opening_lot'] } };
 }
 
 function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, result: GainsResult): void {

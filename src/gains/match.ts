@@ -4,8 +4,9 @@ import { min, mulDiv, ZERO, type Dec } from './decimal.js';
  * The matching of disposals with acquisitions of one asset in one pool (docs/gains.md): FIFO, HIFO, average
  * cost, or the UK's same-day, 30-day and section 104 rules. Pure: events in, slices and open lots out.
  */
-export type CostBasis = 'fifo' | 'hifo' | 'average' | 'uk';
-export const COST_BASES: readonly CostBasis[] = ['fifo', 'hifo', 'average', 'uk'];
+import type { CostBasis } from '../models/settings.js';
+
+export type { CostBasis };
 
 /** One movement of the asset, in time order. */
 export interface GainEvent {

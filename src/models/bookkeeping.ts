@@ -30,13 +30,14 @@ export const coverage: Model = {
     text('partition', "The partition read, as in raw_records; '' for none."),
     instant('window_start', 'Where the window starts (inclusive).'),
     instant('window_end', 'Where it ends (exclusive): the window is [window_start, window_end).'),
-    text('status', 'done, or open: not read to its end yet, or reopened to be read again.'),
+    text('status', 'done; open: not read to its end yet, or reopened to be read again; unreachable: refused as older than the platform reaches (docs/history.md).'),
     text('cursor', 'While open, the idLessThan the next page is asked with; NULL to read the window from its first page.'),
     { name: 'pages', type: 'INTEGER', description: 'Pages read in the window, added up over runs.' },
     { name: 'rows', type: 'BIGINT', description: "Records of the window loaded (those inside the run's range), added up over runs." },
     { name: 'tie_pages', type: 'INTEGER', description: 'Page breaks that fell inside a run of records sharing one millisecond (docs/extraction.md).' },
     text('run_id', 'The run that last wrote the row (runs.run_id).'),
     instant('updated_at', 'When the row was last written.'),
+    instant('earliest_reachable', "On a window the platform refused as older than it reaches (status unreachable): the earliest instant it answered for the partition; NULL elsewhere."),
   ],
 };
 

@@ -37,6 +37,24 @@ export const unpairedTransfers: Model = {
   ],
 };
 
+export const openingBalances: Model = {
+  name: 'opening_balances',
+  kind: 'view',
+  description:
+    "What each running-balance chain says was held before its first record: that record's balance less its movement. None for an account read back to its opening; where the platform does not answer that far back, the holdings whose lots --opening-lots must give (sql/completeness/50_opening_balances.sql; docs/history.md).",
+  columns: [
+    accountColumn,
+    text('stream', 'The stream whose records carry the balance: spot_tax_records (balance) or margin_records (total).'),
+    text('partition', "The chain within it: '' for spot, crossed, or isolated and the pair."),
+    text('asset', 'The coin of the chain.'),
+    text('account_type', 'The account type the chain is the balance of: spot, margin_crossed or margin_isolated.'),
+    instant('first_record_at', "The time of the chain's first record."),
+    text('first_source_id', "That record's id."),
+    amount('quantity', 'What was held before it: its balance less its amount and fee.'),
+    amount('first_fee', "That record's fee (0 for none): no published example settles whether a balance holds it, so quantity may be off by it."),
+  ],
+};
+
 const holdingColumns = [
   accountColumn,
   text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots.'),
@@ -91,4 +109,4 @@ export const reconciliation: Model = {
   ],
 };
 
-export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation];
+export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation, openingBalances];

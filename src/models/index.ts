@@ -5,6 +5,7 @@ import { CATALOG_MODELS } from './catalog.js';
 import { COMPLETENESS_MODELS } from './completeness.js';
 import { GAINS_MODELS } from './gains.js';
 import { ledger } from './ledger.js';
+import { SETTINGS_MODELS } from './settings.js';
 import { TAX_MODELS } from './tax.js';
 import { VALUE_MODELS } from './values.js';
 
@@ -43,4 +44,4 @@ export const TYPED_TABLES: readonly Model[] = TYPED_AT_LOAD.map((m) => ({
  * Every table and view of the warehouse users read, with what each column means: the warehouse's data dictionary
  * (COMMENT ON, src/warehouse/dictionary.ts) and docs/tables.md are made from this list, in its order.
  */
-export const DICTIONARY: readonly Model[] = [...TRANSFORMED_MODELS, ...COMPLETENESS_MODELS, ...VALUE_MODELS, ...TAX_MODELS, ...GAINS_MODELS, ...CATALOG_MODELS, ...BOOKKEEPING_MODELS, ...TYPED_TABLES];
+export const DICTIONARY: readonly Model[] = [...TRANSFORMED_MODELS, ...COMPLETENESS_MODELS, ...VALUE_MODELS, ...TAX_MODELS, ...GAINS_MODELS, ...CATALOG_MODELS, ...SETTINGS_MODELS, ...BOOKKEEPING_MODELS, ...TYPED_TABLES];

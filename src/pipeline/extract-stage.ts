@@ -12,6 +12,7 @@ import type { Logger } from '../util/logger.js';
 import { finishRun, setRunStage, startRun } from '../warehouse/runs.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
+import type { HistoryFrom } from '../models/settings.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
 import { failedEnd, finishRuns } from './run-rows.js';
 import { firstCause } from '../errors/first-cause.js';
@@ -29,6 +30,8 @@ export interface ExtractStageOptions {
   rateScale?: number;
   /** How the run is named in the runs table (default `run <pipeline>`). */
   command?: string;
+  /** Read the streams that carry lots back to the account's opening, or to an instant (docs/history.md). */
+  history?: { from: Exclude<HistoryFrom, 'none'> };
 }
 
 export interface AccountResult {
@@ -110,7 +113,8 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     onProgress: (stream: string, stats: StreamStats) => options.progress.update(account.name, stream, stats),
   };
   try {
-    const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh });
+    const history = options.history === undefined ? {} : { history: { from: options.history.from === 'opening' ? ('opening' as const) : Date.parse(options.history.from) } };
+    const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh, ...history });
     // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
     for (const { stream, window: w } of extra) {
       options.log.info(`${account.name}: reading ${stream} again ${formatWindow(w)} for records still pending`);

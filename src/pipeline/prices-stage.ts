@@ -2,7 +2,6 @@ import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
 import { extractPrices, type PriceOptions, type PriceResult } from '../prices/extract-prices.js';
-import { loadRates } from '../prices/rates-file.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
@@ -10,10 +9,11 @@ import { timestampTz } from '../warehouse/time-values.js';
 import { hasTables } from '../warehouse/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
+/** The valuation the warehouse's settings say (docs/settings.md): the rates of a file are loaded when it is given. */
 export interface ValuationOptions {
   fiat: string | null;
-  /** The user's rates file for the fiat; without it, the platform's USDT<fiat> pair. */
-  fiatRates?: string;
+  /** Where the fiat's rates come from: the platform's USDT<fiat> pair, or the rates the warehouse holds. */
+  fiatSource: Valuation['fiatSource'];
   timeZone: string;
 }
 
@@ -25,20 +25,10 @@ export async function assetsOfRange(warehouse: Warehouse, range: Window): Promis
   return reader.getRows().map((r) => String(r[0]));
 }
 
-/**
- * Makes the views of values for this command's fiat and time zone (docs/values.md), loading the rates file
- * first when one is given: the views and the rates change together, in one transaction.
- */
+/** Makes the views of values for the warehouse's fiat and time zone (docs/values.md), in one transaction. */
 export async function prepareValuation(warehouse: Warehouse, options: ValuationOptions): Promise<Valuation> {
-  const valuation: Valuation = {
-    fiat: options.fiat,
-    fiatSource: options.fiat === null ? null : options.fiatRates === undefined ? 'pair' : 'file',
-    timeZone: options.timeZone,
-  };
-  await warehouse.transaction(async (c) => {
-    if (options.fiat !== null && options.fiatRates !== undefined) await loadRates(c, options.fiatRates, options.fiat);
-    await applyValuation(c, valuation);
-  });
+  const valuation: Valuation = { fiat: options.fiat, fiatSource: options.fiat === null ? null : options.fiatSource, timeZone: options.timeZone };
+  await warehouse.transaction((c) => applyValuation(c, valuation));
   return valuation;
 }
 
@@ -53,7 +43,7 @@ function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets:
     assets: assets.filter((a) => a !== options.fiat),
     range: options.range,
     ...(options.present === undefined ? {} : { present: options.present }),
-    ...(options.fiat !== null && options.fiatRates === undefined ? { fiatPair: options.fiat } : {}),
+    ...(options.fiat !== null && options.fiatSource === 'pair' ? { fiatPair: options.fiat } : {}),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     rateScale: options.rateScale ?? 1,
     ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),

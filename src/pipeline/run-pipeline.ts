@@ -1,4 +1,4 @@
-import { computeGains, DEFAULT_POOL, type GainsOptions, type GainsResult } from '../gains/gains.js';
+import { computeGains, type GainsResult } from '../gains/gains.js';
 import { EXIT_STATUS } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
@@ -12,7 +12,6 @@ import { assetBalances } from '../streams/asset-balances.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
-import { parseInstant } from '../time/instant.js';
 import { completenessOf, ensureHoldingsAt, findingsOf, mergeCompleteness, readCompletenessByAccount, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
@@ -31,14 +30,26 @@ import { prepareValuation, pricesBeside, pricesStage, withFiguresOf, type EarlyP
 import type { PriceResult } from '../prices/extract-prices.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import type { Valuation } from '../warehouse/values.js';
+import type { Settings } from '../models/settings.js';
+import { settleSettings, type GivenSettings } from './settings.js';
+import { resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
+import { adoptEarlierExports } from '../export/earlier-exports.js';
+import { findHistoryGaps, historyIncomplete, type HistoryFindings } from './history.js';
+import { formatWindow } from '../time/window.js';
 
 export type { AccountResult };
 
-/** A run's options: those its extract stage reads (the pipeline, accounts, range, log, progress...), and these. */
-export interface RunPipelineOptions extends ExtractStageOptions {
+/** A run's options: those its extract stage reads (the pipeline, accounts, log, progress...), and these. */
+export interface RunPipelineOptions extends Omit<ExtractStageOptions, 'range'> {
   dbPath: string;
-  out: string;
-  tz: string;
+  /** --out: the files go there as given. Without it, into `<exportsRoot>/<period>/` (docs/files.md, "A folder per period"). */
+  out?: string;
+  /** Where the periods' folders are made (default ./exports). */
+  exportsRoot?: string;
+  /** --year, --tax-year or --from/--to, read once the warehouse's time zone is known. */
+  range?: RangeSpec;
+  /** The settings the command gives (flags and config); the warehouse keeps the rest (docs/settings.md). */
+  given?: GivenSettings;
   /** --streams, overriding the pipeline's. */
   streams?: readonly StreamDef[];
   /** --format, overriding the pipeline's. */
@@ -47,9 +58,6 @@ export interface RunPipelineOptions extends ExtractStageOptions {
   full?: boolean;
   /** Write the files even when a stream could not be read (its range a gap); without it, none are written. */
   allowGaps?: boolean;
-  /** --fiat: value every movement in this currency too; --fiat-rates: its rates file. */
-  fiat?: string | null;
-  fiatRates?: string;
   /** Where the prices stage reads candles (public, no key): the accounts' platform. */
   priceBaseUrl?: string;
   /** --ip-limit: requests a minute per platform address over every account (default the live cap less 10%). */
@@ -59,10 +67,17 @@ export interface RunPipelineOptions extends ExtractStageOptions {
   lakeMode?: number;
   /** --shard: the part of the accounts this process runs (extracts, and writes to the lake). */
   shard?: Shard;
-  /** --cost-basis, --pool, --tax-year-start, --opening-lots: how the export computes gains (default fifo per account). */
-  gains?: Omit<GainsOptions, 'timeZone' | 'until'>;
 }
 
+/** What one run works with once the warehouse is open: its options, the settled settings, its range and where its files go. */
+interface Run {
+  options: Omit<RunPipelineOptions, 'range'> & { range?: Window };
+  settings: Settings;
+  /** The period of --year, --tax-year or --from/--to; undefined for a run whose range comes from coverage (nightly). */
+  period?: Period;
+  /** --out, or the exports root whose period folder is decided at export. */
+  out: { given: string } | { root: string };
+}
 
 export interface PipelineResult {
   accounts: AccountResult[];
@@ -89,6 +104,14 @@ export interface PipelineResult {
   gains?: GainsResult;
   /** Each stage's wall time in seconds (the extraction's includes the candles read beside it). */
   stageSeconds: Partial<Record<Stage, number>>;
+  /** The period of --year, --tax-year or --from/--to. */
+  period?: Period;
+  /** The warehouse's settings the run worked with (docs/settings.md). */
+  settings?: Settings;
+  /** What the cost basis of the export's range lacks of the accounts' history (docs/history.md). */
+  history?: HistoryFindings;
+  /** What the export wrote: its period, its folder, and for a period to date the instant its records were read up to. */
+  exported?: { period: Period; dir: string; readUpTo?: number };
 }
 
 function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | undefined): StreamDef[] {
@@ -96,25 +119,23 @@ function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | un
   return pipeline.streams === 'all' ? [...STREAMS] : STREAMS.filter((s) => (pipeline.streams as string[]).includes(s.name));
 }
 
-const DEFAULT_GAINS = { costBasis: 'fifo', pool: DEFAULT_POOL.fifo, taxYearStart: '01-01' } as const;
-
-/** The valuation this run asks for: its --fiat, --fiat-rates and --tz. */
-function valuationOf(options: RunPipelineOptions): ValuationOptions {
-  return { fiat: options.fiat ?? null, ...(options.fiatRates === undefined ? {} : { fiatRates: options.fiatRates }), timeZone: options.tz };
+/** The valuation the warehouse's settings say (docs/settings.md). */
+function valuationOf(settings: Settings): ValuationOptions {
+  return { fiat: settings.fiat, fiatSource: settings.fiatSource, timeZone: settings.timeZone };
 }
 
-function priceBaseUrl(options: RunPipelineOptions): string {
+function priceBaseUrl(options: Pick<RunPipelineOptions, 'priceBaseUrl' | 'accounts'>): string {
   const url = options.priceBaseUrl ?? options.accounts[0]?.baseUrl;
   if (url === undefined) throw new UsageError("prices need the platform's address: give --base-url or LEDGERPIPE_BASE_URL");
   return url;
 }
 
-/** The range a run works on: --year or --from/--to, else what its extraction read. */
-function runRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
+/** The range a run works on: --year, --tax-year or --from/--to, else what its extraction read. */
+function runRange(run: Run, accounts: readonly AccountResult[]): Window {
   const ranges = accounts.map((a) => a.range);
-  const run = options.range ?? (ranges.length > 0 ? { start: Math.min(...ranges.map((r) => r.start)), end: Math.max(...ranges.map((r) => r.end)) } : undefined);
-  if (run === undefined) throw new UsageError('this needs a range: give --year YYYY, or --from and --to');
-  return run;
+  const range = run.period?.window ?? (ranges.length > 0 ? { start: Math.min(...ranges.map((r) => r.start)), end: Math.max(...ranges.map((r) => r.end)) } : undefined);
+  if (range === undefined) throw new UsageError('this needs a range: give --year YYYY, --tax-year YYYY-YY, or --from and --to');
+  return range;
 }
 
 /**
@@ -125,35 +146,36 @@ function platformPresent(accounts: readonly AccountResult[]): { present?: number
   return accounts.length === 0 ? {} : { present: Math.max(...accounts.map((a) => a.extract.present)) };
 }
 
-/** The export range: the run's own, or its end year so far in --tz. */
-function exportRange(options: RunPipelineOptions, accounts: readonly AccountResult[]): Window {
-  const run = runRange(options, accounts);
-  if (options.pipeline.export.range === 'run') return run;
-  const year = new Date(run.end - 1).toLocaleString('en-CA', { timeZone: options.tz, year: 'numeric' });
-  return { start: parseInstant(`${year}-01-01`, options.tz), end: run.end };
+/** The export's period: the run's own, or its end year so far in the settings' time zone (the nightly's). */
+function exportPeriod(run: Run, accounts: readonly AccountResult[]): Period {
+  const range = runRange(run, accounts);
+  const now = (run.options.clock ?? Date.now)();
+  if (run.options.pipeline.export.range === 'year-to-date') return yearToDate(range.end, run.settings.timeZone, now);
+  return run.period ?? { window: range, folder: '', label: '', toDate: range.end > now };
+}
+
+/** Where the export's files go: --out as given, else the period's folder under the exports root. */
+function exportsDir(run: Run, period: Period): string {
+  return 'given' in run.out ? run.out.given : join(run.out.root, period.folder);
 }
 
 /** Runs one stage's work with every row of the run set to it; a failure ends those rows and is thrown on. */
 type StageRunner = (name: Stage, work: () => Promise<void>) => Promise<void>;
 
 /**
- * Runs a pipeline's stages on one warehouse, held open (and so locked) for the whole run: every account
- * extracts side by side (each key has its own rate limits), then one transform, then the exports. Each
- * account's row in `runs` follows the stage it is in and ends with the run.
+ * Runs a pipeline's stages on one warehouse, held open (and so locked) for the whole run: first its settings
+ * are settled (what the command gives, else what the warehouse keeps: docs/settings.md) and its range read in
+ * their time zone; then every account extracts side by side (each key has its own rate limits), then one
+ * transform, then the exports, into the period's own folder. Each account's row in `runs` follows the stage it
+ * is in and ends with the run.
  *
  * @example
- * await runPipeline({ pipeline: await loadPipeline('year-end'), accounts, dbPath, out, range, tz: 'UTC', log, progress });
+ * await runPipeline({ pipeline: await loadPipeline('year-end'), accounts, dbPath, range: { kind: 'year', year: 2025 }, given: { fiat: 'EUR' }, log, progress });
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
   const { pipeline } = options;
   const clock = options.clock ?? Date.now;
   const budget = runIpBudget(options, clock);
-  if (pipeline.stages.includes('export')) {
-    // A --out that cannot be written is said now, not after hours of extraction; and an export set an earlier
-    // run left half renamed or half written is put right before anything else.
-    await prepareOut(options.out);
-    await recoverExports(options.out);
-  }
   const warehouse = await openWarehouse(options.dbPath);
   // The rows of `runs` this run keeps up to date: one per account, each with the stage it is in.
   let runIds: string[] = [];
@@ -167,8 +189,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     return value;
   };
   try {
+    const run = await openRun(warehouse, options, clock);
+    result.settings = run.settings;
+    if (run.period !== undefined) result.period = run.period;
     // With a range known up front, candles are read beside the extraction, under the same per-IP budget.
-    const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && options.range !== undefined ? startPricesBeside(warehouse, options, budget, clock) : undefined;
+    const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && run.period !== undefined ? startPricesBeside(warehouse, run, budget, clock) : undefined;
     let beside: PriceResult | undefined;
     // The candles beside start as soon as a balance snapshot, which says the assets held, is loaded.
     const progress: ProgressReporter = early === undefined ? options.progress : {
@@ -180,24 +205,24 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     };
     const start = async () => {
       try {
-        runIds = await startRuns(warehouse, { ...options, progress }, result, budget);
+        runIds = await startRuns(warehouse, { ...run, options: { ...run.options, progress } }, result, budget);
       } finally {
         beside = await early?.stop();
       }
     };
     await (pipeline.stages.includes('extract') ? timed('extract', start) : start());
-    if (pipeline.stages.includes('transform')) await timed('transform', () => stage('transform', () => transformStage(warehouse, options, result)));
+    if (pipeline.stages.includes('transform')) await timed('transform', () => stage('transform', () => transformStage(warehouse, run, result)));
     if (pipeline.stages.includes('prices')) {
       await timed('prices', () => stage('prices', async () => {
         const baseUrl = priceBaseUrl(options);
-        const after = await pricesStage(warehouse, { ...valuationOf(options), baseUrl, range: runRange(options, result.accounts), ...platformPresent(result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+        const after = await pricesStage(warehouse, { ...valuationOf(run.settings), baseUrl, range: runRange(run, result.accounts), ...platformPresent(result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
         // The summary counts every candle request of the run, those beside the extraction too.
         result.prices = beside === undefined ? after : withFiguresOf(after, beside);
       }));
     }
     // Without an export, the transform computes the gains itself, with the valuation the warehouse records.
-    if (pipeline.stages.includes('transform') && !pipeline.stages.includes('export')) await gainsStage(warehouse, options, result, options.range?.end);
-    const gapsText = pipeline.stages.includes('export') ? await timed('export', () => exportStage(warehouse, options, result, stage)) : undefined;
+    if (pipeline.stages.includes('transform') && !pipeline.stages.includes('export')) await gainsStage(warehouse, run, result, run.period?.window.end);
+    const gapsText = pipeline.stages.includes('export') ? await timed('export', () => exportStage(warehouse, run, result, stage)) : undefined;
     const findings = completenessFindings(result);
     if (findings !== undefined) result.incomplete = [result.incomplete, findings].filter((t) => t !== undefined).join('; ');
     await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, [gapsText, findings].filter((t) => t !== undefined).join('; ') || undefined, clock)));
@@ -208,17 +233,52 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   }
 }
 
-/** Realized gains up to `until` (docs/gains.md): the tables disposals and lots, by the run's --cost-basis. */
-async function gainsStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, until: number | undefined): Promise<void> {
-  const gains = { ...DEFAULT_GAINS, ...options.gains, timeZone: options.tz, ...(until === undefined ? {} : { until }) };
+/**
+ * What the run works with: the settings settled (each change said in one line), the range read in their time
+ * zone (one that has not begun is refused before anything is read), and where its files go, made ready now: a
+ * folder that cannot be written is said before hours of extraction, and a set an earlier run left half written
+ * is put right first.
+ */
+async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock: () => number): Promise<Run> {
+  const { stages } = options.pipeline;
+  const computesGains = stages.includes('export') || stages.includes('transform');
+  const command = options.command ?? `run ${options.pipeline.name}`;
+  const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, { command, now: clock(), computesGains, transforms: stages.includes('transform') });
+  for (const line of lines) options.log.info(line);
+  const period = options.range === undefined ? undefined : resolvePeriod(options.range, settings, clock());
+  const out = options.out === undefined ? { root: options.exportsRoot ?? DEFAULT_EXPORTS_ROOT } : { given: options.out };
+  if (stages.includes('export')) {
+    if ('root' in out) {
+      await prepareOut(out.root);
+      // An earlier release wrote its one set at the root: put right if half written, then moved to its period's folder.
+      await recoverExports(out.root);
+      await adoptEarlierExports(out.root, settings.timeZone, options.log);
+    }
+    if (period !== undefined || 'given' in out) {
+      const dir = 'given' in out ? out.given : join(out.root, (period as Period).folder);
+      await prepareOut(dir);
+      await recoverExports(dir);
+    }
+  }
+  const { range: _spec, ...rest } = options;
+  return { options: { ...rest, ...(period === undefined ? {} : { range: period.window }) }, settings, ...(period === undefined ? {} : { period }), out };
+}
+
+/** Where the periods' folders go without --out (docs/files.md, "A folder per period"). */
+export const DEFAULT_EXPORTS_ROOT = './exports';
+
+/** Realized gains up to `until` (docs/gains.md): the tables disposals and lots, by the warehouse's cost basis. */
+async function gainsStage(warehouse: Warehouse, run: Run, result: PipelineResult, until: number | undefined): Promise<void> {
+  const { settings } = run;
+  const gains = { costBasis: settings.costBasis, pool: settings.pool, taxYearStart: settings.taxYearStart, withdrawals: settings.withdrawals, timeZone: settings.timeZone, ...(until === undefined ? {} : { until }) };
   result.gains = await warehouse.exclusive((c) => computeGains(c, gains));
 }
 
 /** The prices read beside the extraction (pricesBeside) of a run whose range is known before it extracts. */
-function startPricesBeside(warehouse: Warehouse, options: RunPipelineOptions, budget: IpBudget, clock: () => number): EarlyPrices {
-  const baseUrl = priceBaseUrl(options);
-  const range = options.range as Window;
-  return pricesBeside(warehouse, { ...valuationOf(options), baseUrl, range, clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+function startPricesBeside(warehouse: Warehouse, run: Run, budget: IpBudget, clock: () => number): EarlyPrices {
+  const baseUrl = priceBaseUrl(run.options);
+  const range = (run.period as Period).window;
+  return pricesBeside(warehouse, { ...valuationOf(run.settings), baseUrl, range, clock, rateScale: run.options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: run.options.log });
 }
 
 /**
@@ -252,12 +312,15 @@ function stageRunner(warehouse: Warehouse, runIds: () => readonly string[], cloc
  * The run's first stage, and its rows in `runs`: the extraction, which starts a row per account it reads, or,
  * when the pipeline does not extract, a row for every account the warehouse holds. Returns the rows' ids.
  */
-async function startRuns(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, budget: IpBudget): Promise<string[]> {
+async function startRuns(warehouse: Warehouse, run: Run, result: PipelineResult, budget: IpBudget): Promise<string[]> {
+  const { options } = run;
   const { pipeline } = options;
   if (pipeline.stages.includes('extract')) {
+    const { historyFrom } = run.settings;
+    const history = readsHistory(run) && historyFrom !== 'none' ? { history: { from: historyFrom } } : {};
     // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
     result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-      withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, options, pipelineStreams(pipeline, options.streams), budget)),
+      withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, { ...options, ...history }, pipelineStreams(pipeline, options.streams), budget)),
     );
     const runIds = result.accounts.map((a) => a.runId);
     options.progress.stop();
@@ -272,12 +335,23 @@ async function startRuns(warehouse: Warehouse, options: RunPipelineOptions, resu
 }
 
 /**
+ * Whether the run reads the history the cost basis needs (docs/history.md): a pipeline that extracts and computes
+ * gains (year-end, nightly), unless the warehouse's history setting is none (--no-history).
+ */
+function readsHistory(run: Run): boolean {
+  const { stages } = run.options.pipeline;
+  return stages.includes('extract') && (stages.includes('export') || stages.includes('transform')) && run.settings.historyFrom !== 'none';
+}
+
+/**
  * The export, under the gap rule (docs/exit-codes.md, "The gap rule"): the coverage of the range is checked first; with a
  * gap, nothing is written unless --allow-gaps, and the run is incomplete either way. Returns the gaps' line.
  */
-async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, stage: StageRunner): Promise<string | undefined> {
-  const range = exportRange(options, result.accounts);
-  const coverage = await rangeCoverage(warehouse, options, result, range);
+async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResult, stage: StageRunner): Promise<string | undefined> {
+  const { options, settings } = run;
+  const period = exportPeriod(run, result.accounts);
+  const range = period.window;
+  const coverage = await rangeCoverage(warehouse, run, result, range);
   const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
   const gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: gaps.some((g) => g.account !== 'default') });
   const incomplete = (...more: string[]) => [result.incomplete, ...more].filter((t) => t !== undefined).join('; ');
@@ -287,27 +361,46 @@ async function exportStage(warehouse: Warehouse, options: RunPipelineOptions, re
     return gapsText;
   }
   if (gapsText !== undefined) result.incomplete = incomplete(gapsText);
-  const valuation = await prepareValuation(warehouse, valuationOf(options));
-  await gainsStage(warehouse, options, result, range.end);
+  const valuation = await prepareValuation(warehouse, valuationOf(settings));
+  await gainsStage(warehouse, run, result, range.end);
+  const accounts = [...new Set(coverage.map((c) => c.account))];
+  const checked = checkedStreams(options);
+  result.history = await findHistoryGaps(warehouse, { accounts, range, settings, unit: result.gains?.unit ?? 'USDT', ...(checked === undefined ? {} : { streams: checked }) });
+  const lacking = historyIncomplete(result.history, { label: period.label || formatWindow(range), settings });
+  if (lacking !== undefined) result.incomplete = incomplete(lacking);
   // An export without a transform of its own reports what the last transform's views show.
-  if (result.completeness === undefined) await readRunCompleteness(warehouse, options, result, range);
+  if (result.completeness === undefined) await readRunCompleteness(warehouse, run, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
+  const upTo = period.toDate ? readUpTo(coverage, range) : undefined;
+  result.exported = { period, dir: exportsDir(run, period), ...(upTo === undefined ? {} : { readUpTo: upTo }) };
   const manifest: ManifestFacts = {
-    timeZone: options.tz,
+    timeZone: settings.timeZone,
     fiat: valuation.fiat,
-    accounts: [...new Set(coverage.map((c) => c.account))],
+    accounts,
     streams: [...new Set(coverage.map((c) => c.stream))],
+    earliestReachable: result.history.earliestReachable,
     coverage,
     catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
+    ...(upTo === undefined ? {} : { toDate: { readUpTo: upTo } }),
     ...(result.completeness === undefined ? {} : { completeness: result.completeness }),
   };
-  await stage('export', () => writeExports(warehouse, options, result, { range, valuation, manifest }));
+  await stage('export', () => writeExports(warehouse, run, result, { dir: result.exported?.dir as string, range, valuation, manifest }));
   return gapsText;
 }
 
+/**
+ * Where the records of a range that ends after the present were read up to: the earliest end of what every
+ * stream of every account covers of it (the instant the period is "to date" to).
+ */
+function readUpTo(coverage: readonly StreamCoverage[], range: Window): number {
+  const ends = coverage.map((c) => Math.max(range.start, ...c.covered.map((w) => w.end)));
+  return ends.length === 0 ? range.start : Math.min(...ends);
+}
+
 /** The coverage of the export range the gap rule checks: up to where this run read, of the streams it names. */
-async function rangeCoverage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, range: Window): Promise<StreamCoverage[]> {
+async function rangeCoverage(warehouse: Warehouse, run: Run, result: PipelineResult, range: Window): Promise<StreamCoverage[]> {
+  const { options } = run;
   const streams = checkedStreams(options);
   return coverageOfRange(warehouse, {
     range,
@@ -321,11 +414,12 @@ async function rangeCoverage(warehouse: Warehouse, options: RunPipelineOptions, 
 /** The export stage's files: the run's set, each account's own tax files and report, and the lake (--lake). */
 async function writeExports(
   warehouse: Warehouse,
-  options: RunPipelineOptions,
+  run: Run,
   result: PipelineResult,
-  files: { range: Window; valuation: Valuation; manifest: ManifestFacts },
+  files: { dir: string; range: Window; valuation: Valuation; manifest: ManifestFacts },
 ): Promise<void> {
-  const { range, valuation, manifest } = files;
+  const { options } = run;
+  const { dir, range, valuation, manifest } = files;
   const clock = options.clock ?? Date.now;
   const formats = options.formats ?? options.pipeline.export.formats;
   // The report alone is no set of files to describe: the manifest of the last export stays as it was.
@@ -333,7 +427,13 @@ async function writeExports(
   // The report of the set shows every account the warehouse holds, as its tables do.
   const byAccount = result.completenessByAccount;
   const completeness = byAccount === undefined ? {} : { completeness: completenessOf(byAccount) };
-  result.exports = await exportFiles(warehouse, { out: options.out, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage: manifest.coverage, ...completeness }, clock });
+  const toDate = manifest.toDate === undefined ? {} : { toDate: manifest.toDate };
+  if (run.period === undefined) {
+    // The nightly's folder is known only now: made ready as --out's is before a run.
+    await prepareOut(dir);
+    await recoverExports(dir);
+  }
+  result.exports = await exportFiles(warehouse, { out: dir, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage: manifest.coverage, ...completeness, ...toDate }, clock });
   // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
   // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
   const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
@@ -344,17 +444,18 @@ async function writeExports(
       const completeness = theirCompleteness === undefined ? {} : { completeness: theirCompleteness };
       const facts = { ...manifest, accounts: [account], coverage: theirs, ...completeness };
       const written = await exportFiles(warehouse, {
-        out: join(options.out, 'accounts', account), from: range.start, to: range.end, formats: own,
-        ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs, ...completeness }, account, clock,
+        out: join(dir, 'accounts', account), from: range.start, to: range.end, formats: own,
+        ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage: theirs, ...completeness, ...toDate }, account, clock,
       });
       result.exports.push(...written);
     }
   }
-  if (options.lake !== undefined) result.lake = await writeRunLake(warehouse, options, result, { lake: options.lake, range, held: manifest.accounts });
+  if (options.lake !== undefined) result.lake = await writeRunLake(warehouse, run, result, { lake: options.lake, range, held: manifest.accounts });
 }
 
 /** The lake's partitions of this run's own accounts: those it extracted, else those it holds (of its shard). */
-async function writeRunLake(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, lake: { lake: string; range: Window; held: readonly string[] }): Promise<LakePartition[]> {
+async function writeRunLake(warehouse: Warehouse, run: Run, result: PipelineResult, lake: { lake: string; range: Window; held: readonly string[] }): Promise<LakePartition[]> {
+  const { options } = run;
   const { shard } = options;
   const held = shard === undefined ? undefined : lake.held.filter((a) => shardOf(a, shard.count) === shard.index);
   const accounts = options.pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => a.account) } : held === undefined ? {} : { accounts: held };
@@ -362,7 +463,7 @@ async function writeRunLake(warehouse: Warehouse, options: RunPipelineOptions, r
 }
 
 /** The streams the gap rule checks: those --streams or the pipeline names; undefined for every stream held. */
-function checkedStreams(options: RunPipelineOptions): string[] | undefined {
+function checkedStreams(options: Pick<RunPipelineOptions, 'streams' | 'pipeline'>): string[] | undefined {
   if (options.streams !== undefined) return options.streams.map((s) => s.name);
   return options.pipeline.streams === 'all' ? undefined : [...options.pipeline.streams];
 }
@@ -379,11 +480,12 @@ function runEnds(accounts: readonly AccountResult[], gaps: string | undefined, c
 }
 
 /** The transform, and what the summary shows of it: each extracted account's movements by year. */
-async function transformStage(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult): Promise<void> {
+async function transformStage(warehouse: Warehouse, run: Run, result: PipelineResult): Promise<void> {
+  const { options } = run;
   // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
   if (options.pipeline.stages.includes('extract')) collectGarbage();
   result.transform = await runTransformStage(warehouse, options.log, { full: options.full === true });
-  const range = options.range ?? (result.accounts.length > 0 ? exportRange(options, result.accounts) : undefined);
+  const range = run.period?.window ?? (result.accounts.length > 0 ? exportPeriod(run, result.accounts).window : undefined);
   await warehouse.withMemoryLimit(summaryMemoryBudget(), async () => {
     for (const account of options.accounts) {
       const years = await readReconciliation(warehouse, account.name);
@@ -393,12 +495,12 @@ async function transformStage(warehouse: Warehouse, options: RunPipelineOptions,
   });
   // Under the warehouse's own budget, not the summary's: the running-balance chains are windows over every record
   // that carries a balance (a busy year: 400k), beyond the summary's 64 MB.
-  await readRunCompleteness(warehouse, options, result, range);
+  await readRunCompleteness(warehouse, run, result, range);
 }
 
 /** The completeness of the run's accounts (those it extracted, else every one), and their holdings at the range's ends. */
-async function readRunCompleteness(warehouse: Warehouse, options: RunPipelineOptions, result: PipelineResult, range: Window | undefined): Promise<void> {
-  const ours = options.pipeline.stages.includes('extract') ? new Set(result.accounts.map((a) => a.account)) : undefined;
+async function readRunCompleteness(warehouse: Warehouse, run: Run, result: PipelineResult, range: Window | undefined): Promise<void> {
+  const ours = run.options.pipeline.stages.includes('extract') ? new Set(result.accounts.map((a) => a.account)) : undefined;
   const keep = (account: string) => ours === undefined || ours.has(account);
   const byAccount = await readCompletenessByAccount(warehouse);
   if (byAccount === undefined) return;

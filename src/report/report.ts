@@ -25,6 +25,8 @@ export interface ReportFacts {
   coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
   /** What the run read of the completeness views, for the page's account(s); read from the views when absent. */
   completeness?: Completeness;
+  /** The range ends after the present: the period to date, its records read up to this instant (Unix ms). */
+  toDate?: { readUpTo: number };
 }
 
 /** The charts' classes: what each monthly chart adds up (docs/report.md). */

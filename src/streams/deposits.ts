@@ -28,6 +28,8 @@ export const deposits = defineStream({
   maxWindowDays: 90,
   pageLimit: 100,
   ratePerSecond: 10,
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  carriesLots: true,
   schema: depositSchema,
   keyField: 'orderId',
   time: (record) => Number(record['cTime']),

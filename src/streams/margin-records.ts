@@ -30,6 +30,8 @@ export const marginRecords = defineStream({
   maxWindowDays: 366,
   pageLimit: 500,
   ratePerSecond: 1,
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  carriesLots: true,
   schema: marginRecordSchema,
   keyField: 'id',
   time: (record) => Number(record['ts']),

@@ -16,7 +16,8 @@ export type ColumnType =
   | 'JSON'
   | 'BOOLEAN'
   | 'INTEGER'
-  | 'BIGINT';
+  | 'BIGINT'
+  | `STRUCT(${string})`;
 
 export interface Column {
   name: string;

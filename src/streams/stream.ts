@@ -38,6 +38,13 @@ export interface PagedStreamDef<Name extends string = string> {
   pageLimit: number;
   /** Requests per second per API key (docs/platform.md, "Windows, pages and rates"). */
   ratePerSecond: number;
+  /**
+   * Its records carry acquisitions and disposals (trades, conversions, deposits, withdrawals, income): a run that
+   * computes gains reads it back to the account's opening, not only over its range (docs/history.md). The futures
+   * streams are read over the range only: their windows are narrow, and what they move is the margin coin's
+   * profit, loss, fees and funding of their own year.
+   */
+  carriesLots?: boolean;
   /** The record schema: known fields checked, unknown fields kept. */
   schema: z.ZodObject;
   /** The field that identifies a record (deduplication and the raw key). */

@@ -72,6 +72,8 @@ export const spotTaxRecords = defineStream({
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  carriesLots: true,
   schema: spotTaxRecordSchema,
   keyField: 'id',
   time,
@@ -121,6 +123,8 @@ export const p2pTaxRecords = defineStream({
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  carriesLots: true,
   schema: p2pTaxRecordSchema,
   keyField: 'id',
   optionalFields: ['balance', 'total'],

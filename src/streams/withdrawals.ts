@@ -32,6 +32,8 @@ export const withdrawals = defineStream({
   maxWindowDays: 90,
   pageLimit: 100,
   ratePerSecond: 10,
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  carriesLots: true,
   schema: withdrawalSchema,
   keyField: 'orderId',
   optionalFields: ['fee'],

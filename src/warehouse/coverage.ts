@@ -7,7 +7,8 @@ import type { Warehouse } from './warehouse.js';
 export interface CoverageRow {
   partition: string;
   window: Window;
-  status: 'open' | 'done';
+  /** unreachable: refused as older than the platform reaches (docs/history.md). */
+  status: 'open' | 'done' | 'unreachable';
   cursor: string | null;
 }
 
@@ -21,7 +22,7 @@ export async function readCoverage(connection: DuckDBConnection, account: string
   return reader.getRowObjectsJS().map((r) => ({
     partition: String(r['partition']),
     window: { start: Number(r['start_ms']), end: Number(r['end_ms']) },
-    status: r['status'] === 'done' ? 'done' : 'open',
+    status: r['status'] === 'done' ? 'done' : r['status'] === 'unreachable' ? 'unreachable' : 'open',
     cursor: r['cursor'] === null ? null : String(r['cursor']),
   }));
 }
@@ -33,6 +34,28 @@ export async function dropWindow(connection: DuckDBConnection, account: string, 
      AND window_start = $start AND window_end = $end`,
     { account, stream, partition, start: timestampTz(window.start), end: timestampTz(window.end) },
   );
+}
+
+/**
+ * Writes on the unreachable windows of an account's stream the earliest instant the platform answered for their
+ * partition: the end of the last of them (docs/history.md).
+ */
+export async function markEarliestReachable(connection: DuckDBConnection, account: string, stream: string): Promise<void> {
+  await connection.run(
+    `UPDATE coverage AS c SET earliest_reachable = m.reach
+     FROM (SELECT partition, max(window_end) AS reach FROM coverage WHERE account = $account AND stream = $stream AND status = 'unreachable' GROUP BY partition) AS m
+     WHERE c.account = $account AND c.stream = $stream AND c.partition = m.partition AND c.status = 'unreachable'`,
+    { account, stream },
+  );
+}
+
+/** The earliest instant the platform answered, per stream of an account whose history it does not reach in full. */
+export async function readEarliestReachable(connection: DuckDBConnection, account: string): Promise<Map<string, number>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT stream, epoch_ms(max(earliest_reachable)) FROM coverage WHERE account = $account AND status = 'unreachable' GROUP BY stream`,
+    { account },
+  );
+  return new Map(reader.getRows().map((r) => [String(r[0]), Number(r[1])]));
 }
 
 /** The narrower window the server taught for this stream, if any. */

@@ -36,6 +36,8 @@ export interface PageCommit {
   /** idLessThan for the next page; null when the window is done. */
   cursor: string | null;
   done: boolean;
+  /** The platform refused the window as older than it reaches: recorded as unreachable, with no records (docs/history.md). */
+  unreachable?: boolean;
   /** This page began inside a run of records sharing the previous page's last millisecond. */
   tie: boolean;
   drift: readonly DriftEntry[];
@@ -202,7 +204,7 @@ function appendWindow(coverage: DuckDBAppender, row: { account: string; run: str
   coverage.appendVarchar(page.partition);
   coverage.appendTimestampTZ(timestampTz(window.start));
   coverage.appendTimestampTZ(timestampTz(window.end));
-  coverage.appendVarchar(page.done ? 'done' : 'open');
+  coverage.appendVarchar(page.unreachable === true ? 'unreachable' : page.done ? 'done' : 'open');
   if (page.cursor === null) coverage.appendNull();
   else coverage.appendVarchar(page.cursor);
   coverage.appendBigInt(BigInt(page.records.length));

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { describeWarehouse } from './dictionary.js';
+import type { FiatSource } from '../models/settings.js';
 import { ident, literal } from './quote.js';
 import { readSqlFile, readSqlFolder, type SqlFile } from './sql-files.js';
 
@@ -7,7 +8,7 @@ import { readSqlFile, readSqlFolder, type SqlFile } from './sql-files.js';
 export interface Valuation {
   fiat: string | null;
   /** `pair`: the close of the platform's USDT<fiat> candle of the hour; `file`: the user's rates (fiat_rates), as of the time. */
-  fiatSource: 'pair' | 'file' | null;
+  fiatSource: FiatSource | null;
   timeZone: string;
 }
 
@@ -20,7 +21,7 @@ export const fiatColumn = (fiat: string): string => `value_${fiat.toLowerCase()}
 export async function readValuation(c: DuckDBConnection): Promise<Valuation> {
   const row = (await c.runAndReadAll('SELECT fiat, fiat_source, time_zone FROM valuation LIMIT 1')).getRows()[0];
   if (row === undefined) return NO_VALUATION;
-  return { fiat: row[0] === null ? null : String(row[0]), fiatSource: row[1] === null ? null : (String(row[1]) as 'pair' | 'file'), timeZone: String(row[2]) };
+  return { fiat: row[0] === null ? null : String(row[0]), fiatSource: row[1] === null ? null : (String(row[1]) as FiatSource), timeZone: String(row[2]) };
 }
 
 /**

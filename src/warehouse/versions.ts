@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
@@ -70,6 +71,37 @@ export async function useCatalog(path: string | undefined): Promise<void> {
     const reason = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new UsageError(`--catalog ${path} cannot be read (${reason}); give a CSV file with the columns of sql/seeds/type_catalog.csv`, error);
   }
+}
+
+/** The user's catalog the warehouse holds (table user_catalog), undefined for none. */
+export interface StoredCatalog {
+  file: string;
+  content: string;
+  sha256: string;
+}
+
+/** The user's catalog rows the warehouse holds (docs/settings.md): given once with --catalog, kept for every later command. */
+export async function readStoredCatalog(c: DuckDBConnection): Promise<StoredCatalog | undefined> {
+  const row = (await c.runAndReadAll('SELECT file, content, sha256 FROM user_catalog LIMIT 1')).getRows()[0];
+  return row === undefined ? undefined : { file: String(row[0]), content: String(row[1]), sha256: String(row[2]) };
+}
+
+/** Keeps the user's catalog file in the warehouse, replacing the one before. */
+export async function storeCatalog(c: DuckDBConnection, catalog: StoredCatalog & { now: number }): Promise<void> {
+  await c.run('DELETE FROM user_catalog');
+  await c.run('INSERT INTO user_catalog VALUES ($file, $sha, $content, $now)', { file: catalog.file, sha: catalog.sha256, content: catalog.content, now: timestampTz(catalog.now) });
+}
+
+/**
+ * Takes the catalog the warehouse holds for this process (none: the package's rows alone). The transform reads
+ * the rows from a file (sql/seeds/00_seeds.sql), so they are written to one of their own, named by their hash,
+ * readable by the user alone.
+ */
+export async function useStoredCatalog(catalog: StoredCatalog | undefined): Promise<void> {
+  if (catalog === undefined) return useCatalog(undefined);
+  const path = join(tmpdir(), `ledgerpipe-catalog-${catalog.sha256.slice(0, 16)}.csv`);
+  await writeFile(path, catalog.content, { mode: 0o600 });
+  return useCatalog(path);
 }
 
 /** The user's catalog file the transform reads (sql/seeds/00_seeds.sql), undefined for none. */

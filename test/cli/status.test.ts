@@ -27,7 +27,7 @@ async function oneRun(db: string): Promise<void> {
       `INSERT INTO runs (run_id, account, command, range_from, range_to, started_at, finished_at, status, exit_code, message, stage)
        VALUES ('r1', 'default', 'extract', ${ts(T)}, ${ts(T + DAY)}, ${ts(T + 2 * DAY)}, ${ts(T + 2 * DAY + 1000)}, 'done', 0, NULL, 'extract')`,
     );
-    await warehouse.connection.run(`INSERT INTO coverage VALUES ('default', 'withdrawals', '', ${ts(T)}, ${ts(T + DAY)}, 'done', NULL, 1, 0, 0, 'r1', ${ts(T + 2 * DAY)})`);
+    await warehouse.connection.run(`INSERT INTO coverage (account, stream, partition, window_start, window_end, status, cursor, pages, rows, tie_pages, run_id, updated_at) VALUES ('default', 'withdrawals', '', ${ts(T)}, ${ts(T + DAY)}, 'done', NULL, 1, 0, 0, 'r1', ${ts(T + 2 * DAY)})`);
     await warehouse.connection.run('CHECKPOINT');
   } finally {
     await warehouse.close();

@@ -1,5 +1,7 @@
 import { dec, round, text } from '../../src/gains/decimal.js';
+import { readFile } from 'node:fs/promises';
 import { computeGains, type GainsOptions } from '../../src/gains/gains.js';
+import { parseOpeningLots, replaceOpeningLots } from '../../src/gains/opening-lots.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows } from '../helpers/raw.js';
 
@@ -42,8 +44,11 @@ export function swap(ts: string, given: [string, string, string], received: [str
  * Puts `ledger` in the warehouse as its valued ledger, valued in `fiat` (the engine reads lp_ledger_valued_rows()
  * and lp_valuation_fiat(), which the transform and the valuation make from real records), and runs the engine.
  */
-export async function runEngine(warehouse: Warehouse, ledger: readonly GoldenRow[], options: Partial<GainsOptions> & { fiat?: string }) {
+export async function runEngine(warehouse: Warehouse, ledger: readonly GoldenRow[], options: Partial<GainsOptions> & { fiat?: string; openingLots?: string }) {
   const c = warehouse.connection;
+  // The lots of --opening-lots, as the settings keep them (table opening_lots).
+  const { openingLots: lotsFile, ...gainsOptions } = options;
+  await replaceOpeningLots(c, lotsFile === undefined ? [] : parseOpeningLots(await readFile(lotsFile, 'utf8'), lotsFile));
   const fiat = options.fiat ?? 'GBP';
   await c.run(`CREATE OR REPLACE MACRO lp_valuation_fiat() AS CAST('${fiat}' AS VARCHAR)`);
   await c.run(`CREATE OR REPLACE TABLE golden (account VARCHAR, entry_id VARCHAR, ts TIMESTAMPTZ, asset VARCHAR, amount DECIMAL(38,18), category VARCHAR, tax_class VARCHAR, trade_group VARCHAR, value_usdt DECIMAL(38,18), value_fiat DECIMAL(38,18))`);
@@ -65,7 +70,7 @@ export async function runEngine(warehouse: Warehouse, ledger: readonly GoldenRow
   });
   appender.closeSync();
   await c.run(`CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden`);
-  return computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC', ...options });
+  return computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC', ...gainsOptions });
 }
 
 /** Plain decimal text: "258000" for 258000.000000000000000000. */

@@ -92,7 +92,7 @@ describe('what the lots cannot explain', () => {
       { match_rule: 'unmatched', quantity: '1', acquired: null, cost: '0', term: 'unknown', flags: 'no_acquisition' },
     ]);
     await writeFile(file, 'account,asset,quantity,cost,currency,acquired_at\ndefault,SOL,2,50,USD,2023-05-01\n');
-    await expect(runEngine(warehouse, [], { fiat: 'EUR', openingLots: file })).rejects.toThrow(`--opening-lots ${file} line 2: the cost is in USD, but the gains are in EUR (--fiat); give the cost in EUR`);
+    await expect(runEngine(warehouse, [], { fiat: 'EUR', openingLots: file })).rejects.toThrow('the opening lots are in USD, but the gains are now in EUR (the fiat setting); give --opening-lots again with each cost in EUR');
   });
 
   it('moves no lot on a transfer between the account\'s own wallets, and lets a withdrawal take lots out without a gain', async () => {

@@ -79,25 +79,25 @@ export function demoCommand(io: CliIo) {
       const year = lastFullYear(Date.now());
       const sim = await startSimulator({ seed: 'demo', ...year, records: 2000, rateScale: args['rate-scale'] });
       const db = join(args.out, 'ledgerpipe.duckdb');
-      const exportsDir = join(args.out, 'exports');
+      const exportsRoot = join(args.out, 'exports');
       log.info(`demo: simulator on ${sim.baseUrl}; running year-end for ${new Date(year.from).getUTCFullYear()} at the platform's real rate limits`);
       try {
         const result = await runPipeline({
           pipeline: await loadPipeline('year-end'),
           accounts: [{ name: 'demo', baseUrl: sim.baseUrl, credentials: sim.credentials }],
           dbPath: db,
-          out: exportsDir,
-          range: { start: year.from, end: year.to },
-          tz: 'UTC',
+          // The year's files in their period's folder: demo-out/exports/<year>/.
+          exportsRoot,
+          range: { kind: 'year', year: new Date(year.from).getUTCFullYear() },
           // year-end's own formats (every one), as `run year-end` writes them on an account.
           log,
           progress: args.quiet ? silentProgress : io.interactive && args['log-format'] === 'pretty' ? terminalProgress() : periodicProgress(log),
           rateScale: args['rate-scale'],
-          // Values in EUR too, from the simulator's USDTEUR candles.
-          fiat: 'EUR',
+          // Values in EUR too, from the simulator's USDTEUR candles; dates in UTC.
+          given: { fiat: 'EUR', timeZone: 'UTC' },
         });
         const lines = args.verbose ? [...resultLines(result, { verbose: true }), ''] : [];
-        for (const line of [...lines, ...demoSummaryLines(result, { year: new Date(year.from).getUTCFullYear(), db, exportsDir })]) io.out(line);
+        for (const line of [...lines, ...demoSummaryLines(result, { year: new Date(year.from).getUTCFullYear(), db, exportsDir: result.exported?.dir ?? join(exportsRoot, String(new Date(year.from).getUTCFullYear())) })]) io.out(line);
       } finally {
         await sim.close();
       }

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors/usage-error.js';
+import { parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
+import { DEFAULT_POOL, SETTING_LABELS, SETTING_NAMES, type CostBasis, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import { loadRates } from '../prices/rates-file.js';
+import { formatInstant } from '../time/instant.js';
+import { hasTables } from '../warehouse/tables.js';
+import { earlierReleaseSettings, readSettings, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
+import { readStoredCatalog, releaseVersions, storeCatalog, useCatalog, useStoredCatalog } from '../warehouse/versions.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+
+/**
+ * What a command was given of the settings (docs/settings.md): its flags, else the config file's. A setting
+ * absent here is kept as the warehouse records it; `fiat: null` is `--fiat none`.
+ */
+export interface GivenSettings {
+  fiat?: string | null;
+  /** --fiat-rates: a rates file for the fiat (docs/values.md). */
+  fiatRates?: string;
+  timeZone?: string;
+  costBasis?: CostBasis;
+  pool?: 'account' | 'all';
+  taxYearStart?: string;
+  withdrawals?: 'transfer' | 'disposal';
+  /** --opening-lots: the file's lots replace those the warehouse holds. */
+  openingLots?: string;
+  /** --catalog: the file's rows replace the user's rows the warehouse holds. */
+  catalog?: string;
+  historyFrom?: HistoryFrom;
+}
+
+/** What this command does with what depends on the settings: the words of its lines say it. */
+export interface SettleContext {
+  /** How the command is named in set_by (`run year-end`). */
+  command: string;
+  now: number;
+  /** The command computes the gains (an export, or a transform without one). */
+  computesGains: boolean;
+  /** The command runs a transform. */
+  transforms: boolean;
+}
+
+export interface SettledSettings {
+  settings: Settings;
+  /** One line per setting this command changed on a warehouse that had settings: `cost basis: fifo -> uk; disposals recomputed`. */
+  lines: string[];
+}
+
+const DEFAULTS = {
+  fiat: null,
+  timeZone: 'UTC',
+  costBasis: 'fifo',
+  taxYearStart: '01-01',
+  withdrawals: 'transfer',
+  openingLotsSha256: null,
+  historyFrom: 'opening',
+} as const satisfies Partial<Settings>;
+
+/** A default that follows another setting: the pool follows the cost basis. */
+const defaultOf = (name: SettingName, chosen: Partial<Settings>): unknown => {
+  if (name === 'pool') return DEFAULT_POOL[chosen.costBasis ?? DEFAULTS.costBasis];
+  return (DEFAULTS as Partial<Record<SettingName, unknown>>)[name] ?? null;
+};
+
+const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
+
+async function readGiven(path: string, flag: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file`, error);
+  }
+}
+
+/** A setting's value as a line says it. */
+function shown(name: SettingName, value: unknown): string {
+  if (value === null) return name === 'fiat' ? 'none' : name === 'openingLotsSha256' ? 'none' : '-';
+  if (name === 'openingLotsSha256' || name === 'catalogVersion') return String(value).slice(0, 12);
+  if (name === 'historyFrom' && value !== 'opening' && value !== 'none') return formatInstant(Date.parse(String(value)));
+  return String(value);
+}
+
+/** What is made again when `name` changes, in the words of its line. */
+function consequence(name: SettingName, context: SettleContext, ledger: boolean): string {
+  const gains = context.computesGains ? 'disposals recomputed' : 'the next transform or export recomputes the disposals';
+  switch (name) {
+    case 'fiat':
+    case 'fiatSource':
+    case 'timeZone':
+      return ledger ? `values remade, ${gains}` : 'values are made with it';
+    case 'catalogVersion':
+      return context.transforms ? 'the ledger is booked again by this transform' : 'the next transform books the ledger again';
+    case 'historyFrom':
+      return 'the next run that computes gains reads the history from there';
+    default:
+      return gains;
+  }
+}
+
+/**
+ * Settles the warehouse's settings for one command (docs/settings.md): what the command was given, else what the
+ * warehouse records, else the defaults. A given value that differs changes the setting and is said in one line;
+ * one not given is never reset. The files given (rates, opening lots, catalog) are loaded with the row, in one
+ * transaction, so that what the row says the warehouse holds. Takes the type catalog for this process: the
+ * given file, else the rows the warehouse holds.
+ *
+ * @example
+ * const { settings, lines } = await settleSettings(warehouse, { costBasis: 'uk' }, { command: 'export', now, computesGains: true, transforms: false });
+ */
+export async function settleSettings(warehouse: Warehouse, given: GivenSettings, context: SettleContext): Promise<SettledSettings> {
+  // The catalog first: its version is one of the settings, and every version read after this covers it.
+  const catalogBytes = given.catalog === undefined ? undefined : await readGiven(given.catalog, '--catalog');
+  if (given.catalog !== undefined) await useCatalog(given.catalog);
+  else await useStoredCatalog(await warehouse.exclusive(readStoredCatalog));
+  const catalogVersion = (await releaseVersions()).catalog;
+  const lotsText = given.openingLots === undefined ? undefined : await readGiven(given.openingLots, '--opening-lots');
+  return warehouse.transaction(async (c) => {
+    const recorded = (await readSettings(c)) ?? (await firstSettings(c, context.now));
+    const chosen: Partial<Settings> = {};
+    const next = {} as RecordedSettings;
+    const set = <K extends SettingName>(name: K, value: Settings[K] | undefined): void => {
+      const before = recorded[name] as Recorded<Settings[K]>;
+      let entry: Recorded<Settings[K]>;
+      if (value !== undefined) entry = value === before.value && before.setBy !== null ? before : { value, setAt: context.now, setBy: context.command };
+      else if (before.setBy !== null) entry = before;
+      else entry = { value: defaultOf(name, chosen) as Settings[K], setAt: null, setBy: null };
+      chosen[name] = entry.value;
+      (next as Record<SettingName, Recorded<unknown>>)[name] = entry;
+    };
+    set('fiat', given.fiat);
+    const fiat = chosen.fiat ?? null;
+    // The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair.
+    if (given.fiatRates !== undefined && fiat !== null) await loadRates(c, given.fiatRates, fiat);
+    const source = fiat === null ? null : given.fiatRates !== undefined ? 'file' : given.fiat !== undefined && given.fiat !== recorded.fiat.value ? 'pair' : undefined;
+    if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
+    else set('fiatSource', source ?? (recorded.fiatSource.value === null ? 'pair' : undefined));
+    chosen.fiatSource = next.fiatSource.value;
+    set('timeZone', given.timeZone);
+    set('costBasis', given.costBasis);
+    set('pool', given.pool);
+    set('taxYearStart', given.taxYearStart);
+    set('withdrawals', given.withdrawals);
+    if (lotsText !== undefined) await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
+    set('openingLotsSha256', lotsText === undefined ? undefined : sha256(lotsText));
+    if (catalogBytes !== undefined) await storeCatalog(c, { file: given.catalog as string, content: catalogBytes.toString('utf8'), sha256: sha256(catalogBytes), now: context.now });
+    set('catalogVersion', catalogVersion === recorded.catalogVersion.value ? undefined : catalogVersion);
+    set('historyFrom', given.historyFrom);
+    await writeSettings(c, next);
+    const ledger = await hasTables(c, ['ledger']);
+    const hadSettings = SETTING_NAMES.some((n) => recorded[n].setAt !== null);
+    const lines = !hadSettings
+      ? []
+      : SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null)).map(
+          (n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`,
+        );
+    return { settings: Object.fromEntries(SETTING_NAMES.map((n) => [n, next[n].value])) as unknown as Settings, lines };
+  });
+}
+
+/**
+ * The row a warehouse starts from: every setting at its default, but what an earlier release recorded (its
+ * valuation, its last export's cost basis), kept as set by that release.
+ */
+async function firstSettings(c: Parameters<typeof earlierReleaseSettings>[0], now: number): Promise<RecordedSettings> {
+  const earlier = await earlierReleaseSettings(c);
+  const entries = SETTING_NAMES.map((name) => {
+    const value = (earlier as Record<string, unknown>)[name];
+    return [name, value === undefined ? { value: defaultOf(name, earlier), setAt: null, setBy: null } : { value, setAt: now, setBy: 'an earlier release' }];
+  });
+  return Object.fromEntries(entries) as RecordedSettings;
+}

@@ -1,0 +1,90 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
+import { hasTables } from './tables.js';
+import { timestampTz } from './time-values.js';
+
+/** One setting as recorded: its value, and when and by which command it was given (null: a default never given). */
+export interface Recorded<T> {
+  value: T;
+  setAt: number | null;
+  setBy: string | null;
+}
+
+export type RecordedSettings = { [K in SettingName]: Recorded<Settings[K]> };
+
+const columns = SETTING_NAMES.map((n) => SETTING_COLUMNS[n]);
+
+const SELECT_SETTINGS = `SELECT ${columns.join(', ')}, ${columns.map((c) => `epoch_ms(set_at.${c}) AS "${c}:at", set_by.${c} AS "${c}:by"`).join(', ')} FROM settings LIMIT 1`;
+
+const INSERT_SETTINGS = `INSERT INTO settings VALUES (${columns.map((c) => `$${c}`).join(', ')},
+  struct_pack(${columns.map((c) => `${c} := CAST($${c}_at AS TIMESTAMPTZ)`).join(', ')}),
+  struct_pack(${columns.map((c) => `${c} := CAST($${c}_by AS VARCHAR)`).join(', ')}))`;
+
+/**
+ * The settings the warehouse records (docs/settings.md), or undefined before the first command of this release
+ * settled them.
+ *
+ * @example
+ * const recorded = await readSettings(c); // recorded?.costBasis.value === 'uk'
+ */
+export async function readSettings(c: DuckDBConnection): Promise<RecordedSettings | undefined> {
+  if (!(await hasTables(c, ['settings']))) return undefined;
+  const row = (await c.runAndReadAll(SELECT_SETTINGS)).getRowObjectsJS()[0];
+  if (row === undefined) return undefined;
+  const entries = SETTING_NAMES.map((name) => {
+    const column = SETTING_COLUMNS[name];
+    const at = row[`${column}:at`];
+    const by = row[`${column}:by`];
+    return [name, { value: row[column] ?? null, setAt: at === null || at === undefined ? null : Number(at), setBy: by === null || by === undefined ? null : String(by) }];
+  });
+  return Object.fromEntries(entries) as RecordedSettings;
+}
+
+/** Writes the one row of `settings`, replacing the one before. */
+export async function writeSettings(c: DuckDBConnection, settings: RecordedSettings): Promise<void> {
+  const values: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    const column = SETTING_COLUMNS[name];
+    const s = settings[name];
+    values[column] = s.value;
+    values[`${column}_at`] = s.setAt === null ? null : timestampTz(s.setAt);
+    values[`${column}_by`] = s.setBy;
+  }
+  await c.run('DELETE FROM settings');
+  await c.run(INSERT_SETTINGS, values as Record<string, never>);
+}
+
+/**
+ * What a warehouse of an earlier release recorded of the settings this one keeps, for its first row: the
+ * valuation its views were last made with (table valuation) and the cost basis of its last export (table
+ * disposals). The rest it never recorded.
+ */
+export async function earlierReleaseSettings(c: DuckDBConnection): Promise<Partial<Settings>> {
+  const found: Partial<Settings> = {};
+  const valuation = (await c.runAndReadAll('SELECT fiat, fiat_source, time_zone FROM valuation LIMIT 1')).getRows()[0];
+  if (valuation !== undefined) {
+    found.fiat = valuation[0] === null ? null : String(valuation[0]);
+    found.fiatSource = valuation[1] === null ? null : (String(valuation[1]) as Settings['fiatSource']);
+    found.timeZone = String(valuation[2]);
+  }
+  if (await hasTables(c, ['disposals'])) {
+    const basis = (await c.runAndReadAll('SELECT any_value(cost_basis) FROM disposals')).getRows()[0]?.[0];
+    if (basis !== null && basis !== undefined) found.costBasis = String(basis) as Settings['costBasis'];
+  }
+  return found;
+}
+
+/** The instant an account was opened, as recorded (account_openings), or undefined. */
+export async function readOpening(c: DuckDBConnection, account: string): Promise<number | undefined> {
+  const row = (await c.runAndReadAll('SELECT epoch_ms(registered_at) FROM account_openings WHERE account = $account', { account })).getRows()[0];
+  return row === undefined ? undefined : Number(row[0]);
+}
+
+/** Records when an account was opened (the platform's regisTime). */
+export async function recordOpening(c: DuckDBConnection, entry: { account: string; registeredAt: number; now: number }): Promise<void> {
+  await c.run('INSERT OR REPLACE INTO account_openings VALUES ($account, $at, $now)', {
+    account: entry.account,
+    at: timestampTz(entry.registeredAt),
+    now: timestampTz(entry.now),
+  });
+}
