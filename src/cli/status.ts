@@ -1,6 +1,6 @@
 import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
 import { SETTING_LABELS, SETTING_NAMES } from '../models/settings.js';
-import { readSettings, type RecordedSettings } from '../warehouse/settings.js';
+import { recordedOrFirst, type RecordedSettings } from '../warehouse/settings.js';
 import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
@@ -22,7 +22,7 @@ import { completenessLines, holdingsLines } from './completeness-lines.js';
  */
 export async function statusLines(warehouse: Warehouse, now: number = Date.now()): Promise<string[]> {
   const accounts = await readAccounts(warehouse);
-  const settings = settingsLines(await warehouse.exclusive(readSettings));
+  const settings = settingsLines(await warehouse.exclusive(recordedOrFirst));
   if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...settings, ...(await candleGapLines(warehouse))];
   const lines: string[] = [...settings];
   const completenessByAccount = await readCompletenessByAccount(warehouse);

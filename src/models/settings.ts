@@ -67,6 +67,23 @@ export const SETTING_LABELS: Readonly<Record<SettingName, string>> = {
 /** The lots before pools: fifo and hifo keep each account's lots apart, average and the UK rules pool them all. */
 export const DEFAULT_POOL: Readonly<Record<CostBasis, 'account' | 'all'>> = { fifo: 'account', hifo: 'account', average: 'all', uk: 'all' };
 
+/** Each setting before any command gives it (docs/settings.md). */
+const DEFAULTS = {
+  fiat: null,
+  timeZone: 'UTC',
+  costBasis: 'fifo',
+  taxYearStart: '01-01',
+  withdrawals: 'transfer',
+  openingLotsSha256: null,
+  historyFrom: 'opening',
+} as const satisfies Partial<Settings>;
+
+/** A setting's default, given the others chosen so far: the pool follows the cost basis. */
+export function defaultSetting(name: SettingName, chosen: Partial<Settings>): unknown {
+  if (name === 'pool') return DEFAULT_POOL[chosen.costBasis ?? DEFAULTS.costBasis];
+  return (DEFAULTS as Partial<Record<SettingName, unknown>>)[name] ?? null;
+}
+
 const descriptions: Readonly<Record<SettingName, string>> = {
   fiat: 'The fiat currency every movement is also valued in (--fiat, the config\'s fiat); NULL: USDT only.',
   fiatSource: "Where the fiat's rates come from: pair (the platform's USDT<fiat> candles), ecb (the European Central Bank's euro rates, table fx_rates) or file (--fiat-rates, table fiat_rates); NULL without a fiat.",

@@ -32,7 +32,7 @@ import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Settings } from '../models/settings.js';
 import { settleSettings, type GivenSettings } from './settings.js';
-import { resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
+import { refuseNotBegun, resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
 import { adoptEarlierExports } from '../export/earlier-exports.js';
 import { findHistoryGaps, historyIncomplete, type HistoryFindings } from './history.js';
 import { formatWindow } from '../time/window.js';
@@ -176,6 +176,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const { pipeline } = options;
   const clock = options.clock ?? Date.now;
   const budget = runIpBudget(options, clock);
+  // What has not happened is refused before the warehouse is opened or a file touched.
+  if (options.range !== undefined) refuseNotBegun(options.range, options.given ?? {}, clock());
   const warehouse = await openWarehouse(options.dbPath);
   // The rows of `runs` this run keeps up to date: one per account, each with the stage it is in.
   let runIds: string[] = [];

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
-import { DEFAULT_POOL, SETTING_LABELS, SETTING_NAMES, type CostBasis, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant } from '../time/instant.js';
 import { hasTables } from '../warehouse/tables.js';
-import { earlierReleaseSettings, readSettings, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
+import { recordedOrFirst, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
 import { readStoredCatalog, releaseVersions, storeCatalog, useCatalog, useStoredCatalog } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -46,22 +46,6 @@ export interface SettledSettings {
   /** One line per setting this command changed on a warehouse that had settings: `cost basis: fifo -> uk; disposals recomputed`. */
   lines: string[];
 }
-
-const DEFAULTS = {
-  fiat: null,
-  timeZone: 'UTC',
-  costBasis: 'fifo',
-  taxYearStart: '01-01',
-  withdrawals: 'transfer',
-  openingLotsSha256: null,
-  historyFrom: 'opening',
-} as const satisfies Partial<Settings>;
-
-/** A default that follows another setting: the pool follows the cost basis. */
-const defaultOf = (name: SettingName, chosen: Partial<Settings>): unknown => {
-  if (name === 'pool') return DEFAULT_POOL[chosen.costBasis ?? DEFAULTS.costBasis];
-  return (DEFAULTS as Partial<Record<SettingName, unknown>>)[name] ?? null;
-};
 
 const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -116,7 +100,7 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
   const catalogVersion = (await releaseVersions()).catalog;
   const lotsText = given.openingLots === undefined ? undefined : await readGiven(given.openingLots, '--opening-lots');
   return warehouse.transaction(async (c) => {
-    const recorded = (await readSettings(c)) ?? (await firstSettings(c, context.now));
+    const recorded = await recordedOrFirst(c);
     const chosen: Partial<Settings> = {};
     const next = {} as RecordedSettings;
     const set = <K extends SettingName>(name: K, value: Settings[K] | undefined): void => {
@@ -124,7 +108,7 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
       let entry: Recorded<Settings[K]>;
       if (value !== undefined) entry = value === before.value && before.setBy !== null ? before : { value, setAt: context.now, setBy: context.command };
       else if (before.setBy !== null) entry = before;
-      else entry = { value: defaultOf(name, chosen) as Settings[K], setAt: null, setBy: null };
+      else entry = { value: defaultSetting(name, chosen) as Settings[K], setAt: null, setBy: null };
       chosen[name] = entry.value;
       (next as Record<SettingName, Recorded<unknown>>)[name] = entry;
     };
@@ -148,7 +132,7 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     set('historyFrom', given.historyFrom);
     await writeSettings(c, next);
     const ledger = await hasTables(c, ['ledger']);
-    const hadSettings = SETTING_NAMES.some((n) => recorded[n].setAt !== null);
+    const hadSettings = SETTING_NAMES.some((n) => recorded[n].setBy !== null);
     const lines = !hadSettings
       ? []
       : SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null)).map(
@@ -156,17 +140,4 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
         );
     return { settings: Object.fromEntries(SETTING_NAMES.map((n) => [n, next[n].value])) as unknown as Settings, lines };
   });
-}
-
-/**
- * The row a warehouse starts from: every setting at its default, but what an earlier release recorded (its
- * valuation, its last export's cost basis), kept as set by that release.
- */
-async function firstSettings(c: Parameters<typeof earlierReleaseSettings>[0], now: number): Promise<RecordedSettings> {
-  const earlier = await earlierReleaseSettings(c);
-  const entries = SETTING_NAMES.map((name) => {
-    const value = (earlier as Record<string, unknown>)[name];
-    return [name, value === undefined ? { value: defaultOf(name, earlier), setAt: null, setBy: null } : { value, setAt: now, setBy: 'an earlier release' }];
-  });
-  return Object.fromEntries(entries) as RecordedSettings;
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
+import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -61,6 +61,7 @@ export async function writeSettings(c: DuckDBConnection, settings: RecordedSetti
  */
 export async function earlierReleaseSettings(c: DuckDBConnection): Promise<Partial<Settings>> {
   const found: Partial<Settings> = {};
+  if (!(await hasTables(c, ['valuation']))) return found;
   const valuation = (await c.runAndReadAll('SELECT fiat, fiat_source, time_zone FROM valuation LIMIT 1')).getRows()[0];
   if (valuation !== undefined) {
     found.fiat = valuation[0] === null ? null : String(valuation[0]);
@@ -73,6 +74,24 @@ export async function earlierReleaseSettings(c: DuckDBConnection): Promise<Parti
   }
   return found;
 }
+
+/**
+ * The settings as recorded, or those a warehouse starts from: every setting at its default, but what an earlier
+ * release recorded (its valuation, its last export's cost basis), kept as set by that release.
+ */
+export async function recordedOrFirst(c: DuckDBConnection): Promise<RecordedSettings> {
+  const recorded = await readSettings(c);
+  if (recorded !== undefined) return recorded;
+  const earlier = await earlierReleaseSettings(c);
+  const entries = SETTING_NAMES.map((name) => {
+    const value = (earlier as Record<string, unknown>)[name];
+    return [name, value === undefined ? { value: defaultSetting(name, earlier), setAt: null, setBy: null } : { value, setAt: null, setBy: EARLIER_RELEASE }];
+  });
+  return Object.fromEntries(entries) as RecordedSettings;
+}
+
+/** Who set what a warehouse of an earlier release recorded (docs/upgrading.md). */
+export const EARLIER_RELEASE = 'an earlier release';
 
 /** The instant an account was opened, as recorded (account_openings), or undefined. */
 export async function readOpening(c: DuckDBConnection, account: string): Promise<number | undefined> {

@@ -62,6 +62,24 @@ const byIdDescending = (key: string) => (a: Row, b: Row) => {
   return x < y ? 1 : x > y ? -1 : 0;
 };
 
+/** The account info endpoint (docs/history.md): answered for a key given `registeredAt`, else 404 as an unknown path. */
+const ACCOUNT_INFO_PATH = '/api/v2/spot/account/info';
+
+/** What one API key sees: its account's name, published examples, records of a test's own, and its opening. */
+export interface ReplayKey {
+  account: string;
+  files: readonly ReplayFile[];
+  /** Records a test writes itself, in the live shapes, for the endpoint whose fixture files start with `prefix`. */
+  records?: readonly { prefix: string; partition?: string; rows: readonly Row[] }[];
+  /** The account's registration (regisTime of GET /api/v2/spot/account/info), Unix ms; without it that path is 404. */
+  registeredAt?: number;
+}
+
+export interface ReplayOptions {
+  /** The platform answers nothing older: a window starting before this (Unix ms) is refused with 43111. */
+  reachFrom?: number;
+}
+
 export interface Replay {
   baseUrl: string;
   /** Paths asked for, in order, with the account that asked. */
@@ -78,10 +96,15 @@ export interface Replay {
  * @example
  * const replay = await startReplay({ key1: { account: 'docs', files: [{ file: 'margin-record--bitget-docs.json' }] } });
  */
-export async function startReplay(keys: Readonly<Record<string, { account: string; files: readonly ReplayFile[] }>>): Promise<Replay> {
-  const served = new Map<string, { account: string; byPath: Map<string, { partition: string; record: Row }[]> }>();
-  for (const [apiKey, { account, files }] of Object.entries(keys)) {
+export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, options: ReplayOptions = {}): Promise<Replay> {
+  const served = new Map<string, { account: string; registeredAt: number | undefined; byPath: Map<string, { partition: string; record: Row }[]> }>();
+  for (const [apiKey, { account, files, records = [], registeredAt }] of Object.entries(keys)) {
     const byPath = new Map<string, { partition: string; record: Row }[]>();
+    for (const { prefix, partition, rows } of records) {
+      const endpoint = ENDPOINTS.find((e) => e.prefix === prefix);
+      if (endpoint === undefined) throw new Error(`replay: no endpoint has the prefix ${prefix}`);
+      byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), ...rows.map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }))]);
+    }
     for (const { file, partition } of files) {
       const endpoint = ENDPOINTS.find((e) => file.startsWith(e.prefix));
       if (endpoint === undefined) throw new Error(`replay: no endpoint serves ${file}`);
@@ -89,7 +112,7 @@ export async function startReplay(keys: Readonly<Record<string, { account: strin
       const rows = recordsOf(fixture).map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }));
       byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), ...rows]);
     }
-    served.set(apiKey, { account, byPath });
+    served.set(apiKey, { account, registeredAt, byPath });
   }
   const requests: Replay['requests'] = [];
   const send = (res: ServerResponse, status: number, body: unknown): void => {
@@ -101,6 +124,13 @@ export async function startReplay(keys: Readonly<Record<string, { account: strin
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://replay');
     if (url.pathname === '/api/v2/public/time') return send(res, 200, ok({ serverTime: String(Date.now()) }));
+    if (url.pathname === ACCOUNT_INFO_PATH) {
+      const who = served.get(String(req.headers['access-key'] ?? ''));
+      if (who?.registeredAt === undefined) return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
+      requests.push({ account: who.account, path: url.pathname });
+      // The docs' example's fields (https://www.bitget.com/api-doc/spot/account/Get-Account-Info), regisTime the account's.
+      return send(res, 200, ok({ userId: '1234567890', inviterId: '0', ips: '', authorities: ['readonly'], parentId: 1234567890, traderType: 'not_trader', channelCode: '', channel: '', regisTime: String(who.registeredAt) }));
+    }
     const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
     if (req.method !== 'GET' || endpoint === undefined) return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
     const who = served.get(String(req.headers['access-key'] ?? ''));
@@ -116,6 +146,8 @@ export async function startReplay(keys: Readonly<Record<string, { account: strin
     if (missing !== undefined) return send(res, 400, { code: '40019', msg: `Parameter ${missing} cannot be empty`, data: null });
     const start = Number(q.get('startTime') ?? 0);
     const end = Number(q.get('endTime') ?? Number.MAX_SAFE_INTEGER);
+    // As the live service answered a window older than its reach (ccxt/ccxt#21502; docs/history.md).
+    if (options.reachFrom !== undefined && start < options.reachFrom) return send(res, 400, { code: '43111', msg: 'param error time range illegal', requestTime: Date.now(), data: null });
     const partition = endpoint.partitionParam === undefined ? '' : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition ?? '');
     const below = q.get('idLessThan');
     const limit = Number(q.get('limit') ?? 20);
