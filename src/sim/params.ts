@@ -66,3 +66,17 @@ export function checkWindow(startTime: number, endTime: number, maxDays: number,
       : new SimApiError(400, '40705', `The start and end time cannot exceed ${maxDays} days`);
   }
 }
+
+/**
+ * Refuses a window that starts before the server's reach, `depthDays` days before its clock (SimulatorOptions.
+ * historyDepthDays; undefined: no limit), as the live service refused spot fills older than its 90 days: HTTP 400
+ * `{"code":"43111","msg":"param error time range illegal"}` (ccxt/ccxt#21502,
+ * https://github.com/ccxt/ccxt/issues/21502, 2024-03). That answer was seen on spot fills only; the platform
+ * documents no depth for the record endpoints the simulator applies it to (docs/simulator.md, "History depth").
+ *
+ * @example
+ * checkDepth(startTime, now, 730); // throws 43111 when startTime < now - 730 days
+ */
+export function checkDepth(startTime: number, now: number, depthDays: number | undefined): void {
+  if (depthDays !== undefined && startTime < now - depthDays * DAY_MS) throw new SimApiError(400, '43111', 'param error time range illegal');
+}

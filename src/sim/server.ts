@@ -5,10 +5,12 @@ import { SimApiError } from './api-error.js';
 import { authenticate, type Credentials } from './auth.js';
 import type { AccountType } from './data/accounts.js';
 import { generateDataset } from './data/dataset.js';
+import { generateRetailDataset } from './data/retail/dataset.js';
 import { dropRecords } from './data/drop.js';
 import { balanceEndpoints } from './endpoints/balances.js';
 import type { Dataset, PagedStream } from './data/model.js';
 import { createRng } from './data/rng.js';
+import { accountInfoEndpoint } from './endpoints/account-info.js';
 import { advListEndpoint } from './endpoints/adv-list.js';
 import type { Endpoint, EndpointContext } from './endpoints/endpoint.js';
 import { fillHistoryEndpoint } from './endpoints/fill-history.js';
@@ -23,12 +25,26 @@ import { SlidingWindowLimiter } from './rate-limit.js';
 import { PartitionIndex } from './store.js';
 
 export interface SimulatorOptions {
-  seed: string;
-  /** The range the data is generated around, Unix ms, half-open. */
+  /**
+   * Which account it serves (default `stress`): `retail`, a believable account registered about two years before
+   * `from` and funded by its own records (src/sim/data/retail/), or `stress`, the data set that breaks extractors,
+   * sized by `records` (src/sim/data/dataset.ts).
+   */
+  dataset?: 'retail' | 'stress';
+  /** Seed of the data, the credentials and the candles (default `retail` for the retail account, `1` for stress). */
+  seed?: string;
+  /** The range the data is generated around, Unix ms, half-open: the retail account's last year. */
   from: number;
   to: number;
-  /** Number of futures fills; the other streams are sized from it. */
-  records: number;
+  /** Number of futures fills of the stress data set, the other streams sized from it (default 2000); not the retail account's. */
+  records?: number;
+  /** The account's registration, Unix ms, before every record (default: the retail account's own; `from` less 5 days for stress). */
+  openedAt?: number;
+  /**
+   * How many days back from its clock the record endpoints reach (default: no limit): an older startTime is refused
+   * with 43111 "param error time range illegal" (src/sim/params.ts, checkDepth).
+   */
+  historyDepthDays?: number;
   /** Multiplies every rate limit (default 1). */
   rateScale?: number;
   /** Share of requests that fail (default 0). */
@@ -128,33 +144,42 @@ function indexes(dataset: Dataset, stream: PagedStream): Map<string, PartitionIn
 }
 
 function buildEndpoints(
-  dataset: Dataset,
-  options: { seed: string; marginWindowDays: number; markets: readonly SimMarket[]; unavailable?: readonly AccountType[] | undefined; candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> } },
+  account: { seed: string; dataset: Dataset },
+  options: {
+    seed: string;
+    marginWindowDays: number;
+    depthDays: number | undefined;
+    markets: readonly SimMarket[];
+    unavailable?: readonly AccountType[] | undefined;
+    candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> };
+  },
 ): Endpoint[] {
-  const { marginWindowDays } = options;
+  const { dataset } = account;
+  const { marginWindowDays, depthDays } = options;
   const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
   return [
-    marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays),
-    fillHistoryEndpoint(indexes(dataset, 'futures_fills')),
-    withdrawalRecordsEndpoint(single('withdrawals')),
+    marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays, { depthDays }),
+    fillHistoryEndpoint(indexes(dataset, 'futures_fills'), { depthDays }),
+    withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
     advListEndpoint(indexes(dataset, 'p2p_advertisements')),
     recordListEndpoint(
-      { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' } },
+      { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' }, depthDays },
       indexes(dataset, 'deposits'),
     ),
     recordListEndpoint(
-      { path: '/api/v2/tax/future-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' } },
+      { path: '/api/v2/tax/future-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' }, depthDays },
       indexes(dataset, 'futures_tax_records'),
     ),
     recordListEndpoint(
-      { path: '/api/v2/tax/spot-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' } },
+      { path: '/api/v2/tax/spot-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
       indexes(dataset, 'spot_tax_records'),
     ),
     recordListEndpoint(
-      { path: '/api/v2/tax/p2p-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' } },
+      { path: '/api/v2/tax/p2p-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
       indexes(dataset, 'p2p_tax_records'),
     ),
     allAccountBalanceEndpoint(dataset.balances),
+    accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
     ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
     contractsEndpoint(),
     publicTimeEndpoint(),
@@ -205,15 +230,30 @@ export function simAccountOf(seed: string, i: number): { name: string; seed: str
   return { name, seed: `${seed}:${name}` };
 }
 
+/** The seed a simulator runs on: the one given, else `retail` for the retail account and `1` for stress. */
+export function simSeed(options: Pick<SimulatorOptions, 'dataset' | 'seed'>): string {
+  return options.seed ?? (options.dataset === 'retail' ? 'retail' : '1');
+}
+
+/** The data of one account of its seed: the retail account or the stress data set, every trade at the candles of `priceSeed`. */
+function accountData(options: SimulatorOptions, seed: string, priceSeed: string, marginWindowDays: number): Dataset {
+  const openedAt = options.openedAt === undefined ? {} : { openedAt: options.openedAt };
+  if (options.dataset === 'retail') return generateRetailDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
+  const { from, to, markets } = options;
+  return generateDataset({ seed, from, to, records: options.records ?? 2000, marginWindowDays, priceSeed, ...openedAt, ...(markets === undefined ? {} : { markets }) });
+}
+
 /** The accounts to serve: `default` with the given or seed's credentials, then `acct-002`... each of its own seed. */
-function simAccounts(options: SimulatorOptions, marginWindowDays: number): SimAccount[] {
+function simAccounts(options: SimulatorOptions, marginWindowDays: number): (SimAccount & { seed: string })[] {
   const count = options.accounts ?? 1;
+  const root = simSeed(options);
   return Array.from({ length: count }, (_, i) => {
-    const { name, seed } = simAccountOf(options.seed, i);
+    const { name, seed } = simAccountOf(root, i);
     return {
       name,
+      seed,
       credentials: i === 0 ? (options.credentials ?? seedCredentials(seed)) : seedCredentials(seed),
-      dataset: dropRecords(generateDataset({ ...options, seed, marginWindowDays, priceSeed: options.seed }), options.dropRecords ?? 0),
+      dataset: dropRecords(accountData(options, seed, root, marginWindowDays), options.dropRecords ?? 0),
     };
   });
 }
@@ -226,15 +266,24 @@ function simAccounts(options: SimulatorOptions, marginWindowDays: number): SimAc
  * const sim = await startSimulator({ seed: '1', from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), records: 2000 });
  * // ... point a client at sim.baseUrl with sim.credentials
  * await sim.close();
+ * // The believable account, registered about two years before its last year:
+ * const retail = await startSimulator({ dataset: 'retail', from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1) });
  */
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const clock = options.clock ?? Date.now;
   const rateScale = options.rateScale ?? 1;
   const marginWindowDays = options.marginWindowDays ?? 366;
+  const seed = simSeed(options);
   const accounts = simAccounts(options, marginWindowDays);
-  const endpointsByKey = new Map(
-    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a.dataset, { seed: options.seed, marginWindowDays, markets: options.markets ?? DEFAULT_MARKETS, unavailable: options.unavailable, candles: { endTime: options.candleEndTime ?? 'open-before', missing: options.missingCandles ?? {} } }).map((e) => [e.path, e]))]),
-  );
+  const endpointOptions = {
+    seed,
+    marginWindowDays,
+    depthDays: options.historyDepthDays,
+    markets: options.markets ?? DEFAULT_MARKETS,
+    unavailable: options.unavailable,
+    candles: { endTime: options.candleEndTime ?? 'open-before', missing: options.missingCandles ?? {} },
+  };
+  const endpointsByKey = new Map(accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a, endpointOptions).map((e) => [e.path, e]))]));
   const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
   if (options.front === true && options.clock !== undefined) throw new RangeError('the simulator\'s front stamps arrivals by the real clock: give no clock with it');
   const state: SimState = {
@@ -249,8 +298,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     ipLimiter: new SlidingWindowLimiter(((options.ipLimitPerMinute ?? LIVE_IP_LIMIT_PER_MINUTE) * rateScale) / 60, 60 / rateScale),
     ipBlocked: new Map(),
     ipBanMs: IP_BAN_MS / rateScale,
-    nextFault: createFaultPlan(options.seed, options.faults ?? 0),
-    emptyRng: createRng(`ledgerpipe-sim-empty:${options.seed}`),
+    nextFault: createFaultPlan(seed, options.faults ?? 0),
+    emptyRng: createRng(`ledgerpipe-sim-empty:${seed}`),
     pendingMs: options.pendingMs ?? 120_000,
     stallMs: options.stallMs ?? 30_000,
     stalled: new Set(),
@@ -280,7 +329,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     baseUrl,
     credentials: accounts[0]!.credentials,
     dataset: accounts[0]!.dataset,
-    accounts,
+    accounts: accounts.map(({ name, credentials, dataset }) => ({ name, credentials, dataset })),
     stats: state.stats,
     close: async () => {
       for (const timer of state.stalled) clearTimeout(timer);

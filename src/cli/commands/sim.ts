@@ -18,10 +18,10 @@ function check(condition: boolean, message: string): void {
 const SIM_OPTIONS = {
   port: { type: 'number', default: 0, describe: 'Port to listen on; 0 picks a free one' },
   host: { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' },
-  seed: { type: 'string', default: '1', describe: 'Seed of the generated data' },
+  seed: { type: 'string', describe: 'Seed of a stress data set (default 1 with --records); without --seed and --records, the believable retail account' },
   from: { type: 'string', describe: 'Start of the data range (ISO date, UTC); default: 1 January last year' },
   to: { type: 'string', describe: 'End of the data range, exclusive; default: 1 January this year' },
-  records: { type: 'number', default: 2000, describe: 'Futures fills in the range; other streams scale with it' },
+  records: { type: 'number', describe: 'Serve a stress data set of this many futures fills in the range (default 2000 with --seed); other streams scale with it' },
   'rate-scale': { type: 'number', default: 1, describe: 'Multiplies every rate limit' },
   faults: { type: 'number', default: 0, describe: 'Share of requests that fail (0..1): 5xx, reset, truncated body, stall' },
   truth: { type: 'string', describe: 'Write every generated record to this JSON file before serving' },
@@ -32,6 +32,7 @@ const SIM_OPTIONS = {
   'drop-records': { type: 'number', default: 0, describe: 'Leave this many records out of the answers while the balances still count them (a platform that lost them): each shows as a balance break' },
   front: { type: 'boolean', default: false, describe: 'Count rate limits when requests arrive at a front door of their own (a thread), not when the simulator gets to them: for many accounts, whose large data makes its pauses long' },
   'ip-limit': { type: 'number', default: 6000, describe: 'Requests a minute per IP address over every key (scaled by --rate-scale); over it, the address is blocked 5 minutes' },
+  'history-depth-days': { type: 'number', describe: 'Refuse record windows that start more than this many days before now (43111), as the live service did for old spot fills; default: no limit' },
 } as const satisfies Record<string, Options>;
 
 type SimArgs = InferredOptionTypes<typeof SIM_OPTIONS>;
@@ -44,7 +45,8 @@ export function simCommand(io: CliIo) {
     builder: (yargs) =>
       yargs
         .options(SIM_OPTIONS)
-        .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve last year of seed 7 and write what it serves')
+        .example('ledgerpipe sim --truth truth.json', 'Serve a believable account (last year and its history back to its registration) and write what it serves')
+        .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve the stress data set of seed 7 for last year')
         .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks')
         .example('ledgerpipe sim --accounts 40 --truth truth.json', 'Forty accounts behind one address, as a firm has them'),
     handler: async (args) => serveSimulator(args, checkSimArgs(args), io),
@@ -58,7 +60,9 @@ function checkSimArgs(args: SimArgs): { from: number; to: number } {
   const to = args.to === undefined ? defaults.to : parseInstant(args.to, 'UTC', '--to');
   check(from < to, '--from must be before --to');
   check(Number.isInteger(args.port) && args.port >= 0 && args.port <= 65_535, '--port must be a whole number from 0 to 65535');
-  check(Number.isInteger(args.records) && args.records >= 0 && args.records <= 20_000_000, '--records must be a whole number from 0 to 20000000');
+  check(args.records === undefined || (Number.isInteger(args.records) && args.records >= 0 && args.records <= 20_000_000), '--records must be a whole number from 0 to 20000000');
+  const depth = args['history-depth-days'];
+  check(depth === undefined || (Number.isInteger(depth) && depth >= 1), '--history-depth-days must be a whole number of days, such as 730');
   check(args['rate-scale'] > 0, '--rate-scale must be a positive number such as 1 or 1000');
   check(args.faults >= 0 && args.faults <= 1, '--faults must be a share between 0 and 1, such as 0.1');
   const windowDays = args['margin-window-days'];
@@ -77,11 +81,14 @@ function checkSimArgs(args: SimArgs): { from: number; to: number } {
  */
 async function serveSimulator(args: SimArgs, range: { from: number; to: number }, io: CliIo): Promise<void> {
   const [{ startSimulator }, { writeTruth, writeAccountsTruth }] = await Promise.all([import('../../sim/server.js'), import('../../sim/data/dataset.js')]);
+  // Neither --seed nor --records: the believable retail account; either: the stress data sets (docs/simulator.md).
+  const stress = args.seed !== undefined || args.records !== undefined;
   const sim = await startSimulator({
-    seed: args.seed,
+    dataset: stress ? 'stress' : 'retail',
+    ...(stress ? { seed: args.seed ?? '1', records: args.records ?? 2000 } : {}),
+    ...(args['history-depth-days'] === undefined ? {} : { historyDepthDays: args['history-depth-days'] }),
     from: range.from,
     to: range.to,
-    records: args.records,
     rateScale: args['rate-scale'],
     faults: args.faults,
     marginWindowDays: args['margin-window-days'],
@@ -99,6 +106,8 @@ async function serveSimulator(args: SimArgs, range: { from: number; to: number }
     if (sim.accounts.length === 1) await writeTruth(sim.dataset, args.truth);
     else await writeAccountsTruth(sim.accounts.map((a) => ({ name: a.name, apiKey: a.credentials.apiKey, dataset: a.dataset })), args.truth);
   }
+  const opened = new Date(sim.dataset.openedAt).toISOString();
+  io.log(stress ? `sim: the stress data set of seed ${args.seed ?? '1'}, opened ${opened}` : `sim: the retail account, registered ${opened}; its history streams reach back to then`);
   // The first account's credentials at the top, as before; every account's in `accounts`.
   const accounts = sim.accounts.map((a) => ({ name: a.name, ...a.credentials }));
   io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials, accounts }));

@@ -103,27 +103,43 @@ export function accountMovements(streams: Record<PagedStream, Partition[]>): Mov
 }
 
 /**
- * Opening balances so that no balance ever goes below zero (the lowest running sum, plus a cushion), and the
- * running balances written into the records that carry one: a spot tax record's `balance` (per coin) and a
- * margin record's `total` (per coin; in isolated margin per pair and coin), each the balance after the record,
- * its fee included (docs/completeness.md, "Running balances").
+ * The balances a stress data set would need before its first record so that none ever goes below zero: per
+ * balance, the lowest running sum of its movements, plus a cushion. What funds the stress account's opening
+ * (opening.ts) is sized from them.
  */
-export function settleAccount(streams: Record<PagedStream, Partition[]>, rng: Rng): AccountTruth {
-  const movements = accountMovements(streams);
-  // Each movement's balance key, made once: settling and the running balances both walk every movement.
-  const keys = movements.map(keyOf);
+export function neededOpenings(streams: Record<PagedStream, Partition[]>, rng: Rng): Map<string, bigint> {
   const running = new Map<string, bigint>();
   const lowest = new Map<string, bigint>();
-  for (const [i, m] of movements.entries()) {
-    const k = keys[i] as string;
+  for (const m of accountMovements(streams)) {
+    const k = keyOf(m);
     const next = (running.get(k) ?? 0n) + m.units;
     running.set(k, next);
     lowest.set(k, next < (lowest.get(k) ?? 0n) ? next : (lowest.get(k) ?? 0n));
   }
   const opening = new Map<string, bigint>();
   for (const k of [...running.keys()].sort()) opening.set(k, -(lowest.get(k) ?? 0n) + randomUnits(rng.fork(k), 0, 50, PLACES));
-  writeRunningBalances(streams, movements, keys, opening);
-  return { opening, movements };
+  return opening;
+}
+
+/**
+ * The account its records describe, from `opening` (default: every balance zero, an account funded by its own
+ * records), and the running balances written into the records that carry one: a spot tax record's `balance` (per
+ * coin) and a margin record's `total` (per coin; in isolated margin per pair and coin), each the balance after the
+ * record, its fee included (docs/completeness.md, "Running balances"). Every balance the records move is in the
+ * opening, zero when not given. Throws when a balance would go below zero: a generator sized something from more
+ * than was there.
+ *
+ * @example
+ * const account = settleAccount(streams); // account.opening: every balance 0n
+ */
+export function settleAccount(streams: Record<PagedStream, Partition[]>, opening: ReadonlyMap<string, bigint> = new Map()): AccountTruth {
+  const movements = accountMovements(streams);
+  // Each movement's balance key, made once: checking and the running balances both walk every movement.
+  const keys = movements.map(keyOf);
+  const full = new Map<string, bigint>();
+  for (const k of [...new Set([...keys, ...opening.keys()])].sort()) full.set(k, opening.get(k) ?? 0n);
+  writeRunningBalances(streams, movements, keys, full);
+  return { opening: full, movements };
 }
 
 function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movements: readonly Movement[], keys: readonly string[], opening: ReadonlyMap<string, bigint>): void {
@@ -134,6 +150,7 @@ function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movemen
   for (const [i, m] of movements.entries()) {
     const k = keys[i] as string;
     const after = (balance.get(k) ?? 0n) + m.units;
+    if (after < 0n) throw new Error(`the simulated account's ${k} goes below zero at ${m.ts} (${m.stream} ${m.id}): ${formatUnits(after, PLACES)}`);
     balance.set(k, after);
     if (m.accountType === 'earn') continue;
     const rec = byId.get(`${m.stream}:${m.id}`);

@@ -14,7 +14,14 @@ const FIATS = [
 export const ADVERT_SIDES = ['buy', 'sell'] as const;
 export const ADVERT_STATUSES = ['online', 'offline', 'editing', 'completed'] as const;
 
-function advert(rng: Rng, ts: number, advId: string, forced?: { side: string; status: string }): Payload {
+/**
+ * One of the account's P2P advertisements in the shape of the docs' example, its fiat, coin, sizes and price drawn
+ * (any of them may be set after; the retail account's are in EUR), `forced` its side and status when given.
+ *
+ * @example
+ * const ad = advert(rng, ts, advId, { side: 'sell', status: 'completed' });
+ */
+export function advert(rng: Rng, ts: number, advId: string, forced?: { side: string; status: string }): Payload {
   const [fiat, fiatSymbol, low, high] = rng.pick(FIATS);
   const coin = rng.weighted([
     ['USDT', 80],

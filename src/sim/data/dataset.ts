@@ -3,49 +3,17 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { generateAdverts } from './adverts.js';
 import { generateDeposits } from './deposits.js';
-import { balancesAt, keyOf, PLACES, settleAccount, units8, usdtValuation } from './accounts.js';
+import { balancesAt, keyOf, neededOpenings, PLACES, settleAccount, usdtValuation } from './accounts.js';
 import { randomUnits } from './decimal.js';
 import { generateFills } from './fills.js';
 import { generateMarginRecords } from './margin.js';
 import { pricer } from './markets.js';
-import { PAGED_STREAMS, type Dataset, type GenerateOptions, type PagedStream, type Partition } from './model.js';
+import { DAY_MS, PAGED_STREAMS, type Dataset, type GenerateOptions, type PagedStream, type Partition } from './model.js';
+import { fundOpening } from './opening.js';
 import { createRng, type Rng } from './rng.js';
-import { generateFutureTaxRecords, generateP2pTaxRecords, generateSpotTaxRecords, type SpotMirror } from './tax-records.js';
+import { spotMirrors } from './spot-mirrors.js';
+import { generateFutureTaxRecords, generateP2pTaxRecords, generateSpotTaxRecords } from './tax-records.js';
 import { generateWithdrawals } from './withdrawals.js';
-
-/** The other streams' movements into and out of spot, as spot records (tax-records.ts, SPOT_MIRROR_TYPES). */
-function spotMirrors(streams: Omit<Record<PagedStream, Partition[]>, 'spot_tax_records'>): SpotMirror[] {
-  const out: SpotMirror[] = [];
-  const abs = (u: bigint) => (u < 0n ? -u : u);
-  // Into another account type is out of spot, and back.
-  const transfer = (ts: number, coin: string, amount: unknown, intoOther: boolean) =>
-    out.push({ ts, type: intoOther ? 'Transfer out' : 'Transfer in', coin, amount: intoOther ? -abs(units8(amount)) : abs(units8(amount)), fee: 0n });
-  for (const p of streams.margin_records) {
-    for (const r of p.records) {
-      const type = r.record['marginTaxType'];
-      if (type === 'transfer_in' || type === 'transfer_out') transfer(r.ts, String(r.record['coin']), r.record['amount'], type === 'transfer_in');
-    }
-  }
-  for (const p of streams.futures_tax_records) {
-    for (const r of p.records) {
-      const type = r.record['futureTaxType'];
-      if (type === 'trans_from_exchange' || type === 'trans_to_exchange') transfer(r.ts, String(r.record['marginCoin']), r.record['amount'], type === 'trans_from_exchange');
-    }
-  }
-  for (const p of streams.p2p_tax_records) {
-    for (const r of p.records) {
-      const type = r.record['p2pTaxType'];
-      if (type === 'transfer-in' || type === 'transfer-out') transfer(r.ts, String(r.record['coin']), r.record['balance'] ?? r.record['total'], type === 'transfer-in');
-    }
-  }
-  for (const r of streams.deposits[0]?.records ?? []) {
-    if (r.record['status'] === 'success') out.push({ ts: r.ts, type: 'Deposit', coin: String(r.record['coin']), amount: units8(r.record['size']), fee: 0n });
-  }
-  for (const r of streams.withdrawals[0]?.records ?? []) {
-    if (r.record['status'] === 'success') out.push({ ts: r.ts, type: 'Withdrawal', coin: String(r.record['coin']), amount: -units8(r.record['size']), fee: -abs(units8(r.record['fee'])) });
-  }
-  return out;
-}
 
 /** The bots' balances: no records move them (docs/completeness.md, "Balances"), so they stay as they opened. */
 function botOpenings(rng: Rng): Map<string, bigint> {
@@ -55,11 +23,15 @@ function botOpenings(rng: Rng): Map<string, bigint> {
   ]);
 }
 
+/** A stress account's registration by default: before every record (the generators reach 3 days before `from`). */
+export const STRESS_OPENED_BEFORE_MS = 5 * DAY_MS;
+
 /**
- * The simulator's whole data set, a pure function of the options: the same seed, range and scale give the
- * same records, byte for byte, on every machine. The streams describe one account (accounts.ts): its trades are
- * priced at the candles it serves, each internal transfer appears on both sides, and its per-asset balances are
- * the openings plus every record.
+ * The simulator's stress data set, a pure function of the options: the same seed, range and scale give the same
+ * records, byte for byte, on every machine. The streams describe one account (accounts.ts): its trades are priced at
+ * the candles it serves, each internal transfer appears on both sides, its balances are zero at its registration
+ * (`openedAt`, default `from` less 5 days) and funded then by records of their own (opening.ts), bots aside, and its
+ * per-asset balances are those records plus every other.
  *
  * @example
  * const data = generateDataset({ seed: '1', from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), records: 2000, marginWindowDays: 366 });
@@ -76,16 +48,19 @@ export function generateDataset(options: GenerateOptions): Dataset {
     futures_tax_records: generateFutureTaxRecords(options, rng.fork('futures_tax_records')),
     p2p_tax_records: generateP2pTaxRecords(options, rng.fork('p2p_tax_records')),
   };
-  const streams: Record<PagedStream, Partition[]> = {
+  const generated: Record<PagedStream, Partition[]> = {
     ...others,
     spot_tax_records: generateSpotTaxRecords(options, rng.fork('spot_tax_records'), priceAt, spotMirrors(others)),
   };
-  const account = settleAccount(streams, rng.fork('account'));
+  const openedAt = options.openedAt ?? options.from - STRESS_OPENED_BEFORE_MS;
+  const streams = fundOpening(generated, neededOpenings(generated, rng.fork('account')), { openedAt, from: options.from }, rng.fork('opening'));
+  const account = settleAccount(streams);
   for (const [k, v] of botOpenings(rng.fork('bots'))) account.opening.set(k, v);
   const now = balancesAt(account, Number.POSITIVE_INFINITY);
   return {
     from: options.from,
     to: options.to,
+    openedAt,
     streams,
     balances: usdtValuation(now, priceAt, options.to),
     account,

@@ -27,6 +27,8 @@ export interface Partition {
 export interface Dataset {
   from: number;
   to: number;
+  /** The account's registration, Unix ms: every balance but the bots' is zero then (the account-info endpoint's `regisTime`). */
+  openedAt: number;
   /** What the simulator serves: every record but the dropped ones. */
   streams: Record<PagedStream, Partition[]>;
   /** all-account-balance's answer: each account type valued in USDT at the range's end. */
@@ -50,6 +52,8 @@ export interface GenerateOptions {
   /** The seed of the candles the server serves, which trades are priced at (default: `seed`). */
   priceSeed?: string;
   markets?: readonly SimMarket[];
+  /** The account's registration, Unix ms, before every record (default: the data set's own). */
+  openedAt?: number;
 }
 
 export const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { DAY_MS } from '../data/model.js';
 import { badParam } from '../api-error.js';
-import { checkWindow } from '../params.js';
+import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
 
@@ -11,9 +11,10 @@ const WEEK_MS = 7 * DAY_MS;
  * GET /api/v2/mix/order/fill-history (spec section 19): `{fillList, endId}` with endId the last fill's
  * tradeId; a window of at most one week, with an omitted end one week after the start and an omitted start
  * one week before the end. Demo product types have no data. An empty answer is `fillList: []` with
- * `endId: ""`, or now and then `data: null` (docs/platform.md, "Fills").
+ * `endId: ""`, or now and then `data: null` (docs/platform.md, "Fills"). A window that starts more than `depthDays`
+ * before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
-export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
+export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, reach: { depthDays?: number | undefined } = {}): Endpoint {
   return {
     path: '/api/v2/mix/order/fill-history',
     signed: true,
@@ -28,6 +29,7 @@ export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionInd
       const endTime = end ?? (start === undefined ? now : start + WEEK_MS);
       const startTime = start ?? endTime - WEEK_MS;
       checkWindow(startTime, endTime, 7, 'interval');
+      checkDepth(startTime, now, reach.depthDays);
       const limit = params.limit(100, 100);
       const idLessThan = params.id('idLessThan');
       const symbol = params.optional('symbol');

@@ -1,5 +1,5 @@
 import { badParam } from '../api-error.js';
-import { checkWindow, type WindowStyle } from '../params.js';
+import { checkDepth, checkWindow, type WindowStyle } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
 
@@ -14,6 +14,8 @@ export interface RecordListSpec {
   partitionParam?: string;
   /** Optional equality filters: query parameter -> record field. */
   filters?: Readonly<Record<string, string>>;
+  /** How many days before the server's clock a window may start (params.ts, checkDepth); undefined: any. */
+  depthDays?: number | undefined;
 }
 
 /**
@@ -26,13 +28,14 @@ export function recordListEndpoint(spec: RecordListSpec, partitions: ReadonlyMap
     path: spec.path,
     signed: true,
     rate: spec.rate,
-    handle({ params, moved }) {
+    handle({ params, now, moved }) {
       const name = spec.partitionParam === undefined ? '' : params.required(spec.partitionParam).toUpperCase();
       const index = partitions.get(name);
       if (index === undefined) throw badParam(spec.partitionParam ?? 'partition');
       const startTime = params.time('startTime', true);
       const endTime = params.time('endTime', true);
       checkWindow(startTime, endTime, spec.windowDays, spec.style);
+      checkDepth(startTime, now, spec.depthDays);
       const limit = params.limit(spec.pageDefault, spec.pageMax);
       const idLessThan = params.id('idLessThan');
       const wanted = Object.entries(spec.filters ?? {}).flatMap(([param, field]) => {

@@ -1,20 +1,22 @@
-import { checkWindow } from '../params.js';
+import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
 
 /**
  * GET /api/v2/spot/wallet/withdrawal-records (spec section 8): startTime and endTime required, at most 90
- * days apart (40705), limit default 20 and at most 100, newest first, idLessThan = the last orderId.
+ * days apart (40705), limit default 20 and at most 100, newest first, idLessThan = the last orderId. A window that
+ * starts more than `depthDays` before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
-export function withdrawalRecordsEndpoint(index: PartitionIndex): Endpoint {
+export function withdrawalRecordsEndpoint(index: PartitionIndex, reach: { depthDays?: number | undefined } = {}): Endpoint {
   return {
     path: '/api/v2/spot/wallet/withdrawal-records',
     signed: true,
     rate: 10,
-    handle({ params, moved }) {
+    handle({ params, now, moved }) {
       const startTime = params.time('startTime', true);
       const endTime = params.time('endTime', true);
       checkWindow(startTime, endTime, 90, 'exceed');
+      checkDepth(startTime, now, reach.depthDays);
       const limit = params.limit(20, 100);
       const idLessThan = params.id('idLessThan');
       const coin = params.optional('coin');
