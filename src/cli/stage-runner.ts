@@ -49,6 +49,10 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   if (unpriced.length > 0) lines.push('', ...unpriced);
   if (result.gains !== undefined) lines.push('', ...gainsLines(result.gains));
   if (result.history !== undefined && result.settings !== undefined) lines.push(...historyLines(result.history, result.settings, result.gains?.unit ?? 'USDT'));
+  const finalAt = result.exported?.gainsFinalAt;
+  if (finalAt !== undefined) {
+    lines.push(`the UK rules match a disposal with the acquisitions of the 30 days after it: the last disposals of ${result.exported?.period.label ?? 'the range'} are final from ${formatInstant(finalAt)}; run it again after then`);
+  }
   if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness));
   const held = holdingsLines(result.holdings);
   if (held.length > 0) lines.push('', ...held);

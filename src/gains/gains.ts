@@ -20,6 +20,11 @@ export interface GainsOptions {
   timeZone: string;
   /** The range's end (Unix ms): movements from then on are left out, so `lots` are those open then. */
   until?: number;
+  /**
+   * The UK rules only: movements are read up to `until` (30 days past the range's end, whose acquisitions match the
+   * range's last disposals), and the disposals and pools are those of the range, up to `openAt`.
+   */
+  openAt?: number;
   /** --withdrawals: coins withdrawn to outside leave the lots (`transfer`, the default) or are disposed of (`disposal`). */
   withdrawals?: 'transfer' | 'disposal';
 }
@@ -88,7 +93,7 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
     for (const key of [...new Set([...keys, ...opening.keys()])].sort()) {
       const [pool, asset] = JSON.parse(key) as [string, string];
       const events = moved.has(key) ? await readEvents(c, pool, asset, localDay) : [];
-      const matched = matchEvents(inTimeOrder([...(opening.get(key) ?? []), ...events]), options.costBasis);
+      const matched = matchEvents(inTimeOrder([...(opening.get(key) ?? []), ...events]), options.costBasis, options.openAt);
       for (const slice of matched.slices) appendSlice(slices, asset, slice, result);
       for (const lot of matched.open) appendLot(lots, options.pool === 'all' ? pool : lot.account, asset, lot, result);
     }

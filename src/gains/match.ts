@@ -197,6 +197,8 @@ function matchInOrder(events: readonly GainEvent[], method: 'fifo' | 'hifo' | 'a
 /** One UK day's acquisitions (one acquisition, HMRC's rule) or disposals, with what is still unmatched. */
 interface Day {
   day: string;
+  /** The time of the day's first event. */
+  first: number;
   acquired: { quantity: Dec; cost: Dec; at: number };
   disposals: GainEvent[];
   /** Withdrawals: not disposals, so no same-day or 30-day match; they leave the pool at its cost. */
@@ -216,7 +218,7 @@ const dayNumber = (day: string): number => Date.parse(`${day}T00:00:00Z`) / DAY_
  * (earliest first, earlier disposals first), then with the section 104 pool at its average cost. What is
  * acquired and not matched joins the pool on its day. A removal (a withdrawal) leaves the pool at its cost.
  */
-function matchUk(events: readonly GainEvent[]): { slices: Slice[]; open: OpenLot[] } {
+function matchUk(events: readonly GainEvent[], openAt: number | undefined): { slices: Slice[]; open: OpenLot[] } {
   const days = ukDays(events);
   for (const day of days) {
     const quantity = min(day.acquired.quantity, day.open);
@@ -237,7 +239,10 @@ function matchUk(events: readonly GainEvent[]): { slices: Slice[]; open: OpenLot
   });
   const pool = { quantity: ZERO, cost: ZERO };
   const slices: Slice[] = [];
+  // The pool open at `openAt`: the days after it were read only for the 30 days their acquisitions match.
+  let atOpen: { quantity: Dec; cost: Dec } | undefined;
   for (const day of days) {
+    if (openAt !== undefined && atOpen === undefined && day.first >= openAt) atOpen = { ...pool };
     pool.quantity += day.acquired.quantity;
     pool.cost += day.acquired.cost;
     const quantity = min(day.open, pool.quantity);
@@ -249,7 +254,8 @@ function matchUk(events: readonly GainEvent[]): { slices: Slice[]; open: OpenLot
     }
   }
   const account = events[0]?.account ?? '';
-  return { slices, open: pool.quantity === ZERO ? [] : [{ account, quantity: pool.quantity, cost: pool.cost, acquiredAt: null }] };
+  const open = atOpen ?? pool;
+  return { slices: openAt === undefined ? slices : slices.filter((s) => s.disposedAt < openAt), open: open.quantity === ZERO ? [] : [{ account, quantity: open.quantity, cost: open.cost, acquiredAt: null }] };
 }
 
 /** The events grouped by day: acquisitions summed; disposals kept, their quantity summed as `open`; removals kept. */
@@ -258,7 +264,7 @@ function ukDays(events: readonly GainEvent[]): Day[] {
   for (const event of events) {
     let day = days[days.length - 1];
     if (day === undefined || day.day !== event.day) {
-      day = { day: event.day, acquired: { quantity: ZERO, cost: ZERO, at: event.ts }, disposals: [], removals: [], takes: [], open: ZERO };
+      day = { day: event.day, first: event.ts, acquired: { quantity: ZERO, cost: ZERO, at: event.ts }, disposals: [], removals: [], takes: [], open: ZERO };
       days.push(day);
     }
     if (event.kind === 'acquire') {
@@ -299,11 +305,13 @@ function daySlices(day: Day): Slice[] {
 }
 
 /**
- * The slices and open lots of one asset's events in one pool, in time order.
+ * The slices and open lots of one asset's events in one pool, in time order. For the UK rules, `openAt` is the
+ * range's end when the events reach 30 days past it (their acquisitions match its last disposals: HMRC
+ * CRYPTO22256): the slices of later disposals are left out, and the pool is the one open at it.
  *
  * @example
  * const { slices, open } = matchEvents(events, 'fifo');
  */
-export function matchEvents(events: readonly GainEvent[], method: CostBasis): { slices: Slice[]; open: OpenLot[] } {
-  return method === 'uk' ? matchUk(events) : matchInOrder(events, method);
+export function matchEvents(events: readonly GainEvent[], method: CostBasis, openAt?: number): { slices: Slice[]; open: OpenLot[] } {
+  return method === 'uk' ? matchUk(events, openAt) : matchInOrder(events, method);
 }

@@ -111,7 +111,7 @@ export interface PipelineResult {
   /** What the cost basis of the export's range lacks of the accounts' history (docs/history.md). */
   history?: HistoryFindings;
   /** What the export wrote: its period, its folder, and for a period to date the instant its records were read up to. */
-  exported?: { period: Period; dir: string; readUpTo?: number };
+  exported?: { period: Period; dir: string; readUpTo?: number; gainsFinalAt?: number };
 }
 
 function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | undefined): StreamDef[] {
@@ -128,6 +128,11 @@ function priceBaseUrl(options: Pick<RunPipelineOptions, 'priceBaseUrl' | 'accoun
   const url = options.priceBaseUrl ?? options.accounts[0]?.baseUrl;
   if (url === undefined) throw new UsageError("prices need the platform's address: give --base-url or LEDGERPIPE_BASE_URL");
   return url;
+}
+
+/** What a run reads and prices: its range and the days its gains look past it (lookAhead), else what its extraction read. */
+function readRange(run: Run, accounts: readonly AccountResult[]): Window {
+  return run.options.range ?? runRange(run, accounts);
 }
 
 /** The range a run works on: --year, --tax-year or --from/--to, else what its extraction read. */
@@ -217,7 +222,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     if (pipeline.stages.includes('prices')) {
       await timed('prices', () => stage('prices', async () => {
         const baseUrl = priceBaseUrl(options);
-        const after = await pricesStage(warehouse, { ...valuationOf(run.settings), baseUrl, range: runRange(run, result.accounts), ...platformPresent(result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+        const after = await pricesStage(warehouse, { ...valuationOf(run.settings), baseUrl, range: readRange(run, result.accounts), ...platformPresent(result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
         // The summary counts every candle request of the run, those beside the extraction too.
         result.prices = beside === undefined ? after : withFiguresOf(after, beside);
       }));
@@ -248,6 +253,8 @@ async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock:
   const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, { command, now: clock(), computesGains, transforms: stages.includes('transform') });
   for (const line of lines) options.log.info(line);
   const period = options.range === undefined ? undefined : resolvePeriod(options.range, settings, clock());
+  // Read past the range as far as its gains look ahead (the UK rules' 30 days), the files staying the range's.
+  const read = period === undefined ? undefined : { start: period.window.start, end: period.window.end + lookAhead(settings) };
   const out = options.out === undefined ? { root: options.exportsRoot ?? DEFAULT_EXPORTS_ROOT } : { given: options.out };
   if (stages.includes('export')) {
     if ('root' in out) {
@@ -263,23 +270,39 @@ async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock:
     }
   }
   const { range: _spec, ...rest } = options;
-  return { options: { ...rest, ...(period === undefined ? {} : { range: period.window }) }, settings, ...(period === undefined ? {} : { period }), out };
+  return { options: { ...rest, ...(read === undefined ? {} : { range: read }) }, settings, ...(period === undefined ? {} : { period }), out };
 }
 
 /** Where the periods' folders go without --out (docs/files.md, "A folder per period"). */
 export const DEFAULT_EXPORTS_ROOT = './exports';
 
-/** Realized gains up to `until` (docs/gains.md): the tables disposals and lots, by the warehouse's cost basis. */
-async function gainsStage(warehouse: Warehouse, run: Run, result: PipelineResult, until: number | undefined): Promise<void> {
+/**
+ * Realized gains up to `end` (docs/gains.md): the tables disposals and lots, by the warehouse's cost basis. The UK
+ * rules read the 30 days after it too (lookAhead), whose acquisitions match its last disposals.
+ */
+async function gainsStage(warehouse: Warehouse, run: Run, result: PipelineResult, end: number | undefined): Promise<void> {
   const { settings } = run;
-  const gains = { costBasis: settings.costBasis, pool: settings.pool, taxYearStart: settings.taxYearStart, withdrawals: settings.withdrawals, timeZone: settings.timeZone, ...(until === undefined ? {} : { until }) };
+  const ahead = lookAhead(settings);
+  const until = end === undefined ? {} : ahead === 0 ? { until: end } : { until: end + ahead, openAt: end };
+  const gains = { costBasis: settings.costBasis, pool: settings.pool, taxYearStart: settings.taxYearStart, withdrawals: settings.withdrawals, timeZone: settings.timeZone, ...until };
   result.gains = await warehouse.exclusive((c) => computeGains(c, gains));
 }
+
+/**
+ * How far past a range its gains read: the UK rules match a disposal with the acquisitions of the 30 days after it
+ * (HMRC CRYPTO22256, "bed and breakfasting"), so a UK run reads and computes 30 days past its range, and a later
+ * run that reads them too finds the same disposals; other methods never look ahead.
+ */
+export function lookAhead(settings: Pick<Settings, 'costBasis'>): number {
+  return settings.costBasis === 'uk' ? 30 * DAY_MS : 0;
+}
+
+const DAY_MS = 86_400_000;
 
 /** The prices read beside the extraction (pricesBeside) of a run whose range is known before it extracts. */
 function startPricesBeside(warehouse: Warehouse, run: Run, budget: IpBudget, clock: () => number): EarlyPrices {
   const baseUrl = priceBaseUrl(run.options);
-  const range = (run.period as Period).window;
+  const range = run.options.range as Window;
   return pricesBeside(warehouse, { ...valuationOf(run.settings), baseUrl, range, clock, rateScale: run.options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: run.options.log });
 }
 
@@ -375,7 +398,10 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   result.unpriced = await readUnpriced(warehouse, range, valuation);
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
   const upTo = period.toDate ? readUpTo(coverage, range) : undefined;
-  result.exported = { period, dir: exportsDir(run, period), ...(upTo === undefined ? {} : { readUpTo: upTo }) };
+  // The UK rules' last disposals are matched with acquisitions up to 30 days after the range: not final before then.
+  const finalAt = range.end + lookAhead(settings);
+  const provisional = finalAt > range.end && finalAt > (options.clock ?? Date.now)() ? { gainsFinalAt: finalAt } : {};
+  result.exported = { period, dir: exportsDir(run, period), ...(upTo === undefined ? {} : { readUpTo: upTo }), ...provisional };
   const manifest: ManifestFacts = {
     timeZone: settings.timeZone,
     fiat: valuation.fiat,

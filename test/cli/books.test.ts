@@ -14,6 +14,7 @@ import { rows } from '../helpers/raw.js';
  */
 const YEAR = new Date().getUTCFullYear() - 1;
 const NEXT = YEAR + 2;
+
 const UK_RULES = ['same_day', 'thirty_day', 'section_104', 'unmatched', 'withdrawal_same_day', 'withdrawal_thirty_day', 'withdrawal_section_104'];
 
 let dir: string;
@@ -87,7 +88,7 @@ describe('the books in one folder', () => {
   it('refuses a year that has not begun in one line, writing nothing', async () => {
     const before = await readdir(join(dir, 'exports'));
     const refused = await run('export', '--year', String(NEXT));
-    expect([refused.status, refused.stdout, refused.stderr.trim()]).toEqual([2, '', `ledgerpipe: --year ${NEXT}: ${NEXT} has not begun; the last complete year is ${YEAR + 1}`]);
+    expect([refused.status, refused.stdout, refused.stderr.trim()]).toEqual([2, '', `ledgerpipe: --year ${NEXT}: ${NEXT} has not begun; the last complete year is ${YEAR}`]);
     expect(await readdir(join(dir, 'exports'))).toEqual(before);
     const after = await files(`exports/${YEAR}`);
     for (const [name, bytes] of filed) expect(after.get(name)?.equals(bytes), name).toBe(true);
@@ -99,8 +100,8 @@ describe('the books in one folder', () => {
     expect(changed.stderr).toContain('cost basis: uk -> fifo; disposals recomputed');
     expect(changed.stderr).toContain('pool: all -> account; disposals recomputed');
     expect(await query(`SELECT DISTINCT cost_basis FROM disposals`)).toEqual([{ cost_basis: 'fifo' }]);
-    // Its folder is the year's own, replaced whole: the csv set alone now.
-    expect([...(await files(`exports/${YEAR}`)).keys()].some((n) => n.endsWith('.parquet'))).toBe(false);
+    // Its files are the year's own: the CSV of the FIFO disposals.
+    expect(await readFile(join(dir, 'exports', String(YEAR), 'disposals.csv'), 'utf8')).not.toBe(filed.get('disposals.csv')?.toString('utf8'));
     const status = await runCliProcess(['status'], { env, cwd: dir });
     expect(status.stdout).toMatch(/^ {2}cost basis +fifo \(set \S+ by export\)$/m);
     expect(status.stdout).toMatch(/^ {2}fiat +GBP \(set \S+ by run year-end\)$/m);
