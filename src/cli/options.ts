@@ -3,6 +3,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { STREAMS } from '../streams/index.js';
 import type { StreamDef } from '../streams/stream.js';
 import type { RangeSpec } from '../time/period.js';
+import { parseInstant } from '../time/instant.js';
 
 /** Flags every pipeline command shares (docs/commands.md). */
 const COMMON_OPTIONS = {
@@ -71,6 +72,8 @@ export function parseRangeSpec(args: Pick<CommonArgs, 'from' | 'to' | 'year' | '
   }
   if (args.from === undefined && args.to === undefined) return undefined;
   if (args.from === undefined || args.to === undefined) throw new UsageError('give the range: --year YYYY, --tax-year YYYY-YY, or --from and --to (ISO dates)');
+  // Their shape and order at once, before anything is opened; read again in the warehouse's time zone after.
+  if (parseInstant(args.from, 'UTC', '--from') >= parseInstant(args.to, 'UTC', '--to')) throw new UsageError(`--from ${args.from} must be before --to ${args.to}`);
   return { kind: 'between', from: args.from, to: args.to };
 }
 

@@ -46,19 +46,24 @@ export interface HistoryFindings {
  * with no acquisition, and the holdings where the known history starts (opening_balances) whose lots are needed.
  * Read after the gains are computed.
  */
-export async function findHistoryGaps(warehouse: Warehouse, options: { accounts: readonly string[]; range: Window; settings: Settings; unit: string; streams?: readonly string[] }): Promise<HistoryFindings> {
+export async function findHistoryGaps(
+  warehouse: Warehouse,
+  options: { accounts: readonly string[]; range: Window; settings: Settings; unit: string; streams?: readonly string[]; readUpTo?: ReadonlyMap<string, number> },
+): Promise<HistoryFindings> {
   const findings: HistoryFindings = { from: [], missing: [], earliestReachable: [], unmatched: [], needed: [] };
   await warehouse.exclusive(async (c) => {
     for (const account of options.accounts) {
       const at = await historyFrom(c, account, options.settings);
       findings.from.push({ account, at });
       for (const [stream, reach] of await readEarliestReachable(c, account)) findings.earliestReachable.push({ account, stream, at: reach });
-      if (at === undefined || at >= options.range.start) continue;
+      // What has not happened on the platform's clock is no missing history (the gap rule's own limit).
+      const end = Math.min(options.range.start, options.readUpTo?.get(account) ?? Number.POSITIVE_INFINITY);
+      if (at === undefined || at >= end) continue;
       for (const stream of LOT_STREAMS) {
         if (options.streams !== undefined && !options.streams.includes(stream.name)) continue;
         const coverage = await readCoverage(c, account, stream.name);
         const read = (partition: string) => coverage.filter((r) => r.partition === partition && r.status !== 'open').map((r) => r.window);
-        const windows = mergeWindows(stream.partitions.flatMap((p) => uncovered(at, options.range.start, read(p.name))));
+        const windows = mergeWindows(stream.partitions.flatMap((p) => uncovered(at, end, read(p.name))));
         if (windows.length > 0) findings.missing.push({ account, stream: stream.name, windows });
       }
     }

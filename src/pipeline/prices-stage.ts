@@ -1,6 +1,7 @@
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
+import { CHUNK_MS } from '../prices/candles.js';
 import { extractPrices, type PriceOptions, type PriceResult } from '../prices/extract-prices.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
@@ -32,6 +33,25 @@ export async function prepareValuation(warehouse: Warehouse, options: ValuationO
   return valuation;
 }
 
+/**
+ * Per asset, the 200-hour spans before `start` that hold its movements (docs/history.md): the history a cost basis
+ * reads needs the values of its acquisitions, not every hour of its years.
+ */
+export async function historySpans(warehouse: Warehouse, start: number): Promise<Map<string, Window[]>> {
+  const reader = await warehouse.exclusive((c) =>
+    c.runAndReadAll(
+      'SELECT asset, list(DISTINCT epoch_ms(ts) // $chunk * $chunk ORDER BY epoch_ms(ts) // $chunk * $chunk) FROM ledger WHERE ts < $start GROUP BY asset ORDER BY asset',
+      { start: timestampTz(start), chunk: BigInt(CHUNK_MS) },
+    ),
+  );
+  const spans = new Map<string, Window[]>();
+  for (const row of reader.getRowsJS()) {
+    const [asset, starts] = row as [string, bigint[]];
+    spans.set(asset, starts.map((s) => ({ start: Number(s), end: Math.min(Number(s) + CHUNK_MS, start) })));
+  }
+  return spans;
+}
+
 /** What the prices stage and the prices beside the extraction ask of one stage's options. */
 type PricesStageOptions = ValuationOptions & { baseUrl: string; range: Window; present?: number; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger };
 
@@ -60,9 +80,10 @@ export async function pricesStage(warehouse: Warehouse, options: PricesStageOpti
     throw new UsageError('the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe extract and transform first, then prices');
   }
   const assets = await assetsOfRange(warehouse, options.range);
+  const history = await historySpans(warehouse, options.range.start);
   let result: PriceResult;
   try {
-    result = await extractPrices(priceOptions(warehouse, options, assets, options.log));
+    result = await extractPrices({ ...priceOptions(warehouse, options, assets, options.log), ...(history.size === 0 ? {} : { history }) });
   } catch (error) {
     // Prices are a warning, never a gap (docs/values.md): the values stay empty where no candle was read.
     if (!(error instanceof LedgerpipeError) || error.exit === 'usage') throw error;

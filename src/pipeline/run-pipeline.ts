@@ -390,7 +390,9 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   await gainsStage(warehouse, run, result, range.end);
   const accounts = [...new Set(coverage.map((c) => c.account))];
   const checked = checkedStreams(options);
-  result.history = await findHistoryGaps(warehouse, { accounts, range, settings, unit: result.gains?.unit ?? 'USDT', ...(checked === undefined ? {} : { streams: checked }) });
+  // Where each account was read up to: this run's extraction, else the machine's now (as the gap rule).
+  const readTo = new Map(result.accounts.map((a) => [a.account, a.extract.to]));
+  result.history = await findHistoryGaps(warehouse, { accounts, range, settings, unit: result.gains?.unit ?? 'USDT', readUpTo: readTo, ...(checked === undefined ? {} : { streams: checked }) });
   const lacking = historyIncomplete(result.history, { label: period.label || formatWindow(range), settings });
   if (lacking !== undefined) result.incomplete = incomplete(lacking);
   // An export without a transform of its own reports what the last transform's views show.

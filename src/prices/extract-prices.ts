@@ -34,6 +34,11 @@ export interface PriceOptions {
   present?: number;
   /** A fiat currency valued through the platform's USDT<fiat> pair (when no rates file was given). */
   fiatPair?: string;
+  /**
+   * Before the range: per asset, the 200-hour spans holding its movements (docs/history.md), read for the asset's
+   * route and, with `fiatPair`, for that pair: the history's values, without every hour of its years.
+   */
+  history?: ReadonlyMap<string, readonly Window[]>;
   clock?: () => number;
   sleep?: (ms: number) => Promise<void>;
   rateScale?: number;
@@ -127,7 +132,7 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
   const known = await warehouse.exclusive((c) => c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol }));
   if (known.getRows()[0]?.[0] === false) return false;
   const covered = await warehouse.exclusive((c) => coveredSpans(c, symbol));
-  const spans = chunksOf(range).filter((chunk) => uncovered(chunk.start, chunk.end, covered).length > 0).reverse();
+  const spans = notCovered(chunksOf(range), covered);
   if (spans.length === 0) return true;
   const [first, ...rest] = spans as [Window, ...Window[]];
   try {
@@ -148,6 +153,39 @@ async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: stri
     await reader.spans.write(symbol, read);
   });
   return true;
+}
+
+/** The spans of `chunks` not read yet, newest first. */
+function notCovered(chunks: readonly Window[], covered: readonly Window[]): Window[] {
+  return chunks.filter((chunk) => uncovered(chunk.start, chunk.end, covered).length > 0).reverse();
+}
+
+/**
+ * The history's spans (PriceOptions.history) of the symbols that price each asset, and of the fiat pair (every
+ * asset's spans): read after the range's, once each, the symbols' listing known by then.
+ */
+async function readHistorySpans(options: PriceOptions, reader: Reader, routes: ReadonlyMap<string, Route | undefined>, now: number): Promise<void> {
+  const bySymbol = new Map<string, Map<number, Window>>();
+  const add = (symbol: string, spans: readonly Window[]) => {
+    const chunks = bySymbol.get(symbol) ?? new Map<number, Window>();
+    for (const span of spans) chunks.set(span.start, span);
+    bySymbol.set(symbol, chunks);
+  };
+  for (const [asset, spans] of options.history ?? []) {
+    const route = routes.get(asset);
+    if (route !== undefined) for (const symbol of [route.symbol, ...(route.via === undefined ? [] : [route.via])]) add(symbol, spans);
+    if (options.fiatPair !== undefined) add(`USDT${options.fiatPair}`, spans);
+  }
+  const work: { symbol: string; span: Window }[] = [];
+  for (const [symbol, chunks] of bySymbol) {
+    const covered = await options.warehouse.exclusive((c) => coveredSpans(c, symbol));
+    for (const span of notCovered([...chunks.values()].sort((a, b) => a.start - b.start), covered)) work.push({ symbol, span });
+  }
+  await runPool(work, { concurrency: 4 }, async ({ symbol, span }) => {
+    const read = await readSpan(reader, symbol, span, now);
+    reader.candles += read.candles.length;
+    await reader.spans.write(symbol, read);
+  });
 }
 
 /** The route of one asset: the first of its candidates whose pairs the platform lists, each read as it is tried. */
@@ -202,6 +240,12 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
         throw new UsageError(`the platform has no USDT${options.fiatPair} pair to value ${options.fiatPair} with; give a rates file with --fiat-rates FILE (docs/values.md)`);
       }
     }
+    // The history's assets that the range does not move are routed too, on their history's first span.
+    for (const asset of [...(options.history?.keys() ?? [])].filter((a) => a !== 'USDT' && !routes.has(a)).sort()) {
+      const first = options.history?.get(asset)?.[0];
+      if (first !== undefined) routes.set(asset, await routeAsset(options.warehouse, reader, asset, first, now));
+    }
+    if (options.history !== undefined) await readHistorySpans(options, reader, routes, now);
   } finally {
     await reader.client.close();
   }

@@ -33,14 +33,13 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
   const review = [
     ...(unreviewed > 0 ? [`${unreviewed} type${unreviewed === 1 ? '' : 's'} the type catalog lacks, booked as unreviewed (ledgerpipe status --db ${where.db} lists them)`] : []),
     ...result.unpriced.map((u) => `${u.entries} ${u.asset} movement${u.entries === 1 ? '' : 's'} without a ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}, left without a value`),
-    ...(result.gains === undefined || result.gains.unmatched === 0
-      ? []
-      : [`${result.gains.unmatched} disposal slices of ${result.gains.unmatchedByAsset.size} assets with no acquisition before them (a simulated account starts empty): zero cost, flagged in disposals (docs/gains.md)`]),
+    ...unmatchedLines(result),
   ];
   const files = [...new Set(result.exports.map((f) => basename(f.path)))];
   return [
     `year-end ${where.year} of a simulated account: ${records.toLocaleString('en-US')} records in ${requests.toLocaleString('en-US')} requests, ${ledger.toLocaleString('en-US')} ledger rows, valued in USDT and EUR`,
     ...(result.completeness === undefined ? [] : completenessLines(result.completeness)),
+    ...historyLine(result, where.year),
     ...(review.length === 0 ? [] : ['to review:', ...review.map((r) => `  ${r}`)]),
     '',
     `files in ${where.exportsDir}/: ${files.join(', ')}`,
@@ -53,6 +52,22 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
     `  npx ledgerpipe run year-end --year ${where.year} --fiat EUR`,
     '(--verbose prints the whole summary: every stream, table, holding and file)',
   ];
+}
+
+/** Where the cost basis's history was read from, and whether every disposal of the year found its acquisition. */
+function historyLine(result: PipelineResult, year: number): string[] {
+  const opening = result.history?.from[0]?.at;
+  if (opening === undefined || result.gains === undefined) return [];
+  const matched = (result.history?.unmatched.length ?? 0) === 0 ? `: every disposal of ${year} has its acquisition` : '';
+  return [`cost basis (${result.gains.costBasis}, in ${result.gains.unit}): history read back to the account's opening, ${new Date(opening).toISOString().slice(0, 10)}${matched}`];
+}
+
+/** The year's disposals with no acquisition, if any: an account read back to its opening has none (docs/history.md). */
+function unmatchedLines(result: PipelineResult): string[] {
+  const unmatched = result.history?.unmatched ?? [];
+  if (unmatched.length === 0) return [];
+  const slices = unmatched.reduce((n, u) => n + u.slices, 0);
+  return [`${slices} disposal slices of the year with no acquisition (${unmatched.map((u) => `${u.asset} ${u.quantity}`).join(', ')}): zero cost, flagged in disposals (docs/history.md)`];
 }
 
 /** `ledgerpipe demo`: the simulator in-process and a year-end run against it, no account needed. */
@@ -77,7 +92,8 @@ export function demoCommand(io: CliIo) {
       ]);
       const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
       const year = lastFullYear(Date.now());
-      const sim = await startSimulator({ seed: 'demo', ...year, records: 2000, rateScale: args['rate-scale'] });
+      // The retail account a client could have, opened years before the year (docs/simulator.md).
+      const sim = await startSimulator({ seed: 'retail', dataset: 'retail', ...year, rateScale: args['rate-scale'] });
       const db = join(args.out, 'ledgerpipe.duckdb');
       const exportsRoot = join(args.out, 'exports');
       log.info(`demo: simulator on ${sim.baseUrl}; running year-end for ${new Date(year.from).getUTCFullYear()} at the platform's real rate limits`);
