@@ -69,10 +69,11 @@ export function checkWindow(startTime: number, endTime: number, maxDays: number,
 
 /**
  * Refuses a window that starts before the server's reach, `depthDays` days before its clock (SimulatorOptions.
- * historyDepthDays; undefined: no limit), as the live service refused spot fills older than its 90 days: HTTP 400
- * `{"code":"43111","msg":"param error time range illegal"}` (ccxt/ccxt#21502,
- * https://github.com/ccxt/ccxt/issues/21502, 2024-03). That answer was seen on spot fills only; the platform
- * documents no depth for the record endpoints the simulator applies it to (docs/simulator.md, "History depth").
+ * historyDepthDays; undefined: no limit), as the live service refused spot fills older than its 90 days:
+ * `{"code":"43111","msg":"param error time range illegal","requestTime":...,"data":null}` (ccxt/ccxt#21502,
+ * https://github.com/ccxt/ccxt/issues/21502, 2024-03, fetchMyTrades). The report shows no HTTP status: 400, as the
+ * other parameter errors. That answer was seen on spot fills only; the platform documents no depth for the record
+ * endpoints the simulator applies it to (docs/simulator.md, "History depth").
  *
  * @example
  * checkDepth(startTime, now, 730); // throws 43111 when startTime < now - 730 days

@@ -39,7 +39,23 @@ describe('ledgerpipe sim', () => {
     }
   });
 
+  it('serves the retail account without --seed and --records, registered before the range its history reaches back to', async () => {
+    const sim = await startSimProcess(['--from', '2025-01-01', '--to', '2026-01-01', '--rate-scale', '1000', '--history-depth-days', '3650', '--port', '0']);
+    try {
+      const credentials = { apiKey: sim.info.apiKey, secretKey: sim.info.secretKey, passphrase: sim.info.passphrase };
+      const info = envelope(await signedGet({ baseUrl: sim.info.baseUrl, credentials }, '/api/v2/spot/account/info')).data as { regisTime: string };
+      expect(new Date(Number(info.regisTime)).toISOString()).toBe('2022-10-04T16:44:21.277Z');
+      // Its first spot record: the first deposit, on the day of its registration.
+      const start = String(Date.UTC(2022, 9, 4));
+      const spot = envelope(await signedGet({ baseUrl: sim.info.baseUrl, credentials }, '/api/v2/tax/spot-record', { startTime: start, endTime: String(Date.UTC(2022, 9, 5) - 1) })).data as { spotTaxType: string }[];
+      expect(spot.map((r) => r.spotTaxType)).toEqual(['Deposit']);
+    } finally {
+      expect(await sim.stop()).toBe(0);
+    }
+  });
+
   it.each([
+    [['--history-depth-days', '0'], '--history-depth-days must be a whole number of days, such as 730'],
     [['--faults', '2'], '--faults must be a share between 0 and 1, such as 0.1'],
     [['--from', '2025-02-30'], '--from "2025-02-30" is not a real calendar date or time; check the day and month'],
     [['--from', '2025-03-01', '--to', '2025-01-01'], '--from must be before --to'],

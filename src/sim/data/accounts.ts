@@ -104,13 +104,16 @@ export function accountMovements(streams: Record<PagedStream, Partition[]>): Mov
 
 /**
  * The balances a stress data set would need before its first record so that none ever goes below zero: per
- * balance, the lowest running sum of its movements, plus a cushion. What funds the stress account's opening
- * (opening.ts) is sized from them.
+ * balance, the lowest running sum of its movements (accountMovements, oldest first), plus a cushion. What funds the
+ * stress account's opening (opening.ts) is sized from them.
+ *
+ * @example
+ * const needed = neededOpenings(accountMovements(streams), rng);
  */
-export function neededOpenings(streams: Record<PagedStream, Partition[]>, rng: Rng): Map<string, bigint> {
+export function neededOpenings(movements: readonly Movement[], rng: Rng): Map<string, bigint> {
   const running = new Map<string, bigint>();
   const lowest = new Map<string, bigint>();
-  for (const m of accountMovements(streams)) {
+  for (const m of movements) {
     const k = keyOf(m);
     const next = (running.get(k) ?? 0n) + m.units;
     running.set(k, next);

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { generateAdverts } from './adverts.js';
 import { generateDeposits } from './deposits.js';
-import { balancesAt, keyOf, neededOpenings, PLACES, settleAccount, usdtValuation } from './accounts.js';
+import { accountMovements, balancesAt, keyOf, neededOpenings, PLACES, settleAccount, usdtValuation } from './accounts.js';
 import { randomUnits } from './decimal.js';
 import { generateFills } from './fills.js';
 import { generateMarginRecords } from './margin.js';
@@ -53,7 +53,8 @@ export function generateDataset(options: GenerateOptions): Dataset {
     spot_tax_records: generateSpotTaxRecords(options, rng.fork('spot_tax_records'), priceAt, spotMirrors(others)),
   };
   const openedAt = options.openedAt ?? options.from - STRESS_OPENED_BEFORE_MS;
-  const streams = fundOpening(generated, neededOpenings(generated, rng.fork('account')), { openedAt, from: options.from }, rng.fork('opening'));
+  const movements = accountMovements(generated);
+  const streams = fundOpening(generated, movements, neededOpenings(movements, rng.fork('account')), { openedAt, from: options.from }, rng.fork('opening'));
   const account = settleAccount(streams);
   for (const [k, v] of botOpenings(rng.fork('bots'))) account.opening.set(k, v);
   const now = balancesAt(account, Number.POSITIVE_INFINITY);

@@ -1,4 +1,4 @@
-import { accountMovements, keyFrom, type AccountType } from './accounts.js';
+import { keyFrom, type AccountType, type Movement } from './accounts.js';
 import type { PagedStream, Partition, Payload, SimRecord } from './model.js';
 import { depositRecord, futureTaxRecord, marginRecord, p2pTaxRecord, spotTaxRecord } from './record-shapes.js';
 import type { Rng } from './rng.js';
@@ -41,16 +41,18 @@ function mirrorDrafts(others: readonly Draft[]): Draft[] {
  * last, a transfer from spot into every other balance that needs one: margin `transfer_in` (crossed, and isolated
  * per pair), futures `trans_from_exchange`, P2P `transfer-in`, each with its spot "Transfer out" mirror, and earn
  * "Subscribe". The bots' balances are left as they are: no record moves them (docs/completeness.md, "Balances").
- * Returns the streams with these records added, oldest of every partition.
+ * `movements` are the streams' own (accountMovements), which the slack is counted from. Returns the streams with
+ * these records added, oldest of every partition.
  *
  * @example
- * const funded = fundOpening(streams, neededOpenings(streams, rng), { openedAt: from - 5 * DAY_MS, from }, rng.fork('opening'));
+ * const movements = accountMovements(streams);
+ * const funded = fundOpening(streams, movements, neededOpenings(movements, rng), { openedAt: from - 5 * DAY_MS, from }, rng.fork('opening'));
  */
-export function fundOpening(streams: Streams, needed: ReadonlyMap<string, bigint>, range: { openedAt: number; from: number }, rng: Rng): Streams {
+export function fundOpening(streams: Streams, movements: readonly Movement[], needed: ReadonlyMap<string, bigint>, range: { openedAt: number; from: number }, rng: Rng): Streams {
   const earliest = Math.min(...Object.values(streams).flatMap((ps) => ps.map((p) => p.records.at(-1)?.ts ?? Number.POSITIVE_INFINITY)));
   const abs = (u: bigint) => (u < 0n ? -u : u);
   const slack = new Map<string, bigint>();
-  for (const m of accountMovements(streams)) if (m.ts < range.from) slack.set(m.asset, (slack.get(m.asset) ?? 0n) + abs(m.units));
+  for (const m of movements) if (m.ts < range.from) slack.set(m.asset, (slack.get(m.asset) ?? 0n) + abs(m.units));
   const funded = [...needed].filter(([k, units]) => units > 0n && keyFrom(k).accountType !== 'bots');
   const perAsset = new Map<string, bigint>();
   for (const [k, units] of funded) perAsset.set(keyFrom(k).asset, (perAsset.get(keyFrom(k).asset) ?? 0n) + units);

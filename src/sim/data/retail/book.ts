@@ -51,11 +51,6 @@ export class RetailBook {
     this.drafts.set(at, [...(this.drafts.get(at) ?? []), { ts, legs }]);
   }
 
-  /** Every balance now, keyed by keyOf. */
-  all(): ReadonlyMap<string, bigint> {
-    return this.balances;
-  }
-
   /** The records written, every partition newest first with ids that grow with time (timeline.ts). */
   streams(rng: Rng): Record<PagedStream, Partition[]> {
     const out = {} as Record<PagedStream, Partition[]>;

@@ -11,14 +11,19 @@ export interface RetailContext {
 }
 
 /**
- * A balance of the retail account.
+ * A balance of the retail account: an account type's asset (in isolated margin, of one pair).
  *
  * @example
- * held(c, 'spot', 'USDT'); // what spot holds of USDT now
+ * c.book.move(balance('spot', 'USDT'), 100_00000000n);
  */
 export const balance = (accountType: AccountType, asset: string, symbol = ''): BalanceKey => ({ accountType, asset, symbol });
 
-/** What `accountType` holds of `asset` now. */
+/**
+ * What `accountType` holds of `asset` now.
+ *
+ * @example
+ * held(c, 'spot', 'USDT'); // units of 10^-8
+ */
 export const held = (c: RetailContext, accountType: AccountType, asset: string, symbol = ''): bigint => c.book.held(balance(accountType, asset, symbol));
 
 /**
@@ -35,7 +40,12 @@ export function shareOf(rng: Rng, units: bigint, low: number, high: number, plac
   return raw - (raw % step);
 }
 
-/** A whole amount of `units` drawn between `low` and `high` whole coins, at `places` decimals. */
+/**
+ * An amount drawn between `low` and `high` whole coins, at `places` decimals, as units of 10^-8.
+ *
+ * @example
+ * amountBetween(rng, 500, 3_000, 2); // 500.00 to 3000.00
+ */
 export function amountBetween(rng: Rng, low: number, high: number, places: number): bigint {
   const step = 10 ** places;
   return BigInt(rng.int(Math.round(low * step), Math.round(high * step))) * 10n ** BigInt(8 - places);
