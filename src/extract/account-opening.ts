@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PlatformError } from '../errors/platform-error.js';
+import { ExtractError } from '../errors/extract-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { msString } from '../streams/fields.js';
 import type { Logger } from '../util/logger.js';
@@ -35,7 +36,8 @@ export async function accountOpening(options: { warehouse: Warehouse; account: s
   try {
     at = await options.fetch();
   } catch (error) {
-    if (error instanceof PlatformError ? error.exit === 'auth' : !(error instanceof TransportError)) throw error;
+    // Refused credentials stop the run as anywhere; any other failure leaves the opening unknown.
+    if (error instanceof PlatformError ? error.exit === 'auth' : !(error instanceof TransportError || error instanceof ExtractError)) throw error;
     const why = error instanceof PlatformError ? `GET ${ACCOUNT_INFO.path} answered HTTP ${error.httpStatus}, code ${error.platformCode}` : (error as Error).message;
     options.log.warn(`${account}: the platform did not say when the account was opened (${why}); the history before the range is not read: give --history-from DATE to read it from a date (docs/history.md)`);
     return { unknown: why };

@@ -161,7 +161,9 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
  */
 async function historyStart(from: number | 'opening', context: Context): Promise<{ from: number; opening: Opening }> {
   if (from !== 'opening') return { from, opening: { at: from } };
-  const fetch = createFetcher(ACCOUNT_INFO.path, readRegisTime, { client: context.client, limiter: limiterFor(ACCOUNT_INFO, context), policy: context.policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
+  // Three attempts, as for the clock: an answer that cannot be read leaves the opening unknown, it stops nothing.
+  const policy = { ...context.policy, maxAttempts: Math.min(context.policy.maxAttempts, 3) };
+  const fetch = createFetcher(ACCOUNT_INFO.path, readRegisTime, { client: context.client, limiter: limiterFor(ACCOUNT_INFO, context), policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
   const opening = await accountOpening({ warehouse: context.warehouse, account: context.account, fetch: () => fetch({}), now: context.clock, log: context.log });
   return { from: 'at' in opening ? opening.at : context.from, opening };
 }

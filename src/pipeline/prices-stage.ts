@@ -80,7 +80,8 @@ export async function pricesStage(warehouse: Warehouse, options: PricesStageOpti
     throw new UsageError('the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe extract and transform first, then prices');
   }
   const assets = await assetsOfRange(warehouse, options.range);
-  const history = await historySpans(warehouse, options.range.start);
+  // The fiat is worth its amount: its own history needs no candle (USDT's needs the fiat pair's).
+  const history = new Map([...(await historySpans(warehouse, options.range.start))].filter(([asset]) => asset !== options.fiat));
   let result: PriceResult;
   try {
     result = await extractPrices({ ...priceOptions(warehouse, options, assets, options.log), ...(history.size === 0 ? {} : { history }) });

@@ -46,8 +46,10 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
   it('refuses a year the warehouse holds nothing of, naming each stream and the command that fills it', async () => {
     const before = await files();
     const result = await runCliHere(exportArgs('--from', '2024-10-01', '--to', '2025-01-01', '--streams', 'withdrawals,margin_records'));
-    const span = '2024-10-01T00:00:00.000Z .. 2025-01-01T00:00:00.000Z';
-    const fill = (stream: string) => `(fill with: ledgerpipe extract --from 2024-10-01T00:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams ${stream})`;
+    // Both carry lots: the year-end read them back to the account's opening, five days before its range
+    // (docs/history.md): the gap ends there.
+    const span = '2024-10-01T00:00:00.000Z .. 2024-12-27T00:00:00.000Z';
+    const fill = (stream: string) => `(fill with: ledgerpipe extract --from 2024-10-01T00:00:00.000Z --to 2024-12-27T00:00:00.000Z --streams ${stream})`;
     expect([result.status, lastLine(result.stderr)]).toEqual([
       4,
       `ledgerpipe: the warehouse does not cover the whole range: default margin_records ${span} ${fill('margin_records')}; default withdrawals ${span} ${fill('withdrawals')}; no files were written (add --allow-gaps to write them with the gaps)`,
@@ -63,45 +65,50 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
 
   it('refuses a local year whose first hours a UTC run did not read, and writes them with --allow-gaps, still exit 4', async () => {
     const before = await files();
-    const args = exportArgs('--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'withdrawals');
-    const gap = 'the warehouse does not cover the whole range: default withdrawals 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2024-12-31T11:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams withdrawals)';
+    // futures_fills: a stream read over the range only, not back to the opening (docs/history.md).
+    const args = exportArgs('--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'futures_fills');
+    const gap = 'the warehouse does not cover the whole range: default futures_fills 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2024-12-31T11:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams futures_fills)';
     const refused = await runCliHere(args);
     expect([refused.status, lastLine(refused.stderr)]).toEqual([4, `ledgerpipe: ${gap}; no files were written (add --allow-gaps to write them with the gaps)`]);
     expect(await files()).toEqual(before);
     const written = await runCliHere([...args, '--allow-gaps']);
     expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${gap}`]);
     const after = await files();
-    expect(after['withdrawals.csv']).not.toBe(before['withdrawals.csv']);
+    expect(after['futures_fills.csv']).not.toBe(before['futures_fills.csv']);
     expect(Object.keys(after)).toEqual(Object.keys(before));
     // The manifest records the gap the files were written with.
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
     expect([manifest.range, manifest.streams, manifest.coverage]).toEqual([
       { from: '2024-12-31T11:00:00.000Z', to: '2025-03-31T11:00:00.000Z', time_zone: 'Pacific/Auckland' },
-      ['withdrawals'],
-      [{ account: 'default', stream: 'withdrawals', covered: [{ from: '2025-01-01T00:00:00.000Z', to: '2025-03-31T11:00:00.000Z' }], gaps: [{ from: '2024-12-31T11:00:00.000Z', to: '2025-01-01T00:00:00.000Z' }] }],
+      ['futures_fills'],
+      [{ account: 'default', stream: 'futures_fills', covered: [{ from: '2025-01-01T00:00:00.000Z', to: '2025-03-31T11:00:00.000Z' }], gaps: [{ from: '2024-12-31T11:00:00.000Z', to: '2025-01-01T00:00:00.000Z' }], earliest_reachable: null }],
     ]);
   });
 
   it('holds report to the same rule: no page for an uncovered range, and with --allow-gaps a page that names the gap', async () => {
     const before = await files();
-    const args = ['report', '--db', db, '--out', out, '--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'withdrawals'];
-    const gap = 'default withdrawals 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z';
+    const args = ['report', '--db', db, '--out', out, '--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'futures_fills'];
+    const gap = 'default futures_fills 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z';
     const refused = await runCliHere(args);
     expect([refused.status, lastLine(refused.stderr)?.includes(gap), lastLine(refused.stderr)?.endsWith('no files were written (add --allow-gaps to write them with the gaps)')]).toEqual([4, true, true]);
     expect(await files()).toEqual(before);
     const written = await runCliHere([...args, '--allow-gaps']);
     expect(written.status).toBe(4);
     const page = await readFile(join(out, 'report.html'), 'utf8');
-    expect(page).toContain('<li>Gap: default withdrawals is not in the warehouse for 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z; the figures leave it out.</li>');
+    expect(page).toContain('<li>Gap: default futures_fills is not in the warehouse for 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z; the figures leave it out.</li>');
     // Only the page was written (and the export journal that records it): no other file, no manifest.
     const after = await files();
     expect(Object.keys(after).filter((name) => after[name] !== before[name])).toEqual(['.ledgerpipe-export.json', 'report.html']);
   });
 
   it('writes a range the warehouse covers, exit 0, with a manifest of the set that a rerun repeats but for its time', async () => {
-    const result = await runCliHere(exportArgs('--from', '2025-01-01', '--to', '2025-04-01'));
+    // The tests above set the warehouse's time zone to Auckland's (docs/settings.md): back to UTC, said in one line.
+    const result = await runCliHere(exportArgs('--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'UTC'));
     // The one warning: the fiat deposits' EUR has no pair to price it by (docs/values.md).
-    expect([result.status, result.stderr]).toEqual([0, 'warn: 1 EUR movements of the range have no USDT price: their value is left empty (docs/values.md)\n']);
+    expect([result.status, result.stderr]).toEqual([
+      0,
+      'time zone: Pacific/Auckland -> UTC; values remade, disposals recomputed\nwarn: 1 EUR movements of the range have no USDT price: their value is left empty (docs/values.md)\n',
+    ]);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
     const version = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     const hashes = await files();
@@ -114,7 +121,7 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
       fiat: null,
       accounts: ['default'],
       streams: ['margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'],
-      coverage: manifest.streams.map((stream) => ({ account: 'default', stream, covered: quarter, gaps: [] })),
+      coverage: manifest.streams.map((stream) => ({ account: 'default', stream, covered: quarter, gaps: [], earliest_reachable: null })),
       // One consistent account, nothing dropped: no finding, every transfer paired, every balance endpoint read.
       completeness: {
         findings: 0,

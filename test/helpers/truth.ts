@@ -1,5 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Dataset, PagedStream } from '../../src/sim/data/model.js';
+import { STREAMS } from '../../src/streams/index.js';
+import type { StreamDef } from '../../src/streams/stream.js';
 
 /** `partition/key -> payload` of the records of `[from, to)` the simulator serves in their final form. */
 export function truthInRange(dataset: Dataset, stream: PagedStream, from: number, to: number): Map<string, unknown> {
@@ -8,6 +10,15 @@ export function truthInRange(dataset: Dataset, stream: PagedStream, from: number
     for (const r of partition.records) if (r.ts >= from && r.ts < to) out.set(`${partition.name}/${r.id}`, r.record);
   }
   return out;
+}
+
+/**
+ * What a run that computes gains reads of a stream: a stream that carries lots from the account's opening (docs/history.md),
+ * any other over the range.
+ */
+export function truthOfRun(dataset: Dataset, stream: PagedStream, from: number, to: number): Map<string, unknown> {
+  const lots = (STREAMS as readonly StreamDef[]).some((s) => s.name === stream && s.kind === 'paged' && s.carriesLots === true);
+  return truthInRange(dataset, stream, lots ? Math.min(from, dataset.openedAt) : from, to);
 }
 
 /** `partition/key -> payload` of one stream in raw_records, failing on any duplicate. */
