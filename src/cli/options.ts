@@ -25,7 +25,7 @@ const COMMON_OPTIONS = {
   verbose: { type: 'boolean', default: false, describe: 'Log more: the time of each transform step, and the ledger totals per asset and category in the summary' },
   fiat: { type: 'string', describe: "Also value every movement in this fiat currency (EUR, GBP, ...): value_<fiat> columns, Koinly Net Worth (or the config's fiat); kept by the warehouse; none to stop" },
   'fiat-rates': { type: 'string', describe: "CSV of USDT rates for --fiat (time,currency,rate), when the platform has no USDT<fiat> pair (or the config's fiatRates)" },
-  catalog: { type: 'string', describe: "CSV of your own type-catalog rows, the columns of sql/seeds/type_catalog.csv: each adds a type or replaces the package's row of the same source, field and type (or the config's catalog)" },
+  catalog: { type: 'string', describe: "CSV of your own type-catalog rows, the columns of sql/seeds/type_catalog.csv: each adds a type or replaces the package's row of the same source, field and type (or the config's catalog); kept by the warehouse; none to go back to the package's rows" },
   'cost-basis': { choices: ['fifo', 'hifo', 'average', 'uk'] as const, describe: 'How disposals are matched with acquisitions for realized gains (docs/gains.md; the warehouse keeps it; fifo at first)' },
   pool: { choices: ['account', 'all'] as const, describe: 'Lots per account, or one pool of every account (default: account for fifo and hifo, all for average and uk)' },
   'tax-year-start': { type: 'string', describe: 'MM-DD: the first day of a tax year (01-01 at first; 04-06 in the UK)' },

@@ -360,12 +360,12 @@ async function startRuns(warehouse: Warehouse, run: Run, result: PipelineResult,
 }
 
 /**
- * Whether the run reads the history the cost basis needs (docs/history.md): a pipeline that extracts and computes
- * gains (year-end, nightly), unless the warehouse's history setting is none (--no-history).
+ * Whether the run reads the history the cost basis needs (docs/history.md): every run that extracts, a pipeline's
+ * or `extract` alone, so that the stages run one by one hold what the pipeline would; not with the warehouse's
+ * history setting none (--no-history).
  */
 function readsHistory(run: Run): boolean {
-  const { stages } = run.options.pipeline;
-  return stages.includes('extract') && (stages.includes('export') || stages.includes('transform')) && run.settings.historyFrom !== 'none';
+  return run.options.pipeline.stages.includes('extract') && run.settings.historyFrom !== 'none';
 }
 
 /**

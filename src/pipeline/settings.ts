@@ -7,7 +7,7 @@ import { loadRates } from '../prices/rates-file.js';
 import { formatInstant } from '../time/instant.js';
 import { hasTables } from '../warehouse/tables.js';
 import { recordedOrFirst, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
-import { readStoredCatalog, releaseVersions, storeCatalog, useCatalog, useStoredCatalog } from '../warehouse/versions.js';
+import { forgetCatalog, readStoredCatalog, releaseVersions, storeCatalog, useCatalog, useStoredCatalog } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
@@ -25,7 +25,7 @@ export interface GivenSettings {
   withdrawals?: 'transfer' | 'disposal';
   /** --opening-lots: the file's lots replace those the warehouse holds. */
   openingLots?: string;
-  /** --catalog: the file's rows replace the user's rows the warehouse holds. */
+  /** --catalog: the file's rows replace the user's rows the warehouse holds; `none` forgets them. */
   catalog?: string;
   historyFrom?: HistoryFrom;
 }
@@ -93,10 +93,13 @@ function consequence(name: SettingName, context: SettleContext, ledger: boolean)
  * const { settings, lines } = await settleSettings(warehouse, { costBasis: 'uk' }, { command: 'export', now, computesGains: true, transforms: false });
  */
 export async function settleSettings(warehouse: Warehouse, given: GivenSettings, context: SettleContext): Promise<SettledSettings> {
-  // The catalog first: its version is one of the settings, and every version read after this covers it.
-  const catalogBytes = given.catalog === undefined ? undefined : await readGiven(given.catalog, '--catalog');
-  if (given.catalog !== undefined) await useCatalog(given.catalog);
+  // The catalog first: its version is one of the settings, and every version read after this covers it. `none`
+  // goes back to the package's rows alone.
+  const catalogFile = given.catalog === 'none' ? undefined : given.catalog;
+  if (catalogFile !== undefined) await useCatalog(catalogFile);
+  else if (given.catalog === 'none') await useCatalog(undefined);
   else await useStoredCatalog(await warehouse.exclusive(readStoredCatalog));
+  const catalogBytes = catalogFile === undefined ? undefined : await readGiven(catalogFile, '--catalog');
   const catalogVersion = (await releaseVersions()).catalog;
   const lotsText = given.openingLots === undefined ? undefined : await readGiven(given.openingLots, '--opening-lots');
   return warehouse.transaction(async (c) => {
@@ -127,7 +130,8 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     set('withdrawals', given.withdrawals);
     if (lotsText !== undefined) await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
     set('openingLotsSha256', lotsText === undefined ? undefined : sha256(lotsText));
-    if (catalogBytes !== undefined) await storeCatalog(c, { file: given.catalog as string, content: catalogBytes.toString('utf8'), sha256: sha256(catalogBytes), now: context.now });
+    if (catalogBytes !== undefined) await storeCatalog(c, { file: catalogFile as string, content: catalogBytes.toString('utf8'), sha256: sha256(catalogBytes), now: context.now });
+    if (given.catalog === 'none') await forgetCatalog(c);
     set('catalogVersion', catalogVersion === recorded.catalogVersion.value ? undefined : catalogVersion);
     set('historyFrom', given.historyFrom);
     await writeSettings(c, next);

@@ -92,6 +92,11 @@ export async function storeCatalog(c: DuckDBConnection, catalog: StoredCatalog &
   await c.run('INSERT INTO user_catalog VALUES ($file, $sha, $content, $now)', { file: catalog.file, sha: catalog.sha256, content: catalog.content, now: timestampTz(catalog.now) });
 }
 
+/** Forgets the user's catalog the warehouse holds (--catalog none): the package's rows alone from now on. */
+export async function forgetCatalog(c: DuckDBConnection): Promise<void> {
+  await c.run('DELETE FROM user_catalog');
+}
+
 /**
  * Takes the catalog the warehouse holds for this process (none: the package's rows alone). The transform reads
  * the rows from a file (sql/seeds/00_seeds.sql), so they are written to one of their own, named by their hash,

@@ -6,7 +6,7 @@ import { PAGED_STREAMS } from '../../src/sim/data/model.js';
 import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess } from '../helpers/cli.js';
-import { loaded, truthInRange } from '../helpers/truth.js';
+import { loaded, truthOfRun } from '../helpers/truth.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 1, 1);
@@ -50,7 +50,7 @@ describe('many accounts in one process under one IP budget', () => {
     try {
       for (const account of sim.accounts) {
         for (const stream of PAGED_STREAMS) {
-          expect(await loaded(warehouse.connection, stream, account.name), `${account.name} ${stream}`).toEqual(truthInRange(account.dataset, stream, FROM, TO));
+          expect(await loaded(warehouse.connection, stream, account.name), `${account.name} ${stream}`).toEqual(truthOfRun(account.dataset, stream, FROM, TO));
         }
       }
     } finally {

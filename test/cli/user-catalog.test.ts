@@ -75,16 +75,19 @@ describe('--catalog: the user\'s own type-catalog rows', () => {
     expect(categoriesByNote(mine)).toEqual({ 'crossed compensate': ['compensation_income'], 'crossed special_transfer_out': ['transfer_out'], 'isolated compensate': ['compensation_income'] });
     expect(mine.unreviewed).toEqual([{ type: 'Card cashback-user in' }, { type: 'appeal_adjustment' }, { type: 'contract_settle_adjust' }]);
 
-    // An export without the file, of a warehouse transformed with it: refused, saying why.
-    const bare = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'other'), '--quiet']);
-    expect([bare.status, bare.stderr]).toEqual([2, `ledgerpipe: ${join(dir, 'w.duckdb')} was last transformed with another type catalog (another release's, or another --catalog); run ledgerpipe transform with the --catalog you export with (or none), then export\n`]);
+    // An export without the file: the warehouse keeps the rows it was given (docs/settings.md), so it exports with them.
+    const bare = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'other'), '--format', 'csv', '--quiet']);
+    expect([bare.status, bare.stderr]).toEqual([0, '']);
+    expect(JSON.parse(await readFile(join(dir, 'other', 'manifest.json'), 'utf8')).catalog_version).toBe(version);
     // The config's catalog is the same file: its export is written.
     const configured = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'configured'), '--config', join(dir, 'ledgerpipe.config.json'), '--format', 'csv', '--quiet']);
     expect([configured.status, configured.stderr]).toEqual([0, '']);
 
-    // A transform without it books the package's rows again: the type is unreviewed, compensation is compensation.
-    const again = await runCliHere(['transform', '--db', join(dir, 'w.duckdb'), '--quiet']);
-    expect([again.status, again.stderr]).toEqual([0, '']);
+    // --catalog none: back to the package's rows; the type is unreviewed again, compensation is compensation.
+    const again = await runCliHere(['transform', '--db', join(dir, 'w.duckdb'), '--catalog', 'none']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`type catalog: ${version.slice(0, 12)} -> `);
+    expect(again.stderr).toContain('; the ledger is booked again by this transform\n');
     const theirs = await booked();
     // An unreviewed row's note is its field and type (docs/ledger.md, "Types not in the catalog").
     expect(categoriesByNote(theirs)).toEqual({ 'crossed compensate': ['compensation'], 'isolated compensate': ['compensation'], 'marginTaxType special_transfer_out': ['unreviewed'] });

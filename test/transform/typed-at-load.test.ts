@@ -22,7 +22,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const exportArgs = (out: string) => ['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'csv'];
+// Two streams of the account, the spot records not among them: the gains cannot be complete, and --no-history says
+// the files are written knowing it (docs/history.md), instead of exit 4.
+const exportArgs = (out: string) => ['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', out, '--format', 'csv', '--no-history'];
 
 describe('typed at load', () => {
   it('types each fill and margin record as it is loaded, exactly as typing it again from raw_records does', async () => {
