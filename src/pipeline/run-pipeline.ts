@@ -32,6 +32,8 @@ import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Settings } from '../models/settings.js';
 import { settleSettings, type GivenSettings } from './settings.js';
+import { restoreBooks, snapshotBooks, type BooksSnapshot } from '../warehouse/settings.js';
+import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { refuseNotBegun, resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
 import { adoptEarlierExports } from '../export/earlier-exports.js';
 import { findHistoryGaps, historyIncomplete, type HistoryFindings } from './history.js';
@@ -195,7 +197,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     result.stageSeconds[name] = (performance.now() - started) / 1000;
     return value;
   };
+  // What the settings were: a command refused for its input (exit 2) changes none of them (docs/settings.md).
+  let before: BooksSnapshot | undefined;
   try {
+    before = await warehouse.exclusive(snapshotBooks);
     const run = await openRun(warehouse, options, clock);
     result.settings = run.settings;
     if (run.period !== undefined) result.period = run.period;
@@ -234,6 +239,12 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     if (findings !== undefined) result.incomplete = [result.incomplete, findings].filter((t) => t !== undefined).join('; ');
     await warehouse.exclusive((c) => finishRuns(c, runIds, runEnds(result.accounts, [gapsText, findings].filter((t) => t !== undefined).join('; ') || undefined, clock)));
     return result;
+  } catch (error) {
+    const snapshot = before;
+    if (snapshot !== undefined && error instanceof LedgerpipeError && error.exit === 'usage') {
+      await warehouse.transaction((c) => restoreBooks(c, snapshot)).catch(() => undefined);
+    }
+    throw error;
   } finally {
     options.progress.stop();
     await warehouse.close();

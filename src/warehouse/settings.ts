@@ -107,3 +107,29 @@ export async function recordOpening(c: DuckDBConnection, entry: { account: strin
     now: timestampTz(entry.now),
   });
 }
+
+/** The settings and what they hold (opening lots, the user's catalog), as they were before a command changed them. */
+export interface BooksSnapshot {
+  settings: RecordedSettings | undefined;
+  openingLots: unknown[][];
+  userCatalog: unknown[][];
+}
+
+/** What settleSettings may change, read before it does, so that a command refused for its input can put it back. */
+export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot> {
+  return {
+    settings: await readSettings(c),
+    openingLots: (await c.runAndReadAll('SELECT * FROM opening_lots ORDER BY rowid')).getRows(),
+    userCatalog: (await c.runAndReadAll('SELECT * FROM user_catalog')).getRows(),
+  };
+}
+
+/** Puts back the settings, opening lots and catalog a snapshot holds (docs/settings.md: a refused command changes none). */
+export async function restoreBooks(c: DuckDBConnection, snapshot: BooksSnapshot): Promise<void> {
+  await c.run('DELETE FROM settings');
+  if (snapshot.settings !== undefined) await writeSettings(c, snapshot.settings);
+  await c.run('DELETE FROM opening_lots');
+  for (const row of snapshot.openingLots) await c.run('INSERT INTO opening_lots VALUES ($1, $2, $3, $4, $5, $6)', row as never);
+  await c.run('DELETE FROM user_catalog');
+  for (const row of snapshot.userCatalog) await c.run('INSERT INTO user_catalog VALUES ($1, $2, $3, $4)', row as never);
+}
