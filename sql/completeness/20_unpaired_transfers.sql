@@ -31,9 +31,10 @@ FROM transfers AS t
 LEFT JOIN pairs AS p ON p.one = t.entry_id;
 
 -- unpaired_transfers: every internal transfer with no counterpart, and what it may be. A transfer is checked only
--- where its other side could have been read: every other account type with records (lp_account_type_sources) was
--- read at its instant (lp_covered). Before a range, only the streams that carry lots are read back to the
--- account's opening (docs/history.md): a transfer there to or from futures has its other side in a stream not read.
+-- where its other side could have been read: every other account type with records (lp_account_type_sources) that
+-- was read at all was read at its instant (lp_covered). Before a range, only the streams that carry lots are read
+-- back to the account's opening (docs/history.md): a transfer there to or from futures has its other side in a
+-- stream read over the range only.
 CREATE OR REPLACE VIEW unpaired_transfers AS
 SELECT account, source AS stream, account_type, asset, ts, source_id, amount,
   CASE
@@ -45,4 +46,8 @@ FROM lp_transfer_pairs() AS t
 WHERE t.other_entry IS NULL
   AND NOT EXISTS (
     SELECT 1 FROM (SELECT DISTINCT account_type FROM lp_account_type_sources()) AS o
-    WHERE o.account_type <> t.account_type AND NOT lp_covered(t.account, o.account_type, t.ts, t.ts + INTERVAL 1 MILLISECOND));
+    WHERE o.account_type <> t.account_type
+      -- An account type read at other times, but not at this one (an account type never read is no evidence).
+      AND EXISTS (SELECT 1 FROM lp_account_type_sources() AS s JOIN lp_read_spans() AS r ON r.stream = s.stream AND r.partition = s.partition
+                  WHERE s.account_type = o.account_type AND r.account = t.account)
+      AND NOT lp_covered(t.account, o.account_type, t.ts, t.ts + INTERVAL 1 MILLISECOND));

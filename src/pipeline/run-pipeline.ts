@@ -387,7 +387,7 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   const { options, settings } = run;
   const period = exportPeriod(run, result.accounts);
   const range = period.window;
-  const coverage = await rangeCoverage(warehouse, run, result, range);
+  const coverage = await rangeCoverage(warehouse, run, result, range, period.toDate);
   const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
   const gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: gaps.some((g) => g.account !== 'default') });
   const incomplete = (...more: string[]) => [result.incomplete, ...more].filter((t) => t !== undefined).join('; ');
@@ -435,22 +435,34 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
  * stream of every account covers of it (the instant the period is "to date" to).
  */
 function readUpTo(coverage: readonly StreamCoverage[], range: Window): number {
-  const ends = coverage.map((c) => Math.max(range.start, ...c.covered.map((w) => w.end)));
+  const ends = coverage.map((c) => firstSpanEnd(c, range));
   return ends.length === 0 ? range.start : Math.min(...ends);
 }
 
-/** The coverage of the export range the gap rule checks: up to where this run read, of the streams it names. */
-async function rangeCoverage(warehouse: Warehouse, run: Run, result: PipelineResult, range: Window): Promise<StreamCoverage[]> {
+/**
+ * The coverage of the export range the gap rule checks: up to where this run read, of the streams it names. An
+ * export alone of a period to date is the period up to where its records were read: each account's streams up to
+ * the latest instant all of them reached.
+ */
+async function rangeCoverage(warehouse: Warehouse, run: Run, result: PipelineResult, range: Window, toDate: boolean): Promise<StreamCoverage[]> {
   const { options } = run;
   const streams = checkedStreams(options);
-  return coverageOfRange(warehouse, {
-    range,
-    now: (options.clock ?? Date.now)(),
-    // Where this run read up to (the platform's present); without an extraction, every account held.
-    ...(options.pipeline.stages.includes('extract') ? { accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) } : {}),
-    ...(streams === undefined ? {} : { streams }),
+  const now = (options.clock ?? Date.now)();
+  const base = { range, now, ...(streams === undefined ? {} : { streams }) };
+  // Where this run read up to (the platform's present); without an extraction, every account held.
+  if (options.pipeline.stages.includes('extract')) return coverageOfRange(warehouse, { ...base, accounts: result.accounts.map((a) => ({ name: a.account, end: a.extract.to })) });
+  const held = await coverageOfRange(warehouse, base);
+  if (!toDate) return held;
+  const accounts = [...new Set(held.map((c) => c.account))].map((name) => {
+    // The latest instant a stream of the account was read up to from the range's start; nothing read: up to now.
+    const reached = Math.max(...held.filter((c) => c.account === name).map((c) => firstSpanEnd(c, range)));
+    return { name, end: reached > range.start ? reached : now };
   });
+  return coverageOfRange(warehouse, { ...base, accounts });
 }
+
+/** Where a stream's reading of a range stopped: the end of its covered span from the range's start, else the start. */
+const firstSpanEnd = (c: StreamCoverage, range: Window): number => c.covered.find((w) => w.start <= range.start)?.end ?? range.start;
 
 /** The export stage's files: the run's set, each account's own tax files and report, and the lake (--lake). */
 async function writeExports(

@@ -116,6 +116,12 @@ export async function writeReport(warehouse: Warehouse, path: string, content: {
   }
 }
 
+/** For a range that ends after the present: the period to date, up to the instant its records were read. */
+function toDate(facts: ReportFacts): string {
+  if (facts.toDate === undefined) return '';
+  return ` · <b id="to-date">to date: read up to ${escape(new Date(facts.toDate.readUpTo).toISOString())}</b>, the rest of the period not yet past`;
+}
+
 /** The page's valued column and its currency: the fiat's where one is given, else USDT. */
 function valueOf(valuation: Valuation): { column: 'value_fiat' | 'value_usdt'; currency: string } {
   return valuation.fiat === null ? { column: 'value_usdt', currency: 'USDT' } : { column: 'value_fiat', currency: valuation.fiat };
@@ -238,7 +244,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
 <style>${REPORT_STYLE}</style></head>
 <body>
 <header><h1>Year-end report</h1>
-<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)}) · values in ${escape(valuation.fiat ?? 'USDT')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
+<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)})${toDate(facts)} · values in ${escape(valuation.fiat ?? 'USDT')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
 ${sections.join('\n')}
 <footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (docs/values.md).</footer>
 </body></html>

@@ -85,13 +85,18 @@ describe('the books in one folder', () => {
     expect(before.length > 0 && before.every((r) => UK_RULES.includes(String(r['match_rule'])))).toBe(true);
   });
 
-  it('refuses a year that has not begun in one line, writing nothing', async () => {
+  it('refuses a year that has not begun in one line, writing nothing, and says the year under way is to date', async () => {
     const before = await readdir(join(dir, 'exports'));
     const refused = await run('export', '--year', String(NEXT));
     expect([refused.status, refused.stdout, refused.stderr.trim()]).toEqual([2, '', `ledgerpipe: --year ${NEXT}: ${NEXT} has not begun; the last complete year is ${YEAR}`]);
     expect(await readdir(join(dir, 'exports'))).toEqual(before);
     const after = await files(`exports/${YEAR}`);
     for (const [name, bytes] of filed) expect(after.get(name)?.equals(bytes), name).toBe(true);
+    // The year under way is to date: its report says so, and up to when its records were read.
+    const report = await run('report', '--year', String(YEAR + 1));
+    expect([report.status, report.stderr]).toEqual([0, '']);
+    const page = await readFile(join(dir, 'exports', `${YEAR + 1}-to-date`, 'report.html'), 'utf8');
+    expect(page).toMatch(/<b id="to-date">to date: read up to \d{4}-\d{2}-\d{2}T[\d:.]+Z<\/b>, the rest of the period not yet past/);
   });
 
   it('changes a setting only when told, says so in one line, recomputes, and status lists it', async () => {

@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readCoverage } from '../../src/warehouse/coverage.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { CLI, runCliProcess } from '../helpers/cli.js';
-import { loaded, truthInRange } from '../helpers/truth.js';
+import { loaded, truthOfRun } from '../helpers/truth.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 4, 1);
@@ -119,7 +119,7 @@ describe('extract killed with SIGKILL at random moments', () => {
     const warehouse = await openWarehouse(db);
     try {
       for (const stream of PAGED_STREAMS) {
-        expect(await loaded(warehouse.connection, stream), stream).toEqual(truthInRange(sim.dataset, stream, FROM, TO));
+        expect(await loaded(warehouse.connection, stream), stream).toEqual(truthOfRun(sim.dataset, stream, FROM, TO));
       }
       const open = await warehouse.connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM coverage WHERE status <> 'done'");
       expect(open.getRowObjectsJS()[0]?.['n']).toBe(0);
