@@ -78,11 +78,21 @@ const DEFAULTS = {
   historyFrom: 'opening',
 } as const satisfies Partial<Settings>;
 
-/** A setting's default, given the others chosen so far: the pool follows the cost basis. */
+/**
+ * A setting's default, given the others chosen so far: the pool follows the cost basis, and the UK rules bring the
+ * UK's tax year (6 April, Income Tax Act 2007 s.4) and its clock (Europe/London), each unless given.
+ */
 export function defaultSetting(name: SettingName, chosen: Partial<Settings>): unknown {
-  if (name === 'pool') return DEFAULT_POOL[chosen.costBasis ?? DEFAULTS.costBasis];
+  const costBasis = chosen.costBasis ?? DEFAULTS.costBasis;
+  if (name === 'pool') return DEFAULT_POOL[costBasis];
+  if (name === 'taxYearStart' && costBasis === 'uk') return UK_TAX_YEAR_START;
+  if (name === 'timeZone' && costBasis === 'uk') return UK_TIME_ZONE;
   return (DEFAULTS as Partial<Record<SettingName, unknown>>)[name] ?? null;
 }
+
+/** The UK's tax year starts on 6 April (HMRC, "Tax year", CRYPTO22030 speaks of it; Income Tax Act 2007 s.4). */
+export const UK_TAX_YEAR_START = '04-06';
+export const UK_TIME_ZONE = 'Europe/London';
 
 const descriptions: Readonly<Record<SettingName, string>> = {
   fiat: 'The fiat currency every movement is also valued in (--fiat, the config\'s fiat); NULL: USDT only.',

@@ -31,10 +31,11 @@ import type { PriceResult } from '../prices/extract-prices.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Settings } from '../models/settings.js';
-import { settleSettings, type GivenSettings } from './settings.js';
-import { restoreBooks, snapshotBooks, type BooksSnapshot } from '../warehouse/settings.js';
+import { periodSettings, settleSettings, type GivenSettings } from './settings.js';
+import { recordedOrFirst, restoreBooks, snapshotBooks, type BooksSnapshot } from '../warehouse/settings.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
-import { refuseNotBegun, resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
+import { resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
+import { existsSync } from 'node:fs';
 import { adoptEarlierExports } from '../export/earlier-exports.js';
 import { findHistoryGaps, historyIncomplete, type HistoryFindings } from './history.js';
 import { formatWindow } from '../time/window.js';
@@ -183,8 +184,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const { pipeline } = options;
   const clock = options.clock ?? Date.now;
   const budget = runIpBudget(options, clock);
-  // What has not happened is refused before the warehouse is opened or a file touched.
-  if (options.range !== undefined) refuseNotBegun(options.range, options.given ?? {}, clock());
+  // What has not happened is refused before a warehouse is made or a file touched (its settings are the defaults).
+  if (options.range !== undefined && !existsSync(options.dbPath)) resolvePeriod(options.range, periodSettings(options.given ?? {}, undefined), clock());
   const warehouse = await openWarehouse(options.dbPath);
   // The rows of `runs` this run keeps up to date: one per account, each with the stage it is in.
   let runIds: string[] = [];
@@ -261,6 +262,8 @@ async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock:
   const { stages } = options.pipeline;
   const computesGains = stages.includes('export') || stages.includes('transform');
   const command = options.command ?? `run ${options.pipeline.name}`;
+  // A range that has not begun, in the settings this command will have, is refused before they are written.
+  if (options.range !== undefined) resolvePeriod(options.range, periodSettings(options.given ?? {}, await warehouse.exclusive(recordedOrFirst)), clock());
   const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, { command, now: clock(), computesGains, transforms: stages.includes('transform') });
   for (const line of lines) options.log.info(line);
   const period = options.range === undefined ? undefined : resolvePeriod(options.range, settings, clock());
@@ -480,7 +483,10 @@ async function writeExports(
   // The report of the set shows every account the warehouse holds, as its tables do.
   const byAccount = result.completenessByAccount;
   const completeness = byAccount === undefined ? {} : { completeness: completenessOf(byAccount) };
-  const toDate = manifest.toDate === undefined ? {} : { toDate: manifest.toDate };
+  const toDate = {
+    ...(manifest.toDate === undefined ? {} : { toDate: manifest.toDate }),
+    ...(run.period?.label.startsWith('tax year') === true ? { taxYear: run.period.label.replace(/ to date$/, '') } : {}),
+  };
   if (run.period === undefined) {
     // The nightly's folder is known only now: made ready as --out's is before a run.
     await prepareOut(dir);

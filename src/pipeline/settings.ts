@@ -83,6 +83,20 @@ function consequence(name: SettingName, context: SettleContext, ledger: boolean)
 }
 
 /**
+ * What the range of a command is read with, before anything is written: its time zone and tax-year start as
+ * settleSettings will settle them (given, else recorded, else their defaults, which follow the cost basis). A range
+ * that has not begun is refused with them, the warehouse untouched.
+ */
+export function periodSettings(given: GivenSettings, recorded: RecordedSettings | undefined): { timeZone: string; taxYearStart: string } {
+  const pick = <K extends 'costBasis' | 'timeZone' | 'taxYearStart'>(name: K, chosen: Partial<Settings>): Settings[K] => {
+    const before = recorded?.[name];
+    return (given[name] ?? (before !== undefined && before.setBy !== null ? before.value : defaultSetting(name, chosen))) as Settings[K];
+  };
+  const costBasis = pick('costBasis', {});
+  return { timeZone: pick('timeZone', { costBasis }), taxYearStart: pick('taxYearStart', { costBasis }) };
+}
+
+/**
  * Settles the warehouse's settings for one command (docs/settings.md): what the command was given, else what the
  * warehouse records, else the defaults. A given value that differs changes the setting and is said in one line;
  * one not given is never reset. The files given (rates, opening lots, catalog) are loaded with the row, in one
@@ -123,8 +137,9 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
     else set('fiatSource', source ?? (recorded.fiatSource.value === null ? 'pair' : undefined));
     chosen.fiatSource = next.fiatSource.value;
-    set('timeZone', given.timeZone);
+    // The cost basis before the settings whose defaults follow it (docs/settings.md).
     set('costBasis', given.costBasis);
+    set('timeZone', given.timeZone);
     set('pool', given.pool);
     set('taxYearStart', given.taxYearStart);
     set('withdrawals', given.withdrawals);

@@ -27,6 +27,8 @@ export interface ReportFacts {
   completeness?: Completeness;
   /** The range ends after the present: the period to date, its records read up to this instant (Unix ms). */
   toDate?: { readUpTo: number };
+  /** The period's name when it is a tax year (`tax year 2025-26`): the heading says it before its dates. */
+  taxYear?: string;
 }
 
 /** The charts' classes: what each monthly chart adds up (docs/report.md). */
@@ -237,7 +239,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
     `<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>`,
     await largestSection(warehouse, where, valuation),
   ];
-  const period = formatRange(range, valuation.timeZone);
+  const period = `${facts.taxYear === undefined ? '' : `${facts.taxYear}: `}${formatRange(range, valuation.timeZone)}`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Year-end report, ${escape(period)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">

@@ -121,15 +121,3 @@ export function yearToDate(end: number, timeZone: string, now: number): Period {
   return { window: { start, end }, folder: toDate ? `${year}-to-date` : String(year), label: toDate ? `${year} to date` : String(year), toDate };
 }
 
-/**
- * Refuses, before anything is opened, a range that has not begun in any time zone: its start is later than now
- * even where the day starts first (UTC+14). The line is the one resolvePeriod writes in the zone given (UTC
- * without one). A range that may have begun somewhere is left to resolvePeriod, once the warehouse's zone is known.
- */
-export function refuseNotBegun(spec: RangeSpec, given: Partial<PeriodSettings>, now: number): void {
-  try {
-    resolvePeriod(spec, { timeZone: 'Pacific/Kiritimati', taxYearStart: '01-01' }, now);
-  } catch {
-    resolvePeriod(spec, { timeZone: given.timeZone ?? 'UTC', taxYearStart: given.taxYearStart ?? '01-01' }, now);
-  }
-}

@@ -24,10 +24,11 @@ const row = async () => (await rows(warehouse, 'SELECT fiat, fiat_source, time_z
 
 describe('the warehouse\'s settings (docs/settings.md)', () => {
   it('start at their defaults, are set by the first command that gives them, and say nothing then', async () => {
-    const first = await settle({ costBasis: 'uk', timeZone: 'Europe/London' });
+    const first = await settle({ costBasis: 'uk', timeZone: 'Europe/Berlin' });
     expect(first.lines).toEqual([]);
-    expect(first.settings).toMatchObject({ fiat: null, fiatSource: null, timeZone: 'Europe/London', costBasis: 'uk', pool: 'all', taxYearStart: '01-01', withdrawals: 'transfer', historyFrom: 'opening' });
-    expect(await row()).toEqual({ fiat: null, fiat_source: null, time_zone: 'Europe/London', cost_basis: 'uk', pool: 'all', tax_year_start: '01-01', withdrawals: 'transfer', history_from: 'opening', basis_by: 'run year-end', pool_by: null });
+    // The UK rules bring the UK's tax year (6 April) unless given; the time zone given wins over London's.
+    expect(first.settings).toMatchObject({ fiat: null, fiatSource: null, timeZone: 'Europe/Berlin', costBasis: 'uk', pool: 'all', taxYearStart: '04-06', withdrawals: 'transfer', historyFrom: 'opening' });
+    expect(await row()).toEqual({ fiat: null, fiat_source: null, time_zone: 'Europe/Berlin', cost_basis: 'uk', pool: 'all', tax_year_start: '04-06', withdrawals: 'transfer', history_from: 'opening', basis_by: 'run year-end', pool_by: null });
   });
 
   it('keeps what a command is not given, changes what differs in one line each, and lets a default follow', async () => {
@@ -35,9 +36,14 @@ describe('the warehouse\'s settings (docs/settings.md)', () => {
     // A command given nothing resets nothing.
     expect((await settle({}, 'run nightly')).lines).toEqual([]);
     expect((await row())?.['cost_basis']).toBe('uk');
-    // The pool was never given: it follows the cost basis, and its change is said too.
+    // The pool, time zone and tax year were never given: they follow the cost basis, and their changes are said too.
     const changed = await settle({ costBasis: 'fifo' }, 'export');
-    expect(changed.lines).toEqual(['cost basis: uk -> fifo; disposals recomputed', 'pool: all -> account; disposals recomputed']);
+    expect(changed.lines).toEqual([
+      'time zone: Europe/London -> UTC; values are made with it',
+      'cost basis: uk -> fifo; disposals recomputed',
+      'pool: all -> account; disposals recomputed',
+      'tax-year start: 04-06 -> 01-01; disposals recomputed',
+    ]);
     // One given keeps its value whatever the cost basis does after.
     await settle({ pool: 'all' }, 'export');
     expect((await settle({ costBasis: 'hifo' }, 'extract', false)).lines).toEqual(['cost basis: fifo -> hifo; the next transform or export recomputes the disposals']);

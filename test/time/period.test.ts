@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { refuseNotBegun, resolvePeriod, windowPeriod, yearToDate } from '../../src/time/period.js';
+import { periodSettings } from '../../src/pipeline/settings.js';
+import { resolvePeriod, windowPeriod, yearToDate } from '../../src/time/period.js';
 
 const NOW = Date.parse('2026-11-29T05:00:00Z');
 const utc = { timeZone: 'UTC', taxYearStart: '01-01' };
@@ -30,10 +31,9 @@ describe('a period and its folder (docs/files.md, "A folder per period")', () =>
     expect(() => resolvePeriod({ kind: 'between', from: '2027-01-01', to: '2027-02-01' }, utc, NOW)).toThrow('--from 2027-01-01 has not come yet (it is 2026-11-29T05:00:00.000Z now); give a range that has begun');
   });
 
-  it('refuses before anything is opened only what has begun in no time zone', () => {
-    const newYearsEve = Date.parse('2026-12-31T20:00:00Z');
-    // 2027 began at 10:00 UTC on the 31st where the day starts first (UTC+14): left to the warehouse's own zone.
-    expect(() => refuseNotBegun({ kind: 'year', year: 2027 }, {}, newYearsEve)).not.toThrow();
-    expect(() => refuseNotBegun({ kind: 'year', year: 2027 }, {}, NOW)).toThrow('--year 2027: 2027 has not begun; the last complete year is 2025');
+  it('reads a range in the settings a command will have: given, else recorded, else the defaults of the cost basis', () => {
+    expect(periodSettings({}, undefined)).toEqual({ timeZone: 'UTC', taxYearStart: '01-01' });
+    expect(periodSettings({ costBasis: 'uk' }, undefined)).toEqual({ timeZone: 'Europe/London', taxYearStart: '04-06' });
+    expect(periodSettings({ costBasis: 'uk', timeZone: 'UTC' }, undefined)).toEqual({ timeZone: 'UTC', taxYearStart: '04-06' });
   });
 });
