@@ -61,6 +61,7 @@ export function parseRangeSpec(args: Pick<CommonArgs, 'from' | 'to' | 'year' | '
   const given = [args.year !== undefined && '--year', args['tax-year'] !== undefined && '--tax-year', (args.from !== undefined || args.to !== undefined) && '--from/--to'].filter((g) => g !== false);
   if (given.length > 1) throw new UsageError(`give one of ${given.join(', ')}, not both`);
   if (args.year !== undefined) {
+    if (/^\d{4}-\d{2}$/.test(args.year)) throw new UsageError(`--year ${args.year} is a tax year: give --tax-year ${args.year} (the year that starts on the tax-year start in ${args.year.slice(0, 4)})`);
     if (!/^\d{4}$/.test(args.year)) throw new UsageError(`--year ${JSON.stringify(args.year)} is not a year; use a four-digit year such as 2025`);
     return { kind: 'year', year: Number(args.year) };
   }

@@ -4,6 +4,7 @@ import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import type { GivenSettings } from '../pipeline/settings.js';
 import { historyLines } from '../pipeline/history.js';
+import { describeImplausible, type Implausible } from '../warehouse/plausibility.js';
 import type { HistoryFrom } from '../models/settings.js';
 import { assertTimeZone, formatInstant, parseInstant } from '../time/instant.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -47,6 +48,7 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   if (result.prices !== undefined) lines.push('', ...pricesLines(result.prices));
   const unpriced = unpricedLines(result.unpriced);
   if (unpriced.length > 0) lines.push('', ...unpriced);
+  lines.push(...plausibilityLines(result.plausibility ?? []));
   if (result.gains !== undefined) lines.push('', ...gainsLines(result.gains));
   if (result.history !== undefined && result.settings !== undefined) lines.push(...historyLines(result.history, result.settings, result.gains?.unit ?? 'USDT'));
   const finalAt = result.exported?.gainsFinalAt;
@@ -69,6 +71,17 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
     lines.push('', `lake: ${result.lake.length} partitions of ${accounts} accounts written, ${result.lake.reduce((n, p) => n + p.rows, 0)} rows`);
   }
   return lines;
+}
+
+/** The movements far outside the account's scale (docs/review.md): a count, and the first few, each with its record. */
+export function plausibilityLines(list: readonly Implausible[], shown = 5): string[] {
+  if (list.length === 0) return [];
+  return [
+    '',
+    `to review: ${list.length} movement${list.length === 1 ? '' : 's'} far outside the account's scale (SELECT * FROM plausibility; docs/review.md):`,
+    ...list.slice(0, shown).map((i) => `  ${describeImplausible(i)}`),
+    ...(list.length > shown ? [`  and ${list.length - shown} more`] : []),
+  ];
 }
 
 /** --ip-limit, else the config's ipLimit, else the default (docs/many-accounts.md). */

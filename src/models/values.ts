@@ -149,6 +149,25 @@ export const yearSummary: Model = {
 };
 
 /** The prices' tables, then the views of values, in the order they are made. */
+export const plausibility: Model = {
+  name: 'plausibility',
+  kind: 'view',
+  description:
+    "Movements far outside the account's own scale, listed for review and never changed: a fee above 1% of its movement, interest above the balance that earned it, a refund above the fees paid (sql/values/60_plausibility.sql; docs/review.md).",
+  columns: [
+    accountColumn,
+    text('asset', 'The coin that moved.'),
+    instant('ts', 'When.'),
+    text('source', 'The stream of the record.'),
+    text('source_id', "The record's id in its stream."),
+    text('finding', 'fee_above_1pct, income_above_holdings or refund_above_fees.'),
+    amount('amount', 'The movement, signed as the ledger books it.'),
+    amount('value_usdt', 'Its value in USDT; NULL without a price.'),
+    amount('compared_with', 'What it was set beside: the value a trade gave, the quantity withdrawn, the balance before it, or the fees paid in the 366 days before it.'),
+    text('compared_as', 'What compared_with is, in words.'),
+  ],
+};
+
 export const VALUE_MODELS: readonly Model[] = [
   priceCandles,
   priceCoverage,
@@ -161,4 +180,5 @@ export const VALUE_MODELS: readonly Model[] = [
   ledgerValued,
   yearSummary,
   lpLedgerValued,
+  plausibility,
 ];

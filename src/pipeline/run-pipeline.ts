@@ -29,6 +29,7 @@ import { failedEnd, finishRuns, startRunsForEveryAccount } from './run-rows.js';
 import { prepareValuation, pricesBeside, pricesStage, withFiguresOf, type EarlyPrices, type ValuationOptions } from './prices-stage.js';
 import type { PriceResult } from '../prices/extract-prices.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
+import { readPlausibility, type Implausible } from '../warehouse/plausibility.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Settings } from '../models/settings.js';
 import { periodSettings, settleSettings, type GivenSettings } from './settings.js';
@@ -94,6 +95,8 @@ export interface PipelineResult {
   prices?: PriceResult;
   /** Assets of the exported range with movements that have no value (a warning, not a gap). */
   unpriced: Unpriced[];
+  /** Movements of the exported range far outside the account's scale, listed for review (docs/review.md). */
+  plausibility?: Implausible[];
   /** The lake's partitions written (--lake). */
   lake?: LakePartition[];
   /** What proves the run's accounts complete or shows where they are not (after a transform), and their holdings. */
@@ -267,6 +270,10 @@ async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock:
   const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, { command, now: clock(), computesGains, transforms: stages.includes('transform') });
   for (const line of lines) options.log.info(line);
   const period = options.range === undefined ? undefined : resolvePeriod(options.range, settings, clock());
+  if (options.range?.kind === 'year' && settings.taxYearStart !== '01-01') {
+    const y = options.range.year;
+    options.log.warn(`--year ${y} is the calendar year; the tax year starts on ${settings.taxYearStart} (the warehouse's tax-year start): for it, give --tax-year ${y - 1}-${String(y % 100).padStart(2, '0')} or ${y}-${String((y + 1) % 100).padStart(2, '0')}`);
+  }
   // Read past the range as far as its gains look ahead (the UK rules' 30 days), the files staying the range's.
   const read = period === undefined ? undefined : { start: period.window.start, end: period.window.end + lookAhead(settings) };
   const out = options.out === undefined ? { root: options.exportsRoot ?? DEFAULT_EXPORTS_ROOT } : { given: options.out };
@@ -412,6 +419,7 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   // An export without a transform of its own reports what the last transform's views show.
   if (result.completeness === undefined) await readRunCompleteness(warehouse, run, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);
+  result.plausibility = await readPlausibility(warehouse, range);
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
   const upTo = period.toDate ? readUpTo(coverage, range) : undefined;
   // The UK rules' last disposals are matched with acquisitions up to 30 days after the range: not final before then.

@@ -61,7 +61,7 @@ describe('the retail account', () => {
 
   it('holds tens of thousands of USDT at the start of its year, and within a factor of two of that at its end', () => {
     const [atFrom, atTo] = [worth(FROM), worth(TO)];
-    expect([text(atFrom), text(atTo)]).toEqual(['70829.12', '86295.80']);
+    expect([text(atFrom), text(atTo)]).toEqual(['69891.02', '83943.61']);
     expect(atFrom >= 10_000_00000000n && atFrom <= 1_000_000_00000000n).toBe(true);
     expect(atTo * 2n >= atFrom && atTo <= atFrom * 2n).toBe(true);
   });
@@ -73,13 +73,13 @@ describe('the retail account', () => {
     let earn = 0n;
     for (let day = FROM; day < TO; day += DAY_MS) earn += worth(day, 'earn');
     const average = earn / 365n;
-    expect([text(interest), text(average)]).toEqual(['365.74', '9937.75']);
+    expect([text(interest), text(average)]).toEqual(['359.79', '9804.09']);
     expect(interest * 10n <= average).toBe(true);
     const refunds = records('spot_tax_records').filter((r) => r.record['spotTaxType'] === 'Trading fee rebate').reduce((s, r) => s + units8(r.record['amount']), 0n);
     const spotFees = records('spot_tax_records').filter((r) => r.record['spotTaxType'] === 'Transaction fee deduct').reduce((s, r) => s + usdt(String(r.record['coin']), -units8(r.record['amount']), r.ts), 0n);
     const futuresFees = records('futures_fills').reduce((s, r) => s - units8((r.record['feeDetail'] as Payload[])[0]?.['totalFee']), 0n);
     const marginFees = records('margin_records').reduce((s, r) => s + usdt(String(r.record['coin']), -units8(r.record['fee']), r.ts), 0n);
-    expect([text(refunds), text(spotFees), text(futuresFees), text(marginFees)]).toEqual(['71.03', '760.04', '685.99', '59.28']);
+    expect([text(refunds), text(spotFees), text(futuresFees), text(marginFees)]).toEqual(['69.41', '742.33', '676.41', '58.40']);
     expect(refunds * 10n <= spotFees + futuresFees + marginFees).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import type { PipelineResult } from '../../pipeline/run-pipeline.js';
 import { completenessLines } from '../completeness-lines.js';
+import { describeImplausible } from '../../warehouse/plausibility.js';
 import { createLogger } from '../../util/logger.js';
 import { silentProgress } from '../../extract/progress.js';
 import { periodicProgress, terminalProgress } from '../progress.js';
@@ -34,6 +35,8 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
     ...(unreviewed > 0 ? [`${unreviewed} type${unreviewed === 1 ? '' : 's'} the type catalog lacks, booked as unreviewed (ledgerpipe status --db ${where.db} lists them)`] : []),
     ...result.unpriced.map((u) => `${u.entries} ${u.asset} movement${u.entries === 1 ? '' : 's'} without a ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}, left without a value`),
     ...unmatchedLines(result),
+    ...(result.plausibility ?? []).slice(0, 3).map((i) => describeImplausible(i)),
+    ...((result.plausibility ?? []).length > 3 ? [`${(result.plausibility ?? []).length - 3} more movements far outside the account's scale (SELECT * FROM plausibility)`] : []),
   ];
   const files = [...new Set(result.exports.map((f) => basename(f.path)))];
   return [

@@ -34,7 +34,7 @@ export function deposit(c: RetailContext, ts: number, coin: string, size: bigint
  * A withdrawal on chain of `size`, its network fee on top (network-fees.ts). `success` takes both from spot (its
  * spot "Withdrawal" mirror); `reject` moves nothing; `pendingFirst` serves it `pending` until the simulator's
  * pendingMs has passed, as the stress set's last-day withdrawals (the truth holds its final form). Too little in
- * spot for size and fee: no withdrawal.
+ * spot for size and fee: no withdrawal; a size under 100 times the fee is raised to that.
  *
  * @example
  * withdraw(c, ts, { coin: 'USDT', chain: 'trc20', size: 500_00000000n, status: 'success' });
@@ -42,20 +42,22 @@ export function deposit(c: RetailContext, ts: number, coin: string, size: bigint
 export function withdraw(c: RetailContext, ts: number, w: { coin: string; chain: string; size: bigint; status: 'success' | 'reject'; pendingFirst?: boolean }): void {
   const fee = NETWORK_FEES[`${w.coin}:${w.chain}`];
   if (fee === undefined) throw new Error(`no network fee for ${w.coin} on ${w.chain}`);
-  if (w.size <= 0n || (w.status === 'success' && w.size + fee > held(c, 'spot', w.coin))) return;
+  // Nobody sends an amount the network fee would take more than 1% of (docs/review.md flags such a fee).
+  const size = w.size < fee * 100n ? fee * 100n : w.size;
+  if (w.size <= 0n || (w.status === 'success' && size + fee > held(c, 'spot', w.coin))) return;
   const transit = onChain(c.rng, w.chain);
   const uTime = ts + c.rng.int(120_000, 2_400_000);
   const confirm = w.status === 'success' ? String(c.rng.int(12, 120)) : '0';
   const clientOid = c.rng.chance(0.3) ? `lp${c.rng.hex(16)}` : '';
   c.book.write('withdrawals', '', ts, [
     (orderId) => {
-      const record = withdrawalRecord({ orderId, ts, coin: w.coin, size: w.size, fee: -fee, status: w.status, confirm, uTime, clientOid, transit });
+      const record = withdrawalRecord({ orderId, ts, coin: w.coin, size, fee: -fee, status: w.status, confirm, uTime, clientOid, transit });
       return w.pendingFirst === true ? { record, before: { ...record, status: 'pending', confirm: '0', uTime: String(ts) } } : { record };
     },
   ]);
   if (w.status !== 'success') return;
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: 'Withdrawal', coin: w.coin, amount: -w.size, fee: -fee }) })]);
-  c.book.move(spot(w.coin), -(w.size + fee));
+  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: 'Withdrawal', coin: w.coin, amount: -size, fee: -fee }) })]);
+  c.book.move(spot(w.coin), -(size + fee));
 }
 
 /** A transfer between spot and the P2P (funding) account: the P2P record and its spot mirror, at one time. */

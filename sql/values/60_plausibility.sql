@@ -1,0 +1,62 @@
+-- plausibility: movements far outside the account's own scale, listed for review, never changed (docs/review.md).
+-- A data error of that size (a field misread, a decimal point moved) would otherwise pass as a figure: each row
+-- names its record and what it was set beside.
+--   fee_above_1pct          a fee above 1% of its movement: a trade's fee beside the value the trade gave (USDT),
+--                           a withdrawal's fee beside the quantity withdrawn;
+--   income_above_holdings   interest earned above the balance of the asset that earned it, just before it (the
+--                           ledger's own running total of the asset, every account type, from its first row);
+--   refund_above_fees       a fee refund above the fees the account paid in the year (366 days) before it (USDT).
+CREATE OR REPLACE VIEW plausibility AS
+WITH valued AS (
+  SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows()
+),
+trade_given AS (
+  SELECT account, trade_group, sum(abs(value_usdt)) AS given_usdt, count(*) FILTER (WHERE value_usdt IS NULL) AS unvalued
+  FROM valued
+  WHERE trade_group IS NOT NULL AND tax_class IN ('trade_leg', 'conversion') AND amount < 0
+  GROUP BY account, trade_group
+),
+trade_fees AS (
+  SELECT f.account, f.asset, f.ts, f.source, f.source_id, 'fee_above_1pct' AS finding, f.amount, f.value_usdt,
+    g.given_usdt AS compared_with, 'the value the trade gave, USDT' AS compared_as
+  FROM valued AS f
+  JOIN trade_given AS g USING (account, trade_group)
+  WHERE f.tax_class = 'trading_fee' AND f.amount < 0 AND f.value_usdt IS NOT NULL AND g.unvalued = 0 AND g.given_usdt > 0
+    AND abs(f.value_usdt) * 100 > g.given_usdt
+),
+withdrawal_fees AS (
+  SELECT f.account, f.asset, f.ts, f.source, f.source_id, 'fee_above_1pct' AS finding, f.amount, f.value_usdt,
+    abs(w.amount) AS compared_with, 'the quantity withdrawn' AS compared_as
+  FROM valued AS f
+  JOIN valued AS w ON w.account = f.account AND w.source = f.source AND w.source_id = f.source_id AND w.asset = f.asset
+    AND w.tax_class = 'external_withdrawal'
+  WHERE f.tax_class = 'withdrawal_fee' AND abs(f.amount) * 100 > abs(w.amount)
+),
+-- The running total only of the assets that earned interest: a window over the whole ledger costs.
+held AS (
+  SELECT *, coalesce(sum(amount) OVER (PARTITION BY account, asset ORDER BY ts, entry_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS held_before
+  FROM valued
+  WHERE (account, asset) IN (SELECT account, asset FROM valued WHERE tax_class = 'interest_earned')
+),
+interest AS (
+  SELECT account, asset, ts, source, source_id, 'income_above_holdings' AS finding, amount, value_usdt,
+    held_before AS compared_with, 'the balance of the asset just before it' AS compared_as
+  FROM held
+  WHERE tax_class = 'interest_earned' AND amount > 0 AND amount > held_before
+),
+fees_paid AS (
+  SELECT *,
+    coalesce(sum(CASE WHEN tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 THEN abs(value_usdt) END)
+      OVER (PARTITION BY account ORDER BY ts RANGE BETWEEN INTERVAL 366 DAYS PRECEDING AND CURRENT ROW), 0) AS paid_before
+  FROM valued
+  WHERE account IN (SELECT account FROM valued WHERE tax_class = 'trading_fee' AND amount > 0)
+),
+refunds AS (
+  SELECT account, asset, ts, source, source_id, 'refund_above_fees' AS finding, amount, value_usdt,
+    paid_before AS compared_with, 'the fees paid in the 366 days before it, USDT' AS compared_as
+  FROM fees_paid
+  WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL AND value_usdt > paid_before
+)
+SELECT account, asset, ts, source, source_id, finding, CAST(amount AS DECIMAL(38, 18)) AS amount, CAST(value_usdt AS DECIMAL(38, 18)) AS value_usdt,
+  CAST(compared_with AS DECIMAL(38, 18)) AS compared_with, compared_as
+FROM (SELECT * FROM trade_fees UNION ALL SELECT * FROM withdrawal_fees UNION ALL SELECT * FROM interest UNION ALL SELECT * FROM refunds);

@@ -1,0 +1,55 @@
+import type { Window } from '../time/window.js';
+import { hasTables } from './tables.js';
+import { timestampTz } from './time-values.js';
+import type { Warehouse } from './warehouse.js';
+
+/** One movement far outside the account's scale (view plausibility; docs/review.md). */
+export interface Implausible {
+  account: string;
+  asset: string;
+  ts: number;
+  source: string;
+  sourceId: string;
+  finding: 'fee_above_1pct' | 'income_above_holdings' | 'refund_above_fees';
+  amount: string;
+  valueUsdt: string | null;
+  comparedWith: string | null;
+  comparedAs: string;
+}
+
+/**
+ * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first.
+ *
+ * @example
+ * const review = await readPlausibility(warehouse, { start, end }); // [] for an account within its own scale
+ */
+export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
+  return warehouse.exclusive(async (c) => {
+    if (!(await hasTables(c, ['plausibility']))) return [];
+    const reader = await c.runAndReadAll(
+      `SELECT account, asset, epoch_ms(ts) AS ms, source, source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt,
+         lp_decimal_text(compared_with) AS compared_with, compared_as
+       FROM plausibility WHERE ts >= $from AND ts < $to AND ($account IS NULL OR account = $account)
+       ORDER BY abs(value_usdt) DESC NULLS LAST, ts, source, source_id`,
+      { from: timestampTz(range.start), to: timestampTz(range.end), account: account ?? null },
+    );
+    return reader.getRowObjectsJS().map((r) => ({
+      account: String(r['account']),
+      asset: String(r['asset']),
+      ts: Number(r['ms']),
+      source: String(r['source']),
+      sourceId: String(r['source_id']),
+      finding: String(r['finding']) as Implausible['finding'],
+      amount: String(r['amount']),
+      valueUsdt: r['value_usdt'] === null ? null : String(r['value_usdt']),
+      comparedWith: r['compared_with'] === null ? null : String(r['compared_with']),
+      comparedAs: String(r['compared_as']),
+    }));
+  });
+}
+
+/** A finding in words, as the summary and the report say it. */
+export function describeImplausible(i: Implausible): string {
+  const what = { fee_above_1pct: 'a fee above 1% of its movement', income_above_holdings: 'interest above the holdings that earned it', refund_above_fees: 'a fee refund above the fees paid' }[i.finding];
+  return `${what}: ${i.amount} ${i.asset} (${i.valueUsdt ?? '?'} USDT) beside ${i.comparedWith ?? '?'} (${i.comparedAs}), ${i.source} ${i.sourceId} at ${new Date(i.ts).toISOString()}`;
+}
