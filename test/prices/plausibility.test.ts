@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSqlFile, runSqlFile } from '../../src/warehouse/sql-files.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { rows, tempWarehouse } from '../helpers/raw.js';
+
+let warehouse: Warehouse;
+let dispose: () => Promise<void>;
+beforeEach(async () => ({ warehouse, dispose } = await tempWarehouse()));
+afterEach(async () => dispose());
+
+type Row = [entry: string, ts: string, asset: string, amount: string, source: string, sourceId: string, taxClass: string, valueUsdt: string | null, tradeGroup?: string];
+
+/**
+ * `ledger` as the valued ledger the view reads (lp_ledger_valued_rows(), as the gains tests put theirs), then the view
+ * made by its own file, sql/values/60_plausibility.sql, and what it lists.
+ */
+async function plausibility(ledger: readonly Row[]): Promise<Record<string, string | null>[]> {
+  const c = warehouse.connection;
+  await c.run('CREATE OR REPLACE TABLE golden (account VARCHAR, entry_id VARCHAR, ts TIMESTAMPTZ, asset VARCHAR, amount DECIMAL(38,18), source VARCHAR, source_id VARCHAR, tax_class VARCHAR, value_usdt DECIMAL(38,18), trade_group VARCHAR)');
+  for (const [entry, ts, asset, amount, source, sourceId, taxClass, value, group] of ledger) {
+    await c.run('INSERT INTO golden VALUES (\'default\', $1, $2::TIMESTAMPTZ, $3, $4::DECIMAL(38,18), $5, $6, $7, $8::DECIMAL(38,18), $9)', [entry, ts, asset, amount, source, sourceId, taxClass, value, group ?? null] as never);
+  }
+  await c.run('CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden');
+  await runSqlFile(c, await readSqlFile('values/60_plausibility.sql'));
+  return rows(warehouse, "SELECT source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with FROM plausibility ORDER BY ts, source_id");
+}
+
+describe('plausibility (docs/review.md)', () => {
+  it('lists each movement far outside the account\'s scale with the record and what it was set beside, and nothing else', async () => {
+    const found = await plausibility([
+      // A trade of 1,000 USDT for 0.01 BTC, its fee 5 USDT (0.5%): within scale.
+      ['t1a', '2025-02-01 10:00:00+00', 'USDT', '-1000', 'spot_tax_records', '11', 'trade_leg', '-1000', 'g1'],
+      ['t1b', '2025-02-01 10:00:00+00', 'BTC', '0.01', 'spot_tax_records', '12', 'trade_leg', '1000', 'g1'],
+      ['t1f', '2025-02-01 10:00:00+00', 'USDT', '-5', 'spot_tax_records', '13', 'trading_fee', '-5', 'g1'],
+      // The same trade with a fee of 20 USDT (2%): listed against the 1,000 USDT given.
+      ['t2a', '2025-02-02 10:00:00+00', 'USDT', '-1000', 'spot_tax_records', '21', 'trade_leg', '-1000', 'g2'],
+      ['t2b', '2025-02-02 10:00:00+00', 'BTC', '0.01', 'spot_tax_records', '22', 'trade_leg', '1000', 'g2'],
+      ['t2f', '2025-02-02 10:00:00+00', 'USDT', '-20', 'spot_tax_records', '23', 'trading_fee', '-20', 'g2'],
+      // A withdrawal of 0.005 BTC whose fee is 0.0005 (10%); one of 0.01 BTC with a fee of 0.00005 (0.5%) is within scale.
+      ['w1', '2025-03-01 10:00:00+00', 'BTC', '-0.005', 'withdrawals', '31', 'external_withdrawal', '-500'],
+      ['w1f', '2025-03-01 10:00:00+00', 'BTC', '-0.0005', 'withdrawals', '31', 'withdrawal_fee', '-5'],
+      ['w2', '2025-03-02 10:00:00+00', 'BTC', '-0.01', 'withdrawals', '32', 'external_withdrawal', '-1000'],
+      ['w2f', '2025-03-02 10:00:00+00', 'BTC', '-0.00005', 'withdrawals', '32', 'withdrawal_fee', '-0.5'],
+      // 0.00445 BTC left: interest of 0.0001 is fine; interest of 0.5 on 0.00455 is above the holding that earned it.
+      ['i1', '2025-04-01 10:00:00+00', 'BTC', '0.0001', 'spot_tax_records', '41', 'interest_earned', '10'],
+      ['i2', '2025-04-02 10:00:00+00', 'BTC', '0.5', 'spot_tax_records', '42', 'interest_earned', '50000'],
+      // Fees paid in the 366 days before: 5 + 20 + 5 + 0.5 USDT. A refund of 3 is fine; one of 40 is above them.
+      ['r1', '2025-05-01 10:00:00+00', 'USDT', '3', 'spot_tax_records', '51', 'trading_fee', '3'],
+      ['r2', '2025-05-02 10:00:00+00', 'USDT', '40', 'spot_tax_records', '52', 'trading_fee', '40'],
+    ]);
+    expect(found).toEqual([
+      { source_id: '23', finding: 'fee_above_1pct', amount: '-20', compared_with: '1000' },
+      { source_id: '31', finding: 'fee_above_1pct', amount: '-0.0005', compared_with: '0.005' },
+      { source_id: '42', finding: 'income_above_holdings', amount: '0.5', compared_with: '0.00455' },
+      { source_id: '52', finding: 'refund_above_fees', amount: '40', compared_with: '30.5' },
+    ]);
+  });
+});
