@@ -12,3 +12,9 @@ export function table(id: string, head: readonly string[], body: readonly string
   if (body.length === 0) return `<p class="none">${escape(empty)}</p>`;
   return `<table id="${id}"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
+
+/** A table with its header and a foot row of totals (`foot`: its cells), or a line saying `empty` when it has no row. */
+export function tableWithTotals(id: string, head: readonly string[], body: readonly string[], foot: string, empty: string): string {
+  if (body.length === 0) return `<p class="none">${escape(empty)}</p>`;
+  return `<table id="${id}"><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody><tfoot><tr class="total">${foot}</tr></tfoot></table>`;
+}

@@ -14,7 +14,8 @@ import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection } from './completeness.js';
-import { cell, escape, table, text } from './html.js';
+import { cell, escape, table, tableWithTotals, text } from './html.js';
+import { readPlausibility } from '../warehouse/plausibility.js';
 import { formatDecimal, formatRange, MONEY_DECIMALS, QUANTITY_DECIMALS } from './format.js';
 import { REPORT_STYLE } from './style.js';
 
@@ -187,25 +188,31 @@ async function largestSection(warehouse: Warehouse, where: string, valuation: Va
      ORDER BY abs(l.${column}) DESC NULLS LAST, abs(l.amount) DESC, l.entry_id LIMIT 20`,
   );
   const body = largest.map(
-    (r) => `<tr data-category="${escape(text(r['category']))}">${[cell(r['account']), cell(r['time']), classCell(r['label'], r['tax_class']), cell(r['asset']), quantityCell(r['amount']), moneyCell(r['value']), cell(`${text(r['source'])} ${text(r['source_id'])}`)].join('')}</tr>`,
+    (r) => `<tr data-category="${escape(text(r['category']))}">${[cell(r['account']), cell(r['time'], 'time'), classCell(r['label'], r['tax_class']), cell(r['asset']), quantityCell(r['amount']), moneyCell(r['value']), cell(`${text(r['source'])} ${text(r['source_id'])}`)].join('')}</tr>`,
   );
   return `<section><h2>Largest movements</h2><p class="note">Of the tax files, by value in ${escape(currency)}; times in ${escape(valuation.timeZone)}.</p>${table('largest', ['Account', 'Time', 'Tax class', 'Asset', 'Amount', `Value ${currency}`, 'Record'], body, 'No movement in the range.')}</section>`;
 }
 
 /**
  * Realized gains of the page's range (docs/gains.md): per account, asset, tax year and term, the sums of the
- * disposals table (withdrawals left out), as gains_summary adds them; and how many slices had nothing to match.
+ * disposals table (withdrawals left out), as gains_summary adds them, with their totals; how many slices had
+ * nothing to match; and how they stand beside the futures' realized profit and loss, which is no disposal.
  */
-async function gainsSection(warehouse: Warehouse, range: Window, account: string | undefined): Promise<string> {
+async function gainsSection(warehouse: Warehouse, range: Window, account: string | undefined, valuation: Valuation): Promise<string> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['disposals'])))) return '<section><h2>Gains</h2><p class="none">Not computed: run ledgerpipe export.</p></section>';
+  const where = `proceeds IS NOT NULL AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
   const found = await rows(
     warehouse,
     `SELECT account, asset, tax_year, coalesce(term, 'pool') AS term, any_value(unit) AS unit, any_value(cost_basis) AS cost_basis, count(*) AS disposals,
        lp_decimal_text(sum(proceeds)) AS proceeds, lp_decimal_text(sum(cost)) AS cost, lp_decimal_text(sum(fees)) AS fees, lp_decimal_text(sum(gain)) AS gain,
        count(*) FILTER (WHERE match_rule = 'unmatched') AS unmatched
-     FROM disposals
-     WHERE proceeds IS NOT NULL AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}
+     FROM disposals WHERE ${where}
      GROUP BY ALL ORDER BY account, asset, tax_year, term`,
+  );
+  const [totals] = await rows(
+    warehouse,
+    `SELECT count(*) AS disposals, lp_decimal_text(sum(proceeds)) AS proceeds, lp_decimal_text(sum(cost)) AS cost, lp_decimal_text(sum(fees)) AS fees,
+       lp_decimal_text(sum(gain)) AS gain FROM disposals WHERE ${where}`,
   );
   const unit = text(found[0]?.['unit'] ?? '');
   const method = text(found[0]?.['cost_basis'] ?? '');
@@ -215,10 +222,64 @@ async function gainsSection(warehouse: Warehouse, range: Window, account: string
       [cell(r['account']), cell(r['asset']), cell(r['tax_year']), cell(r['term']), cell(r['disposals'], 'num'), moneyCell(r['proceeds'], 'num proceeds'), moneyCell(r['cost'], 'num cost'), moneyCell(r['fees'], 'num fees'), moneyCell(r['gain'], 'num gain'), cell(Number(r['unmatched']) === 0 ? '' : `${r['unmatched']} with nothing to match`, 'unmatched')].join('') +
       '</tr>',
   );
+  const foot = [cell('Total'), cell(''), cell(''), cell(''), cell(totals?.['disposals'], 'num'), moneyCell(totals?.['proceeds'], 'num proceeds'), moneyCell(totals?.['cost'], 'num cost'), moneyCell(totals?.['fees'], 'num fees'), moneyCell(totals?.['gain'], 'num gain'), cell('')].join('');
   const unmatched = found.reduce((n, r) => n + Number(r['unmatched']), 0);
-  const warning = unmatched === 0 ? '' : `<p class="warn" id="gains-unmatched">${unmatched} disposal slices had no acquisition to match: their cost is 0, flagged no_acquisition in disposals.csv. Give the lots held before with --opening-lots.</p>`;
+  const warning = unmatched === 0 ? '' : `<p class="warn" id="gains-unmatched">${unmatched} disposal slices had no acquisition to match: their cost is 0, flagged no_acquisition in disposals.csv. Give the lots held before with --opening-lots (docs/history.md).</p>`;
   return `<section><h2>Gains</h2><p class="note">Realized gains by ${escape(method)}${unit === '' ? '' : ` in ${escape(unit)}`}: proceeds, allowable cost and fees of each disposal of the range, per asset and term; every slice is in disposals.csv, the sums in gains_summary (docs/gains.md).</p>${warning}
-${table('gains', ['Account', 'Asset', 'Tax year', 'Term', 'Slices', 'Proceeds', 'Cost', 'Fees', 'Gain', ''], body, 'No disposal in the range.')}</section>`;
+${tableWithTotals('gains', ['Account', 'Asset', 'Tax year', 'Term', 'Slices', 'Proceeds', 'Cost', 'Fees', 'Gain', ''], body, foot, 'No disposal in the range.')}
+${await pnlBesideGains(warehouse, valuation, text(totals?.['gain']))}</section>`;
+}
+
+/**
+ * One line that sets the futures' realized profit and loss (tax class realized_pnl, in the tax files as a class
+ * of its own: a contract closed, not an asset disposed of) beside the gains of the disposals of spot and margin
+ * holdings above, so that neither is read as part of the other.
+ */
+async function pnlBesideGains(warehouse: Warehouse, valuation: Valuation, gains: string): Promise<string> {
+  const { column, currency } = valueOf(valuation);
+  const [pnl] = await rows(
+    warehouse,
+    `SELECT CASE WHEN count(*) FILTER (WHERE l.${column} IS NULL) = 0 THEN lp_total(l.${column}) END AS total, count(*) AS entries
+     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category) WHERE m.tax_class = 'realized_pnl'`,
+  );
+  const realized = text(pnl?.['total']);
+  if (Number(pnl?.['entries'] ?? 0) === 0) return '';
+  const shown = (v: string) => (v === '' ? 'not known (a movement has no value)' : `${formatDecimal(v, MONEY_DECIMALS, true)} ${currency}`);
+  return `<p class="note" id="pnl-beside-gains">Realized profit and loss of futures, ${escape(shown(realized))}, is in the tax files as a class of its own (Totals): a contract closed, not an asset disposed of. The gains above, ${escape(shown(gains))}, are those of disposals of spot and margin holdings (and of what the futures paid out, once disposed of). Neither includes the other.</p>`;
+}
+
+/**
+ * Internal transfers of the range per asset, and why their net is not zero (docs/completeness.md, "Internal
+ * transfers"): between account types with records they pair (transfer_in, transfer_out); with earn, bots, copy
+ * trading or locks the other side has no records of its own (their balances are set against them in Holdings);
+ * what is left unpaired is listed in Completeness.
+ */
+async function transfersSection(warehouse: Warehouse, account: string | undefined): Promise<string> {
+  const found = await rows(
+    warehouse,
+    `SELECT l.asset,
+       lp_decimal_text(sum(l.amount)) AS net,
+       lp_decimal_text(coalesce(sum(l.amount) FILTER (WHERE l.category IN ('transfer_in', 'transfer_out') AND u.source_id IS NULL), 0)) AS paired,
+       lp_decimal_text(coalesce(sum(l.amount) FILTER (WHERE l.category NOT IN ('transfer_in', 'transfer_out')), 0)) AS without_records,
+       lp_decimal_text(coalesce(sum(l.amount) FILTER (WHERE u.source_id IS NOT NULL), 0)) AS unpaired
+     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category)
+     LEFT JOIN unpaired_transfers AS u ON u.account = l.account AND u.stream = l.source AND u.source_id = l.source_id AND u.asset = l.asset AND u.amount = l.amount
+     WHERE m.tax_class = 'internal_transfer'${account === undefined ? '' : ` AND l.account = ${literal(account)}`}
+     GROUP BY l.asset HAVING sum(l.amount) <> 0 OR count(*) FILTER (WHERE u.source_id IS NOT NULL) > 0 ORDER BY l.asset`,
+  );
+  const body = found.map((r) => `<tr data-asset="${escape(text(r['asset']))}">${[cell(r['asset']), quantityCell(r['net'], 'num net'), quantityCell(r['paired'], 'num paired'), quantityCell(r['without_records'], 'num without-records'), quantityCell(r['unpaired'], 'num unpaired')].join('')}</tr>`);
+  return `<section><h2>Transfers between your own accounts</h2><p class="note">Per asset, the net of the range's internal transfers, and where it comes from: transfers between account types that both have records pair up and net to zero; those with earn, bots, copy trading or a lock have no records on their other side (their balances are in Holdings); those left unpaired are listed in Completeness. None is a disposal.</p>${table('transfers', ['Asset', 'Net', 'Paired', 'With accounts without records', 'Unpaired'], body, 'Every internal transfer of the range nets to zero.')}</section>`;
+}
+
+/** The movements of the range far outside the account's own scale (docs/review.md), each with its record. */
+async function reviewSection(warehouse: Warehouse, range: Window, account: string | undefined, timeZone: string): Promise<string> {
+  const found = await readPlausibility(warehouse, range, account);
+  const what = { fee_above_1pct: 'A fee above 1% of its movement', income_above_holdings: 'Interest above the holdings that earned it', refund_above_fees: 'A refund above the fees paid' };
+  const time = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+  const body = found.map(
+    (i) => `<tr data-finding="${escape(i.finding)}">${[cell(i.account), cell(time(i.ts), 'time'), cell(what[i.finding]), cell(i.asset), quantityCell(i.amount), moneyCell(i.valueUsdt), cell(`${i.comparedWith ?? ''} (${i.comparedAs})`), cell(`${i.source} ${i.sourceId}`)].join('')}</tr>`,
+  );
+  return `<section><h2>To review</h2><p class="note">Movements far outside the account's own scale, each with its record: none is changed or left out, and each may be right; a data error of that size would look the same (docs/review.md).</p>${table('review', ['Account', 'Time', 'What', 'Asset', 'Amount', 'Value USDT', 'Set beside', 'Record'], body, "Nothing outside the account's scale.")}</section>`;
 }
 
 /** The page itself, its reads of the valued rows from REPORT_ROWS. */
@@ -233,8 +294,10 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
     `<section><h2>Warnings</h2>${warningList(warningsList)}</section>`,
     `<section><h2>Coverage</h2>${coverageTable(facts, valuation.timeZone)}</section>`,
     await completenessSection(warehouse, account, facts.completeness),
+    await reviewSection(warehouse, range, account, valuation.timeZone),
     await holdingsSection(warehouse, range, valuation, account),
-    await gainsSection(warehouse, range, account),
+    await transfersSection(warehouse, account),
+    await gainsSection(warehouse, range, account, valuation),
     await summarySection(warehouse, valuation),
     `<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>`,
     await largestSection(warehouse, where, valuation),

@@ -6,6 +6,8 @@ h1 { margin: 0 0 .2rem; } h2 { border-bottom: 1px solid #d0d5dd; padding-bottom:
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #eceff3; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.time { white-space: nowrap; }
+tfoot tr.total td { font-weight: 600; border-top: 2px solid #1d2433; border-bottom: none; }
 tr.gap td { background: #fff4e5; }
 #warnings li { margin: .2rem 0; } .none { color: #596275; font-style: italic; }
 figure.chart { margin: 1rem 0; } figure.chart svg { max-width: 100%; height: auto; }
