@@ -5,7 +5,6 @@ import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import type { GivenSettings } from '../pipeline/settings.js';
 import { historyLines } from '../pipeline/history.js';
 import { describeImplausible, type Implausible } from '../warehouse/plausibility.js';
-import type { HistoryFrom } from '../models/settings.js';
 import { assertTimeZone, formatInstant, parseInstant } from '../time/instant.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createLogger } from '../util/logger.js';
@@ -53,7 +52,7 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   if (result.history !== undefined && result.settings !== undefined) lines.push(...historyLines(result.history, result.settings, result.gains?.unit ?? 'USDT'));
   const finalAt = result.exported?.gainsFinalAt;
   if (finalAt !== undefined) {
-    lines.push(`the UK rules match a disposal with the acquisitions of the 30 days after it: the last disposals of ${result.exported?.period.label ?? 'the range'} are final from ${formatInstant(finalAt)}; run it again after then`);
+    lines.push(`the UK rules match a disposal with the acquisitions of the 30 days after it: the last disposals of ${result.exported?.period.label ?? 'the range'} are final once the records up to ${formatInstant(finalAt)} are read; run year-end again after then`);
   }
   if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness));
   const held = holdingsLines(result.holdings);
@@ -131,7 +130,11 @@ function givenSettings(args: CommonArgs, config: Config | undefined): GivenSetti
   if (catalog !== undefined) given.catalog = catalog;
   if (args.history === false && args['history-from'] !== undefined) throw new UsageError('give --no-history or --history-from, not both');
   if (args.history === false) given.historyFrom = 'none';
-  if (args['history-from'] !== undefined) given.historyFrom = formatInstant(parseInstant(args['history-from'], args.tz ?? 'UTC', '--history-from')) as HistoryFrom;
+  if (args['history-from'] !== undefined) {
+    // Checked now, read in the warehouse's time zone once the settings are settled.
+    parseInstant(args['history-from'], 'UTC', '--history-from');
+    given.historyFrom = { date: args['history-from'] };
+  }
   if (args.history === true) given.historyFrom = 'opening';
   return given;
 }

@@ -16,6 +16,9 @@ export const ACCOUNT_INFO = { path: '/api/v2/spot/account/info', ratePerSecond: 
 
 const accountInfoSchema = z.looseObject({ regisTime: msString });
 
+/** The platform's code for a key without the endpoint's permission (docs/platform.md). */
+const NO_PERMISSION = '40014';
+
 /** Reads the registration time out of the endpoint's `data`. */
 export const readRegisTime = (data: unknown): number => Number(accountInfoSchema.parse(data).regisTime);
 
@@ -36,8 +39,10 @@ export async function accountOpening(options: { warehouse: Warehouse; account: s
   try {
     at = await options.fetch();
   } catch (error) {
-    // Refused credentials stop the run as anywhere; any other failure leaves the opening unknown.
-    if (error instanceof PlatformError ? error.exit === 'auth' : !(error instanceof TransportError || error instanceof ExtractError)) throw error;
+    // Refused credentials stop the run as anywhere; a key that may not read this endpoint (40014, missing
+    // permission: docs/platform.md), like any other failure, leaves the opening unknown.
+    const refused = error instanceof PlatformError ? error.exit === 'auth' && error.platformCode !== NO_PERMISSION : !(error instanceof TransportError || error instanceof ExtractError);
+    if (refused) throw error;
     const why = error instanceof PlatformError ? `GET ${ACCOUNT_INFO.path} answered HTTP ${error.httpStatus}, code ${error.platformCode}` : (error as Error).message;
     options.log.warn(`${account}: the platform did not say when the account was opened (${why}); the history before the range is not read: give --history-from DATE to read it from a date (docs/history.md)`);
     return { unknown: why };

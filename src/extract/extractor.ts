@@ -7,7 +7,7 @@ import { partKeyed, type PagedStreamDef, type SnapshotPart, type SnapshotStreamD
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { markEarliestReachable, readLearnedWindow } from '../warehouse/coverage.js';
+import { markEarliestReachable, readCoverage, readLearnedWindow } from '../warehouse/coverage.js';
 import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { ACCOUNT_INFO, accountOpening, readRegisTime, type Opening } from './account-opening.js';
@@ -139,7 +139,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const history = options.history === undefined ? undefined : await historyStart(options.history.from, { ...base, to });
   const fromOf = (stream: PagedStreamDef) => (stream.carriesLots === true && history !== undefined ? Math.min(options.from, history.from) : options.from);
   const paged = options.streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
-  const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, from: fromOf(stream), to })));
+  const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, from: fromOf(stream), to, historyEnd: options.from })));
   // In the streams' order, as the failures are reported.
   const settled = options.streams.map((s) => (s.kind === 'snapshot' ? snapshotOutcomes[snapshots.indexOf(s)] : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>);
   const failures: StreamFailure[] = [];
@@ -169,6 +169,8 @@ async function historyStart(from: number | 'opening', context: Context): Promise
 }
 
 type Context = ExtractOptions & {
+  /** The run's own range's start: a stream that carries lots reads the history before it too (docs/history.md). */
+  historyEnd?: number;
   clock: () => number;
   retryDeps: { sleep: (ms: number) => Promise<void>; random: () => number; syncTime: () => Promise<unknown> };
   policy: RetryPolicy;
@@ -186,6 +188,14 @@ function limiterFor(endpoint: { path: string; ratePerSecond: number }, context: 
   return limiter;
 }
 
+/** Per partition, the latest start of a done window of the stream: where the platform answered before this run. */
+async function answeredWindows(warehouse: Warehouse, account: string, stream: PagedStreamDef): Promise<Map<string, number>> {
+  const coverage = await warehouse.exclusive((c) => readCoverage(c, account, stream.name));
+  const out = new Map<string, number>();
+  for (const r of coverage) if (r.status === 'done') out.set(r.partition, Math.max(out.get(r.partition) ?? -Infinity, r.window.start));
+  return out;
+}
+
 /** Reads every window of one paged stream still to read, `concurrency` at a time, paced by its limiter. */
 async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context: Context): Promise<void> {
   const learned = await context.warehouse.exclusive((c) => readLearnedWindow(c, context.account, stream.name));
@@ -201,7 +211,9 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
     fetchPage: createFetcher(stream.path, stream.readPage, { client: context.client, limiter: limiterFor(stream, context), policy: context.policy, retryDeps: context.retryDeps, stats }),
     seenFields: new Set(),
     windowMs: Math.min(stream.maxWindowDays * DAY_MS, learned ?? Infinity),
+    historyEnd: context.historyEnd ?? context.from,
     refusedBefore: new Map(),
+    answeredFrom: await answeredWindows(context.warehouse, context.account, stream),
     onProgress: context.onProgress,
   };
   const tasks = await planTasks(stream, reading.windowMs, context, stats);
@@ -218,7 +230,8 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
     stats.windowsPlanned += Math.max(0, replacements.length - 1);
     return replacements;
   });
-  if (stats.windowsUnreachable > 0) await context.warehouse.transaction((c) => markEarliestReachable(c, context.account, stream.name));
+  // Also where a run killed after recording unreachable windows left them unmarked.
+  await context.warehouse.transaction((c) => markEarliestReachable(c, context.account, stream.name));
 }
 
 /**

@@ -43,6 +43,10 @@ export interface StreamReading {
    * every instant before it is out of reach, so a window that ends by then is recorded unreachable unasked.
    */
   refusedBefore: Map<string, number>;
+  /** Where the run's own range starts: the windows before it are the history a cost basis reads (docs/history.md). */
+  historyEnd: number;
+  /** Per partition, the latest start of a window the server answered (this run's, or a done window of before). */
+  answeredFrom: Map<string, number>;
   onProgress?: ((stream: string, stats: StreamStats) => void) | undefined;
 }
 
@@ -164,6 +168,7 @@ function commitPage(reading: StreamReading, task: Task, page: PageRead, step: Pa
     if (tie) stats.tiePages++;
     if (stray) stats.strayWindows++;
     else if (!full) stats.windowsDone++;
+    if (!full && !stray) reading.answeredFrom.set(task.partition, Math.max(reading.answeredFrom.get(task.partition) ?? -Infinity, task.window.start));
     reading.onProgress?.(stream.name, stats);
   });
   // Awaited by readWindow; the no-op handler keeps a failed batch from also surfacing as an unhandled rejection.
@@ -178,7 +183,12 @@ function commitPage(reading: StreamReading, task: Task, page: PageRead, step: Pa
  */
 async function splitUnreachable(reading: StreamReading, task: Task, error: unknown): Promise<Task[]> {
   const before = reading.refusedBefore.get(task.partition);
-  if (before === undefined || task.window.start > before) reading.refusedBefore.set(task.partition, task.window.start);
+  // A refusal tells that older windows are out of reach too only where the platform's reach ends as a boundary:
+  // a newer window of the partition was answered, or the window lies in the history before the run's range (read
+  // newest first). Otherwise the window alone is split and asked again, its neighbours asked as planned.
+  const answered = reading.answeredFrom.get(task.partition);
+  const boundary = (answered !== undefined && answered >= task.window.end) || task.window.end <= reading.historyEnd;
+  if (boundary && (before === undefined || task.window.start > before)) reading.refusedBefore.set(task.partition, task.window.start);
   const width = task.window.end - task.window.start;
   if (width <= REACH_PRECISION_MS) {
     await commitUnreachable(reading, task);

@@ -73,6 +73,19 @@ export async function replaceOpeningLots(c: DuckDBConnection, lots: readonly Ope
   }
 }
 
+function lotsInOtherCurrency(currency: string, unit: string): UsageError {
+  return new UsageError(`the opening lots are in ${currency}, but the gains are now in ${unit} (the fiat setting); give --opening-lots again with each cost in ${unit}`);
+}
+
+/**
+ * Refuses lots whose costs are in another currency than the gains' `unit` (the fiat setting, else USDT): checked
+ * when the settings are settled, so that a fiat changed without its lots is said before anything is read.
+ */
+export async function checkOpeningLotsCurrency(c: DuckDBConnection, unit: string): Promise<void> {
+  const other = (await c.runAndReadAll('SELECT currency FROM opening_lots WHERE currency <> $unit LIMIT 1', { unit })).getRows()[0];
+  if (other !== undefined) throw lotsInOtherCurrency(String(other[0]), unit);
+}
+
 /**
  * The lots the warehouse holds as acquisitions for the engine, in the gains' unit: a lot whose cost is in
  * another currency (the fiat changed since the file was given) is refused (exit 2). Lots of one instant keep the
@@ -82,9 +95,7 @@ export async function openingLotEvents(c: DuckDBConnection, unit: string, pool: 
   const rows = (await c.runAndReadAll('SELECT account, asset, CAST(quantity AS VARCHAR), CAST(cost AS VARCHAR), currency, epoch_ms(acquired_at) FROM opening_lots ORDER BY rowid')).getRows();
   return rows.map((r) => {
     const [account, asset, quantity, cost, currency, at] = [String(r[0]), String(r[1]), String(r[2]), String(r[3]), String(r[4]), Number(r[5])];
-    if (currency !== unit) {
-      throw new UsageError(`the opening lots are in ${currency}, but the gains are now in ${unit} (the fiat setting); give --opening-lots again with each cost in ${unit}`);
-    }
+    if (currency !== unit) throw lotsInOtherCurrency(currency, unit);
     const event: GainEvent = { account, ts: at, day: localDay(at), kind: 'acquire', quantity: dec(quantity), value: dec(cost), fees: ZERO, tradeGroup: null, flags: ['opening_lot'] };
     return { pool: pool === 'all' ? 'all' : account, asset, event };
   });

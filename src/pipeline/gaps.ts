@@ -6,6 +6,8 @@ export interface Gap {
   account: string;
   stream: string;
   windows: Window[];
+  /** The part of them the platform refused as older than it reaches (docs/history.md): no run fills it. */
+  unreachable?: Window[];
 }
 
 /**
@@ -18,6 +20,9 @@ export function describeGaps(gaps: readonly Gap[], options: { profiles: boolean 
     const to = formatInstant(Math.max(...g.windows.map((w) => w.end)));
     const spans = g.windows.map(formatWindow).join(', ');
     const profile = options.profiles ? ` --profile ${g.account}` : '';
+    if ((g.unreachable ?? []).length > 0) {
+      return `${g.account} ${g.stream} ${spans} (the platform answers nothing that old: it stays a gap; --allow-gaps writes the files with it, docs/history.md)`;
+    }
     return `${g.account} ${g.stream} ${spans} (fill with: ledgerpipe extract --from ${from} --to ${to} --streams ${g.stream}${profile})`;
   });
   return `the warehouse does not cover the whole range: ${parts.join('; ')}`;

@@ -8,6 +8,7 @@ import { formatWindow, mergeWindows, uncovered, type Window } from '../time/wind
 import { readCoverage, readEarliestReachable } from '../warehouse/coverage.js';
 import { readOpening } from '../warehouse/settings.js';
 import { hasTables } from '../warehouse/tables.js';
+import { listValue } from '../warehouse/duckdb.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -67,7 +68,7 @@ export async function findHistoryGaps(
         if (windows.length > 0) findings.missing.push({ account, stream: stream.name, windows });
       }
     }
-    findings.unmatched = await unmatchedDisposals(c, options.range);
+    findings.unmatched = await unmatchedDisposals(c, options.range, options.accounts);
     findings.needed = await neededLots(c, options.accounts, findings.earliestReachable, options.unit);
   });
   return findings;
@@ -80,14 +81,18 @@ async function historyFrom(c: DuckDBConnection, account: string, settings: Setti
   return readOpening(c, account);
 }
 
-/** The range's disposal slices that no acquisition matched, per asset (withdrawals, which are no disposals, aside). */
-async function unmatchedDisposals(c: DuckDBConnection, range: Window): Promise<HistoryFindings['unmatched']> {
+/**
+ * The range's disposal slices of `accounts` that no acquisition matched, per asset (withdrawals, which are no
+ * disposals, aside). A slice keeps its disposal's account, pooled or not: another account's are not this run's.
+ */
+async function unmatchedDisposals(c: DuckDBConnection, range: Window, accounts: readonly string[]): Promise<HistoryFindings['unmatched']> {
   if (!(await hasTables(c, ['disposals']))) return [];
   const reader = await c.runAndReadAll(
     `SELECT asset, count(*) AS slices, CAST(lp_total(quantity) AS VARCHAR) AS quantity FROM disposals
      WHERE match_rule = 'unmatched' AND proceeds IS NOT NULL AND disposed_at >= $from AND disposed_at < $to
+       AND list_contains($accounts, account)
      GROUP BY asset ORDER BY asset`,
-    { from: timestampTz(range.start), to: timestampTz(range.end) },
+    { from: timestampTz(range.start), to: timestampTz(range.end), accounts: listValue([...accounts]) },
   );
   return reader.getRowObjectsJS().map((r) => ({ asset: String(r['asset']), slices: Number(r['slices']), quantity: plain(String(r['quantity'])) }));
 }

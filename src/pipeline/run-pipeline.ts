@@ -21,6 +21,7 @@ import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, ty
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { coverageOfRange, type StreamCoverage } from '../warehouse/coverage.js';
 import { openWarehouse, type Warehouse } from '../warehouse/warehouse.js';
+import { hasTables } from '../warehouse/tables.js';
 import { withCheckpointsBetweenBatches } from '../warehouse/raw-writer.js';
 import type { Pipeline } from './define.js';
 import { accountIncomplete, extractAccounts, incompleteReason, type AccountResult, type ExtractStageOptions } from './extract-stage.js';
@@ -30,15 +31,15 @@ import { prepareValuation, pricesBeside, pricesStage, withFiguresOf, type EarlyP
 import type { PriceResult } from '../prices/extract-prices.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { readPlausibility, type Implausible } from '../warehouse/plausibility.js';
-import type { Valuation } from '../warehouse/values.js';
+import { readValuation, type Valuation } from '../warehouse/values.js';
 import type { Settings } from '../models/settings.js';
 import { periodSettings, settleSettings, type GivenSettings } from './settings.js';
-import { recordedOrFirst, restoreBooks, snapshotBooks, type BooksSnapshot } from '../warehouse/settings.js';
+import { currentSettings, recordedOrFirst, restoreBooks, snapshotBooks, type BooksSnapshot } from '../warehouse/settings.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
 import { existsSync } from 'node:fs';
 import { adoptEarlierExports } from '../export/earlier-exports.js';
-import { findHistoryGaps, historyIncomplete, type HistoryFindings } from './history.js';
+import { findHistoryGaps, historyIncomplete, LOT_STREAMS, type HistoryFindings } from './history.js';
 import { formatWindow } from '../time/window.js';
 
 export type { AccountResult };
@@ -247,6 +248,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const snapshot = before;
     if (snapshot !== undefined && error instanceof LedgerpipeError && error.exit === 'usage') {
       await warehouse.transaction((c) => restoreBooks(c, snapshot)).catch(() => undefined);
+      await followValuation(warehouse, await warehouse.exclusive(currentSettings)).catch(() => undefined);
     }
     throw error;
   } finally {
@@ -269,6 +271,9 @@ async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock:
   if (options.range !== undefined) resolvePeriod(options.range, periodSettings(options.given ?? {}, await warehouse.exclusive(recordedOrFirst)), clock());
   const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, { command, now: clock(), computesGains, transforms: stages.includes('transform') });
   for (const line of lines) options.log.info(line);
+  // The views of values follow the settings at once, whatever the command: a transform given another fiat computes
+  // its gains in it (docs/settings.md).
+  await followValuation(warehouse, settings);
   const period = options.range === undefined ? undefined : resolvePeriod(options.range, settings, clock());
   if (options.range?.kind === 'year' && settings.taxYearStart !== '01-01') {
     const y = options.range.year;
@@ -292,6 +297,14 @@ async function openRun(warehouse: Warehouse, options: RunPipelineOptions, clock:
   }
   const { range: _spec, ...rest } = options;
   return { options: { ...rest, ...(read === undefined ? {} : { range: read }) }, settings, ...(period === undefined ? {} : { period }), out };
+}
+
+/** Remakes the views of values when they were made with another fiat, rates or time zone than `settings` say. */
+async function followValuation(warehouse: Warehouse, settings: Settings): Promise<void> {
+  const made = await warehouse.exclusive(async (c) => ((await hasTables(c, ['ledger'])) ? readValuation(c) : undefined));
+  if (made !== undefined && (made.fiat !== settings.fiat || made.fiatSource !== settings.fiatSource || made.timeZone !== settings.timeZone)) {
+    await prepareValuation(warehouse, valuationOf(settings));
+  }
 }
 
 /** Where the periods' folders go without --out (docs/files.md, "A folder per period"). */
@@ -398,7 +411,7 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   const period = exportPeriod(run, result.accounts);
   const range = period.window;
   const coverage = await rangeCoverage(warehouse, run, result, range, period.toDate);
-  const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps }));
+  const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps, unreachable: c.unreachable }));
   const gapsText = gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: gaps.some((g) => g.account !== 'default') });
   const incomplete = (...more: string[]) => [result.incomplete, ...more].filter((t) => t !== undefined).join('; ');
   if (gapsText !== undefined && options.allowGaps !== true) {
@@ -422,9 +435,11 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   result.plausibility = await readPlausibility(warehouse, range);
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
   const upTo = period.toDate ? readUpTo(coverage, range) : undefined;
-  // The UK rules' last disposals are matched with acquisitions up to 30 days after the range: not final before then.
+  // The UK rules' last disposals are matched with acquisitions up to 30 days after the range: not final before
+  // then, nor while those days are not read (an export alone of a warehouse read over its range only).
   const finalAt = range.end + lookAhead(settings);
-  const provisional = finalAt > range.end && finalAt > (options.clock ?? Date.now)() ? { gainsFinalAt: finalAt } : {};
+  const ahead = finalAt > range.end ? await coverageOfRange(warehouse, { range: { start: range.end, end: finalAt }, now: (options.clock ?? Date.now)(), streams: LOT_STREAMS.map((s) => s.name) }) : [];
+  const provisional = finalAt > range.end && (finalAt > (options.clock ?? Date.now)() || ahead.some((c) => c.gaps.length > 0)) ? { gainsFinalAt: finalAt } : {};
   result.exported = { period, dir: exportsDir(run, period), ...(upTo === undefined ? {} : { readUpTo: upTo }), ...provisional };
   const manifest: ManifestFacts = {
     timeZone: settings.timeZone,

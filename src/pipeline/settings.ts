@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
-import { parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
+import { checkOpeningLotsCurrency, parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
 import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
 import { loadRates } from '../prices/rates-file.js';
-import { formatInstant } from '../time/instant.js';
+import { formatInstant, parseInstant } from '../time/instant.js';
 import { hasTables } from '../warehouse/tables.js';
-import { recordedOrFirst, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
+import { recordedOrFirst, settingValues, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
 import { forgetCatalog, readStoredCatalog, releaseVersions, storeCatalog, useCatalog, useStoredCatalog } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -27,7 +27,8 @@ export interface GivenSettings {
   openingLots?: string;
   /** --catalog: the file's rows replace the user's rows the warehouse holds; `none` forgets them. */
   catalog?: string;
-  historyFrom?: HistoryFrom;
+  /** opening (--history), none (--no-history), or --history-from's date as typed: read in the settled time zone. */
+  historyFrom?: 'opening' | 'none' | { date: string };
 }
 
 /** What this command does with what depends on the settings: the words of its lines say it. */
@@ -137,18 +138,25 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
     else set('fiatSource', source ?? (recorded.fiatSource.value === null ? 'pair' : undefined));
     chosen.fiatSource = next.fiatSource.value;
-    // The cost basis before the settings whose defaults follow it (docs/settings.md).
+    // The cost basis before the settings whose defaults follow it (docs/settings.md). The UK rules, given, bring the
+    // UK's tax year and clock as settings of their own (unless given or set): a later cost basis does not move them.
     set('costBasis', given.costBasis);
-    set('timeZone', given.timeZone);
+    const bringsUk = given.costBasis === 'uk' && recorded.costBasis.value !== 'uk';
+    const broughtBy = (name: 'timeZone' | 'taxYearStart') =>
+      bringsUk && given[name] === undefined && recorded[name].setBy === null ? (defaultSetting(name, chosen) as string) : given[name];
+    set('timeZone', broughtBy('timeZone'));
     set('pool', given.pool);
-    set('taxYearStart', given.taxYearStart);
+    set('taxYearStart', broughtBy('taxYearStart'));
     set('withdrawals', given.withdrawals);
     if (lotsText !== undefined) await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
     set('openingLotsSha256', lotsText === undefined ? undefined : sha256(lotsText));
+    await checkOpeningLotsCurrency(c, fiat ?? 'USDT');
     if (catalogBytes !== undefined) await storeCatalog(c, { file: catalogFile as string, content: catalogBytes.toString('utf8'), sha256: sha256(catalogBytes), now: context.now });
     if (given.catalog === 'none') await forgetCatalog(c);
     set('catalogVersion', catalogVersion === recorded.catalogVersion.value ? undefined : catalogVersion);
-    set('historyFrom', given.historyFrom);
+    // A date given is the start of that day in the warehouse's time zone, as the range's dates are.
+    const since = given.historyFrom;
+    set('historyFrom', typeof since === 'object' ? (formatInstant(parseInstant(since.date, chosen.timeZone as string, '--history-from')) as HistoryFrom) : since);
     await writeSettings(c, next);
     const ledger = await hasTables(c, ['ledger']);
     const hadSettings = SETTING_NAMES.some((n) => recorded[n].setBy !== null);
@@ -157,6 +165,6 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
       : SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null)).map(
           (n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`,
         );
-    return { settings: Object.fromEntries(SETTING_NAMES.map((n) => [n, next[n].value])) as unknown as Settings, lines };
+    return { settings: settingValues(next), lines };
   });
 }

@@ -52,7 +52,8 @@ export async function markEarliestReachable(connection: DuckDBConnection, accoun
 /** The earliest instant the platform answered, per stream of an account whose history it does not reach in full. */
 export async function readEarliestReachable(connection: DuckDBConnection, account: string): Promise<Map<string, number>> {
   const reader = await connection.runAndReadAll(
-    `SELECT stream, epoch_ms(max(earliest_reachable)) FROM coverage WHERE account = $account AND status = 'unreachable' GROUP BY stream`,
+    // The end of the last unreachable window where a killed run left its mark unwritten (markEarliestReachable).
+    `SELECT stream, epoch_ms(max(coalesce(earliest_reachable, window_end))) FROM coverage WHERE account = $account AND status = 'unreachable' GROUP BY stream`,
     { account },
   );
   return new Map(reader.getRows().map((r) => [String(r[0]), Number(r[1])]));
@@ -82,6 +83,8 @@ export interface StreamCoverage {
   stream: string;
   covered: Window[];
   gaps: Window[];
+  /** The windows of the gaps the platform refused as older than it reaches (docs/history.md). */
+  unreachable: Window[];
 }
 
 /**
@@ -110,7 +113,8 @@ export async function coverageOfRange(
         const gaps = mergeWindows(stream.partitions.flatMap((p) => uncovered(options.range.start, end, done(p.name))));
         // Covered: what every partition has read, within the range.
         const covered = uncovered(options.range.start, options.range.end, gaps).filter((w) => w.start < end);
-        out.push({ account: account.name, stream: stream.name, covered: covered.map((w) => ({ start: w.start, end: Math.min(w.end, end) })), gaps });
+        const unreachable = mergeWindows(coverage.filter((r) => r.status === 'unreachable' && r.window.start < end && r.window.end > options.range.start).map((r) => r.window));
+        out.push({ account: account.name, stream: stream.name, covered: covered.map((w) => ({ start: w.start, end: Math.min(w.end, end) })), gaps, unreachable });
       }
     }
     return out;

@@ -69,8 +69,10 @@ export async function earlierReleaseSettings(c: DuckDBConnection): Promise<Parti
     found.timeZone = String(valuation[2]);
   }
   if (await hasTables(c, ['disposals'])) {
-    const basis = (await c.runAndReadAll('SELECT any_value(cost_basis) FROM disposals')).getRows()[0]?.[0];
+    const [basis, year] = (await c.runAndReadAll('SELECT any_value(cost_basis), any_value(tax_year) FROM disposals')).getRows()[0] ?? [];
     if (basis !== null && basis !== undefined) found.costBasis = String(basis) as Settings['costBasis'];
+    // Its tax years named by a calendar year ('2025'): it started them on 1 January, whatever its cost basis.
+    if (typeof year === 'string' && /^\d{4}$/.test(year)) found.taxYearStart = '01-01';
   }
   return found;
 }
@@ -88,6 +90,16 @@ export async function recordedOrFirst(c: DuckDBConnection): Promise<RecordedSett
     return [name, value === undefined ? { value: defaultSetting(name, earlier), setAt: null, setBy: null } : { value, setAt: null, setBy: EARLIER_RELEASE }];
   });
   return Object.fromEntries(entries) as RecordedSettings;
+}
+
+/** The values of recorded settings, without when and by whom. */
+export function settingValues(recorded: RecordedSettings): Settings {
+  return Object.fromEntries(SETTING_NAMES.map((n) => [n, recorded[n].value])) as unknown as Settings;
+}
+
+/** The values of the settings a warehouse has (recordedOrFirst). */
+export async function currentSettings(c: DuckDBConnection): Promise<Settings> {
+  return settingValues(await recordedOrFirst(c));
 }
 
 /** Who set what a warehouse of an earlier release recorded (docs/upgrading.md). */
@@ -108,28 +120,29 @@ export async function recordOpening(c: DuckDBConnection, entry: { account: strin
   });
 }
 
-/** The settings and what they hold (opening lots, the user's catalog), as they were before a command changed them. */
+/** The tables settleSettings may change besides settings: the opening lots, the user's catalog, the rates of a file. */
+const BOOK_TABLES = ['opening_lots', 'user_catalog', 'fiat_rates'] as const;
+
+/** The settings as they were before a command changed them; the tables they hold are copied beside (lp_before_*). */
 export interface BooksSnapshot {
   settings: RecordedSettings | undefined;
-  openingLots: unknown[][];
-  userCatalog: unknown[][];
 }
 
-/** What settleSettings may change, read before it does, so that a command refused for its input can put it back. */
+/**
+ * What settleSettings may change, read before it does, so that a command refused for its input can put it back.
+ * The tables are copied into temporary tables of the connection (exact types, one statement each).
+ */
 export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot> {
-  return {
-    settings: await readSettings(c),
-    openingLots: (await c.runAndReadAll('SELECT * FROM opening_lots ORDER BY rowid')).getRows(),
-    userCatalog: (await c.runAndReadAll('SELECT * FROM user_catalog')).getRows(),
-  };
+  for (const table of BOOK_TABLES) await c.run(`CREATE OR REPLACE TEMP TABLE lp_before_${table} AS SELECT * FROM ${table}`);
+  return { settings: await readSettings(c) };
 }
 
-/** Puts back the settings, opening lots and catalog a snapshot holds (docs/settings.md: a refused command changes none). */
+/** Puts back the settings, opening lots, catalog and rates a snapshot holds (docs/settings.md: a refused command changes none). */
 export async function restoreBooks(c: DuckDBConnection, snapshot: BooksSnapshot): Promise<void> {
   await c.run('DELETE FROM settings');
   if (snapshot.settings !== undefined) await writeSettings(c, snapshot.settings);
-  await c.run('DELETE FROM opening_lots');
-  for (const row of snapshot.openingLots) await c.run('INSERT INTO opening_lots VALUES ($1, $2, $3, $4, $5, $6)', row as never);
-  await c.run('DELETE FROM user_catalog');
-  for (const row of snapshot.userCatalog) await c.run('INSERT INTO user_catalog VALUES ($1, $2, $3, $4)', row as never);
+  for (const table of BOOK_TABLES) {
+    await c.run(`DELETE FROM ${table}`);
+    await c.run(`INSERT INTO ${table} SELECT * FROM lp_before_${table}`);
+  }
 }

@@ -36,14 +36,11 @@ describe('the warehouse\'s settings (docs/settings.md)', () => {
     // A command given nothing resets nothing.
     expect((await settle({}, 'run nightly')).lines).toEqual([]);
     expect((await row())?.['cost_basis']).toBe('uk');
-    // The pool, time zone and tax year were never given: they follow the cost basis, and their changes are said too.
+    // The pool was never given: it follows the cost basis, and its change is said too. The UK's clock and tax year
+    // came with the UK rules as settings of their own: they stay.
     const changed = await settle({ costBasis: 'fifo' }, 'export');
-    expect(changed.lines).toEqual([
-      'time zone: Europe/London -> UTC; values are made with it',
-      'cost basis: uk -> fifo; disposals recomputed',
-      'pool: all -> account; disposals recomputed',
-      'tax-year start: 04-06 -> 01-01; disposals recomputed',
-    ]);
+    expect(changed.lines).toEqual(['cost basis: uk -> fifo; disposals recomputed', 'pool: all -> account; disposals recomputed']);
+    expect(changed.settings).toMatchObject({ timeZone: 'Europe/London', taxYearStart: '04-06' });
     // One given keeps its value whatever the cost basis does after.
     await settle({ pool: 'all' }, 'export');
     expect((await settle({ costBasis: 'hifo' }, 'extract', false)).lines).toEqual(['cost basis: fifo -> hifo; the next transform or export recomputes the disposals']);
@@ -63,7 +60,7 @@ describe('the warehouse\'s settings (docs/settings.md)', () => {
     await writeFile(join(dir, 'lots.csv'), 'account,asset,quantity,cost,currency,acquired_at\ndefault,BTC,0.5,12000,EUR,2021-03-14\n');
     const catalog = 'source,field,type,category,direction,tax_class,trade_role,koinly_in,koinly_out,cointracking_in,cointracking_out,meaning,documented_in\nmargin_records,marginTaxType,special_transfer_out,transfer_out,out,internal_transfer,,,,,,mine,here\n';
     await writeFile(join(dir, 'mine.csv'), catalog);
-    const given = await settle({ openingLots: join(dir, 'lots.csv'), catalog: join(dir, 'mine.csv') });
+    const given = await settle({ fiat: 'EUR', openingLots: join(dir, 'lots.csv'), catalog: join(dir, 'mine.csv') });
     expect(given.settings.openingLotsSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(await rows(warehouse, 'SELECT account, asset, CAST(quantity AS VARCHAR) AS q, CAST(cost AS VARCHAR) AS c, currency FROM opening_lots')).toEqual([
       { account: 'default', asset: 'BTC', q: '0.500000000000000000', c: '12000.000000000000000000', currency: 'EUR' },
@@ -78,5 +75,29 @@ describe('the warehouse\'s settings (docs/settings.md)', () => {
     expect(back.lines).toHaveLength(1);
     expect(back.lines[0]).toMatch(/^type catalog: [0-9a-f]{12} -> [0-9a-f]{12}; the ledger is booked again by this transform$/);
     expect(await rows(warehouse, 'SELECT count(*) AS n FROM user_catalog')).toEqual([{ n: '0' }]);
+  });
+
+  it('refuses a fiat its opening lots are not in, before anything is read, and keeps the settings it had', async () => {
+    await writeFile(join(dir, 'lots.csv'), 'account,asset,quantity,cost,currency,acquired_at\ndefault,BTC,0.5,10000,GBP,2021-03-14\n');
+    await settle({ fiat: 'GBP', openingLots: join(dir, 'lots.csv') });
+    await expect(settle({ fiat: 'EUR' }, 'run nightly')).rejects.toThrow(
+      'the opening lots are in GBP, but the gains are now in EUR (the fiat setting); give --opening-lots again with each cost in EUR',
+    );
+    expect(await row()).toMatchObject({ fiat: 'GBP', fiat_source: 'pair' });
+    // Given again in the new fiat, with it: accepted.
+    await writeFile(join(dir, 'lots-eur.csv'), 'account,asset,quantity,cost,currency,acquired_at\ndefault,BTC,0.5,11500,EUR,2021-03-14\n');
+    expect((await settle({ fiat: 'EUR', openingLots: join(dir, 'lots-eur.csv') }, 'run nightly')).lines).toEqual([
+      'fiat: GBP -> EUR; values are made with it',
+      expect.stringMatching(/^opening lots: [0-9a-f]{12} -> [0-9a-f]{12}; disposals recomputed$/),
+    ]);
+  });
+
+  it('reads --history-from\'s date in the warehouse\'s time zone, as a range\'s dates are', async () => {
+    const uk = await settle({ costBasis: 'uk', historyFrom: { date: '2023-04-06' } });
+    expect(uk.settings).toMatchObject({ timeZone: 'Europe/London', historyFrom: '2023-04-05T23:00:00.000Z' });
+    // Later, in the time zone the warehouse then has.
+    const later = await settle({ historyFrom: { date: '2023-01-01' } }, 'run nightly');
+    expect(later.settings.historyFrom).toBe('2023-01-01T00:00:00.000Z');
+    expect(later.lines).toEqual(['history from: 2023-04-05T23:00:00.000Z -> 2023-01-01T00:00:00.000Z; the next run that computes gains reads the history from there']);
   });
 });
