@@ -2,7 +2,7 @@
 
 -- The settings every later command keeps, one row (src/models/settings.ts says each column; src/warehouse/settings.ts
 -- writes it). An earlier release's warehouse gets its row from what it recorded (src/warehouse/settings.ts,
--- seedFromEarlierRelease) the first time a command of this release settles them.
+-- earlierReleaseSettings and recordedOrFirst) the first time a command of this release settles them.
 CREATE TABLE IF NOT EXISTS settings (
   fiat VARCHAR,
   fiat_source VARCHAR,

@@ -10,7 +10,7 @@ import { runPool } from '../util/work-pool.js';
 import { markEarliestReachable, readCoverage, readLearnedWindow } from '../warehouse/coverage.js';
 import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { ACCOUNT_INFO, accountOpening, readRegisTime, type Opening } from './account-opening.js';
+import { ACCOUNT_INFO, accountOpening, readRegisTime } from './account-opening.js';
 import { createFetcher } from './fetcher.js';
 import { underBudget } from './ip-budget.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
@@ -80,8 +80,6 @@ export interface ExtractResult {
   to: number;
   /** The platform's present as the records began to be read: its clock, measured first (Unix ms). */
   present: number;
-  /** With `history`: where the streams that carry lots were read from (the range's start when that is earlier), and the account's opening as known. */
-  history?: { from: number; opening: Opening };
 }
 
 /**
@@ -137,7 +135,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     log.info(`the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`);
   }
   const history = options.history === undefined ? undefined : await historyStart(options.history.from, { ...base, to });
-  const fromOf = (stream: PagedStreamDef) => (stream.carriesLots === true && history !== undefined ? Math.min(options.from, history.from) : options.from);
+  const fromOf = (stream: PagedStreamDef) => (stream.carriesLots === true && history !== undefined ? Math.min(options.from, history) : options.from);
   const paged = options.streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
   const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, from: fromOf(stream), to, historyEnd: options.from })));
   // In the streams' order, as the failures are reported.
@@ -152,20 +150,20 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
     failures.push({ stream, message: error.message, code: error.code });
   }
-  return { streams: stats, total: totalStats(stats), failures, to, present, ...(history === undefined ? {} : { history }) };
+  return { streams: stats, total: totalStats(stats), failures, to, present };
 }
 
 /**
  * Where the streams that carry lots start (docs/history.md): the instant given (--history-from), or the account's
  * opening, asked of the platform once (accountOpening); the range's start when the opening is not known.
  */
-async function historyStart(from: number | 'opening', context: Context): Promise<{ from: number; opening: Opening }> {
-  if (from !== 'opening') return { from, opening: { at: from } };
+async function historyStart(from: number | 'opening', context: Context): Promise<number> {
+  if (from !== 'opening') return from;
   // Three attempts, as for the clock: an answer that cannot be read leaves the opening unknown, it stops nothing.
   const policy = { ...context.policy, maxAttempts: Math.min(context.policy.maxAttempts, 3) };
   const fetch = createFetcher(ACCOUNT_INFO.path, readRegisTime, { client: context.client, limiter: limiterFor(ACCOUNT_INFO, context), policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
   const opening = await accountOpening({ warehouse: context.warehouse, account: context.account, fetch: () => fetch({}), now: context.clock, log: context.log });
-  return { from: 'at' in opening ? opening.at : context.from, opening };
+  return 'at' in opening ? opening.at : context.from;
 }
 
 type Context = ExtractOptions & {

@@ -375,8 +375,10 @@ async function startRuns(warehouse: Warehouse, run: Run, result: PipelineResult,
   const { options } = run;
   const { pipeline } = options;
   if (pipeline.stages.includes('extract')) {
+    // Every run that extracts reads the history the cost basis needs (docs/history.md), `extract` alone too, so
+    // that the stages run one by one hold what the pipeline would; not with the history setting none.
     const { historyFrom } = run.settings;
-    const history = readsHistory(run) && historyFrom !== 'none' ? { history: { from: historyFrom } } : {};
+    const history = historyFrom === 'none' ? {} : { history: { from: historyFrom } };
     // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
     result.accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
       withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, { ...options, ...history }, pipelineStreams(pipeline, options.streams), budget)),
@@ -391,15 +393,6 @@ async function startRuns(warehouse: Warehouse, run: Run, result: PipelineResult,
   const range = options.range === undefined ? {} : { from: options.range.start, to: options.range.end };
   const now = (options.clock ?? Date.now)();
   return warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${pipeline.name}`, ...range, now, stage: pipeline.stages[0] as Stage }));
-}
-
-/**
- * Whether the run reads the history the cost basis needs (docs/history.md): every run that extracts, a pipeline's
- * or `extract` alone, so that the stages run one by one hold what the pipeline would; not with the warehouse's
- * history setting none (--no-history).
- */
-function readsHistory(run: Run): boolean {
-  return run.options.pipeline.stages.includes('extract') && run.settings.historyFrom !== 'none';
 }
 
 /**
@@ -508,7 +501,7 @@ async function writeExports(
   const completeness = byAccount === undefined ? {} : { completeness: completenessOf(byAccount) };
   const toDate = {
     ...(manifest.toDate === undefined ? {} : { toDate: manifest.toDate }),
-    ...(run.period?.label.startsWith('tax year') === true ? { taxYear: run.period.label.replace(/ to date$/, '') } : {}),
+    ...(run.period?.taxYear === undefined ? {} : { taxYear: `tax year ${run.period.taxYear}` }),
   };
   if (run.period === undefined) {
     // The nightly's folder is known only now: made ready as --out's is before a run.

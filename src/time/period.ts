@@ -21,6 +21,8 @@ export interface Period {
   label: string;
   /** The range ends after the present: it is the period to date, up to where its records were read. */
   toDate: boolean;
+  /** `2025-26` when the range is a tax year (--tax-year). */
+  taxYear?: string;
 }
 
 /** What the range needs of the settings. */
@@ -85,7 +87,7 @@ export function resolvePeriod(spec: RangeSpec, settings: PeriodSettings, now: nu
         throw new UsageError(`--tax-year ${name}: it has not begun (it starts ${formatInstant(window.start)}); the last complete tax year is ${taxYearName(running - 1)}`);
       }
       const toDate = window.end > now;
-      return { window, folder: toDate ? `${name}-to-date` : name, label: `tax year ${name}${toDate ? ' to date' : ''}`, toDate };
+      return { window, folder: toDate ? `${name}-to-date` : name, label: `tax year ${name}${toDate ? ' to date' : ''}`, toDate, taxYear: name };
     }
     case 'between': {
       const start = parseInstant(spec.from, timeZone, '--from');

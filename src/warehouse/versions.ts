@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -99,15 +100,23 @@ export async function forgetCatalog(c: DuckDBConnection): Promise<void> {
 
 /**
  * Takes the catalog the warehouse holds for this process (none: the package's rows alone). The transform reads
- * the rows from a file (sql/seeds/00_seeds.sql), so they are written to one of their own, named by their hash,
- * readable by the user alone.
+ * the rows from a file (sql/seeds/00_seeds.sql), so they are written to one of their own, in a folder made for it
+ * (readable by the user alone), removed when the process ends.
  */
 export async function useStoredCatalog(catalog: StoredCatalog | undefined): Promise<void> {
   if (catalog === undefined) return useCatalog(undefined);
-  const path = join(tmpdir(), `ledgerpipe-catalog-${catalog.sha256.slice(0, 16)}.csv`);
+  if (storedCopy === undefined) {
+    storedCopy = await mkdtemp(join(tmpdir(), 'ledgerpipe-catalog-'));
+    const dir = storedCopy;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  const path = join(storedCopy, `${catalog.sha256.slice(0, 16)}.csv`);
   await writeFile(path, catalog.content, { mode: 0o600 });
   return useCatalog(path);
 }
+
+/** The folder of this process's copies of stored catalogs, made on first use. */
+let storedCopy: string | undefined;
 
 /** The user's catalog file the transform reads (sql/seeds/00_seeds.sql), undefined for none. */
 export const userCatalogFile = (): string | undefined => userCatalog?.path;

@@ -11,7 +11,7 @@ describe('a period and its folder (docs/files.md, "A folder per period")', () =>
     expect(resolvePeriod({ kind: 'year', year: 2025 }, utc, NOW)).toEqual({ window: { start: Date.parse('2025-01-01T00:00:00Z'), end: Date.parse('2026-01-01T00:00:00Z') }, folder: '2025', label: '2025', toDate: false });
     // 6 April 2025 to 6 April 2026 in London: BST on both dates, so 23:00 UTC the day before.
     expect(resolvePeriod({ kind: 'tax-year', year: 2025 }, london, NOW)).toEqual({
-      window: { start: Date.parse('2025-04-05T23:00:00Z'), end: Date.parse('2026-04-05T23:00:00Z') }, folder: '2025-26', label: 'tax year 2025-26', toDate: false,
+      window: { start: Date.parse('2025-04-05T23:00:00Z'), end: Date.parse('2026-04-05T23:00:00Z') }, folder: '2025-26', label: 'tax year 2025-26', toDate: false, taxYear: '2025-26',
     });
     expect(resolvePeriod({ kind: 'between', from: '2025-03-01', to: '2025-06-01' }, utc, NOW).folder).toBe('2025-03-01_2025-06-01');
     expect(resolvePeriod({ kind: 'between', from: '2025-03-01T12:00:00Z', to: '2025-06-01' }, utc, NOW).folder).toBe('2025-03-01T120000_2025-06-01');
