@@ -85,7 +85,7 @@ async function unmatchedDisposals(c: DuckDBConnection, range: Window): Promise<H
   if (!(await hasTables(c, ['disposals']))) return [];
   const reader = await c.runAndReadAll(
     `SELECT asset, count(*) AS slices, CAST(lp_total(quantity) AS VARCHAR) AS quantity FROM disposals
-     WHERE match_rule = 'unmatched' AND proceeds IS NOT NULL AND disposed_at >= $from AND disposed_at < $to
+     WHERE match_rule = 'unmatched' AND is_disposal AND disposed_at >= $from AND disposed_at < $to
      GROUP BY asset ORDER BY asset`,
     { from: timestampTz(range.start), to: timestampTz(range.end) },
   );

@@ -202,7 +202,7 @@ async function gainsSection(warehouse: Warehouse, range: Window, account: string
        lp_decimal_text(sum(proceeds)) AS proceeds, lp_decimal_text(sum(cost)) AS cost, lp_decimal_text(sum(fees)) AS fees, lp_decimal_text(sum(gain)) AS gain,
        count(*) FILTER (WHERE match_rule = 'unmatched') AS unmatched
      FROM disposals
-     WHERE proceeds IS NOT NULL AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}
+     WHERE is_disposal AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}
      GROUP BY ALL ORDER BY account, asset, tax_year, term`,
   );
   const unit = text(found[0]?.['unit'] ?? '');
