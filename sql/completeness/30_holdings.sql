@@ -15,8 +15,8 @@
 CREATE OR REPLACE TABLE holding_quantities AS
 WITH
 instants AS (
-  SELECT DISTINCT account, "at" FROM (
-    SELECT account, range_from AS "at" FROM runs WHERE account IS NOT NULL AND range_from IS NOT NULL
+  SELECT DISTINCT account, as_of FROM (
+    SELECT account, range_from AS as_of FROM runs WHERE account IS NOT NULL AND range_from IS NOT NULL
     UNION ALL SELECT account, range_to FROM runs WHERE account IS NOT NULL AND range_to IS NOT NULL
     UNION ALL SELECT account, snapshot_at FROM asset_balances
     -- And those an export asks for (src/warehouse/completeness.ts, ensureHoldingsAt): a nightly exports the year so far.
@@ -39,18 +39,18 @@ balances AS (
   UNION SELECT DISTINCT account, account_type, asset FROM ledger WHERE account_type IS NOT NULL
 ),
 grid AS MATERIALIZED (
-  SELECT b.account, b.account_type, b.asset, i."at" FROM balances AS b JOIN instants AS i USING (account)
+  SELECT b.account, b.account_type, b.asset, i.as_of FROM balances AS b JOIN instants AS i USING (account)
 ),
 from_snapshot AS (
   SELECT g.*, coalesce(r.quantity, 0) AS quantity, 'snapshot' AS source, 1 AS preference
   FROM grid AS g
-  JOIN readable AS s ON s.account = g.account AND s.account_type = g.account_type AND s.snapshot_at = g."at"
-  LEFT JOIN snapshot_rows AS r ON r.account = g.account AND r.account_type = g.account_type AND r.asset = g.asset AND r.snapshot_at = g."at"
+  JOIN readable AS s ON s.account = g.account AND s.account_type = g.account_type AND s.snapshot_at = g.as_of
+  LEFT JOIN snapshot_rows AS r ON r.account = g.account AND r.account_type = g.account_type AND r.asset = g.asset AND r.snapshot_at = g.as_of
   WHERE r.asset IS NULL OR r.quantity IS NOT NULL
 ),
 later AS (
-  SELECT g.account, g.account_type, g.asset, g."at", min(s.snapshot_at) AS span_to, g."at" AS span_from
-  FROM grid AS g JOIN whole_snapshots AS s ON s.account = g.account AND s.account_type = g.account_type AND s.snapshot_at > g."at"
+  SELECT g.account, g.account_type, g.asset, g.as_of, min(s.snapshot_at) AS span_to, g.as_of AS span_from
+  FROM grid AS g JOIN whole_snapshots AS s ON s.account = g.account AND s.account_type = g.account_type AND s.snapshot_at > g.as_of
   GROUP BY ALL
 ),
 later_covered AS (
@@ -60,7 +60,7 @@ later_covered AS (
 -- at or before it, by an ASOF join): the spans rolled back start and end on instants, so their movements are sums
 -- of these buckets, and the ledger is read once, not once per span (a busy year has 2M rows).
 boundaries AS (
-  SELECT DISTINCT account, "at" AS bucket FROM instants
+  SELECT DISTINCT account, as_of AS bucket FROM instants
 ),
 -- Only the account types and times some span needs: none when no later snapshot can be rolled back (a past
 -- year's run), so the ledger is not read at all then.
@@ -75,18 +75,18 @@ buckets AS (
   GROUP BY ALL
 ),
 moved_since AS (
-  SELECT c.account, c.account_type, c.asset, c."at", coalesce(sum(k.whole), 0) AS moved_whole, coalesce(sum(k.frac), 0) AS moved_frac
+  SELECT c.account, c.account_type, c.asset, c.as_of, coalesce(sum(k.whole), 0) AS moved_whole, coalesce(sum(k.frac), 0) AS moved_frac
   FROM later_covered AS c
   LEFT JOIN buckets AS k ON k.account = c.account AND k.account_type = c.account_type AND k.asset = c.asset AND k.bucket >= c.span_from AND k.bucket < c.span_to
   GROUP BY ALL
 ),
 rolled_back AS (
   -- Exact whatever the sizes; beyond DECIMAL(38,18) the quantity is not known (NULL), never wrapped.
-  SELECT c.account, c.account_type, c.asset, c."at",
+  SELECT c.account, c.account_type, c.asset, c.as_of,
     TRY_CAST(lp_exact_text(lp_whole(coalesce(r.quantity, 0)) - m.moved_whole, lp_frac(coalesce(r.quantity, 0)) - m.moved_frac) AS DECIMAL(38, 18)) AS quantity,
     'rolled back' AS source, 2 AS preference
   FROM later_covered AS c
-  JOIN moved_since AS m USING (account, account_type, asset, "at")
+  JOIN moved_since AS m USING (account, account_type, asset, as_of)
   LEFT JOIN snapshot_rows AS r ON r.account = c.account AND r.account_type = c.account_type AND r.asset = c.asset AND r.snapshot_at = c.span_to
 ),
 -- Running balances: the chains' steps, made once (the chains are windows over every record that carries a balance).
@@ -105,31 +105,31 @@ first_steps AS (
   QUALIFY row_number() OVER (PARTITION BY account, stream, partition, asset, ts ORDER BY step) = 1
 ),
 before AS (
-  SELECT g.account, g.account_type, g.asset, g."at", s.reported AS quantity, s.ts AS span_from, g."at" AS span_to
-  FROM grid AS g ASOF JOIN steps AS s ON s.account = g.account AND s.account_type = g.account_type AND s.asset = g.asset AND g."at" > s.ts
+  SELECT g.account, g.account_type, g.asset, g.as_of, s.reported AS quantity, s.ts AS span_from, g.as_of AS span_to
+  FROM grid AS g ASOF JOIN steps AS s ON s.account = g.account AND s.account_type = g.account_type AND s.asset = g.asset AND g.as_of > s.ts
 ),
 after AS (
-  SELECT g.account, g.account_type, g.asset, g."at", CAST(s.reported - s.moved AS DECIMAL(38, 18)) AS quantity, g."at" AS span_from, s.ts AS span_to
-  FROM grid AS g ASOF JOIN first_steps AS s ON s.account = g.account AND s.account_type = g.account_type AND s.asset = g.asset AND s.ts >= g."at"
+  SELECT g.account, g.account_type, g.asset, g.as_of, CAST(s.reported - s.moved AS DECIMAL(38, 18)) AS quantity, g.as_of AS span_from, s.ts AS span_to
+  FROM grid AS g ASOF JOIN first_steps AS s ON s.account = g.account AND s.account_type = g.account_type AND s.asset = g.asset AND s.ts >= g.as_of
   WHERE coalesce(s.fee, 0) = 0
 ),
 running AS (
-  SELECT account, account_type, asset, "at", quantity, 'running balance' AS source, 3 AS preference
+  SELECT account, account_type, asset, as_of, quantity, 'running balance' AS source, 3 AS preference
   FROM before AS b WHERE lp_covered(b.account, b.account_type, b.span_from, b.span_to)
   UNION ALL
-  SELECT account, account_type, asset, "at", quantity, 'running balance', 4
+  SELECT account, account_type, asset, as_of, quantity, 'running balance', 4
   FROM after AS a WHERE lp_covered(a.account, a.account_type, a.span_from, a.span_to)
 ),
 known AS MATERIALIZED (
-  SELECT account, account_type, asset, "at", quantity, source, preference FROM from_snapshot
+  SELECT account, account_type, asset, as_of, quantity, source, preference FROM from_snapshot
   UNION ALL SELECT * FROM rolled_back
-  UNION ALL SELECT account, account_type, asset, "at", quantity, source, preference FROM running
+  UNION ALL SELECT account, account_type, asset, as_of, quantity, source, preference FROM running
 )
-SELECT g.account, g.account_type, g.asset, g."at",
+SELECT g.account, g.account_type, g.asset, g.as_of,
   CAST(k.quantity AS DECIMAL(38, 18)) AS quantity,
   coalesce(k.source, 'not known') AS source
 FROM grid AS g
 LEFT JOIN (
-  SELECT * FROM known QUALIFY row_number() OVER (PARTITION BY account, account_type, asset, "at" ORDER BY preference) = 1
-) AS k USING (account, account_type, asset, "at")
-ORDER BY g.account, g."at", g.account_type, g.asset;
+  SELECT * FROM known QUALIFY row_number() OVER (PARTITION BY account, account_type, asset, as_of ORDER BY preference) = 1
+) AS k USING (account, account_type, asset, as_of)
+ORDER BY g.account, g.as_of, g.account_type, g.asset;

@@ -1,10 +1,10 @@
--- reconciliation (docs/completeness.md, "Reconciliation"): per account, account type and asset, between each two consecutive
--- snapshots of that account type whose every row has its quantity, the change the snapshots show against the change
--- the ledger books in [from, to). An account type with records of its own is compared where the ledger covers the
--- span (lp_covered, sql/completeness/05_read_spans.sql); a difference is unexplained: a record missing or misread.
--- Earn and bots have no records: their change is set against the transfers in and out seen in the other streams
--- (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains is that account type's own
--- result (interest, a bot's trading), said so and not counted as unexplained.
+-- reconciliation (docs/completeness.md, "Reconciliation"): per account, account type and asset, between each two
+-- consecutive snapshots of that account type whose every row has its quantity, the change the snapshots show against
+-- the change the ledger books in [period_start, period_end). An account type with records of its own is compared
+-- where the ledger covers the span (lp_covered, sql/completeness/05_read_spans.sql); a difference is unexplained: a
+-- record missing or misread. Earn and bots have no records: their change is set against the transfers in and out
+-- seen in the other streams (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains
+-- is that account type's own result (interest, a bot's trading), said so and not counted as unexplained.
 CREATE OR REPLACE VIEW reconciliation AS
 WITH
 snapshot_rows AS (
@@ -43,9 +43,9 @@ assets AS (
   SELECT s.account, s.account_type, a.asset, s.span_from, s.span_to
   FROM spans AS s
   JOIN (
-    SELECT account, account_type, asset, snapshot_at AS "at" FROM snapshot_rows
+    SELECT account, account_type, asset, snapshot_at FROM snapshot_rows
     UNION SELECT account, account_type, asset, bucket FROM buckets
-  ) AS a ON a.account = s.account AND a.account_type = s.account_type AND a."at" >= s.span_from AND a."at" <= s.span_to
+  ) AS a ON a.account = s.account AND a.account_type = s.account_type AND a.snapshot_at >= s.span_from AND a.snapshot_at <= s.span_to
   GROUP BY ALL
 ),
 changes AS (
@@ -61,7 +61,7 @@ changes AS (
   LEFT JOIN snapshot_rows AS f ON f.account = a.account AND f.account_type = a.account_type AND f.asset = a.asset AND f.snapshot_at = a.span_from
   LEFT JOIN snapshot_rows AS t ON t.account = a.account AND t.account_type = a.account_type AND t.asset = a.asset AND t.snapshot_at = a.span_to
 )
-SELECT account, account_type, asset, span_from AS "from", span_to AS "to", snapshot_change,
+SELECT account, account_type, asset, span_from AS period_start, span_to AS period_end, snapshot_change,
   CASE WHEN covered OR without_records THEN ledger_change END AS ledger_change,
   CASE WHEN covered OR without_records THEN TRY_CAST(lp_sum_text(snapshot_change, -ledger_change, 0, 0) AS DECIMAL(38, 18)) END AS unexplained,
   CASE

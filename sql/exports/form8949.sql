@@ -22,7 +22,7 @@ SELECT
   account,
   flags
 FROM disposals
-WHERE proceeds IS NOT NULL
+WHERE is_disposal
   AND disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to')
   AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'))
 -- Then by the slice's own columns, named with the table's name (proceeds and cost_basis above are the rounded

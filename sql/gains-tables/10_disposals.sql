@@ -37,7 +37,11 @@ SELECT
     ELSE 'short'
   END AS term,
   CAST(getvariable('lp_gains_unit') AS VARCHAR) AS unit,
-  CAST(getvariable('lp_cost_basis') AS VARCHAR) AS cost_basis
+  CAST(getvariable('lp_cost_basis') AS VARCHAR) AS cost_basis,
+  -- A withdrawal's slices (withdrawal_<rule>, src/gains/match.ts) leave the lots without being disposed of: a sum
+  -- over disposals that should match gains_summary and Form 8949 filters on this. Last, so that the columns before
+  -- keep their places (sql/warehouse/013_plain_names.sql adds it so to an earlier release's table).
+  match_rule NOT LIKE 'withdrawal\_%' ESCAPE '\' AS is_disposal
 FROM dated
 ORDER BY disposed_at, asset, account, acquired_at NULLS LAST;
 
@@ -65,7 +69,7 @@ SELECT
   coalesce(sum(gain) FILTER (WHERE gain < 0), 0) AS losses,
   count(*) FILTER (WHERE match_rule = 'unmatched') AS unmatched
 FROM disposals
-WHERE proceeds IS NOT NULL
+WHERE is_disposal
 GROUP BY ALL
 ORDER BY account, asset, tax_year, term;
 

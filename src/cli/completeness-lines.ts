@@ -28,7 +28,7 @@ export function completenessLines(c: Completeness): string[] {
     if (c.counts.breaks > SHOWN) lines.push(`  and ${c.counts.breaks - SHOWN} more breaks`);
     for (const u of c.unexplained.slice(0, SHOWN)) {
       lines.push(
-        `  unexplained: ${u.account} ${u.accountType} ${u.asset} from ${formatInstant(u.from)} to ${formatInstant(u.to)}: the snapshots changed by ${u.snapshotChange}, the ledger by ${u.ledgerChange}, ${u.unexplained} unexplained`,
+        `  unexplained: ${u.account} ${u.accountType} ${u.asset} from ${formatInstant(u.periodStart)} to ${formatInstant(u.periodEnd)}: the snapshots changed by ${u.snapshotChange}, the ledger by ${u.ledgerChange}, ${u.unexplained} unexplained`,
       );
     }
     if (c.unexplained.length > SHOWN) lines.push(`  and ${c.unexplained.length - SHOWN} more unexplained differences`);
@@ -52,17 +52,17 @@ export function holdingsLines(holdings: readonly Holding[]): string[] {
   const lines = ['holdings (SELECT * FROM holdings)'];
   const groups = new Map<string, Holding[]>();
   for (const h of holdings) {
-    const key = `${h.account}|${h.at}|${h.accountType}`;
+    const key = `${h.account}|${h.asOf}|${h.accountType}`;
     groups.set(key, [...(groups.get(key) ?? []), h]);
   }
   for (const [key, list] of groups) {
-    const [account, at, accountType] = key.split('|') as [string, string, string];
+    const [account, asOf, accountType] = key.split('|') as [string, string, string];
     const known = list.filter((h) => h.quantity !== null);
     const assets = known.map((h) => `${h.asset} ${h.quantity}`).join(', ');
     const unknown = list.filter((h) => h.quantity === null).map((h) => h.asset);
     const sources = [...new Set(known.map((h) => h.source))].join(', ');
     lines.push(
-      `  ${account} ${formatInstant(Number(at))} ${accountType}: ${assets === '' ? 'none known' : `${assets} (${sources})`}${unknown.length > 0 ? `; not known: ${unknown.join(', ')}` : ''}`,
+      `  ${account} ${formatInstant(Number(asOf))} ${accountType}: ${assets === '' ? 'none known' : `${assets} (${sources})`}${unknown.length > 0 ? `; not known: ${unknown.join(', ')}` : ''}`,
     );
   }
   return lines;

@@ -8,6 +8,7 @@ import { exportCommand, extractCommand, pricesCommand, reportCommand, transformC
 import { statusCommand } from './commands/status.js';
 import { describeFailure, logFormatOf } from './exit.js';
 import { processIo, type CliIo } from './io.js';
+import { typedFlags, unknownFlagsLine } from './unknown-flags.js';
 import { packageVersion } from '../util/package-root.js';
 
 
@@ -30,6 +31,28 @@ function unknownCommand(first: string | undefined): string | undefined {
 function skipHelpCache(parser: Argv): void {
   const usage = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
   if (usage?.cacheHelpMessage !== undefined) usage.cacheHelpMessage = () => undefined;
+}
+
+/**
+ * The line for yargs's "Unknown argument(s): ..." when what it names was typed as flags (unknown-flags.ts): with
+ * the nearest flag of the command that was being parsed. Its flags are what yargs holds for that command when it
+ * fails (getOptions; the positionals and hidden flags left out), which its typings do not show; if a release hides
+ * them, yargs's own words stand.
+ */
+function unknownFlags(parser: Argv, message: string, argv: readonly string[]): string | undefined {
+  const reported = /^Unknown arguments?: (.+)$/.exec(message)?.[1]?.split(', ');
+  const internals = parser as unknown as {
+    getOptions?: () => { key?: Record<string, unknown>; hiddenOptions?: string[] };
+    getGroups?: () => Record<string, string[]>;
+    getInternalMethods?: () => { getContext?: () => { commands?: string[] } };
+  };
+  const options = internals.getOptions?.();
+  if (reported === undefined || options?.key === undefined) return undefined;
+  const flags = typedFlags(reported, argv);
+  if (flags.length === 0) return undefined;
+  const hidden = new Set([...(options.hiddenOptions ?? []), ...(internals.getGroups?.()['Positionals:'] ?? [])]);
+  const known = Object.keys(options.key).filter((k) => !hidden.has(k));
+  return unknownFlagsLine(flags, known, internals.getInternalMethods?.().getContext?.().commands?.[0]);
 }
 
 /**
@@ -56,7 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       if (error !== undefined) throw error;
-      throw new UsageError(unknownCommand(argv[0]) ?? `${message}; see ledgerpipe --help`);
+      throw new UsageError(unknownCommand(argv[0]) ?? unknownFlags(parser, message, argv) ?? `${message}; see ledgerpipe --help`);
     });
   skipHelpCache(parser);
   try {

@@ -4,7 +4,6 @@ import { parseFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import type { GivenSettings } from '../pipeline/settings.js';
 import { historyLines } from '../pipeline/history.js';
-import { describeImplausible, type Implausible } from '../warehouse/plausibility.js';
 import { assertTimeZone, formatInstant, parseInstant } from '../time/instant.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createLogger } from '../util/logger.js';
@@ -18,6 +17,7 @@ import type { CliIo } from './io.js';
 import { parseRangeSpec, parseStreams, type CommonArgs } from './options.js';
 import { parseShard } from '../pipeline/shard.js';
 import { reconciliationLines } from './status.js';
+import { plausibilityLines } from './plausibility-lines.js';
 import { completenessLines, holdingsLines } from './completeness-lines.js';
 
 /**
@@ -70,17 +70,6 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
     lines.push('', `lake: ${result.lake.length} partitions of ${accounts} accounts written, ${result.lake.reduce((n, p) => n + p.rows, 0)} rows`);
   }
   return lines;
-}
-
-/** The movements far outside the account's scale (docs/review.md): a count, and the first few, each with its record. */
-export function plausibilityLines(list: readonly Implausible[], shown = 5): string[] {
-  if (list.length === 0) return [];
-  return [
-    '',
-    `to review: ${list.length} movement${list.length === 1 ? '' : 's'} far outside the account's scale (SELECT * FROM plausibility; docs/review.md):`,
-    ...list.slice(0, shown).map((i) => `  ${describeImplausible(i)}`),
-    ...(list.length > shown ? [`  and ${list.length - shown} more`] : []),
-  ];
 }
 
 /** --ip-limit, else the config's ipLimit, else the default (docs/many-accounts.md). */

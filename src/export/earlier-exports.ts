@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { windowPeriod } from '../time/period.js';
 import type { Logger } from '../util/logger.js';
-import { EXPORT_FILE_NAMES } from './exporter.js';
+import { EXPORT_FILE_NAMES } from './files.js';
 import { MANIFEST } from './manifest.js';
 import { JOURNAL } from './export-set.js';
 

@@ -5,6 +5,7 @@ import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../warehouse/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
 import { EXPORTED_TABLES } from '../models/index.js';
+import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SUMMARY } from './files.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
@@ -19,27 +20,6 @@ import { type Warehouse } from '../warehouse/warehouse.js';
 
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking', 'report'];
-
-/** The report's file (src/report/report.ts, loaded only when one is written). */
-const REPORT = 'report.html';
-
-/** The per-asset summary, written with the tables in CSV and Parquet (docs/values.md). */
-const YEAR_SUMMARY = 'year_summary';
-
-/** The ledger with prices, values and tax class (sql/values/35_ledger_valued_rows.sql), in CSV and Parquet. */
-const LEDGER_VALUED = 'ledger_valued';
-
-/** Every file an export may write into `--out`: nothing else there is ledgerpipe's to touch. */
-export const EXPORT_FILE_NAMES: readonly string[] = [
-  ...[...EXPORTED_TABLES.map(({ name }) => name), LEDGER_VALUED, YEAR_SUMMARY].flatMap((name) => [`${name}.csv`, `${name}.parquet`]),
-  'disposals.csv',
-  'disposals.parquet',
-  'form8949.csv',
-  'koinly.csv',
-  'cointracking.csv',
-  REPORT,
-  MANIFEST,
-];
 
 /**
  * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
@@ -237,16 +217,16 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
       plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`);
     }
   }
-  if (tables.length > 0 && (await warehouse.exclusive((c) => hasTables(c, ['disposals'])))) {
+  if (tables.length > 0 && (await warehouse.exclusive((c) => hasTables(c, [DISPOSALS])))) {
     // Realized gains (src/gains/): the disposals of the range, and Form 8949's rows of them with the CSV.
-    const columns = await columnsOf(warehouse, 'disposals');
+    const columns = await columnsOf(warehouse, DISPOSALS);
     for (const format of tables) {
       const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
-      plan(`disposals.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM disposals WHERE disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to') AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account')) ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`);
+      plan(`${DISPOSALS}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM disposals WHERE disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to') AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account')) ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`);
     }
     if (tables.includes('csv')) {
       const query = (await readSqlFile('exports/form8949.sql')).text.trim().replace(/;$/, '');
-      plan('form8949.csv', (temp) => `COPY (${query}) TO ${temp} ${target('csv')}`);
+      plan(FORM_8949, (temp) => `COPY (${query}) TO ${temp} ${target('csv')}`);
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');

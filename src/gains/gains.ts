@@ -209,7 +209,7 @@ export async function readGainsStatus(c: DuckDBConnection, account: string): Pro
   if (!(await hasTables(c, ['disposals']))) return undefined;
   const rows = (
     await c.runAndReadAll(
-      `SELECT any_value(cost_basis), any_value(unit), count(*) FILTER (WHERE proceeds IS NOT NULL),
+      `SELECT any_value(cost_basis), any_value(unit), count(*) FILTER (WHERE is_disposal),
          list({'asset': asset, 'quantity': quantity::VARCHAR} ORDER BY asset) FILTER (WHERE match_rule = 'unmatched')
        FROM disposals WHERE account = $account`,
       { account },

@@ -23,13 +23,18 @@ const disposalColumns: Column[] = [
   text('term', "short (held a year or less) or long (more than a year, calendar dates); unknown when nothing matched; NULL for a pool."),
   text('unit', 'The currency of proceeds, cost, fees and gain: the run\'s --fiat, else USDT.'),
   text('cost_basis', 'The method that matched it: fifo, hifo, average or uk.'),
+  {
+    name: 'is_disposal',
+    type: 'BOOLEAN',
+    description: "false for a withdrawal's slices (match_rule withdrawal_<rule>), which leave the lots without being disposed of: sum the rows WHERE is_disposal to add up what gains_summary and Form 8949 do.",
+  },
 ];
 
 export const disposals: Model = {
   name: 'disposals',
   kind: 'table',
   description:
-    'One row per matched slice of a disposal (or of a withdrawal, which is not one): quantity, dates, proceeds, cost, fees and gain, by the cost basis of the command (src/gains/; docs/gains.md).',
+    'One row per matched slice of a disposal, or of a withdrawal, which is not one (is_disposal false): quantity, dates, proceeds, cost, fees and gain, by the cost basis of the command (src/gains/; docs/gains.md).',
   columns: disposalColumns,
 };
 
@@ -51,14 +56,14 @@ export const lots: Model = {
 export const gainsSummary: Model = {
   name: 'gains_summary',
   kind: 'view',
-  description: 'Realized gains per account, asset, tax year and term, from disposals (withdrawals left out) (docs/gains.md).',
+  description: "Realized gains per account, asset, tax year and term, from the disposals' slices WHERE is_disposal: a withdrawal's slices are not disposals and are left out (docs/gains.md).",
   columns: [
     accountColumn,
     text('asset', 'The token.'),
     text('tax_year', 'The tax year (disposals.tax_year).'),
     text('term', 'short, long, unknown (nothing matched) or pool.'),
     text('unit', 'The currency of the amounts.'),
-    { name: 'disposals', type: 'BIGINT', description: 'How many slices.' },
+    { name: 'disposals', type: 'BIGINT', description: 'How many disposal slices (withdrawals\' not among them).' },
     amount('quantity', 'The quantity disposed of.'),
     amount('proceeds', 'The sum of proceeds.'),
     amount('cost', 'The sum of allowable costs.'),

@@ -119,8 +119,8 @@ export const ledgerValued: Model = {
   name: 'ledger_valued',
   kind: 'view',
   description:
-    'ledger_priced and, with --fiat, a last column value_<fiat>: the value in that fiat, by the USDT<fiat> pair or the rates file (sql/values/20_fiat_*.sql, src/warehouse/values.ts).',
-  columns: pricedColumns,
+    "ledger_priced, then with --fiat value_<fiat>: the value in that fiat, by the USDT<fiat> pair or the rates file (sql/values/20_fiat_*.sql, src/warehouse/values.ts), then tax_class: the rows and columns of ledger_valued.csv (sql/values/35_ledger_valued_rows.sql).",
+  columns: [...pricedColumns, text('tax_class', "The tax class of the row's category in the type catalog (category_meaning), as ledger_valued.csv has it.")],
 };
 
 /** The valued ledger as the SQL models read it: the fiat's value always, under one name. */

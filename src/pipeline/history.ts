@@ -89,7 +89,7 @@ async function unmatchedDisposals(c: DuckDBConnection, range: Window, accounts: 
   if (!(await hasTables(c, ['disposals']))) return [];
   const reader = await c.runAndReadAll(
     `SELECT asset, count(*) AS slices, CAST(lp_total(quantity) AS VARCHAR) AS quantity FROM disposals
-     WHERE match_rule = 'unmatched' AND proceeds IS NOT NULL AND disposed_at >= $from AND disposed_at < $to
+     WHERE match_rule = 'unmatched' AND is_disposal AND disposed_at >= $from AND disposed_at < $to
        AND list_contains($accounts, account)
      GROUP BY asset ORDER BY asset`,
     { from: timestampTz(range.start), to: timestampTz(range.end), accounts: listValue([...accounts]) },

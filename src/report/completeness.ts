@@ -18,19 +18,19 @@ export async function holdingsSection(warehouse: Warehouse, range: Window, valua
   const found = await warehouse.exclusive(async (c) =>
     (
       await c.runAndReadAll(
-        `SELECT account, account_type, asset, epoch_ms("at") AS at_ms, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
+        `SELECT account, account_type, asset, epoch_ms(as_of) AS as_of_ms, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
            lp_decimal_text(value_fiat) AS value_fiat, source
          FROM lp_holdings_valued
-         WHERE "at" IN (${timestampTzSql(range.start)}, ${timestampTzSql(range.end)})${account === undefined ? '' : ` AND account = ${literal(account)}`}
-         ORDER BY account, "at", account_type, asset`,
+         WHERE as_of IN (${timestampTzSql(range.start)}, ${timestampTzSql(range.end)})${account === undefined ? '' : ` AND account = ${literal(account)}`}
+         ORDER BY account, as_of, account_type, asset`,
       )
     ).getRowObjectsJS(),
   );
   const fiat = valuation.fiat;
   const body = found.map(
     (r) =>
-      `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-at="${escape(formatInstant(Number(r['at_ms'])))}">` +
-      [cell(r['account']), cell(formatInstant(Number(r['at_ms']))), cell(r['account_type']), cell(r['asset']), cell(r['quantity'] ?? 'not known', 'num quantity'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [cell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
+      `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-at="${escape(formatInstant(Number(r['as_of_ms'])))}">` +
+      [cell(r['account']), cell(formatInstant(Number(r['as_of_ms']))), cell(r['account_type']), cell(r['asset']), cell(r['quantity'] ?? 'not known', 'num quantity'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [cell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
       '</tr>',
   );
   const head = ['Account', 'At', 'Account type', 'Asset', 'Quantity', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Known from'];
@@ -51,7 +51,7 @@ export async function completenessSection(warehouse: Warehouse, account: string 
     ),
     ...c.unexplained.map(
       (u) =>
-        `<li class="unexplained">Unexplained: ${escape(`${u.account} ${u.accountType} ${u.asset}`)} from ${escape(formatInstant(u.from))} to ${escape(formatInstant(u.to))}: the snapshots changed by ${escape(u.snapshotChange)}, the ledger by ${escape(u.ledgerChange)} (reconciliation).</li>`,
+        `<li class="unexplained">Unexplained: ${escape(`${u.account} ${u.accountType} ${u.asset}`)} from ${escape(formatInstant(u.periodStart))} to ${escape(formatInstant(u.periodEnd))}: the snapshots changed by ${escape(u.snapshotChange)}, the ledger by ${escape(u.ledgerChange)} (reconciliation).</li>`,
     ),
   ];
   if (c.counts.breaks > 100) items.push(`<li>and ${c.counts.breaks - 100} more breaks (balance_breaks)</li>`);

@@ -200,7 +200,7 @@ async function largestSection(warehouse: Warehouse, where: string, valuation: Va
  */
 async function gainsSection(warehouse: Warehouse, range: Window, account: string | undefined, valuation: Valuation): Promise<string> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['disposals'])))) return '<section><h2>Gains</h2><p class="none">Not computed: run ledgerpipe export.</p></section>';
-  const where = `proceeds IS NOT NULL AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
+  const where = `is_disposal AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
   const found = await rows(
     warehouse,
     `SELECT account, asset, tax_year, coalesce(term, 'pool') AS term, any_value(unit) AS unit, any_value(cost_basis) AS cost_basis, count(*) AS disposals,

@@ -28,8 +28,10 @@ export interface Unexplained {
   account: string;
   accountType: string;
   asset: string;
-  from: number;
-  to: number;
+  /** The earlier snapshot's time (reconciliation.period_start), Unix ms. */
+  periodStart: number;
+  /** The later snapshot's time (reconciliation.period_end), Unix ms. */
+  periodEnd: number;
   snapshotChange: string;
   ledgerChange: string;
   unexplained: string;
@@ -50,7 +52,8 @@ export interface Holding {
   account: string;
   accountType: string;
   asset: string;
-  at: number;
+  /** The instant held at (holdings.as_of), Unix ms. */
+  asOf: number;
   quantity: string | null;
   valueUsdt: string | null;
   source: string;
@@ -94,16 +97,16 @@ const QUERIES = {
   // The chains are walked once for the steps and the breaks (balance_breaks is the checked steps that broke).
   steps: `SELECT account, count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked,
        count(*) FILTER (WHERE checked AND broken) AS breaks FROM lp_balance_steps() GROUP BY account ORDER BY account`,
-  breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
+  breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS ts_ms, lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
        lp_decimal_text(difference) AS difference FROM balance_breaks
-     QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
-  unexplained: `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
+     QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
+  unexplained: `SELECT account, account_type, asset, epoch_ms(period_start) AS f, epoch_ms(period_end) AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
      FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots')
      ORDER BY account, f, account_type, asset`,
   unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account ORDER BY account',
-  unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason
-     FROM unpaired_transfers QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
+  unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS ts_ms, lp_decimal_text(amount) AS amount, possible_reason
+     FROM unpaired_transfers QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
   unavailable: `SELECT account, account_type, unavailable FROM (SELECT * FROM asset_balances QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account))
      WHERE unavailable IS NOT NULL ORDER BY account, account_type`,
   withoutSnapshot: `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance
@@ -118,15 +121,15 @@ const QUERIES = {
 
 type Row = Record<string, unknown>;
 const toBreak = (r: Row): BalanceBreak => ({
-  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
+  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['ts_ms']),
   sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
 });
 const toUnexplained = (r: Row): Unexplained => ({
-  account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']),
+  account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), periodStart: ms(r['f']), periodEnd: ms(r['t']),
   snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
 });
 const toUnpaired = (r: Row): UnpairedTransfer => ({
-  account: text(r['account']), stream: text(r['stream']), accountType: text(r['account_type']), asset: text(r['asset']), ts: ms(r['at']),
+  account: text(r['account']), stream: text(r['stream']), accountType: text(r['account_type']), asset: text(r['asset']), ts: ms(r['ts_ms']),
   sourceId: text(r['source_id']), amount: text(r['amount']), possibleReason: text(r['possible_reason']),
 });
 
@@ -201,7 +204,7 @@ export const findingsOf = (c: Completeness): number => c.counts.breaks + c.unexp
 export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly number[]): Promise<void> {
   if (instants.length === 0 || !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))) return;
   const list = instants.map(timestampTzSql).join(', ');
-  const [held] = await rows(warehouse, `SELECT count(DISTINCT "at") AS n FROM holding_quantities WHERE "at" IN (${list})`, undefined);
+  const [held] = await rows(warehouse, `SELECT count(DISTINCT as_of) AS n FROM holding_quantities WHERE as_of IN (${list})`, undefined);
   if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
   const file = await readSqlFile(HOLDINGS_FILE);
   await warehouse.exclusive(async (c) => {
@@ -221,13 +224,13 @@ export async function readHoldings(warehouse: Warehouse, instants: readonly numb
   if (list === '') return [];
   const found = await rows(
     warehouse,
-    `SELECT account, account_type, asset, epoch_ms("at") AS t, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt, source
-     FROM (SELECT * FROM holdings WHERE "at" IN (${list}))/*where*/
+    `SELECT account, account_type, asset, epoch_ms(as_of) AS t, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt, source
+     FROM (SELECT * FROM holdings WHERE as_of IN (${list}))/*where*/
      ORDER BY account, t, account_type, asset`,
     account,
   );
   return found.map((r) => ({
-    account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), at: ms(r['t']),
+    account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), asOf: ms(r['t']),
     quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
   }));
 }

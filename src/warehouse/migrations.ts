@@ -3,12 +3,14 @@ import { readSqlFile, readSqlFolder } from './sql-files.js';
 import { inTransaction } from './transaction.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
+import { remakeDroppedViews, viewNames } from './upgrade-views.js';
 
 /**
  * Brings a warehouse's schema up to this release: each file of `sql/warehouse/` runs once, in name order, in
  * its own transaction with the row that records it in `schema_migrations`. A warehouse of the first release
  * has no `schema_migrations`: its `001` runs again (every statement in it is idempotent) and the later files
- * migrate it. Returns the names of the files applied now.
+ * migrate it. A view a file drops (one naming a column it renames) is made again from this release's files in the
+ * same transaction (upgrade-views.ts). Returns the names of the files applied now.
  *
  * @example
  * const applied = await migrate(connection, Date.now()); // ['warehouse/002_second_release.sql'] on a first-release warehouse
@@ -20,7 +22,9 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
   for (const file of await readSqlFolder('warehouse')) {
     if (done.has(file.name)) continue;
     await inTransaction(connection, async (c) => {
+      const views = await viewNames(c);
       await c.run(file.text);
+      await remakeDroppedViews(c, views);
       await c.run('INSERT INTO schema_migrations VALUES ($name, $now)', { name: file.name, now: timestampTz(now) });
     });
     applied.push(file.name);

@@ -47,9 +47,3 @@ export async function readPlausibility(warehouse: Warehouse, range: Window, acco
     }));
   });
 }
-
-/** A finding in words, as the summary and the report say it. */
-export function describeImplausible(i: Implausible): string {
-  const what = { fee_above_1pct: 'a fee above 1% of its movement', income_above_holdings: 'interest above the holdings that earned it', refund_above_fees: 'a fee refund above the fees paid' }[i.finding];
-  return `${what}: ${i.amount} ${i.asset} (${i.valueUsdt ?? '?'} USDT) beside ${i.comparedWith ?? '?'} (${i.comparedAs}), ${i.source} ${i.sourceId} at ${new Date(i.ts).toISOString()}`;
-}

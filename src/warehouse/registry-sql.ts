@@ -124,6 +124,7 @@ Every table and view of the warehouse a person reads, with what each column mean
 words as comments: \`SELECT table_name, column_name, comment FROM duckdb_columns()\` shows them, and so does a SQL
 client. Amounts are exact decimals (\`DECIMAL(38,18)\`); times are instants (\`TIMESTAMP WITH TIME ZONE\`), shown in
 UTC. With \`--fiat\`, \`ledger_valued\` and \`year_summary\` also have \`value_<fiat>\` (\`value_eur\`): the value in that currency.
+Every name is written bare in SQL: none is a keyword DuckDB reserves (\`test/models/keywords.test.ts\`).
 
 ${index}
 

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
+import { readSqlFile, runSqlFile } from './sql-files.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -120,10 +121,7 @@ export async function recordOpening(c: DuckDBConnection, entry: { account: strin
   });
 }
 
-/** The tables settleSettings may change besides settings: the opening lots, the user's catalog, the rates of a file. */
-const BOOK_TABLES = ['opening_lots', 'user_catalog', 'fiat_rates'] as const;
-
-/** The settings as they were before a command changed them; the tables they hold are copied beside (lp_before_*). */
+/** The settings as they were before a command changed them; the tables they hold are copied beside (sql/books/). */
 export interface BooksSnapshot {
   settings: RecordedSettings | undefined;
 }
@@ -133,7 +131,7 @@ export interface BooksSnapshot {
  * The tables are copied into temporary tables of the connection (exact types, one statement each).
  */
 export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot> {
-  for (const table of BOOK_TABLES) await c.run(`CREATE OR REPLACE TEMP TABLE lp_before_${table} AS SELECT * FROM ${table}`);
+  await runSqlFile(c, await readSqlFile('books/snapshot.sql'));
   return { settings: await readSettings(c) };
 }
 
@@ -141,8 +139,5 @@ export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot>
 export async function restoreBooks(c: DuckDBConnection, snapshot: BooksSnapshot): Promise<void> {
   await c.run('DELETE FROM settings');
   if (snapshot.settings !== undefined) await writeSettings(c, snapshot.settings);
-  for (const table of BOOK_TABLES) {
-    await c.run(`DELETE FROM ${table}`);
-    await c.run(`INSERT INTO ${table} SELECT * FROM lp_before_${table}`);
-  }
+  await runSqlFile(c, await readSqlFile('books/restore.sql'));
 }

@@ -59,7 +59,9 @@ export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   await c.run(`CREATE OR REPLACE MACRO lp_valuation_time_zone() AS ${literal(valuation.timeZone)}`);
   for (const file of await valuesFiles(valuation)) await c.run(file.text);
   const named = valuation.fiat === null ? 'EXCLUDE (value_fiat)' : `RENAME (value_fiat AS ${ident(fiatColumn(valuation.fiat))})`;
-  await c.run(`CREATE OR REPLACE VIEW ledger_valued AS SELECT * ${named} FROM lp_ledger_valued`);
+  // ledger_valued is its files' rows (sql/values/35_ledger_valued_rows.sql), tax class and all: the view and
+  // ledger_valued.csv cannot differ.
+  await c.run(`CREATE OR REPLACE VIEW ledger_valued AS SELECT * ${named} FROM lp_ledger_valued_rows()`);
   await c.run(`CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary_decimal('lp_ledger_valued')`);
   await c.run(`CREATE OR REPLACE VIEW holdings AS SELECT * ${named} FROM lp_holdings_valued`);
   viewsMade.set(c, valuationKey(valuation));

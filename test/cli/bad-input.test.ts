@@ -73,7 +73,8 @@ afterAll(async () => {
 
 describe('bad input: one clear line, the documented exit code, and the earlier exports untouched', () => {
   it.each([
-    ['an unknown flag', () => yearEnd('--colour', 'blue'), {}, 2, 'ledgerpipe: Unknown argument: colour; see ledgerpipe --help'],
+    ['a mistyped flag', () => yearEnd('--fait', 'EUR'), {}, 2, 'ledgerpipe: unknown flag --fait; did you mean --fiat? (see ledgerpipe run --help)'],
+    ['an unknown flag near none', () => yearEnd('--colour', 'blue'), {}, 2, 'ledgerpipe: unknown flag --colour (see ledgerpipe run --help)'],
     ['a bad date', () => ['run', 'year-end', '--from', '2025-02-30', '--to', '2025-03-01', '--db', db, '--out', out], {}, 2, 'ledgerpipe: --from "2025-02-30" is not a real calendar date or time; check the day and month'],
     ['--from after --to', () => ['run', 'year-end', '--from', '2025-03-01', '--to', '2025-02-01', '--db', db, '--out', out], {}, 2, 'ledgerpipe: --from 2025-03-01 must be before --to 2025-02-01'],
     [
@@ -146,7 +147,7 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
     expect(JSON.parse(result.stderr)).toEqual({
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       level: 'error',
-      msg: 'Unknown argument: colour; see ledgerpipe --help',
+      msg: 'unknown flag --colour (see ledgerpipe run --help)',
       code: 'LP_USAGE',
       exit: 2,
     });

@@ -65,7 +65,7 @@ describe('completeness against one consistent simulated account', () => {
     expect([feb.status, feb.stderr]).toEqual([0, '']);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
-      const february = await rows(warehouse, `SELECT account_type, asset, lp_decimal_text(quantity) AS quantity FROM holdings WHERE "at" = make_timestamptz(${Date.UTC(2025, 1, 1)}::BIGINT * 1000) AND quantity IS NOT NULL ORDER BY ALL`);
+      const february = await rows(warehouse, `SELECT account_type, asset, lp_decimal_text(quantity) AS quantity FROM holdings WHERE as_of = make_timestamptz(${Date.UTC(2025, 1, 1)}::BIGINT * 1000) AND quantity IS NOT NULL ORDER BY ALL`);
       const feb1 = truthAt(s.dataset, Date.UTC(2025, 1, 1));
       expect(february.length).toBeGreaterThan(10);
       expect(february.map((h) => `${h['account_type']} ${h['asset']} ${units8(h['quantity'])}`)).toEqual(february.map((h) => `${h['account_type']} ${h['asset']} ${feb1.get(`${h['account_type']} ${h['asset']}`) ?? 0n}`));
@@ -85,7 +85,7 @@ describe('completeness against one consistent simulated account', () => {
         const truth = truthAt(s.dataset, at);
         const held = await rows(
           warehouse,
-          `SELECT account_type, asset, lp_decimal_text(quantity) AS quantity, source FROM holdings WHERE "at" = make_timestamptz(${at}::BIGINT * 1000) ORDER BY ALL`,
+          `SELECT account_type, asset, lp_decimal_text(quantity) AS quantity, source FROM holdings WHERE as_of = make_timestamptz(${at}::BIGINT * 1000) ORDER BY ALL`,
         );
         const known = held.filter((h) => h['quantity'] !== null);
         // Earn and bots have no records: between snapshots they are not known; every other balance is.
@@ -150,7 +150,7 @@ describe('completeness against one consistent simulated account', () => {
     try {
       const compared = await rows(warehouse, "SELECT DISTINCT explanation FROM reconciliation WHERE account_type NOT IN ('earn', 'bots') ORDER BY ALL");
       expect(compared).toEqual([{ explanation: 'the ledger explains the change' }]);
-      expect(await rows(warehouse, 'SELECT count(DISTINCT "from") AS spans FROM reconciliation')).toEqual([{ spans: '2' }]);
+      expect(await rows(warehouse, 'SELECT count(DISTINCT period_start) AS spans FROM reconciliation')).toEqual([{ spans: '2' }]);
     } finally {
       await warehouse.close();
     }

@@ -60,7 +60,8 @@ describe('ledgerpipe sim', () => {
     [['--from', '2025-02-30'], '--from "2025-02-30" is not a real calendar date or time; check the day and month'],
     [['--from', '2025-03-01', '--to', '2025-01-01'], '--from must be before --to'],
     [['--margin-window-days', '400'], '--margin-window-days must be a whole number from 1 to 366'],
-    [['--colour', 'blue'], 'Unknown argument: colour; see ledgerpipe --help'],
+    [['--colour', 'blue'], 'unknown flag --colour (see ledgerpipe sim --help)'],
+    [['--record', '10'], 'unknown flag --record; did you mean --records? (see ledgerpipe sim --help)'],
   ])('refuses %j with exit 2 and one line', async (args, message) => {
     const result = await runCliProcess(['sim', ...args]);
     expect(result.status).toBe(2);

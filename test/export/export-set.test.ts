@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerpipeError } from '../../src/errors/ledgerpipe-error.js';
 import { UsageError } from '../../src/errors/usage-error.js';
 import { JOURNAL, recoverExportSet, tempName } from '../../src/export/export-set.js';
-import { EXPORT_FILE_NAMES } from '../../src/export/exporter.js';
+import { EXPORT_FILE_NAMES } from '../../src/export/files.js';
 
 let out: string;
 /** A process that has ended: what a killed export leaves its pid as. */

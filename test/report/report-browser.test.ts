@@ -116,9 +116,9 @@ describe('report.html in a real browser', () => {
       holdings = (
         await rows(
           warehouse,
-          `SELECT account, strftime("at", '%Y-%m-%dT%H:%M:%S.000Z') AS at_text, account_type, asset, coalesce(lp_decimal_text(quantity), 'not known') AS quantity,
+          `SELECT account, strftime(as_of, '%Y-%m-%dT%H:%M:%S.000Z') AS as_of_text, account_type, asset, coalesce(lp_decimal_text(quantity), 'not known') AS quantity,
              coalesce(lp_decimal_text(value_usdt), '') AS value_usdt, coalesce(lp_decimal_text(value_eur), '') AS value_eur, source
-           FROM holdings WHERE "at" IN (TIMESTAMPTZ '2025-01-01 00:00:00+00', TIMESTAMPTZ '2025-04-01 00:00:00+00') ORDER BY account, "at", account_type, asset`,
+           FROM holdings WHERE as_of IN (TIMESTAMPTZ '2025-01-01 00:00:00+00', TIMESTAMPTZ '2025-04-01 00:00:00+00') ORDER BY account, as_of, account_type, asset`,
         )
       ).map((r) => Object.values(r).map(String));
     } finally {

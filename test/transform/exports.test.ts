@@ -76,6 +76,10 @@ describe('exports', () => {
       'entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group,account_type,price_usdt,value_usdt,tax_class',
       'margin_records:7:main,default,margin_records,7,main,2025-06-01T00:00:00.000Z,transfer_in,USDT,3,"BTC,USDT ""x""",7,crossed transfer_in,,margin_crossed,1,3,internal_transfer',
     ]);
+    // The view users query is the file's rows: the same columns, tax class and all.
+    const viewColumns = (await rows(warehouse, 'SELECT column_name FROM (DESCRIBE ledger_valued)')).map((r) => r['column_name']).join(',');
+    expect(viewColumns).toBe('entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group,account_type,price_usdt,value_usdt,tax_class');
+    expect(await rows(warehouse, "SELECT tax_class FROM ledger_valued WHERE entry_id = 'margin_records:7:main'")).toEqual([{ tax_class: 'internal_transfer' }]);
     const text = await readFile(join(out, 'margin_records.csv'), 'utf8');
     expect(text).toBe(
       [

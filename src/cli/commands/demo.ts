@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import type { PipelineResult } from '../../pipeline/run-pipeline.js';
 import { completenessLines } from '../completeness-lines.js';
-import { describeImplausible } from '../../warehouse/plausibility.js';
+import { describeImplausible } from '../plausibility-lines.js';
 import { createLogger } from '../../util/logger.js';
 import { silentProgress } from '../../extract/progress.js';
 import { periodicProgress, terminalProgress } from '../progress.js';
