@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import { parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
-import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type FiatSource, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant } from '../time/instant.js';
 import { hasTables } from '../warehouse/tables.js';
@@ -55,6 +57,16 @@ async function readGiven(path: string, flag: string): Promise<Buffer> {
   } catch (error) {
     throw new UsageError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file`, error);
   }
+}
+
+/**
+ * Where a fiat given without a rates file is valued from (docs/values.md, "A fiat"): the platform's USDT<fiat> pair,
+ * unless the platform answered before that it has none and the ECB publishes the fiat: then through the euro.
+ */
+async function sourceWithoutFile(c: DuckDBConnection, fiat: string): Promise<FiatSource> {
+  if (!isEcbCurrency(fiat)) return 'pair';
+  const listed = (await c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol: `USDT${fiat}` })).getRows()[0]?.[0];
+  return listed === false ? 'ecb' : 'pair';
 }
 
 /** A setting's value as a line says it. */
@@ -117,11 +129,13 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     };
     set('fiat', given.fiat);
     const fiat = chosen.fiat ?? null;
-    // The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair.
+    // The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair, or
+    // through the euro when the platform is known to have none (the prices stage decides when it is not known yet).
     if (given.fiatRates !== undefined && fiat !== null) await loadRates(c, given.fiatRates, fiat);
-    const source = fiat === null ? null : given.fiatRates !== undefined ? 'file' : given.fiat !== undefined && given.fiat !== recorded.fiat.value ? 'pair' : undefined;
+    const withoutFile = fiat === null ? undefined : await sourceWithoutFile(c, fiat);
+    const source = fiat === null ? null : given.fiatRates !== undefined ? 'file' : given.fiat !== undefined && given.fiat !== recorded.fiat.value ? withoutFile : undefined;
     if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
-    else set('fiatSource', source ?? (recorded.fiatSource.value === null ? 'pair' : undefined));
+    else set('fiatSource', source ?? (recorded.fiatSource.value === null ? withoutFile : undefined));
     chosen.fiatSource = next.fiatSource.value;
     set('timeZone', given.timeZone);
     set('costBasis', given.costBasis);
