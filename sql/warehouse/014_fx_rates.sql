@@ -23,3 +23,13 @@ CREATE TABLE IF NOT EXISTS fx_coverage (
   url VARCHAR NOT NULL,
   fetched_at TIMESTAMPTZ NOT NULL
 );
+
+-- For every day read, the rate that values its movements (made again from the two tables above by
+-- sql/load/fx_rates_daily.sql after each answer is stored).
+CREATE TABLE IF NOT EXISTS fx_rates_daily (
+  date DATE NOT NULL,
+  currency VARCHAR NOT NULL,
+  rate DECIMAL(38, 18) NOT NULL,
+  rate_date DATE NOT NULL,
+  source VARCHAR NOT NULL
+);

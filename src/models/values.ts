@@ -106,9 +106,9 @@ export const fxCoverage: Model = {
 
 export const fxRatesDaily: Model = {
   name: 'fx_rates_daily',
-  kind: 'view',
+  kind: 'table',
   description:
-    "Every day read of fx_coverage with the euro rate that values it: the rate published that day, else the last one before it, not older than 7 days (sql/values/15_fx_rates_daily.sql; docs/values.md). A day without a row has no rate.",
+    "Every day read of fx_coverage with the euro rate that values its movements: the rate published that day, else the last one before it in a stretch read without a gap, not older than 7 days (made again after each read by sql/load/fx_rates_daily.sql; docs/values.md). A day without a row has no rate.",
   columns: [
     { name: 'date', type: 'DATE', description: 'The day (UTC) whose movements the rate values.' },
     text('currency', 'The ISO 4217 code.'),
@@ -200,10 +200,10 @@ export const VALUE_MODELS: readonly Model[] = [
   fiatRates,
   fxRates,
   fxCoverage,
+  fxRatesDaily,
   valuation,
   assetPrices,
   ledgerPriced,
-  fxRatesDaily,
   ledgerValued,
   yearSummary,
   lpLedgerValued,

@@ -8,7 +8,7 @@
  * Left out on purpose: RUB, whose publication the ECB suspended after 1 March 2022, and HRK, gone with Croatia's euro
  * on 1 January 2023 (both noted on the ECB's page). BGN stays for the years it was published: the ECB took it off
  * its list when Bulgaria adopted the euro on 1 January 2026, and a day more than a week after the last published
- * rate has none (sql/values/15_fx_rates_daily.sql), never the last one carried on.
+ * rate has none (sql/load/fx_rates_daily.sql), never the last one carried on.
  */
 export const ECB_CURRENCIES: readonly { code: string; name: string; until?: string }[] = [
   { code: 'USD', name: 'US dollar' },

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { publicGet, type PublicAnswer } from '../http/public-get.js';
+import { readSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { parseEcbCsv } from './ecb-csv.js';
@@ -101,8 +102,9 @@ async function readStretch(options: EcbReadOptions, url: string): Promise<{ text
 
 /**
  * Reads the ECB's euro reference rates of `currency` for `days` into fx_rates (docs/values.md, "A fiat"): the days
- * not read before, with LOOK_BACK_DAYS before the first, one request per unread stretch, each answer's rates and
- * the days it covers (fx_coverage) committed together, so a day is never read twice and a killed run loses nothing.
+ * not read before, with LOOK_BACK_DAYS before the first, one request per unread stretch, each answer's rates, the
+ * days it covers (fx_coverage) and the rate of each day read (fx_rates_daily) committed together, so a day is never
+ * read twice and a killed run loses nothing.
  * Days after the last one over (UTC) are asked but not recorded as read: today's rate may come later. A stretch
  * that cannot be read throws, the stretches before it kept: the caller warns and the days without a rate stay
  * without a value.
@@ -116,6 +118,7 @@ export async function readEcbRates(options: EcbReadOptions): Promise<EcbRead> {
   const first = addDays(options.days.first, -LOOK_BACK_DAYS);
   const last = options.days.last < today ? options.days.last : today;
   const covered = await warehouse.exclusive((c) => coveredSpans(c, currency));
+  const daily = await readSqlFile('load/fx_rates_daily.sql');
   const read: EcbRead = { requests: 0, rates: 0 };
   for (const [a, b] of unreadStretches(first, last, covered)) {
     const url = ecbSeriesUrl(options.baseUrl, currency, a, b);
@@ -139,6 +142,8 @@ export async function readEcbRates(options: EcbReadOptions): Promise<EcbRead> {
           now: timestampTz(now),
         });
       }
+      // The rate of each day read, made again with what this answer brought (sql/load/fx_rates_daily.sql).
+      await c.run(daily.text);
     });
     read.rates += rates.length;
   }

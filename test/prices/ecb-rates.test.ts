@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEcbCsv } from '../../src/prices/ecb-csv.js';
 import { readEcbRates, unreadStretches } from '../../src/prices/ecb-rates.js';
 import { refuseUnvaluedFiat } from '../../src/prices/valuation.js';
-import { readSqlFile } from '../../src/warehouse/sql-files.js';
 import { ECB_FIXTURES, startFakeEcb, type FakeEcb } from '../helpers/fake-ecb.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
@@ -76,8 +75,6 @@ describe('readEcbRates against the fake ECB', () => {
       { f: '2024-06-15', l: '2024-06-17', rates: '1' },
     ]);
     // The weekend between takes the Friday's rate; the two spans join without a gap.
-    const view = await readSqlFile('values/15_fx_rates_daily.sql');
-    await context.warehouse.exclusive((c) => c.run(view.text));
     expect(await rows(context.warehouse, "SELECT strftime(rate_date, '%Y-%m-%d') AS d FROM fx_rates_daily WHERE currency = 'GBP' AND date = '2024-06-16'")).toEqual([{ d: '2024-06-14' }]);
   });
 
