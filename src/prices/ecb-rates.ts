@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { publicGet, type PublicAnswer } from '../http/public-get.js';
+import { packageVersion } from '../util/package-root.js';
 import { readSqlFile } from '../warehouse/sql-files.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -81,7 +82,10 @@ export function ecbSeriesUrl(baseUrl: string, currency: string, first: string, l
  * timeout or a reset connection are tried again twice, a second and then two apart; a redirect is not followed.
  */
 async function readStretch(options: EcbReadOptions, url: string): Promise<{ text: string | undefined; requests: number }> {
-  const get = options.get ?? ((u: string) => publicGet(u, { service: 'the ECB (--ecb-url, LEDGERPIPE_ECB_URL)' }));
+  // text/csv: the CSV of the ECB's content negotiation (https://data.ecb.europa.eu/help/api/content-negotiation), as
+  // format=csvdata asks too; the agent says who asks.
+  const headers = { accept: 'text/csv', 'user-agent': `ledgerpipe/${packageVersion()}` };
+  const get = options.get ?? ((u: string) => publicGet(u, { service: 'the ECB (--ecb-url, LEDGERPIPE_ECB_URL)', headers }));
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 1; ; attempt++) {
     try {
