@@ -210,6 +210,10 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
       /\nwarn: the European Central Bank's euro rates of CHF could not be read \(GET http:\/\/127\.0\.0\.1:9\/service\/data\/EXR\/D\.CHF\.EUR\.SP00\.A: connection refused; [^\n]*\); movements of days without a rate have no value in CHF; run ledgerpipe prices again later\n/,
     );
     expect(await read('SELECT count(*) > 500 AS movements, count(value_chf) AS valued FROM ledger_valued')).toEqual([{ movements: true, valued: 0n }]);
+    // The export lists them as it lists movements without a candle: per asset, without a CHF rate.
+    const files = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', join(dir, 'out-chf'), '--format', 'csv']);
+    expect(files.status, files.stderr).toBe(0);
+    expect(files.stderr).toMatch(/^warn: \d+ BTC movements of the range have no CHF rate: their value is left empty \(docs\/values\.md\)$/m);
   }, 60_000);
 
   it('refuses to read prices into a warehouse with no ledger yet, naming the command to run first', async () => {
