@@ -52,9 +52,8 @@ export async function sha256(path: string): Promise<string> {
 /**
  * Writes `manifest.json` (to `path`, a temporary name of the set): which range, time zone, fiat (and where its
  * values come from: `fiat_source`), accounts and streams the files are of, the coverage of each stream with its
- * gaps (written with --allow-gaps), each file's
- * rows and SHA-256, and the versions of ledgerpipe and of the type catalog. Keys in a fixed order: the same
- * export twice gives the same manifest but for `created_at`.
+ * gaps (written with --allow-gaps), each file's rows and SHA-256, and the versions of ledgerpipe and of the type
+ * catalog. Keys in a fixed order: the same export twice gives the same manifest but for `created_at`.
  */
 export async function writeManifest(
   path: string,

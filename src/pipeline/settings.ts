@@ -157,9 +157,7 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
           // With a new fiat, pair and ecb are the platform's to decide (the prices stage says when it goes through the
           // euro): only a rates file given or left is said beside the fiat's line.
           .filter((n) => !(n === 'fiatSource' && next.fiat.value !== recorded.fiat.value && next[n].value !== 'file' && recorded[n].value !== 'file'))
-          .map(
-          (n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`,
-        );
+          .map((n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`);
     return { settings: Object.fromEntries(SETTING_NAMES.map((n) => [n, next[n].value])) as unknown as Settings, lines };
   });
 }
