@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -199,6 +199,21 @@ describe('the ECB read once, kept in the warehouse', () => {
     const inWarehouse = new Map(held.map((r) => [String(r['entry_id']), r['v'] === null ? null : decimalText(units(String(r['v'])))]));
     expect(inWarehouse.size).toBeGreaterThan(100);
     for (const r of await valued('GBP')) expect([r.entryId, inWarehouse.get(r.entryId)]).toEqual([r.entryId, r.value]);
+  }, 60_000);
+});
+
+describe('a rates file', () => {
+  it('wins over the ECB: the export values GBP by the file, and fiat_source says file', async () => {
+    const rates = join(dir, 'gbp.csv');
+    await writeFile(rates, 'time,currency,rate\n2024-05-01,GBP,0.8\n');
+    const result = await runCliHere(['export', ...RANGE, '--db', db, '--out', join(dir, 'out-file'), '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain('fiat rates: ecb -> file; values remade');
+    expect(await read('SELECT fiat, fiat_source FROM settings')).toEqual([{ fiat: 'GBP', fiat_source: 'file' }]);
+    const manifest = JSON.parse(await readFile(join(dir, 'out-file', 'manifest.json'), 'utf8')) as { fiat_source: string };
+    expect(manifest.fiat_source).toBe('file');
+    const row = (await read("SELECT CAST(value_usdt AS VARCHAR) AS usdt, CAST(value_gbp AS VARCHAR) AS gbp FROM ledger_valued WHERE asset = 'USDT' AND ts >= '2024-06-01' LIMIT 1"))[0]!;
+    expect(decimalText(units(String(row['gbp'])))).toBe(decimalText(mulHalfEven(units(String(row['usdt'])), units('0.8'))));
   }, 60_000);
 });
 
