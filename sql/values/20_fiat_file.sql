@@ -14,3 +14,6 @@ ASOF LEFT JOIN (
 CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS (
   SELECT arg_max(rate, ts) FROM fiat_rates WHERE fiat = lp_valuation_fiat() AND ts <= instant
 );
+
+-- The euro's rate in the fiat at an instant (holdings of EUR): only the ECB's rates give one (20_fiat_ecb.sql).
+CREATE OR REPLACE MACRO lp_fiat_eur_rate_at(instant) AS CAST(NULL AS DECIMAL(38, 18));

@@ -7,3 +7,6 @@ FROM ledger_priced AS p;
 
 -- The fiat's rate for one USDT at an instant (holdings): none without a fiat.
 CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS CAST(NULL AS DECIMAL(38, 18));
+
+-- The euro's rate in the fiat at an instant (holdings of EUR): only the ECB's rates give one (20_fiat_ecb.sql).
+CREATE OR REPLACE MACRO lp_fiat_eur_rate_at(instant) AS CAST(NULL AS DECIMAL(38, 18));

@@ -18,3 +18,6 @@ CREATE OR REPLACE MACRO lp_fiat_rate_at(instant) AS (
   WHERE symbol = 'USDT' || lp_valuation_fiat() AND granularity = '1h'
     AND ts IN (lp_hour(instant - INTERVAL 1 MILLISECOND), lp_hour(instant))
 );
+
+-- The euro's rate in the fiat at an instant (holdings of EUR): only the ECB's rates give one (20_fiat_ecb.sql).
+CREATE OR REPLACE MACRO lp_fiat_eur_rate_at(instant) AS CAST(NULL AS DECIMAL(38, 18));

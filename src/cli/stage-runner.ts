@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { checkBaseUrl, DEFAULT_CONFIG_PATH, PRIVATE_UMASK, readConfig, resolveAccounts, type Config } from './config.js';
-import { parseFiat } from '../prices/valuation.js';
+import { parseFiat, refuseUnvaluedFiat } from '../prices/valuation.js';
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import type { GivenSettings } from '../pipeline/settings.js';
 import { historyLines } from '../pipeline/history.js';
@@ -99,6 +99,8 @@ function givenSettings(args: CommonArgs, config: Config | undefined): GivenSetti
     if (given.fiat === undefined || given.fiat === null) throw new UsageError('--fiat-rates gives the rates of a fiat: give --fiat with it (the currency its rates are in)');
     given.fiatRates = rates;
   }
+  // A fiat nothing values is refused now, before the warehouse is opened or a request sent.
+  if (given.fiat !== undefined && given.fiat !== null) refuseUnvaluedFiat(given.fiat, rates);
   if (args.tz !== undefined) {
     assertTimeZone(args.tz);
     given.timeZone = args.tz;
@@ -126,6 +128,21 @@ function givenSettings(args: CommonArgs, config: Config | undefined): GivenSetti
   }
   if (args.history === true) given.historyFrom = 'opening';
   return given;
+}
+
+/** --ecb-url or LEDGERPIPE_ECB_URL, checked now: an http(s) address (docs/values.md, "A fiat"). */
+function ecbUrlOf(text: string | undefined): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new UsageError(`--ecb-url ${text} is not an http(s) address; give the ECB data service's, such as https://data-api.ecb.europa.eu/service`);
+  }
+  return text;
 }
 
 function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createLogger>): ProgressReporter {
@@ -157,6 +174,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   }
   // Candles are public: the prices stage alone needs only the platform's address.
   const priceUrl = pipeline.stages.includes('prices') && accounts.length === 0 ? checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl) : undefined;
+  const ecbUrl = ecbUrlOf(args['ecb-url'] ?? env['LEDGERPIPE_ECB_URL']);
   const result = await runPipeline({
     pipeline,
     accounts,
@@ -173,6 +191,7 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     allowGaps: args['allow-gaps'],
     full: args.full,
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
+    ...(ecbUrl === undefined ? {} : { ecbUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
     ...(args.lake === undefined ? {} : { lake: args.lake }),
     ...(shard === undefined ? {} : { shard }),

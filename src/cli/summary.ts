@@ -3,7 +3,7 @@ import type { GainsResult } from '../gains/gains.js';
 import type { TransformSummary } from '../transform/stage.js';
 import type { UnreviewedType } from '../transform/unreviewed.js';
 import type { NotFinal } from '../warehouse/reports.js';
-import type { PriceResult } from '../prices/extract-prices.js';
+import type { FiatValued, PriceResult } from '../prices/extract-prices.js';
 import type { Unpriced } from '../prices/unpriced.js';
 
 /** The summary printed on stdout after a transform: rows per table, then ledger totals. */
@@ -49,7 +49,18 @@ export function pricesLines(prices: PriceResult): string[] {
   return [
     `prices: ${prices.requests} requests, ${prices.candles} new hourly candles, ${prices.rateLimited} answered 429`,
     ...routes.map(([asset, r]) => `  ${asset.padEnd(8)} ${r === undefined ? 'no pair on the platform: unpriced' : `${r.symbol}${r.via === undefined ? '' : ` x ${r.via}`}`}`),
+    ...fiatLines(prices.fiat),
   ];
+}
+
+/** How the fiat is valued (docs/values.md, "A fiat"): its pair, or USDTEUR and the ECB's rates, and what was read of them. */
+function fiatLines(fiat: FiatValued | undefined): string[] {
+  if (fiat === undefined) return [];
+  const head = `fiat ${fiat.currency}: `;
+  if (fiat.source === 'pair') return [`${head}${fiat.pair ?? `USDT${fiat.currency}`}`];
+  const ecb = fiat.ecb;
+  const read = ecb === undefined ? '' : ecb.failed !== undefined ? '; the ECB could not be read' : `; ECB: ${ecb.requests} request${ecb.requests === 1 ? '' : 's'}, ${ecb.rates} new daily rate${ecb.rates === 1 ? '' : 's'} (fx_rates)`;
+  return [`${head}USDTEUR x the European Central Bank's euro rate of the day${read}`];
 }
 
 /** The assets whose movements have no value, with what to do; none when every movement is valued. */

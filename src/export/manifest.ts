@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { formatInstant } from '../time/instant.js';
+import type { FiatSource } from '../models/settings.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
 import type { Completeness } from '../warehouse/completeness.js';
@@ -10,6 +11,8 @@ import type { Completeness } from '../warehouse/completeness.js';
 export interface ManifestFacts {
   timeZone: string;
   fiat: string | null;
+  /** Where the fiat's values come from (docs/values.md, "A fiat"): `pair`, `ecb` or `file`; null without a fiat. */
+  fiatSource?: FiatSource | null;
   accounts: readonly string[];
   streams: readonly string[];
   /** Per account and stream checked by the gap rule: its covered spans and its gaps within the range. */
@@ -47,10 +50,10 @@ export async function sha256(path: string): Promise<string> {
 }
 
 /**
- * Writes `manifest.json` (to `path`, a temporary name of the set): which range, time zone, fiat, accounts and
- * streams the files are of, the coverage of each stream with its gaps (written with --allow-gaps), each file's
- * rows and SHA-256, and the versions of ledgerpipe and of the type catalog. Keys in a fixed order: the same
- * export twice gives the same manifest but for `created_at`.
+ * Writes `manifest.json` (to `path`, a temporary name of the set): which range, time zone, fiat (and where its
+ * values come from: `fiat_source`), accounts and streams the files are of, the coverage of each stream with its
+ * gaps (written with --allow-gaps), each file's rows and SHA-256, and the versions of ledgerpipe and of the type
+ * catalog. Keys in a fixed order: the same export twice gives the same manifest but for `created_at`.
  */
 export async function writeManifest(
   path: string,
@@ -70,6 +73,7 @@ export async function writeManifest(
       ...(facts.toDate === undefined ? {} : { to_date: true, read_up_to: formatInstant(facts.toDate.readUpTo) }),
     },
     fiat: facts.fiat,
+    fiat_source: facts.fiat === null ? null : (facts.fiatSource ?? null),
     accounts: facts.accounts,
     streams: facts.streams,
     coverage: facts.coverage.map((c) => {

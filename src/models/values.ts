@@ -75,6 +75,49 @@ export const fiatRates: Model = {
   ],
 };
 
+export const fxRates: Model = {
+  name: 'fx_rates',
+  kind: 'table',
+  description:
+    "The European Central Bank's euro reference rates read for the run's fiat when the platform has no USDT<fiat> pair (sql/warehouse/014_fx_rates.sql; docs/values.md): one row per currency and day the ECB published a rate.",
+  columns: [
+    { name: 'date', type: 'DATE', description: 'The day the rate is published for (TIME_PERIOD of the ECB series EXR.D.<currency>.EUR.SP00.A).' },
+    text('currency', 'The ISO 4217 code (GBP, USD, ...).'),
+    amount('rate', 'Units of the currency for 1 EUR, exactly as published (OBS_VALUE).'),
+    text('source', "Where it was read: ecb, the ECB's data portal (data-api.ecb.europa.eu). A --fiat-rates file's rates, per USDT, are in fiat_rates."),
+  ],
+};
+
+export const fxCoverage: Model = {
+  name: 'fx_coverage',
+  kind: 'table',
+  description:
+    "Which days of a currency's euro rates have been read, one row per request, committed with its rates, so that no day is read twice (sql/warehouse/014_fx_rates.sql). A day of a span without a rate in fx_rates had none published (a weekend, a TARGET holiday).",
+  columns: [
+    text('currency', 'The ISO 4217 code.'),
+    text('source', 'ecb.'),
+    { name: 'first_date', type: 'DATE', description: 'The first day read (inclusive).' },
+    { name: 'last_date', type: 'DATE', description: 'The last day read (inclusive): never today, whose rate may not be published yet.' },
+    { name: 'rates', type: 'INTEGER', description: 'How many days of the span had a rate.' },
+    text('url', 'The address read (the ECB publishes without a key).'),
+    instant('fetched_at', 'When it was read.'),
+  ],
+};
+
+export const fxRatesDaily: Model = {
+  name: 'fx_rates_daily',
+  kind: 'table',
+  description:
+    "Every day read of fx_coverage with the euro rate that values its movements: the rate published that day, else the last one before it in a stretch read without a gap, not older than 7 days (made again after each read by sql/load/fx_rates_daily.sql; docs/values.md). A day without a row has no rate.",
+  columns: [
+    { name: 'date', type: 'DATE', description: 'The day (UTC) whose movements the rate values.' },
+    text('currency', 'The ISO 4217 code.'),
+    amount('rate', 'Units of the currency for 1 EUR.'),
+    { name: 'rate_date', type: 'DATE', description: 'The day the rate was published for: date itself, or the last publishing day before it (a weekend takes the Friday\'s).' },
+    text('source', 'ecb.'),
+  ],
+};
+
 export const valuation: Model = {
   name: 'valuation',
   kind: 'table',
@@ -82,7 +125,7 @@ export const valuation: Model = {
     'How ledger_valued and year_summary were last made: the fiat, where its rates come from, the time zone of years. One row; none before the first (sql/warehouse/005_prices.sql).',
   columns: [
     text('fiat', 'The fiat currency (--fiat); NULL without one.'),
-    text('fiat_source', "pair: the platform's USDT<fiat> candles; file: the user's rates (fiat_rates); NULL without a fiat."),
+    text('fiat_source', "pair: the platform's USDT<fiat> candles; ecb: the USDTEUR candles and the ECB's euro rates (fx_rates); file: the user's rates (fiat_rates); NULL without a fiat."),
     text('time_zone', "The time zone of year_summary's years (--tz)."),
   ],
 };
@@ -119,7 +162,7 @@ export const ledgerValued: Model = {
   name: 'ledger_valued',
   kind: 'view',
   description:
-    "ledger_priced, then with --fiat value_<fiat>: the value in that fiat, by the USDT<fiat> pair or the rates file (sql/values/20_fiat_*.sql, src/warehouse/values.ts), then tax_class: the rows and columns of ledger_valued.csv (sql/values/35_ledger_valued_rows.sql).",
+    "ledger_priced, then with --fiat value_<fiat>: the value in that fiat, by the USDT<fiat> pair, by USDTEUR and the ECB's euro rates, or by the rates file (sql/values/20_fiat_*.sql, src/warehouse/values.ts), then tax_class: the rows and columns of ledger_valued.csv (sql/values/35_ledger_valued_rows.sql).",
   columns: [...pricedColumns, text('tax_class', "The tax class of the row's category in the type catalog (category_meaning), as ledger_valued.csv has it.")],
 };
 
@@ -174,6 +217,9 @@ export const VALUE_MODELS: readonly Model[] = [
   pricePairs,
   priceRoutes,
   fiatRates,
+  fxRates,
+  fxCoverage,
+  fxRatesDaily,
   valuation,
   assetPrices,
   ledgerPriced,

@@ -2,7 +2,10 @@ import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
 import { CHUNK_MS } from '../prices/candles.js';
-import { extractPrices, type PriceOptions, type PriceResult } from '../prices/extract-prices.js';
+import { isEcbCurrency } from '../prices/ecb-currencies.js';
+import { DEFAULT_ECB_URL, readEcbRates, utcDay } from '../prices/ecb-rates.js';
+import { extractPrices, type FiatValued, type PriceOptions, type PriceResult } from '../prices/extract-prices.js';
+import { recordSetting } from '../warehouse/settings.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
@@ -13,7 +16,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 /** The valuation the warehouse's settings say (docs/settings.md): the rates of a file are loaded when it is given. */
 export interface ValuationOptions {
   fiat: string | null;
-  /** Where the fiat's rates come from: the platform's USDT<fiat> pair, or the rates the warehouse holds. */
+  /** Where the fiat's rates come from: the platform's USDT<fiat> pair, USDTEUR and the ECB's rates, or a rates file's. */
   fiatSource: Valuation['fiatSource'];
   timeZone: string;
 }
@@ -53,17 +56,33 @@ export async function historySpans(warehouse: Warehouse, start: number): Promise
 }
 
 /** What the prices stage and the prices beside the extraction ask of one stage's options. */
-type PricesStageOptions = ValuationOptions & { baseUrl: string; range: Window; present?: number; clock?: () => number; rateScale?: number; ipLimiter?: RateLimiter; log: Logger };
+type PricesStageOptions = ValuationOptions & {
+  baseUrl: string;
+  /** The ECB's data service, for a fiat valued through the euro (default DEFAULT_ECB_URL). */
+  ecbUrl?: string;
+  /** The command, as settings name who set what (`run year-end`; default `prices`). */
+  command?: string;
+  range: Window;
+  present?: number;
+  clock?: () => number;
+  rateScale?: number;
+  ipLimiter?: RateLimiter;
+  log: Logger;
+};
 
-/** extractPrices' options for `assets` (but the fiat itself, worth its amount), with the USDT<fiat> pair when no rates file prices the fiat. */
+/**
+ * extractPrices' options for `assets` (but the fiat itself, worth its amount), with the fiat's pair when no rates
+ * file prices it: USDT<fiat>, else USDTEUR when the ECB publishes the fiat (docs/values.md, "A fiat").
+ */
 function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets: readonly string[], log: Logger): PriceOptions {
+  const { fiat } = options;
   return {
     warehouse,
     baseUrl: options.baseUrl,
-    assets: assets.filter((a) => a !== options.fiat),
+    assets: assets.filter((a) => a !== fiat),
     range: options.range,
     ...(options.present === undefined ? {} : { present: options.present }),
-    ...(options.fiat !== null && options.fiatSource === 'pair' ? { fiatPair: options.fiat } : {}),
+    ...(fiat !== null && options.fiatSource !== 'file' ? { fiat: { currency: fiat, throughEur: isEcbCurrency(fiat) } } : {}),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     rateScale: options.rateScale ?? 1,
     ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
@@ -91,8 +110,43 @@ export async function pricesStage(warehouse: Warehouse, options: PricesStageOpti
     options.log.warn(`prices could not be read (${error.message}); movements without a candle have no value; run ledgerpipe prices again later`);
     result = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
   }
-  await prepareValuation(warehouse, options);
-  return result;
+  const fiat = await valueFiat(warehouse, options, result, history);
+  await prepareValuation(warehouse, { ...options, fiatSource: fiat?.source ?? options.fiatSource });
+  return fiat === undefined ? result : { ...result, fiat };
+}
+
+/**
+ * How the fiat is valued, as the platform's answers decided it (docs/values.md, "A fiat"): by its USDT<fiat> pair
+ * (`pair`), or through USDTEUR and the ECB's euro rates (`ecb`), recorded as the warehouse's fiat_source when it
+ * changes (docs/settings.md); with `ecb`, the ECB's rates of the days the range and its history move in are read
+ * first. The ECB out of reach is a warning: the days without a rate have no value, listed, never guessed.
+ */
+async function valueFiat(warehouse: Warehouse, options: PricesStageOptions, result: PriceResult, history: ReadonlyMap<string, readonly Window[]>): Promise<FiatValued | undefined> {
+  const { fiat } = options;
+  if (fiat === null || options.fiatSource === 'file' || options.fiatSource === null) return undefined;
+  const decided = result.fiatPair === undefined ? options.fiatSource : result.fiatPair === `USDT${fiat}` ? 'pair' : 'ecb';
+  const now = (options.clock ?? Date.now)();
+  if (decided !== options.fiatSource) {
+    await warehouse.transaction((c) => recordSetting(c, 'fiatSource', decided, { now, command: options.command ?? 'prices' }));
+    options.log.info(
+      decided === 'ecb'
+        ? `fiat ${fiat}: the platform lists no USDT${fiat} pair; values in ${fiat} go through USDTEUR and the European Central Bank's euro rates (docs/values.md)`
+        : `fiat ${fiat}: the platform lists USDT${fiat}; values in ${fiat} go by its candles (docs/values.md)`,
+    );
+  }
+  const valued: FiatValued = { currency: fiat, source: decided, ...(result.fiatPair === undefined ? {} : { pair: result.fiatPair }) };
+  if (decided !== 'ecb') return valued;
+  const starts = [options.range.start, ...[...history.values()].flatMap((spans) => spans.map((s) => s.start))];
+  const end = Math.min(options.range.end, options.present ?? now, now);
+  const days = { first: utcDay(Math.min(...starts)), last: utcDay(Math.max(end, options.range.start + 1) - 1) };
+  try {
+    const read = await readEcbRates({ warehouse, baseUrl: options.ecbUrl ?? DEFAULT_ECB_URL, currency: fiat, days, now });
+    return { ...valued, ecb: read };
+  } catch (error) {
+    if (!(error instanceof LedgerpipeError)) throw error;
+    options.log.warn(`the European Central Bank's euro rates of ${fiat} could not be read (${error.message}); movements of days without a rate have no value in ${fiat}; run ledgerpipe prices again later`);
+    return { ...valued, ecb: { requests: 0, rates: 0, failed: error.message } };
+  }
 }
 
 /** `result` with the requests, 429s and candles of `more` added: one run's prices read in two parts. */

@@ -65,6 +65,8 @@ export interface RunPipelineOptions extends Omit<ExtractStageOptions, 'range'> {
   allowGaps?: boolean;
   /** Where the prices stage reads candles (public, no key): the accounts' platform. */
   priceBaseUrl?: string;
+  /** The ECB's data service, for a fiat valued through the euro (docs/values.md, "A fiat"; default the ECB's own). */
+  ecbUrl?: string;
   /** --ip-limit: requests a minute per platform address over every account (default the live cap less 10%). */
   ipLimit?: number;
   /** --lake: also write the tables as Hive-partitioned Parquet there; lakeMode: their files' mode. */
@@ -232,7 +234,21 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     if (pipeline.stages.includes('prices')) {
       await timed('prices', () => stage('prices', async () => {
         const baseUrl = priceBaseUrl(options);
-        const after = await pricesStage(warehouse, { ...valuationOf(run.settings), baseUrl, range: readRange(run, result.accounts), ...platformPresent(result.accounts), clock, rateScale: options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: options.log });
+        const after = await pricesStage(warehouse, {
+          ...valuationOf(run.settings),
+          baseUrl,
+          ...(options.ecbUrl === undefined ? {} : { ecbUrl: options.ecbUrl }),
+          command: options.command ?? `run ${pipeline.name}`,
+          range: readRange(run, result.accounts),
+          ...platformPresent(result.accounts),
+          clock,
+          rateScale: options.rateScale ?? 1,
+          ipLimiter: budget.forAddress(baseUrl),
+          log: options.log,
+        });
+        // The platform's answers decide how a fiat without a rates file is valued: the export values it the same way.
+        if (after.fiat !== undefined) run.settings = { ...run.settings, fiatSource: after.fiat.source };
+        result.settings = run.settings;
         // The summary counts every candle request of the run, those beside the extraction too.
         result.prices = beside === undefined ? after : withFiguresOf(after, beside);
       }));
@@ -437,6 +453,7 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   const manifest: ManifestFacts = {
     timeZone: settings.timeZone,
     fiat: valuation.fiat,
+    fiatSource: valuation.fiatSource,
     accounts,
     streams: [...new Set(coverage.map((c) => c.stream))],
     earliestReachable: result.history.earliestReachable,

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkOpeningLotsCurrency, parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
-import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type FiatSource, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant, parseInstant } from '../time/instant.js';
 import { hasTables } from '../warehouse/tables.js';
@@ -56,6 +58,16 @@ async function readGiven(path: string, flag: string): Promise<Buffer> {
   } catch (error) {
     throw new UsageError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file`, error);
   }
+}
+
+/**
+ * Where a fiat given without a rates file is valued from (docs/values.md, "A fiat"): the platform's USDT<fiat> pair,
+ * unless the platform answered before that it has none and the ECB publishes the fiat: then through the euro.
+ */
+async function sourceWithoutFile(c: DuckDBConnection, fiat: string): Promise<FiatSource> {
+  if (!isEcbCurrency(fiat)) return 'pair';
+  const listed = (await c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol: `USDT${fiat}` })).getRows()[0]?.[0];
+  return listed === false ? 'ecb' : 'pair';
 }
 
 /** A setting's value as a line says it. */
@@ -132,11 +144,13 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     };
     set('fiat', given.fiat);
     const fiat = chosen.fiat ?? null;
-    // The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair.
+    // The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair, or
+    // through the euro when the platform is known to have none (the prices stage decides when it is not known yet).
     if (given.fiatRates !== undefined && fiat !== null) await loadRates(c, given.fiatRates, fiat);
-    const source = fiat === null ? null : given.fiatRates !== undefined ? 'file' : given.fiat !== undefined && given.fiat !== recorded.fiat.value ? 'pair' : undefined;
+    const withoutFile = fiat === null ? undefined : await sourceWithoutFile(c, fiat);
+    const source = fiat === null ? null : given.fiatRates !== undefined ? 'file' : given.fiat !== undefined && given.fiat !== recorded.fiat.value ? withoutFile : undefined;
     if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
-    else set('fiatSource', source ?? (recorded.fiatSource.value === null ? 'pair' : undefined));
+    else set('fiatSource', source ?? (recorded.fiatSource.value === null ? withoutFile : undefined));
     chosen.fiatSource = next.fiatSource.value;
     // The cost basis before the settings whose defaults follow it (docs/settings.md). The UK rules, given, bring the
     // UK's tax year and clock as settings of their own (unless given or set): a later cost basis does not move them.
@@ -162,9 +176,11 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     const hadSettings = SETTING_NAMES.some((n) => recorded[n].setBy !== null);
     const lines = !hadSettings
       ? []
-      : SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null)).map(
-          (n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`,
-        );
+      : SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null))
+          // With a new fiat, pair and ecb are the platform's to decide (the prices stage says when it goes through the
+          // euro): only a rates file given or left is said beside the fiat's line.
+          .filter((n) => !(n === 'fiatSource' && next.fiat.value !== recorded.fiat.value && next[n].value !== 'file' && recorded[n].value !== 'file'))
+          .map((n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`);
     return { settings: settingValues(next), lines };
   });
 }

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { FiatSource } from '../models/settings.js';
 import { PlatformError } from '../errors/platform-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createFetcher } from '../extract/fetcher.js';
@@ -32,11 +33,14 @@ export interface PriceOptions {
    * not reached, and recorded each as missing.
    */
   present?: number;
-  /** A fiat currency valued through the platform's USDT<fiat> pair (when no rates file was given). */
-  fiatPair?: string;
+  /**
+   * A fiat valued by the platform's candles (when no rates file was given; docs/values.md, "A fiat"): its
+   * USDT<currency> pair, else, `throughEur`, the USDTEUR pair, whose values the ECB's euro rates carry on.
+   */
+  fiat?: { currency: string; throughEur: boolean };
   /**
    * Before the range: per asset, the 200-hour spans holding its movements (docs/history.md), read for the asset's
-   * route and, with `fiatPair`, for that pair: the history's values, without every hour of its years.
+   * route and for the fiat's pair: the history's values, without every hour of its years.
    */
   history?: ReadonlyMap<string, readonly Window[]>;
   clock?: () => number;
@@ -53,6 +57,20 @@ export interface PriceResult {
   requests: number;
   rateLimited: number;
   candles: number;
+  /** The pair the fiat is valued by (USDTGBP, or USDTEUR through the euro); undefined when none was read. */
+  fiatPair?: string;
+  /** How the fiat was valued, and the ECB's rates read for it (src/pipeline/prices-stage.ts). */
+  fiat?: FiatValued;
+}
+
+/** How a run's fiat was valued (docs/values.md, "A fiat"): what the summary, the manifest and the report say. */
+export interface FiatValued {
+  currency: string;
+  source: FiatSource;
+  /** The platform's pair read for it: USDT<currency>, or USDTEUR for `ecb`. */
+  pair?: string;
+  /** With `ecb`: the requests to the ECB and the rates they brought, or why they failed. */
+  ecb?: { requests: number; rates: number; failed?: string };
 }
 
 interface Reader {
@@ -164,7 +182,7 @@ function notCovered(chunks: readonly Window[], covered: readonly Window[]): Wind
  * The history's spans (PriceOptions.history) of the symbols that price each asset, and of the fiat pair (every
  * asset's spans): read after the range's, once each, the symbols' listing known by then.
  */
-async function readHistorySpans(options: PriceOptions, reader: Reader, routes: ReadonlyMap<string, Route | undefined>, now: number): Promise<void> {
+async function readHistorySpans(options: PriceOptions, reader: Reader, routes: ReadonlyMap<string, Route | undefined>, fiatPair: string | undefined, now: number): Promise<void> {
   const bySymbol = new Map<string, Map<number, Window>>();
   const add = (symbol: string, spans: readonly Window[]) => {
     const chunks = bySymbol.get(symbol) ?? new Map<number, Window>();
@@ -174,7 +192,7 @@ async function readHistorySpans(options: PriceOptions, reader: Reader, routes: R
   for (const [asset, spans] of options.history ?? []) {
     const route = routes.get(asset);
     if (route !== undefined) for (const symbol of [route.symbol, ...(route.via === undefined ? [] : [route.via])]) add(symbol, spans);
-    if (options.fiatPair !== undefined) add(`USDT${options.fiatPair}`, spans);
+    if (fiatPair !== undefined) add(fiatPair, spans);
   }
   const work: { symbol: string; span: Window }[] = [];
   for (const [symbol, chunks] of bySymbol) {
@@ -186,6 +204,18 @@ async function readHistorySpans(options: PriceOptions, reader: Reader, routes: R
     reader.candles += read.candles.length;
     await reader.spans.write(symbol, read);
   });
+}
+
+/**
+ * The pair that values the fiat: USDT<currency> when the platform lists it, else USDTEUR when the fiat goes through
+ * the euro and the ECB's rates (docs/values.md, "A fiat"). Neither: a usage error that names the rates file.
+ */
+async function fiatPairOf(warehouse: Warehouse, reader: Reader, fiat: NonNullable<PriceOptions['fiat']>, range: Window, now: number): Promise<string> {
+  const own = `USDT${fiat.currency}`;
+  if (await readSymbol(warehouse, reader, own, range, now)) return own;
+  if (fiat.throughEur && (await readSymbol(warehouse, reader, 'USDTEUR', range, now))) return 'USDTEUR';
+  const eur = fiat.throughEur ? ", nor USDTEUR to go through the euro with the ECB's rates," : '';
+  throw new UsageError(`the platform has no ${own} pair${eur} to value ${fiat.currency} with; give a rates file with --fiat-rates FILE (docs/values.md)`);
 }
 
 /** The route of one asset: the first of its candidates whose pairs the platform lists, each read as it is tried. */
@@ -201,8 +231,9 @@ async function routeAsset(warehouse: Warehouse, reader: Reader, asset: string, r
 /**
  * The prices stage (docs/values.md): for every asset, the hourly candles of the range along the first route
  * the platform lists (routes.ts), stored with the spans read, so a second run asks only for what is new; the
- * route of each asset in price_routes (none: unpriced, listed, never guessed). With `fiatPair`, the candles of
- * USDT<fiat> too; a platform without that pair is a usage error that names the rates file.
+ * route of each asset in price_routes (none: unpriced, listed, never guessed). With `fiat`, the candles of
+ * USDT<fiat>, else of USDTEUR when the fiat goes through the euro (fiatPair in the result); a platform with neither is
+ * a usage error that names the rates file.
  *
  * @example
  * await extractPrices({ warehouse, baseUrl, assets: ['BTC', 'ETH'], range, log });
@@ -230,22 +261,21 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   }, { signed: false });
   const reader: Reader = { reading: new Map(), spans: createSpanWriter(options.warehouse, now), client, fetch, stats, candles: 0 };
   const routes = new Map<string, Route | undefined>();
+  let fiatPair: string | undefined;
   try {
     if (range.start < range.end) {
       const assets = [...new Set(options.assets)].filter((a) => a !== 'USDT').sort();
       await runPool(assets, { concurrency: 4 }, async (asset) => {
         routes.set(asset, await routeAsset(options.warehouse, reader, asset, range, now));
       });
-      if (options.fiatPair !== undefined && !(await readSymbol(options.warehouse, reader, `USDT${options.fiatPair}`, range, now))) {
-        throw new UsageError(`the platform has no USDT${options.fiatPair} pair to value ${options.fiatPair} with; give a rates file with --fiat-rates FILE (docs/values.md)`);
-      }
+      if (options.fiat !== undefined) fiatPair = await fiatPairOf(options.warehouse, reader, options.fiat, range, now);
     }
     // The history's assets that the range does not move are routed too, on their history's first span.
     for (const asset of [...(options.history?.keys() ?? [])].filter((a) => a !== 'USDT' && !routes.has(a)).sort()) {
       const first = options.history?.get(asset)?.[0];
       if (first !== undefined) routes.set(asset, await routeAsset(options.warehouse, reader, asset, first, now));
     }
-    if (options.history !== undefined) await readHistorySpans(options, reader, routes, now);
+    if (options.history !== undefined) await readHistorySpans(options, reader, routes, fiatPair, now);
   } finally {
     await reader.client.close();
   }
@@ -260,7 +290,7 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   for (const gap of await missingHours(options.warehouse, range)) {
     options.log.warn(`${gap.symbol}: ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} without a candle (${gap.hours.slice(0, 3).map((h) => new Date(h).toISOString()).join(', ')}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`);
   }
-  return { routes, requests: stats.requests, rateLimited: stats.rateLimited, candles: reader.candles };
+  return { routes, requests: stats.requests, rateLimited: stats.rateLimited, candles: reader.candles, ...(fiatPair === undefined ? {} : { fiatPair }) };
 }
 
 /** Per symbol, the hours of `range` with no candle after two asks (price_coverage.missing_hours), oldest first. */

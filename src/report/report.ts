@@ -125,6 +125,18 @@ function toDate(facts: ReportFacts): string {
   return ` · <b id="to-date">to date: read up to ${escape(new Date(facts.toDate.readUpTo).toISOString())}</b>, the rest of the period not yet past`;
 }
 
+/** Where the fiat's values come from, as the page's header says it (docs/values.md, "A fiat"); nothing without a fiat. */
+function fiatSourceWords(valuation: Valuation): string {
+  const { fiat, fiatSource } = valuation;
+  if (fiat === null || fiatSource === null) return '';
+  const words = {
+    pair: `the platform's USDT${fiat} candles`,
+    ecb: "the platform's USDTEUR candles × the European Central Bank's euro reference rates",
+    file: 'your rates file (--fiat-rates)',
+  }[fiatSource];
+  return ` <span id="fiat-source">(by ${escape(words)})</span>`;
+}
+
 /** The page's valued column and its currency: the fiat's where one is given, else USDT. */
 function valueOf(valuation: Valuation): { column: 'value_fiat' | 'value_usdt'; currency: string } {
   return valuation.fiat === null ? { column: 'value_usdt', currency: 'USDT' } : { column: 'value_fiat', currency: valuation.fiat };
@@ -309,9 +321,9 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
 <style>${REPORT_STYLE}</style></head>
 <body>
 <header><h1>Year-end report</h1>
-<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)})${toDate(facts)} · values in ${escape(valuation.fiat ?? 'USDT')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
+<p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)})${toDate(facts)} · values in ${escape(valuation.fiat ?? 'USDT')}${fiatSourceWords(valuation)} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
 ${sections.join('\n')}
-<footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (docs/values.md).</footer>
+<footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles${valuation.fiat !== null && valuation.fiatSource === 'ecb' ? ", with the European Central Bank's euro reference rates" : ''} (docs/values.md).</footer>
 </body></html>
 `;
   await writeFile(path, html);

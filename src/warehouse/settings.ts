@@ -56,6 +56,18 @@ export async function writeSettings(c: DuckDBConnection, settings: RecordedSetti
 }
 
 /**
+ * Records one setting that a stage decided, not a flag (the fiat's source once the platform's answers say which:
+ * docs/settings.md), with when and by which command. The others stay as recorded.
+ *
+ * @example
+ * await recordSetting(c, 'fiatSource', 'ecb', { now: Date.now(), command: 'run year-end' });
+ */
+export async function recordSetting<K extends SettingName>(c: DuckDBConnection, name: K, value: Settings[K], by: { now: number; command: string }): Promise<void> {
+  const recorded = await recordedOrFirst(c);
+  await writeSettings(c, { ...recorded, [name]: { value, setAt: by.now, setBy: by.command } });
+}
+
+/**
  * What a warehouse of an earlier release recorded of the settings this one keeps, for its first row: the
  * valuation its views were last made with (table valuation) and the cost basis of its last export (table
  * disposals). The rest it never recorded.

@@ -119,6 +119,7 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
       catalog_version: 'x',
       range: { from: '2025-01-01T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z', time_zone: 'UTC' },
       fiat: null,
+      fiat_source: null,
       accounts: ['default'],
       streams: ['margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'],
       coverage: manifest.streams.map((stream) => ({ account: 'default', stream, covered: quarter, gaps: [], earliest_reachable: null })),

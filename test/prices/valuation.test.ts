@@ -201,9 +201,19 @@ describe('values: hourly candles to exact values in USDT and a fiat', () => {
     expect(run.stderr.split('\n').filter((line) => line.includes(' movements of the range have no '))).toEqual(expected);
   }, 60_000);
 
-  it('refuses a fiat the platform has no pair for without a rates file, naming the flag', async () => {
+  it('values a fiat the platform has no pair for through the euro, and with the ECB out of reach leaves its values empty', async () => {
+    // The tests' environment points LEDGERPIPE_ECB_URL at a closed port (vitest.config.ts): test/prices/ecb-fiat.test.ts reads a fake.
     const run = await runCliHere(['prices', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--base-url', sim.baseUrl, '--fiat', 'CHF', '--rate-scale', '100']);
-    expect([run.status, run.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, 'ledgerpipe: the platform has no USDTCHF pair to value CHF with; give a rates file with --fiat-rates FILE (docs/values.md)']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain("fiat CHF: the platform lists no USDTCHF pair; values in CHF go through USDTEUR and the European Central Bank's euro rates (docs/values.md)\n");
+    expect(run.stderr).toMatch(
+      /\nwarn: the European Central Bank's euro rates of CHF could not be read \(GET http:\/\/127\.0\.0\.1:9\/service\/data\/EXR\/D\.CHF\.EUR\.SP00\.A: connection refused; [^\n]*\); movements of days without a rate have no value in CHF; run ledgerpipe prices again later\n/,
+    );
+    expect(await read('SELECT count(*) > 500 AS movements, count(value_chf) AS valued FROM ledger_valued')).toEqual([{ movements: true, valued: 0n }]);
+    // The export lists them as it lists movements without a candle: per asset, without a CHF rate.
+    const files = await runCliHere(['export', '--from', '2025-01-01', '--to', '2025-03-01', '--db', db, '--out', join(dir, 'out-chf'), '--format', 'csv']);
+    expect(files.status, files.stderr).toBe(0);
+    expect(files.stderr).toMatch(/^warn: \d+ BTC movements of the range have no CHF rate: their value is left empty \(docs\/values\.md\)$/m);
   }, 60_000);
 
   it('refuses to read prices into a warehouse with no ledger yet, naming the command to run first', async () => {
