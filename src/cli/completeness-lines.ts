@@ -1,25 +1,23 @@
 import { formatInstant } from '../time/instant.js';
+import { completenessHeadline, count } from '../report/completeness-words.js';
 import type { Completeness, Holding } from '../warehouse/completeness.js';
 
 /** The most of each kind a summary prints; the views hold them all. */
 const SHOWN = 10;
 
-/** A count and its noun, plural when not one. */
-const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+/** A sentence's first letter in lower case, as the summary's lines are. */
+const lowerFirst = (t: string): string => (/^[A-Z][a-z]/.test(t) ? t[0]?.toLowerCase() + t.slice(1) : t);
 
 /**
- * The completeness block of the run summary and of `status` (docs/completeness.md, "Completeness"): every break and unexplained
- * difference with what to look at, or one line saying every chain and snapshot agrees; then what is listed but not
- * a finding (unpaired transfers, account types not read).
+ * The completeness block of the run summary and of `status` (docs/completeness.md, "Completeness"): the headline
+ * (what was compared and what could not be: completenessHeadline), every break and unexplained difference with
+ * what to look at, then what is listed but not a finding (unpaired transfers, account types not read).
  */
-export function completenessLines(c: Completeness): string[] {
-  const lines = ['completeness'];
-  const { checked, unchecked } = c.steps;
-  const steps = `${count(checked, 'running-balance step')} checked${unchecked > 0 ? `, ${unchecked} not (the record has a fee, whose place in the balance no published example settles, or a span between the two records was not read)` : ''}`;
-  if (c.counts.breaks === 0 && c.unexplained.length === 0) {
-    lines.push(`  every running balance and every snapshot agrees with the records: ${steps}`);
-  } else {
-    lines.push(`  ${count(c.counts.breaks, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
+export function completenessLines(c: Completeness, holdings?: readonly Holding[]): string[] {
+  const known = holdings === undefined ? undefined : { rows: holdings.length, notKnown: holdings.filter((h) => h.quantity === null).length };
+  const [headline, ...more] = completenessHeadline(c, known);
+  const lines = ['completeness', `  ${lowerFirst(headline as string)}`, ...more.map((l) => `  ${l}`)];
+  if (c.counts.breaks > 0 || c.unexplained.length > 0) {
     for (const b of c.breaks.slice(0, SHOWN)) {
       lines.push(
         `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing or misread; a missing one's movement is the difference)`,

@@ -54,7 +54,7 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   if (finalAt !== undefined) {
     lines.push(`the UK rules match a disposal with the acquisitions of the 30 days after it: the last disposals of ${result.exported?.period.label ?? 'the range'} are final once the records up to ${formatInstant(finalAt)} are read; run year-end again after then`);
   }
-  if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness));
+  if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness, result.holdings));
   const held = holdingsLines(result.holdings);
   if (held.length > 0) lines.push('', ...held);
   if (result.reconciliation.length > 0) {

@@ -36,9 +36,10 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));
     }
     lines.push(...reconciliationLines(await readReconciliation(warehouse, account)));
-    if (completenessByAccount !== undefined) lines.push(...completenessLines(completenessOf(completenessByAccount, account)).map((l) => `  ${l}`));
     const lastRange = report.lastRun?.range;
-    if (lastRange !== null && lastRange !== undefined) lines.push(...holdingsLines(await readHoldings(warehouse, [lastRange.start, lastRange.end], account)).map((l) => `  ${l}`));
+    const holdings = lastRange === null || lastRange === undefined ? undefined : await readHoldings(warehouse, [lastRange.start, lastRange.end], account);
+    if (completenessByAccount !== undefined) lines.push(...completenessLines(completenessOf(completenessByAccount, account), holdings).map((l) => `  ${l}`));
+    if (holdings !== undefined) lines.push(...holdingsLines(holdings).map((l) => `  ${l}`));
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
     lines.push(...gainsStatusLines(await warehouse.exclusive((c) => readGainsStatus(c, account))));

@@ -32,6 +32,7 @@ function completenessOf(c: Completeness): Record<string, unknown> {
     findings: c.counts.breaks + c.unexplained.length,
     counts: { balance_breaks: c.counts.breaks, unexplained: c.unexplained.length, unpaired_transfers: c.counts.unpaired },
     running_balance_steps: { checked: c.steps.checked, not_checked: c.steps.unchecked },
+    snapshots: { whole: c.snapshots.taken, pairs_compared: c.snapshots.pairs },
     balance_breaks: c.breaks.map((b) => ({ account: b.account, stream: b.stream, partition: b.partition, asset: b.asset, ts: formatInstant(b.ts), source_id: b.sourceId, expected: b.expected, reported: b.reported, difference: b.difference })),
     unexplained: c.unexplained.map((u) => ({ account: u.account, account_type: u.accountType, asset: u.asset, period_start: formatInstant(u.periodStart), period_end: formatInstant(u.periodEnd), snapshot_change: u.snapshotChange, ledger_change: u.ledgerChange, unexplained: u.unexplained })),
     unpaired_transfers: c.unpaired.map((t) => ({ account: t.account, stream: t.stream, account_type: t.accountType, asset: t.asset, ts: formatInstant(t.ts), source_id: t.sourceId, amount: t.amount, possible_reason: t.possibleReason })),

@@ -1,5 +1,7 @@
 import { formatInstant } from '../time/instant.js';
-import { cell, escape, table, text } from './html.js';
+import { completenessHeadline, type HoldingsKnown } from './completeness-words.js';
+import { formatBalanceDate } from './format.js';
+import { cell, escape, moneyCell, quantityCell, tableWithTotals, text } from './html.js';
 import type { Window } from '../time/window.js';
 import { readCompleteness, type Completeness } from '../warehouse/completeness.js';
 import { literal } from '../warehouse/quote.js';
@@ -9,13 +11,16 @@ import type { Valuation } from '../warehouse/values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 
-/**
- * The report's "Holdings" section (docs/completeness.md, "Holdings"): per account type and asset, what was held at
- * the range's start and end, valued at the hour's close, with how each is known; not known is listed, not guessed.
- */
-export async function holdingsSection(warehouse: Warehouse, range: Window, valuation: Valuation, account: string | undefined): Promise<string> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['lp_holdings_valued'])))) return '<section><h2>Holdings</h2><p class="none">No transform has made the holdings yet.</p></section>';
-  const found = await warehouse.exclusive(async (c) =>
+/** The holdings at the range's ends as the report reads them: each row, and how many of them are known. */
+export interface HoldingsAtEnds {
+  rows: Record<string, unknown>[];
+  known: HoldingsKnown;
+}
+
+/** The holdings of lp_holdings_valued at the range's ends (docs/completeness.md, "Holdings"), one account or all. */
+export async function readHoldingsAtEnds(warehouse: Warehouse, range: Window, account: string | undefined): Promise<HoldingsAtEnds | undefined> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['lp_holdings_valued'])))) return undefined;
+  const rows = await warehouse.exclusive(async (c) =>
     (
       await c.runAndReadAll(
         `SELECT account, account_type, asset, epoch_ms(as_of) AS as_of_ms, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
@@ -26,22 +31,63 @@ export async function holdingsSection(warehouse: Warehouse, range: Window, valua
       )
     ).getRowObjectsJS(),
   );
+  return { rows, known: { rows: rows.length, notKnown: rows.filter((r) => r['quantity'] === null).length } };
+}
+
+/**
+ * The report's "Holdings" section (docs/completeness.md, "Holdings"): what was held at the range's start and at its
+ * end, a table each, dated as an accountant dates them (the end of 31 December 2025, not 1 January 2026), per
+ * account, account type and asset, valued at the hour's close, with how each is known, and the total of the values
+ * known; not known is listed, not guessed, and said beside the total.
+ */
+export function holdingsSection(holdings: HoldingsAtEnds | undefined, range: Window, valuation: Valuation): string {
+  if (holdings === undefined) return '<section><h2>Holdings</h2><p class="none">No transform has made the holdings yet.</p></section>';
   const fiat = valuation.fiat;
-  const body = found.map(
-    (r) =>
-      `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-at="${escape(formatInstant(Number(r['as_of_ms'])))}">` +
-      [cell(r['account']), cell(formatInstant(Number(r['as_of_ms']))), cell(r['account_type']), cell(r['asset']), cell(r['quantity'] ?? 'not known', 'num quantity'), cell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [cell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
-      '</tr>',
-  );
-  const head = ['Account', 'At', 'Account type', 'Asset', 'Quantity', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Known from'];
-  return `<section><h2>Holdings</h2><p class="note">At the range's start and end, per account type and asset (holdings). Known from a snapshot, a later snapshot rolled back by the ledger, or a running balance; "not known" is never guessed (docs/completeness.md).</p>${table('holdings', head, body, "No holdings at the range's ends.")}</section>`;
+  const head = ['Account', 'Account type', 'Asset', 'Quantity', 'Value USDT', ...(fiat === null ? [] : [`Value ${fiat}`]), 'Known from'];
+  const tables = (['opening', 'closing'] as const).map((side) => {
+    const at = side === 'opening' ? range.start : range.end;
+    const rows = holdings.rows.filter((r) => Number(r['as_of_ms']) === at);
+    const body = rows.map(
+      (r) =>
+        `<tr class="${r['quantity'] === null ? 'unknown' : ''}" data-account="${escape(text(r['account']))}" data-account-type="${escape(text(r['account_type']))}" data-asset="${escape(text(r['asset']))}" data-as-of="${escape(formatInstant(at))}">` +
+        [cell(r['account']), cell(r['account_type']), cell(r['asset']), r['quantity'] === null ? cell('not known', 'num quantity') : quantityCell(r['quantity'], 'num quantity'), moneyCell(r['value_usdt'], 'num value-usdt'), ...(fiat === null ? [] : [moneyCell(r['value_fiat'], 'num value-fiat')]), cell(r['source'])].join('') +
+        '</tr>',
+    );
+    const notKnown = rows.filter((r) => r['quantity'] === null).length;
+    const unvalued = rows.filter((r) => r['quantity'] !== null && r['value_usdt'] === null).length;
+    const left = [notKnown > 0 ? `${notKnown} not known: in no total` : '', unvalued > 0 ? `${unvalued} without a USDT price: not in the USDT total` : ''].filter((t) => t !== '').join('; ');
+    const foot = [`<td colspan="4">Total${left === '' ? '' : ` of the values known (${escape(left)})`}</td>`, moneyCell(sumDecimals(rows.map((r) => r['value_usdt'])), 'num value-usdt'), ...(fiat === null ? [] : [moneyCell(sumDecimals(rows.map((r) => r['value_fiat'])), 'num value-fiat')]), '<td></td>'].join('');
+    const title = `${side === 'opening' ? 'Held at the start' : 'Held at the end'}: ${formatBalanceDate(at, valuation.timeZone, side)}`;
+    return `<h3 id="holdings-${side}-title">${escape(title)}</h3>${tableWithTotals(`holdings-${side}`, head, body, foot, 'Nothing held.')}`;
+  });
+  return `<section><h2>Holdings</h2><p class="note">Per account, account type and asset, valued at the hour's close. Known from a snapshot, a later snapshot rolled back by the ledger, or a running balance; "not known" is never guessed (docs/completeness.md).</p>${tables.join('')}</section>`;
+}
+
+/**
+ * The exact sum of decimal texts (nulls left out), written as lp_decimal_text writes one (no trailing zeros), or
+ * null when none is present: added as integers of their largest scale, never as JS numbers.
+ */
+function sumDecimals(values: readonly unknown[]): string | null {
+  const present = values.filter((v): v is string => typeof v === 'string' && v !== '');
+  if (present.length === 0) return null;
+  const scale = Math.max(0, ...present.map((v) => (v.split('.')[1] ?? '').length));
+  const units = present.reduce((sum, v) => {
+    const [whole = '0', fraction = ''] = v.split('.');
+    const negative = whole.startsWith('-');
+    const digits = BigInt(`${whole.replace('-', '')}${fraction.padEnd(scale, '0')}`);
+    return sum + (negative ? -digits : digits);
+  }, 0n);
+  const sign = units < 0n ? '-' : '';
+  const abs = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+  const written = scale === 0 ? abs : `${abs.slice(0, -scale)}.${abs.slice(-scale)}`.replace(/0+$/, '').replace(/\.$/, '');
+  return `${sign}${written}`;
 }
 
 /**
  * The report's "Completeness" section: every break and unexplained difference with what to look at, or one line
  * saying every chain and snapshot agrees; then the unpaired transfers, listed.
  */
-export async function completenessSection(warehouse: Warehouse, account: string | undefined, known?: Completeness): Promise<string> {
+export async function completenessSection(warehouse: Warehouse, account: string | undefined, known: Completeness | undefined, holdings: HoldingsKnown | undefined): Promise<string> {
   const c = known ?? (await readCompleteness(warehouse, account));
   if (c === undefined) return '<section><h2>Completeness</h2><p class="none">No transform has made the completeness views yet.</p></section>';
   const items = [
@@ -55,8 +101,9 @@ export async function completenessSection(warehouse: Warehouse, account: string 
     ),
   ];
   if (c.counts.breaks > 100) items.push(`<li>and ${c.counts.breaks - 100} more breaks (balance_breaks)</li>`);
-  const steps = `${c.steps.checked} running-balance steps checked${c.steps.unchecked > 0 ? `, ${c.steps.unchecked} not (the record has a fee, or a span between the two was not read)` : ''}`;
-  const findings = items.length === 0 ? `<p id="complete">Every running balance and every snapshot agrees with the records: ${escape(steps)}.</p>` : `<p>${escape(steps)}.</p><ul id="findings">${items.join('')}</ul>`;
+  const [headline, ...more] = completenessHeadline(c, holdings);
+  const said = `<p id="${items.length === 0 ? 'complete' : 'headline'}">${escape(headline as string)}.</p>${more.map((m) => `<p class="not-compared">${escape(m)}.</p>`).join('')}`;
+  const findings = items.length === 0 ? said : `${said}<ul id="findings">${items.join('')}</ul>`;
   const unpaired =
     c.counts.unpaired === 0
       ? '<p id="transfers-paired">Every internal transfer has its counterpart.</p>'

@@ -57,3 +57,13 @@ export function formatRange(range: Window, timeZone: string): string {
   const time = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(ms);
   return `${time(range.start)} to ${time(range.end)} (the end not included)`;
 }
+
+/**
+ * The instant a balance is held at, dated as an accountant dates it: a range's opening midnight is the start of
+ * its day (start of 1 January 2025), its closing one the end of the day before (end of 31 December 2025, not 1
+ * January 2026); an instant that is no midnight, with its time.
+ */
+export function formatBalanceDate(ms: number, timeZone: string, side: 'opening' | 'closing'): string {
+  if (atMidnight(ms, timeZone)) return side === 'opening' ? `start of ${day(ms, timeZone)}` : `end of ${day(ms - 1, timeZone)}`;
+  return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(ms);
+}

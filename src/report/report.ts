@@ -13,10 +13,10 @@ import { hasTables } from '../warehouse/tables.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
-import { completenessSection, holdingsSection } from './completeness.js';
-import { cell, escape, table, tableWithTotals, text } from './html.js';
+import { completenessSection, holdingsSection, readHoldingsAtEnds } from './completeness.js';
+import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
 import { readPlausibility } from '../warehouse/plausibility.js';
-import { formatDecimal, formatRange, MONEY_DECIMALS, QUANTITY_DECIMALS } from './format.js';
+import { formatDecimal, formatRange, MONEY_DECIMALS } from './format.js';
 import { REPORT_STYLE } from './style.js';
 
 export const REPORT = 'report.html';
@@ -142,13 +142,6 @@ function valueOf(valuation: Valuation): { column: 'value_fiat' | 'value_usdt'; c
   return valuation.fiat === null ? { column: 'value_usdt', currency: 'USDT' } : { column: 'value_fiat', currency: valuation.fiat };
 }
 
-/** A number cell for people, its exact value kept in data-exact (docs/report.md). */
-const numberCell = (exact: unknown, decimals: number, fixed: boolean, cls = 'num'): string => {
-  const value = text(exact);
-  return `<td class="${cls}" data-exact="${escape(value)}">${escape(value === '' ? '' : formatDecimal(value, decimals, fixed))}</td>`;
-};
-const moneyCell = (exact: unknown, cls = 'num'): string => numberCell(exact, MONEY_DECIMALS, true, cls);
-const quantityCell = (exact: unknown, cls = 'num'): string => numberCell(exact, QUANTITY_DECIMALS, false, cls);
 /** A tax class in words, its name in the catalog kept as data-tax-class. */
 const classCell = (label: unknown, taxClass: unknown): string => `<td data-tax-class="${escape(text(taxClass))}">${escape(text(label))}</td>`;
 
@@ -301,13 +294,14 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
   const { charts } = await monthly(warehouse, where, valuation);
   const warningsList = await warnings(warehouse, range, facts, unpriced, account);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
+  const holdings = await readHoldingsAtEnds(warehouse, range, account);
   const sections = [
     await totalsSection(warehouse, valuation),
     `<section><h2>Warnings</h2>${warningList(warningsList)}</section>`,
     `<section><h2>Coverage</h2>${coverageTable(facts, valuation.timeZone)}</section>`,
-    await completenessSection(warehouse, account, facts.completeness),
+    await completenessSection(warehouse, account, facts.completeness, holdings?.known),
     await reviewSection(warehouse, range, account, valuation.timeZone),
-    await holdingsSection(warehouse, range, valuation, account),
+    holdingsSection(holdings, range, valuation),
     await transfersSection(warehouse, account),
     await gainsSection(warehouse, range, account, valuation),
     await summarySection(warehouse, valuation),

@@ -69,6 +69,11 @@ export interface Completeness {
   unpaired: UnpairedTransfer[];
   /** Running-balance steps checked, and those not (a record with a fee: docs/completeness.md, "Running balances"). */
   steps: { checked: number; unchecked: number };
+  /**
+   * The whole balance snapshots (every row with its quantity) and the pairs of consecutive ones of an account type,
+   * each a span whose change the reconciliation sets against the ledger's: none with fewer than two snapshots.
+   */
+  snapshots: { taken: number; pairs: number };
   /** Account types whose balance endpoint the key could not read, at the latest snapshot. */
   unavailable: { account: string; accountType: string; reason: string }[];
   /** Account types the platform values above zero (account_balances) with no readable per-asset snapshot. */
@@ -104,6 +109,9 @@ const QUERIES = {
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
      FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots')
      ORDER BY account, f, account_type, asset`,
+  // lp_whole_snapshots() holds each account type's snapshot once: its pairs are its snapshots less one.
+  snapshots: `SELECT account, count(DISTINCT snapshot_at) AS taken, count(*) - count(DISTINCT account_type) AS pairs
+     FROM lp_whole_snapshots() GROUP BY account ORDER BY account`,
   unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account ORDER BY account',
   unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS ts_ms, lp_decimal_text(amount) AS amount, possible_reason
      FROM unpaired_transfers QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
@@ -134,7 +142,7 @@ const toUnpaired = (r: Row): UnpairedTransfer => ({
 });
 
 const nothingFound = (): Completeness => ({
-  counts: { breaks: 0, unpaired: 0 }, breaks: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, unavailable: [], withoutSnapshot: [],
+  counts: { breaks: 0, unpaired: 0 }, breaks: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, snapshots: { taken: 0, pairs: 0 }, unavailable: [], withoutSnapshot: [],
 });
 
 /**
@@ -156,6 +164,7 @@ export async function readCompletenessByAccount(warehouse: Warehouse): Promise<M
     c.steps = { checked: Number(r['checked']), unchecked: Number(r['unchecked']) };
     c.counts.breaks = Number(r['breaks']);
   }
+  for (const r of await read('snapshots')) of(r).snapshots = { taken: Number(r['taken']), pairs: Number(r['pairs']) };
   for (const r of await read('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
   const any = (count: (c: Completeness) => number) => [...found.values()].some((c) => count(c) > 0);
   if (any((c) => c.counts.breaks)) for (const r of await read('breaks')) of(r).breaks.push(toBreak(r));
@@ -188,6 +197,7 @@ export function mergeCompleteness(parts: readonly Completeness[]): Completeness 
     unexplained: parts.flatMap((c) => c.unexplained),
     unpaired: parts.flatMap((c) => c.unpaired),
     steps: { checked: sum((c) => c.steps.checked), unchecked: sum((c) => c.steps.unchecked) },
+    snapshots: { taken: sum((c) => c.snapshots.taken), pairs: sum((c) => c.snapshots.pairs) },
     unavailable: parts.flatMap((c) => c.unavailable),
     withoutSnapshot: parts.flatMap((c) => c.withoutSnapshot),
   };

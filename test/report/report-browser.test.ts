@@ -109,26 +109,52 @@ describe('report.html in a real browser', () => {
     expect(warnings.filter((w) => !/^(Gap|Not final|Unpriced|Unreviewed type): /.test(w))).toEqual([]);
     expect(warnings.filter((w) => w.startsWith('Unpriced'))).toEqual([expect.stringMatching(/^Unpriced: \d+ EUR movements have no USDT price/)]);
 
-    // Holdings: the rows of the holdings view at the range's start and end, cell for cell.
+    // Holdings: a table for each end of the range, dated as an accountant dates them, the rows of the holdings view
+    // cell for cell (exact in data-exact), and under each the exact total of the values known.
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
-    let holdings: string[][];
-    try {
-      holdings = (
+    const holdingsAt = async (instant: string) =>
+      (
         await rows(
           warehouse,
-          `SELECT account, strftime(as_of, '%Y-%m-%dT%H:%M:%S.000Z') AS as_of_text, account_type, asset, coalesce(lp_decimal_text(quantity), 'not known') AS quantity,
+          `SELECT account, account_type, asset, coalesce(lp_decimal_text(quantity), 'not known') AS quantity,
              coalesce(lp_decimal_text(value_usdt), '') AS value_usdt, coalesce(lp_decimal_text(value_eur), '') AS value_eur, source
-           FROM holdings WHERE as_of IN (TIMESTAMPTZ '2025-01-01 00:00:00+00', TIMESTAMPTZ '2025-04-01 00:00:00+00') ORDER BY account, as_of, account_type, asset`,
+           FROM holdings WHERE as_of = TIMESTAMPTZ '${instant}' ORDER BY account, account_type, asset`,
         )
       ).map((r) => Object.values(r).map(String));
+    const totalAt = async (instant: string) =>
+      (await rows(warehouse, `SELECT lp_decimal_text(sum(value_usdt)) AS usdt, lp_decimal_text(sum(value_eur)) AS eur FROM holdings WHERE as_of = TIMESTAMPTZ '${instant}'`))[0];
+    let opening: string[][], closing: string[][], openingTotal: Record<string, string | null> | undefined, closingTotal: Record<string, string | null> | undefined;
+    try {
+      [opening, closing] = [await holdingsAt('2025-01-01 00:00:00+00'), await holdingsAt('2025-04-01 00:00:00+00')];
+      [openingTotal, closingTotal] = [await totalAt('2025-01-01 00:00:00+00'), await totalAt('2025-04-01 00:00:00+00')];
     } finally {
       await warehouse.close();
     }
-    expect(holdings.length).toBeGreaterThan(10);
-    expect(holdings.some((h) => h[7] === 'running balance')).toBe(true);
-    expect(await page.locator('#holdings tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))).toEqual(holdings);
-    // Completeness: nothing dropped, so every chain and snapshot agrees and every transfer has its other side.
-    expect(await page.locator('#complete').textContent()).toMatch(/^Every running balance and every snapshot agrees with the records: \d+ running-balance steps checked/);
+    expect(opening.length + closing.length).toBeGreaterThan(10);
+    expect([...opening, ...closing].some((h) => h[6] === 'running balance')).toBe(true);
+    expect(await page.locator('#holdings-opening-title').textContent()).toBe('Held at the start: start of 1 January 2025');
+    expect(await page.locator('#holdings-closing-title').textContent()).toBe('Held at the end: end of 31 March 2025');
+    const cellsOf = (id: string) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.getAttribute('data-exact') ?? td.textContent ?? '')));
+    expect(await cellsOf('holdings-opening')).toEqual(opening);
+    expect(await cellsOf('holdings-closing')).toEqual(closing);
+    const footOf = (id: string) => page.locator(`#${id} tfoot td.num`).evaluateAll((tds) => tds.map((td) => td.getAttribute('data-exact')));
+    expect(await footOf('holdings-opening')).toEqual([openingTotal?.['usdt'], openingTotal?.['eur']]);
+    expect(await footOf('holdings-closing')).toEqual([closingTotal?.['usdt'], closingTotal?.['eur']]);
+    const notKnownAtEnd = closing.filter((h) => h[3] === 'not known').length;
+    const unpricedAtEnd = closing.filter((h) => h[3] !== 'not known' && h[4] === '').length;
+    expect([notKnownAtEnd, unpricedAtEnd].every((n) => n > 0)).toBe(true);
+    expect(await page.locator('#holdings-closing tfoot td').first().textContent()).toBe(
+      `Total of the values known (${notKnownAtEnd} not known: in no total; ${unpricedAtEnd} without a USDT price: not in the USDT total)`,
+    );
+    // Completeness: nothing dropped, so every running balance agrees; one run took one snapshot, so no pair of
+    // snapshots was set against the ledger, and the headline says so, with the holdings not known.
+    expect(await page.locator('#complete').textContent()).toMatch(
+      /^The records agree with every running balance: \d+ running-balance steps checked(, \d+ not \([^)]*\))?; only one balance snapshot was read, so none was set against the ledger: a later run takes a second\.$/,
+    );
+    const notKnown = [...opening, ...closing].filter((h) => h[3] === 'not known').length;
+    expect(await page.locator('.not-compared').allTextContents()).toEqual(
+      notKnown === 0 ? [] : [`${notKnown} of the ${opening.length + closing.length} holdings at the range's ends are not known: no snapshot at that instant, nor a running balance to carry one there (listed under holdings).`],
+    );
     expect(await page.locator('#transfers-paired').count()).toBe(1);
 
     // Gains: the rows of gains_summary of the range's year (the warehouse holds the history before it too, read for
@@ -155,6 +181,21 @@ describe('report.html in a real browser', () => {
       }),
     );
     expect(gainsOnPage).toEqual(gains);
+    // Under them, their totals: the exact sums of the rows.
+    const gainsTotals = await page.locator('#gains tfoot td.num').evaluateAll((tds) => tds.map((td) => td.getAttribute('data-exact') ?? td.textContent ?? ''));
+    const sum = (i: number) => {
+      const scaled = gains.map((g) => {
+        const [whole = '0', fraction = ''] = (g[i] as string).split('.');
+        return BigInt(`${whole}${fraction.padEnd(18, '0')}`.replace(/^(-?)0+(?=\d)/, '$1'));
+      });
+      return scaled.reduce((a, b) => a + b, 0n);
+    };
+    const exact = (text: string) => {
+      const [whole = '0', fraction = ''] = text.split('.');
+      return BigInt(`${whole}${fraction.padEnd(18, '0')}`.replace(/^(-?)0+(?=\d)/, '$1'));
+    };
+    expect(gainsTotals.slice(1).map(exact)).toEqual([5, 6, 7, 8].map(sum));
+    expect(Number(gainsTotals[0])).toBe(gains.reduce((n, g) => n + Number(g[4]), 0));
 
     await mkdir('test-results', { recursive: true });
     await page.screenshot({ path: join('test-results', 'report.png'), fullPage: true });

@@ -41,7 +41,7 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
   const files = [...new Set(result.exports.map((f) => basename(f.path)))];
   return [
     `year-end ${where.year} of a simulated account: ${records.toLocaleString('en-US')} records in ${requests.toLocaleString('en-US')} requests, ${ledger.toLocaleString('en-US')} ledger rows, valued in USDT and EUR`,
-    ...(result.completeness === undefined ? [] : completenessLines(result.completeness)),
+    ...(result.completeness === undefined ? [] : completenessLines(result.completeness, result.holdings)),
     ...historyLine(result, where.year),
     ...(review.length === 0 ? [] : ['to review:', ...review.map((r) => `  ${r}`)]),
     '',
