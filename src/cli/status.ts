@@ -1,6 +1,6 @@
 import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
 import { SETTING_LABELS, SETTING_NAMES } from '../models/settings.js';
-import { recordedOrFirst, type RecordedSettings } from '../warehouse/settings.js';
+import { recordedOrFirst, settingValues, type RecordedSettings } from '../warehouse/settings.js';
 import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
@@ -22,7 +22,8 @@ import { completenessLines, holdingsLines } from './completeness-lines.js';
  */
 export async function statusLines(warehouse: Warehouse, now: number = Date.now()): Promise<string[]> {
   const accounts = await readAccounts(warehouse);
-  const settings = settingsLines(await warehouse.exclusive(recordedOrFirst));
+  const recorded = await warehouse.exclusive(recordedOrFirst);
+  const settings = settingsLines(recorded);
   if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...settings, ...(await candleGapLines(warehouse))];
   const lines: string[] = [...settings];
   const completenessByAccount = await readCompletenessByAccount(warehouse);
@@ -35,7 +36,7 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
       lines.push(`  ${stream.name}: ${report.recordsByStream.get(stream.name) ?? 0} records${learned === undefined ? '' : `, window narrowed by the server to ${learned / 86_400_000} days`}`);
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));
     }
-    lines.push(...reconciliationLines(await readReconciliation(warehouse, account)));
+    lines.push(...reconciliationLines(await readReconciliation(warehouse, account, settingValues(recorded))));
     const lastRange = report.lastRun?.range;
     const holdings = lastRange === null || lastRange === undefined ? undefined : await readHoldings(warehouse, [lastRange.start, lastRange.end], account);
     if (completenessByAccount !== undefined) lines.push(...completenessLines(completenessOf(completenessByAccount, account), holdings).map((l) => `  ${l}`));

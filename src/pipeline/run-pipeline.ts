@@ -580,7 +580,7 @@ async function transformStage(warehouse: Warehouse, run: Run, result: PipelineRe
   const range = run.period?.window ?? (result.accounts.length > 0 ? exportPeriod(run, result.accounts).window : undefined);
   await warehouse.withMemoryLimit(summaryMemoryBudget(), async () => {
     for (const account of options.accounts) {
-      const years = await readReconciliation(warehouse, account.name);
+      const years = await readReconciliation(warehouse, account.name, run.settings);
       if (years !== undefined && years.movements.length > 0) result.reconciliation.push({ account: account.name, years });
     }
     if (range !== undefined) result.notFinal = await readNotFinal(warehouse, range, OPEN_STATUSES);

@@ -28,7 +28,7 @@ export function completenessHeadline(c: Completeness, holdings?: HoldingsKnown):
     pairs > 0
       ? `${count(pairs, 'pair')} of consecutive balance snapshots set against the ledger`
       : taken === 0
-        ? 'no balance snapshot was read, so none was set against the ledger'
+        ? 'no per-asset balance snapshot was read, so none was set against the ledger'
         : taken === 1
           ? 'only one balance snapshot was read, so none was set against the ledger: a later run takes a second'
           : 'no account type has two balance snapshots yet, so none was set against the ledger: a later run takes a second';

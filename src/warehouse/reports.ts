@@ -105,29 +105,28 @@ export async function readCatalogVersion(warehouse: Warehouse): Promise<{ versio
 
 /** Per calendar year (UTC): the ledger's net movement per asset, and the balance snapshots of that year. */
 export interface Reconciliation {
-  movements: { year: number; asset: string; net: string }[];
-  snapshots: { year: number; at: number; totalUsdt: string }[];
+  /** Per tax year (its name: `2025`, or `2025-26` for a tax year not starting on 1 January) and asset, the ledger's net. */
+  movements: { year: string; asset: string; net: string }[];
 }
 
-/** One account's movements and snapshots by year; undefined before a transform has built the ledger. */
-export async function readReconciliation(warehouse: Warehouse, account: string): Promise<Reconciliation | undefined> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger', 'account_balances'])))) return undefined;
+/**
+ * One account's ledger movements per tax year of the warehouse's settings (its time zone and tax-year start,
+ * docs/settings.md), as the gains name them; undefined before a transform has built the ledger.
+ */
+export async function readReconciliation(warehouse: Warehouse, account: string, years: { timeZone: string; taxYearStart: string }): Promise<Reconciliation | undefined> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger'])))) return undefined;
   const movements = await query(
     warehouse,
-    `SELECT year(timezone('UTC', ts)) AS yr, asset, lp_total(amount) AS net
-     FROM ledger WHERE account = $account GROUP BY ALL ORDER BY yr, asset`,
-    { account },
+    `WITH dated AS (
+       SELECT CAST(timezone($tz, ts) AS DATE) AS day, asset, amount FROM ledger WHERE account = $account
+     ), named AS (
+       SELECT CASE WHEN strftime(day, '%m-%d') >= $start THEN year(day) ELSE year(day) - 1 END AS y, asset, amount FROM dated
+     )
+     SELECT CASE WHEN $start = '01-01' THEN CAST(y AS VARCHAR) ELSE y || '-' || lpad(CAST((y + 1) % 100 AS VARCHAR), 2, '0') END AS yr, asset, lp_total(amount) AS net
+     FROM named GROUP BY y, asset ORDER BY y, asset`,
+    { account, tz: years.timeZone, start: years.taxYearStart },
   );
-  const snapshots = await query(
-    warehouse,
-    `SELECT year(timezone('UTC', ts)) AS yr, epoch_ms(ts) AS snapshot_ms, lp_total(usdt_balance) AS total
-     FROM account_balances WHERE account = $account GROUP BY ALL ORDER BY snapshot_ms`,
-    { account },
-  );
-  return {
-    movements: movements.map((m) => ({ year: Number(m['yr']), asset: String(m['asset']), net: String(m['net']) })),
-    snapshots: snapshots.map((x) => ({ year: Number(x['yr']), at: Number(x['snapshot_ms']), totalUsdt: String(x['total']) })),
-  };
+  return { movements: movements.map((m) => ({ year: String(m['yr']), asset: String(m['asset']), net: String(m['net']) })) };
 }
 
 /** Withdrawals or deposits of one account, asset and state that were not final at a range's end. */

@@ -69,6 +69,13 @@ describe('--tax-year with the UK rules', () => {
     // The warehouse's gains of both tax years: £165 in 2024-25, £20 in 2025-26, as HMRC's example has them.
     expect(await query("SELECT tax_year, lp_decimal_text(sum(gain)) FROM disposals WHERE asset = 'C' GROUP BY ALL ORDER BY 1")).toEqual(['2024-25,165', '2025-26,20']);
     expect(await query("SELECT tax_year, asset, gain FROM gains_summary WHERE asset = 'C' ORDER BY 1")).toEqual(['2024-25,C,165', '2025-26,C,20']);
+    // status names the ledger's movements by the same tax years.
+    const status = await runCliHere(['status', '--db', join(dir, 'w.duckdb')]);
+    expect(status.stdout.split('\n').filter((l) => l.includes('ledger movements:')).map((l) => l.trim())).toEqual([
+      '2023-24 ledger movements: C 2000, USDT 4000',
+      '2024-25 ledger movements: C -1000, USDT 400',
+      '2025-26 ledger movements: C 1200, USDT -275',
+    ]);
     // The tax year's files hold its disposal alone: 20 April 2025, matched by the 30-day rule.
     const disposals = (await readFile(join(dir, 'exports', 'given', 'disposals.csv'), 'utf8')).trimEnd().split('\n');
     const header = (disposals[0] as string).split(',');

@@ -28,7 +28,7 @@ describe('year-end movements in status', () => {
       const block = lines.slice(lines.indexOf('  completeness'));
       expect(block.slice(0, 3)).toEqual([
         '  completeness',
-        '    10 running-balance breaks, 0 unexplained differences; 10 running-balance steps checked, 5 not (the record has a fee, whose place in the balance no published example settles, or a span between the two records was not read)',
+        '    10 running-balance breaks, 0 unexplained differences: 10 running-balance steps checked, 5 not (the record has a fee, whose place in the balance no published example settles, or a span between the two records was not read); no per-asset balance snapshot was read, so none was set against the ledger',
         "    break: default margin_records crossed USDT at 2025-06-01T00:00:01.000Z, record 102: expected 959.5, reported 1000, difference 40.5 (a record before it is missing or misread; a missing one's movement is the difference)",
       ]);
       expect(block.filter((l) => l.startsWith('    break: ')).map((l) => l.split(', record ')[1]?.split(':')[0])).toEqual(['102', '104', '105', '106', '107', '111', '113', '114', '115', '116']);
