@@ -164,7 +164,7 @@ function platformPresent(accounts: readonly AccountResult[]): { present?: number
 function exportPeriod(run: Run, accounts: readonly AccountResult[]): Period {
   const range = runRange(run, accounts);
   const now = (run.options.clock ?? Date.now)();
-  if (run.options.pipeline.export.range === 'year-to-date') return yearToDate(range.end, run.settings.timeZone, now);
+  if (run.options.pipeline.export.range === 'year-to-date') return yearToDate(range.end, run.settings, now);
   return run.period ?? { window: range, folder: '', label: '', toDate: range.end > now };
 }
 
@@ -462,7 +462,7 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
     ...(upTo === undefined ? {} : { toDate: { readUpTo: upTo } }),
     ...(result.completeness === undefined ? {} : { completeness: result.completeness }),
   };
-  await stage('export', () => writeExports(warehouse, run, result, { dir: result.exported?.dir as string, range, valuation, manifest }));
+  await stage('export', () => writeExports(warehouse, run, result, { dir: result.exported?.dir as string, period, valuation, manifest }));
   return gapsText;
 }
 
@@ -505,10 +505,11 @@ async function writeExports(
   warehouse: Warehouse,
   run: Run,
   result: PipelineResult,
-  files: { dir: string; range: Window; valuation: Valuation; manifest: ManifestFacts },
+  files: { dir: string; period: Period; valuation: Valuation; manifest: ManifestFacts },
 ): Promise<void> {
   const { options } = run;
-  const { dir, range, valuation, manifest } = files;
+  const { dir, period, valuation, manifest } = files;
+  const range = period.window;
   const clock = options.clock ?? Date.now;
   const formats = options.formats ?? options.pipeline.export.formats;
   // The report alone is no set of files to describe: the manifest of the last export stays as it was.
@@ -518,7 +519,7 @@ async function writeExports(
   const completeness = byAccount === undefined ? {} : { completeness: completenessOf(byAccount) };
   const toDate = {
     ...(manifest.toDate === undefined ? {} : { toDate: manifest.toDate }),
-    ...(run.period?.taxYear === undefined ? {} : { taxYear: `tax year ${run.period.taxYear}` }),
+    ...(period.taxYear === undefined ? {} : { taxYear: `tax year ${period.taxYear}` }),
   };
   if (run.period === undefined) {
     // The nightly's folder is known only now: made ready as --out's is before a run.

@@ -114,12 +114,24 @@ export function windowPeriod(window: Window, timeZone: string, now: number): Per
   return { window, folder: `${a}_${b}`, label: `${a} to ${b}${toDate ? ' (to date)' : ''}`, toDate };
 }
 
-/** The nightly's period: its end year so far, in `timeZone` (`2026-to-date`). */
-export function yearToDate(end: number, timeZone: string, now: number): Period {
-  const year = yearIn(end - 1, timeZone);
-  const start = parseInstant(`${year}-01-01`, timeZone);
-  const full = yearRange(year, timeZone);
-  const toDate = full.to > now || end < full.to;
-  return { window: { start, end }, folder: toDate ? `${year}-to-date` : String(year), label: toDate ? `${year} to date` : String(year), toDate };
+/**
+ * The nightly's period: the year so far of its end, in the settings' time zone, a tax year when the tax year does not
+ * start on 1 January (`2026-to-date`, or `2026-27-to-date` for the UK's, from 6 April 2026).
+ */
+export function yearToDate(end: number, settings: PeriodSettings, now: number): Period {
+  const { timeZone, taxYearStart } = settings;
+  const last = end - 1;
+  if (taxYearStart === '01-01') {
+    const year = yearIn(last, timeZone);
+    const full = yearRange(year, timeZone);
+    const toDate = full.to > now || end < full.to;
+    return { window: { start: full.from, end }, folder: toDate ? `${year}-to-date` : String(year), label: toDate ? `${year} to date` : String(year), toDate };
+  }
+  const calendar = yearIn(last, timeZone);
+  const year = taxYearRange(calendar, taxYearStart, timeZone).start <= last ? calendar : calendar - 1;
+  const full = taxYearRange(year, taxYearStart, timeZone);
+  const name = taxYearName(year);
+  const toDate = full.end > now || end < full.end;
+  return { window: { start: full.start, end }, folder: toDate ? `${name}-to-date` : name, label: `tax year ${name}${toDate ? ' to date' : ''}`, toDate, taxYear: name };
 }
 

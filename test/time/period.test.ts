@@ -22,7 +22,16 @@ describe('a period and its folder (docs/files.md, "A folder per period")', () =>
   it('says a range that ends after the present is to date, and names the nightly\'s year so far', () => {
     expect(resolvePeriod({ kind: 'year', year: 2026 }, utc, NOW)).toMatchObject({ folder: '2026-to-date', label: '2026 to date', toDate: true });
     expect(resolvePeriod({ kind: 'tax-year', year: 2026 }, london, NOW)).toMatchObject({ folder: '2026-27-to-date', toDate: true });
-    expect(yearToDate(NOW, 'UTC', NOW)).toEqual({ window: { start: Date.parse('2026-01-01T00:00:00Z'), end: NOW }, folder: '2026-to-date', label: '2026 to date', toDate: true });
+    expect(yearToDate(NOW, utc, NOW)).toEqual({ window: { start: Date.parse('2026-01-01T00:00:00Z'), end: NOW }, folder: '2026-to-date', label: '2026 to date', toDate: true });
+    // With the UK's tax year, the nightly's year so far is the tax year's: from 6 April, London time; in March it
+    // is still the tax year begun the April before.
+    expect(yearToDate(NOW, london, NOW)).toEqual({
+      window: { start: Date.parse('2026-04-05T23:00:00Z'), end: NOW }, folder: '2026-27-to-date', label: 'tax year 2026-27 to date', toDate: true, taxYear: '2026-27',
+    });
+    const march = Date.parse('2026-03-15T00:00:00Z');
+    expect(yearToDate(march, london, NOW)).toMatchObject({ window: { start: Date.parse('2025-04-05T23:00:00Z'), end: march }, folder: '2025-26-to-date' });
+    // A nightly that ends exactly at a tax year's end names the whole tax year.
+    expect(yearToDate(Date.parse('2026-04-05T23:00:00Z'), london, NOW)).toMatchObject({ folder: '2025-26', toDate: false });
   });
 
   it('refuses, in one line, a range that has not begun', () => {
