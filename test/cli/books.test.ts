@@ -69,8 +69,13 @@ describe('the books in one folder', () => {
     const after = await files(`exports/${YEAR}`);
     expect([...after.keys()]).toEqual([...filed.keys()]);
     for (const [name, bytes] of filed) expect(after.get(name)?.equals(bytes), name).toBe(true);
-    // The nightly wrote its own folder, this year to date, in the settings the year-end gave.
-    const manifest = JSON.parse(await readFile(join(dir, 'exports', `${YEAR + 1}-to-date`, 'manifest.json'), 'utf8')) as { fiat: string; range: { to_date: boolean; read_up_to: string } };
+    // The nightly wrote its own folder, the tax year to date (the UK rules brought the UK's tax year, from 6 April
+    // London time), in the settings the year-end gave.
+    const now = Date.now();
+    const started = now >= Date.UTC(YEAR + 1, 3, 5, 23) ? YEAR + 1 : YEAR;
+    const taxYear = `${started}-${String((started + 1) % 100).padStart(2, '0')}`;
+    expect((await readdir(join(dir, 'exports'))).sort()).toEqual([String(YEAR), `${taxYear}-to-date`]);
+    const manifest = JSON.parse(await readFile(join(dir, 'exports', `${taxYear}-to-date`, 'manifest.json'), 'utf8')) as { fiat: string; range: { to_date: boolean; read_up_to: string } };
     expect([manifest.fiat, manifest.range.to_date, typeof manifest.range.read_up_to]).toEqual(['GBP', true, 'string']);
     expect(await query("SELECT column_name FROM duckdb_columns() WHERE table_name = 'ledger_valued' AND column_name LIKE 'value_%' ORDER BY column_index")).toEqual([
       { column_name: 'value_usdt' },
