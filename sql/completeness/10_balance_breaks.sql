@@ -10,6 +10,7 @@
 -- docs' transfer_in of 13333 with total 13333; the spot bill, whose field the docs call "the assets after
 -- transfer"). No published example shows whether a fee is in the balance. So a step whose record has a fee is not
 -- checked: the chain starts again from that record's balance. Nor is a step across a span no run read in full.
+-- A step that adds up only with its record's movement reversed is a sign mismatch (view sign_mismatches), not a break.
 -- a + b + c + d as exact text, whatever their size (each within DECIMAL(38,18)).
 CREATE OR REPLACE MACRO lp_sum_text(a, b, c, d) AS
   lp_exact_text(lp_whole(a) + lp_whole(b) + lp_whole(c) + lp_whole(d), lp_frac(a) + lp_frac(b) + lp_frac(c) + lp_frac(d));
@@ -71,6 +72,10 @@ SELECT account, stream, partition, asset, source_id, ts, field, type, amount, fe
   CASE WHEN small THEN CAST(previous + main_moved + fee_moved AS DECIMAL(38, 18)) ELSE TRY_CAST(lp_sum_text(previous, main_moved, fee_moved, 0) AS DECIMAL(38, 18)) END AS expected,
   CASE WHEN small THEN CAST(reported - previous - main_moved - fee_moved AS DECIMAL(38, 18)) ELSE TRY_CAST(lp_sum_text(reported, -previous, -main_moved, -fee_moved) AS DECIMAL(38, 18)) END AS difference,
   CASE WHEN small THEN reported <> previous + main_moved + fee_moved ELSE lp_sum_text(reported, -previous, -main_moved, -fee_moved) <> '0' END AS broken,
+  -- The step adds up only with the record's movement the other way round: the type's booked sign (the catalog's
+  -- direction applied) disagrees with the balance (sign_mismatches below).
+  main_moved <> 0 AND
+    CASE WHEN small THEN reported = previous - main_moved - fee_moved ELSE lp_sum_text(reported, -previous, main_moved, fee_moved) = '0' END AS reversed,
   previous IS NOT NULL AND coalesce(fee, 0) = 0 AND island IS NOT NULL AND island = previous_island AS checked
 FROM parts;
 
@@ -78,7 +83,18 @@ FROM parts;
 -- before it (or misread), its movement the difference.
 -- expected and difference are NULL where they do not fit DECIMAL(38,18) (more than 20 whole digits); the break is
 -- found exactly all the same.
+-- A step that adds up with its record's movement reversed is not a break but a sign mismatch (sign_mismatches).
 CREATE OR REPLACE VIEW balance_breaks AS
 SELECT account, stream, partition, asset, ts, source_id, expected, reported, difference
 FROM lp_balance_steps()
-WHERE checked AND broken;
+WHERE checked AND broken AND NOT reversed;
+
+-- sign_mismatches: one row per checked step that adds up only with the opposite sign: the record's type is booked
+-- (the catalog's direction applied to its amount: in +abs, out -abs, signed as written) one way, and the balance
+-- it carries moved the other way by the same amount. Nothing is missing; the type's label, or the catalog's
+-- reading of it, is backwards (docs/completeness.md, "Signs checked against balances").
+CREATE OR REPLACE VIEW sign_mismatches AS
+SELECT account, stream, partition, asset, ts, source_id, field, type, amount, moved AS booked,
+  TRY_CAST(lp_sum_text(reported, -previous, 0, 0) AS DECIMAL(38, 18)) AS step, previous, reported
+FROM lp_balance_steps()
+WHERE checked AND broken AND reversed;

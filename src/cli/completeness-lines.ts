@@ -16,23 +16,31 @@ export function completenessLines(c: Completeness): string[] {
   const lines = ['completeness'];
   const { checked, unchecked } = c.steps;
   const steps = `${count(checked, 'running-balance step')} checked${unchecked > 0 ? `, ${unchecked} not (the record has a fee, whose place in the balance no published example settles, or a span between the two records was not read)` : ''}`;
-  if (c.counts.breaks === 0 && c.unexplained.length === 0) {
+  if (c.counts.breaks === 0 && c.counts.signMismatches === 0 && c.unexplained.length === 0) {
     lines.push(`  every running balance and every snapshot agrees with the records: ${steps}`);
   } else {
-    lines.push(`  ${count(c.counts.breaks, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
+    const n = c.counts.signMismatches;
+    const mismatches = n > 0 ? `, ${n} sign mismatch${n === 1 ? '' : 'es'}` : '';
+    lines.push(`  ${count(c.counts.breaks, 'running-balance break')}${mismatches}, ${count(c.unexplained.length, 'unexplained difference')}; ${steps}`);
     for (const b of c.breaks.slice(0, SHOWN)) {
       lines.push(
         `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing or misread; a missing one's movement is the difference)`,
       );
     }
     if (c.counts.breaks > SHOWN) lines.push(`  and ${c.counts.breaks - SHOWN} more breaks`);
+    for (const m of c.signMismatches.slice(0, SHOWN)) {
+      lines.push(
+        `  sign mismatch: ${m.account} ${m.stream}${m.partition === '' ? '' : ` ${m.partition}`} ${m.asset} at ${formatInstant(m.ts)}, record ${m.sourceId} (${m.field} "${m.type}", amount ${m.amount}): booked ${m.booked}, the balance moved ${m.step} (the type's label, or its catalog row, reads backwards: review it, or override it with --catalog)`,
+      );
+    }
+    if (c.counts.signMismatches > SHOWN) lines.push(`  and ${c.counts.signMismatches - SHOWN} more sign mismatches`);
     for (const u of c.unexplained.slice(0, SHOWN)) {
       lines.push(
         `  unexplained: ${u.account} ${u.accountType} ${u.asset} from ${formatInstant(u.from)} to ${formatInstant(u.to)}: the snapshots changed by ${u.snapshotChange}, the ledger by ${u.ledgerChange}, ${u.unexplained} unexplained`,
       );
     }
     if (c.unexplained.length > SHOWN) lines.push(`  and ${c.unexplained.length - SHOWN} more unexplained differences`);
-    lines.push('  look at: SELECT * FROM balance_breaks; SELECT * FROM reconciliation WHERE unexplained <> 0');
+    lines.push(`  look at: SELECT * FROM balance_breaks;${c.counts.signMismatches > 0 ? ' SELECT * FROM sign_mismatches;' : ''} SELECT * FROM reconciliation WHERE unexplained <> 0`);
   }
   if (c.counts.unpaired > 0) {
     lines.push(`  ${count(c.counts.unpaired, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`);

@@ -578,13 +578,15 @@ async function readRunCompleteness(warehouse: Warehouse, run: Run, result: Pipel
   result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
 }
 
-/** The findings that make a finished run incomplete: breaks and unexplained differences (docs/completeness.md, "Completeness"). */
+/** The findings that make a finished run incomplete: breaks, sign mismatches and unexplained differences (docs/completeness.md, "Completeness"). */
 function completenessFindings(result: PipelineResult): string | undefined {
   const c = result.completeness;
   if (c === undefined || findingsOf(c) === 0) return undefined;
   const parts = [
     ...(c.counts.breaks > 0 ? [`${c.counts.breaks} running-balance break${c.counts.breaks === 1 ? '' : 's'}`] : []),
+    ...(c.counts.signMismatches > 0 ? [`${c.counts.signMismatches} type${c.counts.signMismatches === 1 ? '' : 's'} booked with the sign opposite to the balance's step`] : []),
     ...(c.unexplained.length > 0 ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`] : []),
   ];
-  return `${parts.join(' and ')}: records missing or misread; see balance_breaks and reconciliation (docs/completeness.md, "Completeness")`;
+  const where = ['balance_breaks', ...(c.counts.signMismatches > 0 ? ['sign_mismatches'] : []), 'reconciliation'];
+  return `${parts.join(' and ')}: records missing or misread; see ${where.slice(0, -1).join(', ')} and ${where.at(-1) as string} (docs/completeness.md, "Completeness")`;
 }

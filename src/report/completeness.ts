@@ -49,12 +49,17 @@ export async function completenessSection(warehouse: Warehouse, account: string 
       (b) =>
         `<li class="break">Break: ${escape(`${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset}`)} at ${escape(formatInstant(b.ts))}, record ${escape(b.sourceId)}: expected ${escape(b.expected)}, reported ${escape(b.reported)}, difference ${escape(b.difference)}. A record before it is missing or misread; its movement is the difference (balance_breaks).</li>`,
     ),
+    ...c.signMismatches.slice(0, 100).map(
+      (m) =>
+        `<li class="sign-mismatch">Sign mismatch: ${escape(`${m.account} ${m.stream}${m.partition === '' ? '' : ` ${m.partition}`} ${m.asset}`)} at ${escape(formatInstant(m.ts))}, record ${escape(m.sourceId)} (${escape(`${m.field} "${m.type}"`)}, amount ${escape(m.amount)}): booked ${escape(m.booked)}, the balance moved ${escape(m.step)}. The type's label, or its catalog row, reads backwards (sign_mismatches).</li>`,
+    ),
     ...c.unexplained.map(
       (u) =>
         `<li class="unexplained">Unexplained: ${escape(`${u.account} ${u.accountType} ${u.asset}`)} from ${escape(formatInstant(u.from))} to ${escape(formatInstant(u.to))}: the snapshots changed by ${escape(u.snapshotChange)}, the ledger by ${escape(u.ledgerChange)} (reconciliation).</li>`,
     ),
   ];
   if (c.counts.breaks > 100) items.push(`<li>and ${c.counts.breaks - 100} more breaks (balance_breaks)</li>`);
+  if (c.counts.signMismatches > 100) items.push(`<li>and ${c.counts.signMismatches - 100} more sign mismatches (sign_mismatches)</li>`);
   const steps = `${c.steps.checked} running-balance steps checked${c.steps.unchecked > 0 ? `, ${c.steps.unchecked} not (the record has a fee, or a span between the two was not read)` : ''}`;
   const findings = items.length === 0 ? `<p id="complete">Every running balance and every snapshot agrees with the records: ${escape(steps)}.</p>` : `<p>${escape(steps)}.</p><ul id="findings">${items.join('')}</ul>`;
   const unpaired =

@@ -24,6 +24,23 @@ export interface BalanceBreak {
   difference: string;
 }
 
+/** A running-balance step that adds up only with the record's movement reversed (view sign_mismatches). */
+export interface SignMismatch {
+  account: string;
+  stream: string;
+  partition: string;
+  asset: string;
+  ts: number;
+  sourceId: string;
+  /** The type as the platform spelled it, and the field that names it. */
+  field: string;
+  type: string;
+  amount: string;
+  /** What the ledger books for it, and the balance's own step (its opposite). */
+  booked: string;
+  step: string;
+}
+
 export interface Unexplained {
   account: string;
   accountType: string;
@@ -57,10 +74,11 @@ export interface Holding {
 }
 
 export interface Completeness {
-  /** How many breaks and unpaired transfers there are; the lists hold the first LISTED of each. */
-  counts: { breaks: number; unpaired: number };
+  /** How many breaks, sign mismatches and unpaired transfers there are; the lists hold the first LISTED of each. */
+  counts: { breaks: number; signMismatches: number; unpaired: number };
   /** Findings: each makes a run incomplete (exit 4). */
   breaks: BalanceBreak[];
+  signMismatches: SignMismatch[];
   unexplained: Unexplained[];
   /** Listed, not findings: each may be a record missing, or a transfer with a sub-account. */
   unpaired: UnpairedTransfer[];
@@ -93,9 +111,13 @@ export const LISTED = 1000;
 const QUERIES = {
   // The chains are walked once for the steps and the breaks (balance_breaks is the checked steps that broke).
   steps: `SELECT account, count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked,
-       count(*) FILTER (WHERE checked AND broken) AS breaks FROM lp_balance_steps() GROUP BY account ORDER BY account`,
+       count(*) FILTER (WHERE checked AND broken AND NOT reversed) AS breaks, count(*) FILTER (WHERE checked AND broken AND reversed) AS reversed
+     FROM lp_balance_steps() GROUP BY account ORDER BY account`,
   breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
        lp_decimal_text(difference) AS difference FROM balance_breaks
+     QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
+  signMismatches: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS "at", field, type, lp_decimal_text(amount) AS amount,
+       lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step FROM sign_mismatches
      QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
   unexplained: `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
@@ -121,6 +143,10 @@ const toBreak = (r: Row): BalanceBreak => ({
   account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
   sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
 });
+const toSignMismatch = (r: Row): SignMismatch => ({
+  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['at']),
+  sourceId: text(r['source_id']), field: text(r['field']), type: text(r['type']), amount: text(r['amount']), booked: amountText(r['booked']), step: amountText(r['step']),
+});
 const toUnexplained = (r: Row): Unexplained => ({
   account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']),
   snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
@@ -131,7 +157,7 @@ const toUnpaired = (r: Row): UnpairedTransfer => ({
 });
 
 const nothingFound = (): Completeness => ({
-  counts: { breaks: 0, unpaired: 0 }, breaks: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, unavailable: [], withoutSnapshot: [],
+  counts: { breaks: 0, signMismatches: 0, unpaired: 0 }, breaks: [], signMismatches: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, unavailable: [], withoutSnapshot: [],
 });
 
 /**
@@ -139,7 +165,7 @@ const nothingFound = (): Completeness => ({
  * made the views. An account with nothing to say is absent: completenessOf gives it an empty one.
  */
 export async function readCompletenessByAccount(warehouse: Warehouse): Promise<Map<string, Completeness> | undefined> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'sign_mismatches', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
   const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], undefined);
   const found = new Map<string, Completeness>();
   const of = (r: Row): Completeness => {
@@ -152,10 +178,12 @@ export async function readCompletenessByAccount(warehouse: Warehouse): Promise<M
     const c = of(r);
     c.steps = { checked: Number(r['checked']), unchecked: Number(r['unchecked']) };
     c.counts.breaks = Number(r['breaks']);
+    c.counts.signMismatches = Number(r['reversed']);
   }
   for (const r of await read('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
   const any = (count: (c: Completeness) => number) => [...found.values()].some((c) => count(c) > 0);
   if (any((c) => c.counts.breaks)) for (const r of await read('breaks')) of(r).breaks.push(toBreak(r));
+  if (any((c) => c.counts.signMismatches)) for (const r of await read('signMismatches')) of(r).signMismatches.push(toSignMismatch(r));
   if (any((c) => c.counts.unpaired)) for (const r of await read('unpaired')) of(r).unpaired.push(toUnpaired(r));
   for (const r of await read('unexplained')) of(r).unexplained.push(toUnexplained(r));
   for (const r of await read('unavailable')) of(r).unavailable.push({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) });
@@ -180,8 +208,9 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
 export function mergeCompleteness(parts: readonly Completeness[]): Completeness {
   const sum = (f: (c: Completeness) => number) => parts.reduce((n, c) => n + f(c), 0);
   return {
-    counts: { breaks: sum((c) => c.counts.breaks), unpaired: sum((c) => c.counts.unpaired) },
+    counts: { breaks: sum((c) => c.counts.breaks), signMismatches: sum((c) => c.counts.signMismatches), unpaired: sum((c) => c.counts.unpaired) },
     breaks: parts.flatMap((c) => c.breaks),
+    signMismatches: parts.flatMap((c) => c.signMismatches),
     unexplained: parts.flatMap((c) => c.unexplained),
     unpaired: parts.flatMap((c) => c.unpaired),
     steps: { checked: sum((c) => c.steps.checked), unchecked: sum((c) => c.steps.unchecked) },
@@ -190,8 +219,8 @@ export function mergeCompleteness(parts: readonly Completeness[]): Completeness 
   };
 }
 
-/** How many findings make the run incomplete: every break and every unexplained difference. */
-export const findingsOf = (c: Completeness): number => c.counts.breaks + c.unexplained.length;
+/** How many findings make the run incomplete: every break, every sign mismatch and every unexplained difference. */
+export const findingsOf = (c: Completeness): number => c.counts.breaks + c.counts.signMismatches + c.unexplained.length;
 
 /**
  * Makes the holdings again when one of `instants` (a run's range ends) is not among them: holding_quantities is
