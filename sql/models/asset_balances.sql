@@ -10,6 +10,8 @@
 --   margin: totalAmount (borrowed coins included: the ledger books a borrow as coin in).
 --   earn: amount. funding: available + frozen (an empty frozen, as in the docs' example, is none).
 --   bots: available + frozen for the spot bots, equity for the futures bots (no ledger explains either).
+--   unified (a unified account): balance ("Coin balance"; equity may hold unrealized PnL, as a futures account's does).
+--     The funding account of a unified account follows the funding rule (its docs' example: balance = available + frozen).
 CREATE OR REPLACE TABLE asset_balances AS
 WITH source AS (
   SELECT account, partition AS account_type, key, ts, payload,
@@ -19,7 +21,7 @@ WITH source AS (
       "usdtEquity":"VARCHAR","btcEquity":"VARCHAR","unrealizedPL":"VARCHAR","crossedMaxAvailable":"VARCHAR",
       "isolatedMaxAvailable":"VARCHAR","maxTransferOut":"VARCHAR","crossedRiskRate":"VARCHAR","crossedUnrealizedPL":"VARCHAR",
       "isolatedUnrealizedPL":"VARCHAR","isolatedMargin":"VARCHAR","crossedMargin":"VARCHAR","amount":"VARCHAR",
-      "usdtValue":"VARCHAR","equity":"VARCHAR","bonus":"VARCHAR"}') AS r
+      "usdtValue":"VARCHAR","equity":"VARCHAR","bonus":"VARCHAR","balance":"VARCHAR","debt":"VARCHAR","usdValue":"VARCHAR"}') AS r
   FROM raw_records
   WHERE stream = 'asset_balances'
 ),
@@ -43,7 +45,7 @@ typed AS (
     lp_amount(r.crossedUnrealizedPL) AS crossed_unrealized_pl, lp_amount(r.isolatedUnrealizedPL) AS isolated_unrealized_pl,
     lp_amount(r.isolatedMargin) AS isolated_margin, lp_amount(r.crossedMargin) AS crossed_margin,
     lp_amount(r.amount) AS amount, lp_amount(r.usdtValue) AS usdt_value, lp_amount(r.equity) AS equity,
-    lp_amount(r.bonus) AS bonus,
+    lp_amount(r.bonus) AS bonus, lp_amount(r.balance) AS balance, lp_amount(r.debt) AS debt, lp_amount(r.usdValue) AS usd_value,
     CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END AS fields,
     key
   FROM source
@@ -59,10 +61,11 @@ SELECT
     WHEN account_type = 'funding' THEN available + coalesce(frozen, 0)
     WHEN account_type = 'bots' AND bot_account_type = 'futures' THEN equity
     WHEN account_type = 'bots' THEN available + coalesce(frozen, 0)
+    WHEN account_type = 'unified' THEN balance
   END AS DECIMAL(38, 18)) AS quantity,
   unavailable,
   available, frozen, locked, limit_available, total_amount, borrow, interest, net, coupon, account_equity,
   usdt_equity, btc_equity, unrealized_pl, crossed_max_available, isolated_max_available, max_transfer_out,
   crossed_risk_rate, crossed_unrealized_pl, isolated_unrealized_pl, isolated_margin, crossed_margin, amount,
-  usdt_value, equity, bonus, fields, key
+  usdt_value, equity, bonus, balance, debt, usd_value, fields, key
 FROM typed;

@@ -5,7 +5,8 @@ import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
-import type { PagedStreamDef } from '../streams/stream.js';
+import { streamsOf, type PagedStreamDef } from '../streams/stream.js';
+import { readAccountModes } from '../warehouse/account-modes.js';
 import { formatInstant } from '../time/instant.js';
 import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
@@ -26,11 +27,14 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
   if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...settings, ...(await candleGapLines(warehouse))];
   const lines: string[] = [...settings];
   const completenessByAccount = await readCompletenessByAccount(warehouse);
+  const modes = await warehouse.exclusive(readAccountModes);
   for (const account of accounts) {
     const report = await readAccountReport(warehouse, account);
-    lines.push(`account ${account}`, ...lastRunLines(report.lastRun));
+    // The streams of the account's kind (docs/unified-accounts.md): a unified account's are the v3 ones.
+    const mode = modes.get(account) ?? 'classic';
+    lines.push(`account ${account}${mode === 'uta' ? ' (a unified trading account)' : ''}`, ...lastRunLines(report.lastRun));
     const requested = mergeWindows(report.requested);
-    for (const stream of STREAMS) {
+    for (const stream of streamsOf(STREAMS, mode)) {
       const learned = report.learnedWindowMs.get(stream.name);
       lines.push(`  ${stream.name}: ${report.recordsByStream.get(stream.name) ?? 0} records${learned === undefined ? '' : `, window narrowed by the server to ${learned / 86_400_000} days`}`);
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));

@@ -33,7 +33,8 @@ export interface StreamReading {
   /** The run's range: records outside it are not loaded. */
   range: Window;
   stats: StreamStats;
-  fetchPage: (params: Readonly<Record<string, string | undefined>>) => Promise<PageRead>;
+  /** Reads one page of a partition (from the partition's own endpoint when it has one). */
+  fetchPage: (partition: string, params: Readonly<Record<string, string | undefined>>) => Promise<PageRead>;
   /** Fields seen so far, so schema drift is reported once per stream. */
   seenFields: Set<string>;
   /** The window width in use: narrowed, for this run and the next, when the server refuses a wider one. */
@@ -85,7 +86,7 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
   for (let pages = 1; ; pages++) {
     let page: PageRead;
     try {
-      page = await reading.fetchPage({ ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), idLessThan: cursor });
+      page = await reading.fetchPage(task.partition, { ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), [cursorOf(stream).param]: cursor });
     } catch (error) {
       return replaceRefusedWindow(reading, task, error, { resumed: cursor !== undefined, settle });
     }
@@ -111,6 +112,9 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
   return [];
 }
 
+/** How a stream asks for its next page: idLessThan and a falling record id, unless it says otherwise. */
+const cursorOf = (stream: PagedStreamDef): { param: string; descending: boolean } => stream.cursor ?? { param: 'idLessThan', descending: true };
+
 /** Checks a page's records and its cursor, and updates what the window has shown so far. */
 function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: string | undefined, tally: WindowTally): PageStep {
   const { stream } = reading;
@@ -131,7 +135,9 @@ function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: s
   if (full && page.cursor === undefined) {
     throw new ExtractError(`${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`, 'LP_CURSOR_MISSING');
   }
-  if (full && cursor !== undefined && compareIds(page.cursor as string, cursor) >= 0) {
+  // A record id falls page by page; a token the platform hands out need only change.
+  const stuck = cursorOf(stream).descending ? (next: string, last: string) => compareIds(next, last) >= 0 : (next: string, last: string) => next === last;
+  if (full && cursor !== undefined && stuck(page.cursor as string, cursor)) {
     throw new ExtractError(`${stream.name}: the paging cursor did not move forward (${String(page.cursor)} after ${cursor}); stopping rather than loop — report this`, 'LP_CURSOR_STUCK');
   }
   const time = (i: number) => stream.time(page.records[i] as Record<string, unknown>);

@@ -118,7 +118,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
     for (const { stream, window: w } of extra) {
       options.log.info(`${account.name}: reading ${stream} again ${formatWindow(w)} for records still pending`);
-      const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w] });
+      const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w], accountMode: result.accountMode });
       merge(result.streams, again.streams);
       result.failures.push(...again.failures);
     }

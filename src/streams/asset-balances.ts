@@ -12,6 +12,7 @@ const amountFields = [
   'available', 'frozen', 'locked', 'limitAvailable', 'totalAmount', 'borrow', 'interest', 'net', 'coupon', 'accountEquity',
   'usdtEquity', 'btcEquity', 'unrealizedPL', 'crossedMaxAvailable', 'isolatedMaxAvailable', 'maxTransferOut', 'crossedRiskRate',
   'crossedUnrealizedPL', 'isolatedUnrealizedPL', 'isolatedMargin', 'crossedMargin', 'amount', 'usdtValue', 'equity', 'bonus',
+  'balance', 'debt', 'usdValue',
 ] as const;
 
 export const assetBalanceSchema = z
@@ -58,6 +59,20 @@ const PARTS: readonly SnapshotPart[] = [
     readPage: list,
     keyOf: (r: Record<string, unknown>) => `${botType}:${coinOf(r)}`,
   })),
+  // A unified account (docs/unified-accounts.md): the unified account's coins, "only non-zero balances being returned"
+  // (GET /api/v3/account/assets, 20/s: uta/account/Get-Account.md), under `assets` beside the account's equity; and its
+  // funding account's, "only return the coins with assets" (GET /api/v3/account/funding-assets, 20/s:
+  // uta/account/Get-Account-Funding-Assets.md).
+  {
+    name: 'unified',
+    path: '/api/v3/account/assets',
+    params: {},
+    ratePerSecond: 20,
+    readPage: (data) => z.object({ assets: z.array(z.unknown()).nullish() }).loose().parse(data ?? {}).assets ?? [],
+    keyOf: coinOf,
+    accountModes: ['uta'],
+  },
+  { name: 'funding', path: '/api/v3/account/funding-assets', params: {}, ratePerSecond: 20, readPage: list, keyOf: coinOf, accountModes: ['uta'] },
 ];
 
 /** Refusals that mean the key may not read an endpoint, or that it does not exist: the account type is unavailable. */
@@ -76,6 +91,7 @@ export const assetBalances = defineStream({
   schema: assetBalanceSchema,
   keyField: 'coin',
   optionalFields: ['coin', 'marginCoin', 'symbol', ...amountFields],
+  accountModes: ['classic', 'uta'],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
   model: {
     name: 'asset_balances',
@@ -86,7 +102,7 @@ export const assetBalances = defineStream({
     columns: [
       accountColumn,
       instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it."),
-      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots.'),
+      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified or funding.'),
       text('asset', 'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.'),
       text('symbol', 'The pair of an isolated margin row (`symbol`), else NULL.'),
       text('bot_account_type', 'Of a bots row: spot or futures, the accountType it was asked with; else NULL.'),
@@ -117,6 +133,9 @@ export const assetBalances = defineStream({
       amountColumn('usdt_value', 'usdtValue'),
       amountColumn('equity', 'equity', ' (futures bots)'),
       amountColumn('bonus', 'bonus', ' (futures bots)'),
+      amountColumn('balance', 'balance', ' (a unified account: "Coin balance"; its funding account)'),
+      amountColumn('debt', 'debt', ' (a unified account: "Debt", owed)'),
+      amountColumn('usd_value', 'usdValue', ' (a unified account: the coin\'s equity in USD)'),
       text('fields', 'The whole row as served (JSON text), every field included.'),
       text('key', "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots)."),
     ],

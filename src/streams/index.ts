@@ -6,6 +6,8 @@ import { marginRecords } from './margin-records.js';
 import { p2pAdvertisements } from './p2p-advertisements.js';
 import type { StreamDef } from './stream.js';
 import { futuresTaxRecords, p2pTaxRecords, spotTaxRecords } from './tax-records.js';
+import { utaFinancialRecords } from './uta-financial-records.js';
+import { utaTaxRecords } from './uta-tax-records.js';
 import { withdrawals } from './withdrawals.js';
 
 /**
@@ -22,6 +24,8 @@ export const STREAMS = [
   futuresTaxRecords,
   spotTaxRecords,
   p2pTaxRecords,
+  utaTaxRecords,
+  utaFinancialRecords,
   accountBalances,
   assetBalances,
 ] as const satisfies readonly StreamDef[];

@@ -10,6 +10,8 @@ type Defined = (typeof STREAMS)[number];
 export type PagedStream = Extract<Defined, { kind: 'paged' }>['name'];
 export type SnapshotStream = Extract<Defined, { kind: 'snapshot' }>['name'];
 export type StreamName = PagedStream | SnapshotStream;
+/** The paged streams read for unified accounts only (docs/unified-accounts.md). */
+export type UtaOnlyStream = Extract<Defined, { kind: 'paged'; accountModes: readonly ['uta'] }>['name'];
 
 const isPaged = (s: Defined): s is Extract<Defined, PagedStreamDef> => s.kind === 'paged';
 const isSnapshot = (s: Defined): s is Extract<Defined, SnapshotStreamDef> => s.kind === 'snapshot';

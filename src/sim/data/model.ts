@@ -1,8 +1,10 @@
-import { PAGED_STREAMS, type PagedStream, type StreamName } from '../../streams/manifest.js';
+import { STREAMS } from '../../streams/index.js';
+import { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream } from '../../streams/manifest.js';
+import { readFor } from '../../streams/stream.js';
 import type { SimMarket } from './markets.js';
 
 /** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
-export { PAGED_STREAMS, type PagedStream, type StreamName };
+export { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream };
 
 export type Payload = Record<string, unknown>;
 
@@ -84,3 +86,22 @@ export interface AccountTruth {
   movements: Movement[];
 }
 
+
+/**
+ * The streams read for unified accounts only (docs/unified-accounts.md): a classic account's data holds no records
+ * of them, and a unified account's none of the classic streams'.
+ */
+export const UTA_ONLY_STREAMS: readonly UtaOnlyStream[] = STREAMS.filter((s) => s.kind === 'paged' && readFor(s, 'uta') && !readFor(s, 'classic')).map((s) => s.name as UtaOnlyStream);
+
+/** The streams read for classic accounts. */
+export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter((s) => !(UTA_ONLY_STREAMS as readonly string[]).includes(s));
+
+/** Each of `names` with its partitions and no record in them: what an account of the other kind has of those streams. */
+export function withoutRecords<S extends PagedStream>(names: readonly S[]): Record<S, Partition[]> {
+  const out = {} as Record<S, Partition[]>;
+  for (const name of names) {
+    const def = STREAMS.find((s) => s.name === name);
+    out[name] = def?.kind === 'paged' ? def.partitions.map((p) => ({ name: p.name, records: [] })) : [];
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { formatUnits } from '../decimal.js';
 import { keyOf, PLACES, type BalanceKey } from '../accounts.js';
-import type { PagedStream, Partition, Payload } from '../model.js';
+import { UTA_ONLY_STREAMS, type PagedStream, type Partition, type Payload, type UtaOnlyStream } from '../model.js';
 import type { Rng } from '../rng.js';
 import { buildEventRecords } from '../timeline.js';
 
@@ -17,6 +17,8 @@ const PARTITIONS: Record<PagedStream, readonly string[]> = {
   futures_tax_records: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'],
   spot_tax_records: [''],
   p2p_tax_records: [''],
+  // A classic account: none of the unified account's streams.
+  ...(Object.fromEntries(UTA_ONLY_STREAMS.map((s): [string, readonly string[]] => [s, []])) as Record<UtaOnlyStream, readonly string[]>),
 };
 
 /**
