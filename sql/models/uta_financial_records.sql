@@ -33,24 +33,25 @@ SELECT
 FROM source;
 
 -- The ledger's legs. The unified account's categories list the movements its tax records list, which the ledger
--- books from uta_tax_records (they reach 366 days, these 90): the catalog books their types from nowhere (tax class
--- booked_elsewhere), and their running balance is still checked (sql/completeness/10_balance_breaks.sql). The
+-- books from uta_tax_records (they reach 366 days, these 90): their legs are read by their category (field category),
+-- which the catalog books from nowhere (tax class booked_elsewhere), whatever their type, so that a type no docs list
+-- is not booked twice; their running balance is still checked, by type (sql/completeness/10_balance_breaks.sql). The
 -- funding account's records are booked by their groupType (deposit, withdraw, transfer, ...: the grouping the public
 -- clients read; docs/unified-accounts.md), their fee apart (field fee, type funding). The legs of one millisecond pair.
 CREATE OR REPLACE MACRO lp_legs_uta_financial_records() AS TABLE
-SELECT account, 'uta_financial_records' AS source, id AS source_id, 'main' AS leg, ts,
-  CASE WHEN category = 'funding' THEN 'groupType' ELSE 'type' END AS field,
-  CASE WHEN category = 'funding' THEN coalesce(group_type, '') ELSE coalesce(type, '') END AS type,
-  CASE WHEN category = 'funding' THEN 'groupType' ELSE 'type' END AS main_field,
-  CASE WHEN category = 'funding' THEN coalesce(group_type, '') ELSE coalesce(type, '') END AS main_type,
-  coin AS asset, amount AS written, NULL AS default_direction,
-  symbol, id AS reference, category || ' ' || coalesce(group_type || ' ', '') || coalesce(type, '') AS note,
-  category AS pair_scope, '' AS pair_key, CASE WHEN category = 'funding' THEN 'funding' ELSE 'unified' END AS account_type
-FROM typed_uta_financial_records
+WITH read AS (
+  SELECT *,
+    CASE WHEN category = 'funding' THEN 'groupType' ELSE 'category' END AS by_field,
+    CASE WHEN category = 'funding' THEN coalesce(group_type, '') ELSE category END AS by_type,
+    category || ' ' || coalesce(group_type || ' ', '') || coalesce(type, '') AS what,
+    CASE WHEN category = 'funding' THEN 'funding' ELSE 'unified' END AS moves
+  FROM typed_uta_financial_records
+)
+SELECT account, 'uta_financial_records' AS source, id AS source_id, 'main' AS leg, ts, by_field AS field, by_type AS type,
+  by_field AS main_field, by_type AS main_type, coin AS asset, amount AS written, NULL AS default_direction,
+  symbol, id AS reference, what AS note, category AS pair_scope, '' AS pair_key, moves AS account_type
+FROM read
 UNION ALL
 SELECT account, 'uta_financial_records', id, 'fee', ts, 'fee', CASE WHEN category = 'funding' THEN 'funding' ELSE '*' END,
-  CASE WHEN category = 'funding' THEN 'groupType' ELSE 'type' END,
-  CASE WHEN category = 'funding' THEN coalesce(group_type, '') ELSE coalesce(type, '') END,
-  coin, fee, NULL, symbol, id, category || ' ' || coalesce(group_type || ' ', '') || coalesce(type, ''),
-  category, '', CASE WHEN category = 'funding' THEN 'funding' ELSE 'unified' END
-FROM typed_uta_financial_records WHERE fee <> 0;
+  by_field, by_type, coin, fee, NULL, symbol, id, what, category, '', moves
+FROM read WHERE fee <> 0;

@@ -17,10 +17,10 @@ import type { Warehouse } from '../warehouse/warehouse.js';
  */
 export const ACCOUNT_SETTINGS = { path: '/api/v3/account/settings', ratePerSecond: 20 } as const;
 
-const settingsSchema = z.looseObject({ accountMode: z.string().nullish() });
+const settingsSchema = z.looseObject({ accountMode: z.string() });
 
-/** Reads the account mode out of the endpoint's `data`. */
-export const readAccountModeField = (data: unknown): string => settingsSchema.parse(data).accountMode ?? '';
+/** Reads the account mode out of the endpoint's `data`; an answer without one is no settings answer (LP_BAD_PAGE). */
+export const readAccountModeField = (data: unknown): string => settingsSchema.parse(data).accountMode;
 
 /** Modes the settings endpoint names while an account moves between the two kinds (docs/unified-accounts.md). */
 const MOVING = new Set(['upgrading', 'switching']);

@@ -62,6 +62,7 @@ export function generateDataset(options: GenerateOptions): Dataset {
   return {
     from: options.from,
     to: options.to,
+    accountMode: 'classic',
     openedAt,
     streams,
     balances: usdtValuation(now, priceAt, options.to),

@@ -29,6 +29,8 @@ export interface Partition {
 export interface Dataset {
   from: number;
   to: number;
+  /** The account's kind (docs/unified-accounts.md): which endpoints serve it, and which refuse its key. */
+  accountMode: 'classic' | 'uta';
   /** The account's registration, Unix ms: every balance but the bots' is zero then (the account-info endpoint's `regisTime`). */
   openedAt: number;
   /** What the simulator serves: every record but the dropped ones. */
@@ -61,7 +63,7 @@ export interface GenerateOptions {
 export const DAY_MS = 86_400_000;
 
 /** The account types of the per-asset balance endpoints (docs/completeness.md, "Balances"). */
-export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots';
+export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots' | 'unified';
 
 /** One balance: an account type's asset (in isolated margin, of one pair). */
 export interface BalanceKey {

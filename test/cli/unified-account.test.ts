@@ -1,0 +1,115 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balancesAt, keyFrom } from '../../src/sim/data/accounts.js';
+import { formatUnits } from '../../src/sim/data/decimal.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { openWarehouse } from '../../src/warehouse/warehouse.js';
+import { runCliHere, simEnv, type CliResult } from '../helpers/cli.js';
+import { rows } from '../helpers/raw.js';
+import { signedGet } from '../helpers/signed-get.js';
+import { cointrackingNets, koinlyNets, ledgerNets, netLines } from '../helpers/tax-files.js';
+
+// A unified trading account (docs/unified-accounts.md; docs/simulator.md, "A unified account"): what
+// `ledgerpipe demo --account-mode uta` runs.
+const FROM = Date.UTC(2025, 0, 1);
+const TO = Date.UTC(2026, 0, 1);
+
+let dir: string;
+let sim: Simulator;
+let classic: Simulator;
+let yearEnd: CliResult;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lp-uta-'));
+  sim = await startSimulator({ dataset: 'retail', accountMode: 'uta', from: FROM, to: TO, rateScale: 1000 });
+  classic = await startSimulator({ dataset: 'retail', from: FROM, to: TO, rateScale: 1000 });
+  yearEnd = await runCliHere(
+    ['run', 'year-end', '--year', '2025', '--fiat', 'EUR', '--quiet', '--base-url', sim.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
+      '--format', 'csv,koinly,cointracking', '--rate-scale', '1000'],
+    { env: simEnv(sim.credentials) },
+  );
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([sim.close(), classic.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A decimal as lp_decimal_text writes it: no trailing zeros, no trailing point, 0 for zero. */
+const plain = (v: unknown): string => {
+  const t = String(v ?? '');
+  if (!/^-?\d+\.\d+$/.test(t)) return t;
+  const s = t.replace(/0+$/, '').replace(/\.$/, '');
+  return s === '-0' ? '0' : s;
+};
+
+/** Every record of a stream as the simulator generated it: partition, id, coin, type, groupType, amount, fee, balance. */
+function truthOf(stream: 'uta_tax_records' | 'uta_financial_records'): string[] {
+  return sim.dataset.streams[stream].flatMap((p) =>
+    p.records.map((r) => [p.name, r.id, r.record['coin'], r.record['type'], r.record['groupType'], r.record['amount'], r.record['fee'], r.record['balance']].map(plain).join(' ')),
+  );
+}
+
+/** The same of the warehouse's typed rows. */
+const lines = (found: Record<string, string | null>[]): string[] => found.map((r) => Object.values(r).map(plain).join(' ')).sort();
+
+describe('a unified trading account, read through the v3 endpoints', () => {
+  it('is found by its settings, reads its own streams only, and lands every record exactly as served', async () => {
+    expect([yearEnd.status, yearEnd.stderr]).toEqual([0, '']);
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, 'SELECT account, mode, account_mode FROM account_modes')).toEqual([{ account: 'default', mode: 'uta', account_mode: 'unified' }]);
+      // No classic stream was asked for: the platform refuses a unified key there (40085).
+      expect(await rows(warehouse, 'SELECT DISTINCT stream FROM coverage ORDER BY 1')).toEqual([{ stream: 'uta_financial_records' }, { stream: 'uta_tax_records' }]);
+      const tax = await rows(warehouse, 'SELECT biz_type, id, coin, type, NULL AS g, lp_decimal_text(amount), lp_decimal_text(fee), lp_decimal_text(balance) FROM uta_tax_records');
+      const fin = await rows(warehouse, 'SELECT category, id, coin, type, group_type, lp_decimal_text(amount), lp_decimal_text(fee), lp_decimal_text(balance) FROM uta_financial_records');
+      expect(lines(tax)).toEqual(truthOf('uta_tax_records').sort());
+      expect(lines(fin)).toEqual(truthOf('uta_financial_records').sort());
+      expect(tax.length).toBeGreaterThan(300);
+      expect(fin.filter((r) => r['category'] === 'funding').length).toBeGreaterThan(10);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
+  it('chains every running balance, pairs every transfer, and gives every disposal an acquisition', async () => {
+    expect(yearEnd.stdout).toMatch(/ {2}every running balance and every snapshot agrees with the records: \d+ running-balance steps checked/);
+    expect(yearEnd.stdout).toContain('  every internal transfer has its counterpart\n');
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, `SELECT (SELECT count(*) FROM balance_breaks) AS breaks, (SELECT count(*) FROM sign_mismatches) AS mismatches,
+        (SELECT count(*) FROM unpaired_transfers) AS unpaired, (SELECT count(*) FILTER (WHERE checked) FROM lp_balance_steps() WHERE stream LIKE 'uta%') > 500 AS checked`)).toEqual([
+        { breaks: '0', mismatches: '0', unpaired: '0', checked: 'true' },
+      ]);
+      // Every movement booked once: the unified account from its tax records, the funding account from its own.
+      expect(await rows(warehouse, "SELECT DISTINCT source, account_type FROM ledger ORDER BY 1, 2")).toEqual([
+        { source: 'uta_financial_records', account_type: 'funding' },
+        { source: 'uta_tax_records', account_type: 'unified' },
+      ]);
+      expect(await rows(warehouse, "SELECT count(*) AS n FROM ledger WHERE category = 'unreviewed'")).toEqual([{ n: '0' }]);
+      // The ledger's end balance per account type and coin is the simulator's own.
+      const truth = [...balancesAt(sim.dataset.account, TO)].map(([k, u]) => ({ ...keyFrom(k), u })).filter((b) => b.u !== 0n)
+        .map((b) => `${b.accountType} ${b.asset} ${plain(formatUnits(b.u, 8))}`).sort();
+      const booked = await rows(warehouse, "SELECT account_type || ' ' || asset || ' ' || lp_total(amount) AS line FROM ledger GROUP BY account_type, asset HAVING sum(amount) <> 0");
+      expect(booked.map((r) => String(r['line'])).sort()).toEqual(truth);
+      expect(await rows(warehouse, "SELECT count(*) FILTER (WHERE match_rule LIKE '%unmatched') AS unmatched, count(*) > 100 AS many FROM disposals")).toEqual([{ unmatched: '0', many: 'true' }]);
+      // The tax files balance to the ledger: their import gives each coin the ledger's net change less internal transfers.
+      const ledger = netLines(await ledgerNets(warehouse, FROM, TO));
+      expect(netLines(koinlyNets(await readFile(join(dir, 'out', 'koinly.csv'), 'utf8')))).toEqual(ledger);
+      expect(netLines(cointrackingNets(await readFile(join(dir, 'out', 'cointracking.csv'), 'utf8')))).toEqual(ledger);
+      // The snapshot of the unified and funding accounts: the v3 balances, each coin's quantity the truth's.
+      const now = await rows(warehouse, "SELECT account_type || ' ' || asset || ' ' || lp_decimal_text(quantity) AS line FROM asset_balances ORDER BY 1");
+      expect(now.map((r) => String(r['line']))).toEqual(truth);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
+  it('is refused on the classic endpoints (40085), and a classic key on the unified ones (40084)', async () => {
+    const onClassic = await signedGet(sim, '/api/v2/tax/spot-record', { startTime: String(FROM), endTime: String(FROM + 86_400_000) });
+    expect([onClassic.status, JSON.parse(onClassic.text).code]).toEqual([400, '40085']);
+    const onUnified = await signedGet(classic, '/api/v3/account/settings');
+    expect([onUnified.status, JSON.parse(onUnified.text).code]).toEqual([400, '40084']);
+  });
+});
