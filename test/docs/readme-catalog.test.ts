@@ -19,6 +19,8 @@ const SOURCES: readonly [string, string][] = [
   ['futures_tax_records', 'Futures tax records'],
   ['spot_tax_records', 'Spot tax records'],
   ['p2p_tax_records', 'P2P tax records'],
+  ['uta_tax_records', 'Unified account tax records (docs/unified-accounts.md)'],
+  ['uta_financial_records', 'Unified account financial records (docs/unified-accounts.md)'],
   ['ledgerpipe', 'Rules of ledgerpipe itself'],
 ];
 

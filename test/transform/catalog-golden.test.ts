@@ -72,6 +72,23 @@ function recordsFor(row: CatalogRow, n: number): { records: RawInput[]; leg: (en
               feeDetail: row.field === 'profit' ? [] : [{ deduction: row.type, feeCoin: 'USDT', totalDeductionFee: '0', totalFee: amount }],
             },
           };
+        case 'uta_tax_records':
+          return { stream: row.source, partition: 'SPOT', key: id, ts, payload: { id, coin: 'USDT', type: row.field === 'fee' ? 'TRANSFER_IN' : row.type, amount: main ?? '7', fee, balance: '100', ts: String(ts) } };
+        case 'uta_financial_records': {
+          // The unified account's categories are read by category (their type says only how the balance moves); the
+          // funding account's records by groupType, their fee as field fee, type funding.
+          const funding = row.field === 'groupType' || (row.field === 'fee' && row.type === 'funding');
+          const category = row.field === 'category' ? row.type : funding ? 'funding' : 'SPOT';
+          const type = row.field === 'type' ? row.type : 'TRANSFER_IN';
+          const groupType = row.field === 'groupType' ? row.type : 'deposit';
+          return {
+            stream: row.source,
+            partition: category,
+            key: id,
+            ts,
+            payload: { id, coin: 'USDT', ...(funding ? { groupType } : { category, type }), amount: main ?? '7', fee, balance: '100', ts: String(ts) },
+          };
+        }
         default:
           throw new Error(`no record for source ${row.source}`);
       }
