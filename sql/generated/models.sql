@@ -55,6 +55,21 @@ SELECT
   position_amount, position_balance, ts
 FROM typed_uta_financial_records;
 
+CREATE OR REPLACE VIEW copy_transfers AS
+SELECT
+  account, project_id, transfer_key, from_type, to_type, coin, amount, status, ts
+FROM typed_copy_transfers;
+
+CREATE OR REPLACE VIEW copy_profit_shares AS
+SELECT
+  account, project_id, settle_key, profit, allocated_pnl, pending_pnl, share_ratio, share_profit, ts
+FROM typed_copy_profit_shares;
+
+CREATE OR REPLACE VIEW lead_trader_profits AS
+SELECT
+  account, profit_id, coin, profit, nick_name, ts
+FROM typed_lead_trader_profits;
+
 -- The streams the ledger books, and whether their legs pair with others of their millisecond
 -- (sql/ledger/10_ledger.sql, src/transform/incremental.ts).
 CREATE OR REPLACE MACRO lp_booked_streams() AS TABLE
@@ -67,7 +82,10 @@ SELECT * FROM (VALUES
   ('spot_tax_records', true),
   ('p2p_tax_records', true),
   ('uta_tax_records', true),
-  ('uta_financial_records', true)) AS s(source, paired);
+  ('uta_financial_records', true),
+  ('copy_transfers', true),
+  ('copy_profit_shares', true),
+  ('lead_trader_profits', true)) AS s(source, paired);
 
 -- The streams and partitions whose records move each account type's balances (each partition's accountType,
 -- src/streams/), for each kind of account that reads them (docs/unified-accounts.md): a span of an account type is
@@ -106,7 +124,10 @@ UNION ALL SELECT * FROM lp_legs_futures_tax_records()
 UNION ALL SELECT * FROM lp_legs_spot_tax_records()
 UNION ALL SELECT * FROM lp_legs_p2p_tax_records()
 UNION ALL SELECT * FROM lp_legs_uta_tax_records()
-UNION ALL SELECT * FROM lp_legs_uta_financial_records();
+UNION ALL SELECT * FROM lp_legs_uta_financial_records()
+UNION ALL SELECT * FROM lp_legs_copy_transfers()
+UNION ALL SELECT * FROM lp_legs_copy_profit_shares()
+UNION ALL SELECT * FROM lp_legs_lead_trader_profits();
 
 CREATE OR REPLACE MACRO lp_alone_legs() AS TABLE
 SELECT * FROM lp_legs_futures_fills();

@@ -88,7 +88,9 @@ function lastRunLines(last: LastRun | undefined): string[] {
 /** Per partition of a paged stream: what is covered, the gaps in what runs asked for, unfinished windows, ties. */
 function coverageLines(stream: PagedStreamDef, report: AccountReport, requested: readonly Window[], now: number): string[] {
   const lines: string[] = [];
-  for (const partition of stream.partitions) {
+  // A copy stream's partitions are the projects it was read for, as its coverage names them.
+  const partitions = stream.optIn === 'copyProjects' ? [...new Set(report.coverage.filter((r) => r.stream === stream.name).map((r) => r.partition))].map((name) => ({ name })) : stream.partitions;
+  for (const partition of partitions) {
     const rows = report.coverage.filter((r) => r.stream === stream.name && r.partition === partition.name);
     const done = mergeWindows(rows.filter((r) => r.done).map((r) => r.window));
     const open = rows.filter((r) => !r.done).length;

@@ -3,7 +3,7 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import { partKeyed, streamsOf, type AccountMode, type PageRead, type PagedStreamDef, type SnapshotPart, type SnapshotStreamDef, type StreamDef } from '../streams/stream.js';
+import { partKeyed, streamsForAccount, type AccountMode, type CopyTrading, type PageRead, type PagedStreamDef, type SnapshotPart, type SnapshotStreamDef, type StreamDef } from '../streams/stream.js';
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
@@ -69,6 +69,8 @@ export interface ExtractOptions {
    * (GET /api/v3/account/settings) and recorded. Only the streams and snapshot parts of its mode are read.
    */
   accountMode?: AccountMode;
+  /** What the account's config says of its copy trading: the copy streams' partitions, and the lead trader's stream. */
+  copyTrading?: CopyTrading;
 }
 
 /** A stream that could not be read to its end: the platform refused it or kept failing; the others went on. */
@@ -134,7 +136,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const base = { ...options, clock, retryDeps, policy, log, writer };
   // A key reads the streams of its account's kind only: the platform refuses each kind's keys on the other's endpoints.
   const mode = options.accountMode ?? (await findMode(base)).mode;
-  const streams = streamsOf(options.streams, mode);
+  const streams = streamsForAccount(options.streams, mode, options.copyTrading);
   const skipped = options.streams.filter((s) => !streams.some((t) => t.name === s.name)).map((s) => s.name);
   if (skipped.length > 0 && options.streams.length < STREAM_COUNT_ALL) log.info(`${options.account}: ${skipped.join(', ')} not read: ${mode === 'uta' ? 'a unified account has no such records' : 'for unified accounts only'} (docs/unified-accounts.md)`);
   const stats: Record<string, StreamStats> = Object.fromEntries(streams.map((s) => [s.name, emptyStreamStats()]));

@@ -1,4 +1,5 @@
 import { ExtractError } from '../errors/extract-error.js';
+import { PlatformError } from '../errors/platform-error.js';
 import type { Logger } from '../util/logger.js';
 import type { PageRead, PagedStreamDef } from '../streams/stream.js';
 import { formatInstant } from '../time/instant.js';
@@ -86,7 +87,9 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
   for (let pages = 1; ; pages++) {
     let page: PageRead;
     try {
-      page = await reading.fetchPage(task.partition, { ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), [cursorOf(stream).param]: cursor });
+      // An endpoint without a time range is asked for its pages only (windowless).
+      const when = stream.windowless === true ? {} : windowParams(task.window);
+      page = await reading.fetchPage(task.partition, { ...task.params, ...when, limit: String(stream.pageLimit), [cursorOf(stream).param]: cursor });
     } catch (error) {
       return replaceRefusedWindow(reading, task, error, { resumed: cursor !== undefined, settle });
     }
@@ -125,7 +128,8 @@ function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: s
   tally.inside += valid - checked.outsideWindow;
   tally.firstOutside ??= checked.firstOutsideWindow;
   const full = page.records.length >= stream.pageLimit;
-  const stray = !full && tally.returned > 0 && tally.inside === 0;
+  // An endpoint that takes no time range answers what lies outside the window as a matter of course.
+  const stray = !full && tally.returned > 0 && tally.inside === 0 && stream.windowless !== true;
   if (stray) {
     const n = tally.returned;
     reading.log.warn(`${describeWindow(stream, task)} returned ${n} record${n === 1 ? '' : 's'} and none lay inside it (the first at ${String(tally.firstOutside)}); the window stays unread`, {
@@ -215,6 +219,14 @@ async function commitUnreachable(reading: StreamReading, task: Task): Promise<vo
 async function replaceRefusedWindow(reading: StreamReading, task: Task, error: unknown, how: { resumed: boolean; settle: () => Promise<unknown> }): Promise<Task[]> {
   const { stream, warehouse, account, log } = reading;
   const width = task.window.end - task.window.start;
+  if (error instanceof PlatformError && stream.emptyWhen?.(error) === true) {
+    // The account has none of these records (the stream says which refusals mean so): the window is read, empty.
+    await how.settle();
+    await reading.writer.commit({ stream: stream.name, partition: task.partition, window: task.window, records: [], cursor: null, done: true, tie: false, drift: [], quarantine: [] });
+    reading.stats.windowsDone++;
+    reading.onProgress?.(stream.name, reading.stats);
+    return [];
+  }
   if (outOfReach(error)) {
     await how.settle();
     if (how.resumed) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));

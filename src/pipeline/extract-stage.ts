@@ -103,6 +103,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     warehouse,
     client,
     account: account.name,
+    ...(account.copyTrading === undefined ? {} : { copyTrading: account.copyTrading }),
     runId,
     clock,
     rateScale: options.rateScale ?? 1,

@@ -19,7 +19,7 @@ import { marginRecordEndpoint } from './endpoints/margin-record.js';
 import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
 import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
-import { accountSettingsEndpoint, CLASSIC_REFUSED, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
+import { accountSettingsEndpoint, CLASSIC_REFUSED, copyEndpoints, leadTraderEndpoint, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
 import { generateUnifiedDataset } from './data/uta/dataset.js';
 import { BAD_GATEWAY_HTML, createFaultPlan, type FaultKind } from './faults.js';
 import { Params } from './params.js';
@@ -172,6 +172,7 @@ function buildEndpoints(
     utaTaxRecordsEndpoint(indexes(dataset, 'uta_tax_records'), { depthDays }),
     ...utaFinancialRecordsEndpoints(indexes(dataset, 'uta_financial_records'), { depthDays }),
     ...utaBalanceEndpoints(dataset),
+    ...copyEndpoints(dataset, { transfers: indexes(dataset, 'copy_transfers'), shares: indexes(dataset, 'copy_profit_shares') }),
   ];
   const classic = classicEndpoints();
   const isUnified = dataset.accountMode === 'uta';
@@ -203,6 +204,7 @@ function buildEndpoints(
         indexes(dataset, 'p2p_tax_records'),
       ),
       allAccountBalanceEndpoint(dataset.balances),
+      leadTraderEndpoint(),
       accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
       ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
       contractsEndpoint(),

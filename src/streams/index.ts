@@ -6,6 +6,7 @@ import { marginRecords } from './margin-records.js';
 import { p2pAdvertisements } from './p2p-advertisements.js';
 import type { StreamDef } from './stream.js';
 import { futuresTaxRecords, p2pTaxRecords, spotTaxRecords } from './tax-records.js';
+import { copyProfitShares, copyTransfers, leadTraderProfits } from './copy-trading.js';
 import { utaFinancialRecords } from './uta-financial-records.js';
 import { utaTaxRecords } from './uta-tax-records.js';
 import { withdrawals } from './withdrawals.js';
@@ -26,6 +27,9 @@ export const STREAMS = [
   p2pTaxRecords,
   utaTaxRecords,
   utaFinancialRecords,
+  copyTransfers,
+  copyProfitShares,
+  leadTraderProfits,
   accountBalances,
   assetBalances,
 ] as const satisfies readonly StreamDef[];

@@ -28,6 +28,33 @@ export function streamsOf(streams: readonly StreamDef[], mode: AccountMode): Str
   });
 }
 
+/**
+ * What an account's config says of its copy trading (docs/unified-accounts.md, "Copy trading"): the projects it
+ * follows (the follower endpoints need each `projectId`, and no endpoint lists them), and whether it is a lead trader.
+ */
+export interface CopyTrading {
+  projects: readonly string[];
+  leadTrader: boolean;
+}
+
+/**
+ * The streams an account reads (streamsOf), with those that need what its config says (`optIn`) kept only when it
+ * says so: the copy streams with one partition per project it follows (and the snapshot parts likewise), the lead
+ * trader's only for a lead trader.
+ */
+export function streamsForAccount(streams: readonly StreamDef[], mode: AccountMode, copy: CopyTrading | undefined): StreamDef[] {
+  const projects = copy?.projects ?? [];
+  return streamsOf(streams, mode).flatMap((s): StreamDef[] => {
+    if (s.kind === 'paged') {
+      if (s.optIn === 'leadTrader') return copy?.leadTrader === true ? [s] : [];
+      if (s.optIn === 'copyProjects') return projects.length === 0 ? [] : [{ ...s, partitions: projects.map((id) => ({ name: id, params: { projectId: id }, accountType: 'copy' })) }];
+      return [s];
+    }
+    const parts = s.parts.flatMap((p): SnapshotPart[] => (p.optIn !== 'copyProjects' ? [p] : projects.map((id) => ({ ...p, name: p.name, params: { ...p.params, projectId: id }, keyOf: () => id }))));
+    return parts.length === 0 ? [] : [{ ...s, parts }];
+  });
+}
+
 /** A value of a request parameter that selects one partition of a stream, e.g. `{ marginType: 'isolated' }`. */
 export interface PartitionDef {
   /** Stored in every row's `partition` column: the marginType, productType, or '' for none. */
@@ -86,6 +113,23 @@ export interface PagedStreamDef<Name extends string = string> {
   /** The account modes it is read for (default: classic only). */
   accountModes?: readonly AccountMode[];
   /**
+   * Read only where the account's config says (streamsForAccount): `copyProjects`, one partition per copy-trading
+   * project it follows (its `partitions` are then none); `leadTrader`, for a lead trader only.
+   */
+  optIn?: 'copyProjects' | 'leadTrader';
+  /**
+   * The endpoint takes no time range (it lists everything, page by page): no startTime or endTime is sent, and a
+   * window whose records all lie outside it is no sign of misread times. Its windows are as wide as a run's range.
+   */
+  windowless?: boolean;
+  /** The record's key where no one field identifies it (records without an id); default: the keyField's value. */
+  keyOf?(record: Record<string, unknown>): string;
+  /**
+   * Refusals that mean the account has no such records (a follower asking for a lead trader's shares): the window is
+   * read, empty, instead of failing the stream.
+   */
+  emptyWhen?(error: { httpStatus: number; platformCode: string }): boolean;
+  /**
    * How the next page is asked for (default `{ param: 'idLessThan', descending: true }`): the parameter that carries
    * the cursor, and whether the cursor is a record id that falls page by page (checked to, so a stuck cursor stops
    * the window) or a token the platform hands out (checked only to change).
@@ -122,6 +166,8 @@ export interface SnapshotPart {
   keyOf?(record: Record<string, unknown>): string;
   /** The account modes it is read for (default: classic only). */
   accountModes?: readonly AccountMode[];
+  /** Asked once per copy-trading project the account follows, with its projectId (streamsForAccount). */
+  optIn?: 'copyProjects';
 }
 
 /** A stream read once per run as a snapshot (balances): each part once, all under one snapshot time. */

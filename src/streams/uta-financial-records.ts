@@ -9,13 +9,13 @@ import { defineStream, type PageRead, type PartitionDef } from './stream.js';
  * subsequent pages": docs mirror uta/account/Get-Financial-Records.md). A token, not a record id: the extractor checks
  * only that it changes. A flat array is read too, paged by its last record's id.
  */
-export function listCursorPage(keyField: string): (data: unknown) => PageRead {
+export function listCursorPage(keyField: string | undefined, cursorField = 'cursor'): (data: unknown) => PageRead {
   return (data) => {
     if (data === null || data === undefined) return { records: [], cursor: undefined };
     const records = (Array.isArray(data) ? data : z.object({ list: z.array(z.unknown()).nullish() }).loose().parse(data).list ?? []) as unknown[];
-    const given = Array.isArray(data) ? undefined : (data as { cursor?: unknown }).cursor;
+    const given = Array.isArray(data) ? undefined : (data as Record<string, unknown>)[cursorField];
     const last = records.at(-1) as Record<string, unknown> | undefined;
-    const cursor = typeof given === 'string' && given !== '' ? given : last === undefined ? undefined : String(last[keyField]);
+    const cursor = typeof given === 'string' && given !== '' ? given : last === undefined || keyField === undefined ? undefined : String(last[keyField]);
     return { records, cursor };
   };
 }

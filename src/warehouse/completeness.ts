@@ -121,7 +121,7 @@ const QUERIES = {
      QUALIFY row_number() OVER (PARTITION BY account ORDER BY "at", source_id) <= ${LISTED} ORDER BY account, "at", source_id`,
   unexplained: `SELECT account, account_type, asset, epoch_ms("from") AS f, epoch_ms("to") AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
-     FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots')
+     FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots', 'copy')
      ORDER BY account, f, account_type, asset`,
   unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account ORDER BY account',
   unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS "at", lp_decimal_text(amount) AS amount, possible_reason

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { STREAMS } from '../streams/index.js';
-import { readFor } from '../streams/stream.js';
+import { readFor, type PagedStreamDef } from '../streams/stream.js';
 import { readAccountModes } from './account-modes.js';
 import { mergeWindows, uncovered, type Window } from '../time/window.js';
 import { timestampTz } from './time-values.js';
@@ -112,7 +112,9 @@ export async function coverageOfRange(
         if (stream.kind !== 'paged' || !readFor(stream, mode) || !(options.streams?.includes(stream.name) ?? held?.has(stream.name) === true)) continue;
         const coverage = await readCoverage(c, account.name, stream.name);
         const done = (partition: string) => coverage.filter((r) => r.partition === partition && r.status === 'done').map((r) => r.window);
-        const gaps = mergeWindows(stream.partitions.flatMap((p) => uncovered(options.range.start, end, done(p.name))));
+        // A copy stream's partitions are the projects it was read for (its config's), as its coverage names them.
+        const partitions = (stream as PagedStreamDef).optIn === 'copyProjects' ? [...new Set(coverage.map((r) => r.partition))] : stream.partitions.map((p) => p.name);
+        const gaps = mergeWindows(partitions.flatMap((p) => uncovered(options.range.start, end, done(p))));
         // Covered: what every partition has read, within the range.
         const covered = uncovered(options.range.start, options.range.end, gaps).filter((w) => w.start < end);
         out.push({ account: account.name, stream: stream.name, covered: covered.map((w) => ({ start: w.start, end: Math.min(w.end, end) })), gaps });

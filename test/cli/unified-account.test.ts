@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balancesAt, keyFrom } from '../../src/sim/data/accounts.js';
 import { formatUnits } from '../../src/sim/data/decimal.js';
+import { copyProjectOf } from '../../src/sim/data/uta/dataset.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliHere, simEnv, type CliResult } from '../helpers/cli.js';
@@ -25,8 +26,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-uta-'));
   sim = await startSimulator({ dataset: 'retail', accountMode: 'uta', from: FROM, to: TO, rateScale: 1000 });
   classic = await startSimulator({ dataset: 'retail', from: FROM, to: TO, rateScale: 1000 });
+  // The account copies a lead trader in a project its config names (no endpoint lists a follower's projects).
+  const config = { accounts: [{ name: 'default', baseUrl: sim.baseUrl, env: { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' }, copyTrading: { projects: [copyProjectOf('retail')] } }] };
+  await writeFile(join(dir, 'config.json'), JSON.stringify(config));
   yearEnd = await runCliHere(
-    ['run', 'year-end', '--year', '2025', '--fiat', 'EUR', '--quiet', '--base-url', sim.baseUrl, '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
+    ['run', 'year-end', '--year', '2025', '--fiat', 'EUR', '--quiet', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
       '--format', 'csv,koinly,cointracking', '--rate-scale', '1000'],
     { env: simEnv(sim.credentials) },
   );
@@ -61,7 +65,11 @@ describe('a unified trading account, read through the v3 endpoints', () => {
     try {
       expect(await rows(warehouse, 'SELECT account, mode, account_mode FROM account_modes')).toEqual([{ account: 'default', mode: 'uta', account_mode: 'unified' }]);
       // No classic stream was asked for: the platform refuses a unified key there (40085).
-      expect(await rows(warehouse, 'SELECT DISTINCT stream FROM coverage ORDER BY 1')).toEqual([{ stream: 'uta_financial_records' }, { stream: 'uta_tax_records' }]);
+      expect(await rows(warehouse, 'SELECT DISTINCT stream, partition FROM coverage WHERE stream LIKE \'copy%\' ORDER BY 1')).toEqual([
+        { stream: 'copy_profit_shares', partition: copyProjectOf('retail') },
+        { stream: 'copy_transfers', partition: copyProjectOf('retail') },
+      ]);
+      expect(await rows(warehouse, 'SELECT DISTINCT stream FROM coverage ORDER BY 1')).toEqual(['copy_profit_shares', 'copy_transfers', 'uta_financial_records', 'uta_tax_records'].map((stream) => ({ stream })));
       const tax = await rows(warehouse, 'SELECT biz_type, id, coin, type, NULL AS g, lp_decimal_text(amount), lp_decimal_text(fee), lp_decimal_text(balance) FROM uta_tax_records');
       const fin = await rows(warehouse, 'SELECT category, id, coin, type, group_type, lp_decimal_text(amount), lp_decimal_text(fee), lp_decimal_text(balance) FROM uta_financial_records');
       expect(lines(tax)).toEqual(truthOf('uta_tax_records').sort());
@@ -82,17 +90,28 @@ describe('a unified trading account, read through the v3 endpoints', () => {
         (SELECT count(*) FROM unpaired_transfers) AS unpaired, (SELECT count(*) FILTER (WHERE checked) FROM lp_balance_steps() WHERE stream LIKE 'uta%') > 500 AS checked`)).toEqual([
         { breaks: '0', mismatches: '0', unpaired: '0', checked: 'true' },
       ]);
-      // Every movement booked once: the unified account from its tax records, the funding account from its own.
+      // Every movement booked once: the unified account from its tax records, the funding account from its own, the
+      // copy account's transfers and profit shares from its records (the shares a cost: trading_fee).
       expect(await rows(warehouse, "SELECT DISTINCT source, account_type FROM ledger ORDER BY 1, 2")).toEqual([
+        { source: 'copy_profit_shares', account_type: 'copy' },
+        { source: 'copy_transfers', account_type: 'copy' },
         { source: 'uta_financial_records', account_type: 'funding' },
         { source: 'uta_tax_records', account_type: 'unified' },
       ]);
+      const shares = sim.dataset.streams.copy_profit_shares.flatMap((p) => p.records).filter((r) => r.record['shareProfit'] !== '0.00000000');
+      expect(await rows(warehouse, "SELECT count(*) AS n, lp_total(l.amount) AS total, any_value(m.tax_class) AS tax_class FROM ledger AS l JOIN category_meaning AS m USING (category) WHERE source = 'copy_profit_shares'")).toEqual([
+        { n: String(shares.length), total: plain(formatUnits(-shares.reduce((t, r) => t + BigInt(String(r.record['shareProfit']).replace('.', '')), 0n), 8)), tax_class: 'trading_fee' },
+      ]);
       expect(await rows(warehouse, "SELECT count(*) AS n FROM ledger WHERE category = 'unreviewed'")).toEqual([{ n: '0' }]);
-      // The ledger's end balance per account type and coin is the simulator's own.
-      const truth = [...balancesAt(sim.dataset.account, TO)].map(([k, u]) => ({ ...keyFrom(k), u })).filter((b) => b.u !== 0n)
-        .map((b) => `${b.accountType} ${b.asset} ${plain(formatUnits(b.u, 8))}`).sort();
+      // The ledger's end balance per account type and coin is the simulator's own; the copy account's but for its
+      // trading, which no record shows (the snapshot below has it).
+      const held = [...balancesAt(sim.dataset.account, TO)].map(([k, u]) => ({ ...keyFrom(k), u }));
+      const trading = sim.dataset.account.movements.filter((m) => m.id.startsWith('trading:')).reduce((t, m) => t + m.units, 0n);
+      const line = (b: { accountType: string; asset: string; u: bigint }) => `${b.accountType} ${b.asset} ${plain(formatUnits(b.u, 8))}`;
+      const truth = held.filter((b) => b.u !== 0n).map(line).sort();
+      const recorded = held.map((b) => (b.accountType === 'copy' ? { ...b, u: b.u - trading } : b)).filter((b) => b.u !== 0n).map(line).sort();
       const booked = await rows(warehouse, "SELECT account_type || ' ' || asset || ' ' || lp_total(amount) AS line FROM ledger GROUP BY account_type, asset HAVING sum(amount) <> 0");
-      expect(booked.map((r) => String(r['line'])).sort()).toEqual(truth);
+      expect(booked.map((r) => String(r['line'])).sort()).toEqual(recorded);
       expect(await rows(warehouse, "SELECT count(*) FILTER (WHERE match_rule LIKE '%unmatched') AS unmatched, count(*) > 100 AS many FROM disposals")).toEqual([{ unmatched: '0', many: 'true' }]);
       // The tax files balance to the ledger: their import gives each coin the ledger's net change less internal transfers.
       const ledger = netLines(await ledgerNets(warehouse, FROM, TO));

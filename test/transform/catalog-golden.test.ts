@@ -89,6 +89,13 @@ function recordsFor(row: CatalogRow, n: number): { records: RawInput[]; leg: (en
             payload: { id, coin: 'USDT', ...(funding ? { groupType } : { category, type }), amount: main ?? '7', fee, balance: '100', ts: String(ts) },
           };
         }
+        case 'copy_transfers':
+          // One into the copy account, one out of it: the copy side is + and - by the sides, whatever the amount's sign.
+          return { stream: row.source, partition: '1100000001', key: id, ts, payload: { fromType: k === 0 ? 'copy' : 'funding', toType: k === 0 ? 'funding' : 'copy', coin: 'USDT', amount: amount.replace('-', ''), status: row.type, createdTime: String(ts) } };
+        case 'copy_profit_shares':
+          return { stream: row.source, partition: '1100000001', key: id, ts, payload: { settleTime: String(ts), profit: '10', allocatedPnl: '10', pendingPnl: '0', shareRatio: '0.1', shareProfit: amount } };
+        case 'lead_trader_profits':
+          return { stream: row.source, key: id, ts, payload: { profitId: id, coin: 'usdt', profit: amount, nickName: 'follower', profitTime: String(ts) } };
         default:
           throw new Error(`no record for source ${row.source}`);
       }

@@ -89,11 +89,12 @@ export function demoCommand(io: CliIo) {
         .example('npx ledgerpipe demo', 'See it work in under a minute')
         .example('npx ledgerpipe demo --account-mode uta', 'The same with a unified trading account, read through the v3 endpoints'),
     handler: async (args) => {
-      const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }] = await Promise.all([
+      const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }, { copyProjectOf }] = await Promise.all([
         import('../../pipeline/load.js'),
         import('../../pipeline/run-pipeline.js'),
         import('../../sim/server.js'),
         import('../stage-runner.js'),
+        import('../../sim/data/uta/dataset.js'),
       ]);
       const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
       const year = lastFullYear(Date.now());
@@ -106,7 +107,8 @@ export function demoCommand(io: CliIo) {
       try {
         const result = await runPipeline({
           pipeline: await loadPipeline('year-end'),
-          accounts: [{ name: 'demo', baseUrl: sim.baseUrl, credentials: sim.credentials }],
+          // The unified account copies a lead trader in a project its config would name (docs/unified-accounts.md).
+          accounts: [{ name: 'demo', baseUrl: sim.baseUrl, credentials: sim.credentials, ...(args['account-mode'] === 'uta' ? { copyTrading: { projects: [copyProjectOf('retail')], leadTrader: false } } : {}) }],
           dbPath: db,
           // The year's files in their period's folder: demo-out/exports/<year>/.
           exportsRoot,

@@ -1,10 +1,10 @@
 import { STREAMS } from '../../streams/index.js';
-import { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream } from '../../streams/manifest.js';
+import { PAGED_STREAMS, type BeyondClassicStream, type PagedStream, type StreamName, type UtaOnlyStream } from '../../streams/manifest.js';
 import { readFor } from '../../streams/stream.js';
 import type { SimMarket } from './markets.js';
 
 /** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
-export { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream };
+export { PAGED_STREAMS, type BeyondClassicStream, type PagedStream, type StreamName, type UtaOnlyStream };
 
 export type Payload = Record<string, unknown>;
 
@@ -63,7 +63,7 @@ export interface GenerateOptions {
 export const DAY_MS = 86_400_000;
 
 /** The account types of the per-asset balance endpoints (docs/completeness.md, "Balances"). */
-export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots' | 'unified';
+export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots' | 'unified' | 'copy';
 
 /** One balance: an account type's asset (in isolated margin, of one pair). */
 export interface BalanceKey {
@@ -95,8 +95,16 @@ export interface AccountTruth {
  */
 export const UTA_ONLY_STREAMS: readonly UtaOnlyStream[] = STREAMS.filter((s) => s.kind === 'paged' && readFor(s, 'uta') && !readFor(s, 'classic')).map((s) => s.name as UtaOnlyStream);
 
-/** The streams read for classic accounts. */
-export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter((s) => !(UTA_ONLY_STREAMS as readonly string[]).includes(s));
+/**
+ * The streams the simulator's classic accounts hold no record of: a unified account's, and those read only where an
+ * account's config asks (copy trading: the unified account serves its copy project's).
+ */
+export const BEYOND_CLASSIC_STREAMS: readonly BeyondClassicStream[] = STREAMS.filter(
+  (s) => s.kind === 'paged' && ((readFor(s, 'uta') && !readFor(s, 'classic')) || (s as { optIn?: string }).optIn !== undefined),
+).map((s) => s.name as BeyondClassicStream);
+
+/** The streams a classic account of the simulator holds records of. */
+export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter((s) => !(BEYOND_CLASSIC_STREAMS as readonly string[]).includes(s));
 
 /** Each of `names` with its partitions and no record in them: what an account of the other kind has of those streams. */
 export function withoutRecords<S extends PagedStream>(names: readonly S[]): Record<S, Partition[]> {

@@ -131,3 +131,72 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
     },
   ];
 }
+
+/**
+ * A follower's copy-trading endpoints for the projects it copies (UnipayFI/go-bitget uta/copy_follower.go): the
+ * transfer records (projectId; no time range; limit up to 100, default 20; `{"list", "nextCursor"}`), the profit-share
+ * settlements (projectId, startTime, endTime; the same paging) and the project's current summary (current-copy, in
+ * USDT: estValue its value). A project the account does not copy: 40020. Each 1/s (their rate is not documented
+ * where ledgerpipe read).
+ */
+export function copyEndpoints(dataset: Dataset, partitions: { transfers: ReadonlyMap<string, PartitionIndex>; shares: ReadonlyMap<string, PartitionIndex> }): Endpoint[] {
+  const text = (u: bigint) => formatUnits(u, PLACES);
+  const listPage = (index: PartitionIndex, q: { startTime: number; endTime: number; limit: number; cursor: string | undefined }): string => {
+    const page = cursorPage(index, q);
+    const last = page.length > 0 ? index.recordAt(page[page.length - 1] as number).id : '';
+    return `{"list":${recordsJson(index, page, true)},"nextCursor":${JSON.stringify(page.length < q.limit ? '' : last)}}`;
+  };
+  const project = (params: Parameters<Endpoint['handle']>[0]['params'], of: ReadonlyMap<string, PartitionIndex>): PartitionIndex => {
+    const index = of.get(params.required('projectId'));
+    if (index === undefined) throw badParam('projectId');
+    return index;
+  };
+  return [
+    {
+      path: '/api/v3/copy/futures/copy-transfer-record',
+      signed: true,
+      rate: 1,
+      handle: ({ params }) => listPage(project(params, partitions.transfers), { startTime: 0, endTime: Number.MAX_SAFE_INTEGER, limit: params.limit(20, 100), cursor: params.id('cursor') }),
+    },
+    {
+      path: '/api/v3/copy/futures/copy-profit-details',
+      signed: true,
+      rate: 1,
+      handle: ({ params }) =>
+        listPage(project(params, partitions.shares), {
+          startTime: params.time('startTime', false) ?? 0,
+          endTime: params.time('endTime', false) ?? Number.MAX_SAFE_INTEGER,
+          limit: params.limit(20, 100),
+          cursor: params.id('cursor'),
+        }),
+    },
+    {
+      path: '/api/v3/copy/futures/current-copy',
+      signed: true,
+      rate: 1,
+      handle: ({ params, now }) => {
+        const id = params.required('projectId');
+        if (!partitions.transfers.has(id)) throw badParam('projectId');
+        const at = Math.min(now, (dataset.account.movements.at(-1)?.ts ?? 0) + 1);
+        const held = [...balancesAt(dataset.account, at)].map(([k, units]) => ({ ...keyFrom(k), units })).find((r) => r.accountType === 'copy' && r.symbol === id)?.units ?? 0n;
+        return JSON.stringify({ eliteTrader: 'SimElite', estNetProfit: '0', profitShare: '0', estValue: text(held), available: text(held), currentInvestment: '0' });
+      },
+    },
+  ];
+}
+
+/**
+ * A classic account's lead-trader profit shares (GET /api/v2/copy/mix-trader/profit-history-details): the simulated
+ * accounts are no lead traders, answered as the docs' error codes say: 40732 "Not currently a trader"
+ * (copytrading/error-code/restapi.md). 5/s.
+ */
+export function leadTraderEndpoint(): Endpoint {
+  return {
+    path: '/api/v2/copy/mix-trader/profit-history-details',
+    signed: true,
+    rate: 5,
+    handle: () => {
+      throw new SimApiError(400, '40732', 'Not currently a trader');
+    },
+  };
+}

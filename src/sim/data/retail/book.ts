@@ -1,6 +1,6 @@
 import { formatUnits } from '../decimal.js';
 import { keyOf, PLACES, type BalanceKey } from '../accounts.js';
-import { UTA_ONLY_STREAMS, type PagedStream, type Partition, type Payload, type UtaOnlyStream } from '../model.js';
+import { BEYOND_CLASSIC_STREAMS, type BeyondClassicStream, type PagedStream, type Partition, type Payload } from '../model.js';
 import type { Rng } from '../rng.js';
 import { buildEventRecords } from '../timeline.js';
 
@@ -17,8 +17,8 @@ export const CLASSIC_PARTITIONS: Record<PagedStream, readonly string[]> = {
   futures_tax_records: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'],
   spot_tax_records: [''],
   p2p_tax_records: [''],
-  // A classic account: none of the unified account's streams.
-  ...(Object.fromEntries(UTA_ONLY_STREAMS.map((s): [string, readonly string[]] => [s, []])) as Record<UtaOnlyStream, readonly string[]>),
+  // A classic account: none of the unified account's streams, nor those read on request.
+  ...(Object.fromEntries(BEYOND_CLASSIC_STREAMS.map((s): [string, readonly string[]] => [s, []])) as Record<BeyondClassicStream, readonly string[]>),
 };
 
 /**

@@ -1,6 +1,6 @@
 import { balance, held, type RetailContext } from '../retail/context.js';
 import type { Draft } from '../retail/book.js';
-import { fundingRecord, utaFinancialRecord, utaTaxRecord } from './records.js';
+import { copyProfitRecord, copyTransferRecord, fundingRecord, utaFinancialRecord, utaTaxRecord } from './records.js';
 
 /** One movement of the unified account: its type, coin, signed amount and fee (units of 10^-8). */
 export interface UnifiedLeg {
@@ -62,4 +62,33 @@ export function transferBetween(c: RetailContext, ts: number, coin: string, unit
     unifiedEvent(c, ts, 'SPOT', [{ type: 'TRANSFER_OUT', coin, units: -units }]);
     fundingEvent(c, ts, { groupType: 'transfer', type: 'TRANSFER_IN', coin, units });
   }
+}
+
+/**
+ * Moves `units` of USDT between the funding account and a copy-trading project's account: the funding record (a
+ * transfer, TRACE_TRANSFER_USER_OUT or _IN as the public client names them) and the copy transfer record, at one instant.
+ *
+ * @example
+ * copyTransfer(c, ts, '1188234567', 500_00000000n, 'to_copy');
+ */
+export function copyTransfer(c: RetailContext, ts: number, project: string, units: bigint, way: 'to_copy' | 'to_funding'): void {
+  if (units <= 0n) return;
+  const intoCopy = way === 'to_copy';
+  fundingEvent(c, ts, { groupType: 'transfer', type: intoCopy ? 'TRACE_TRANSFER_USER_OUT' : 'TRACE_TRANSFER_USER_IN', coin: 'USDT', units: intoCopy ? -units : units });
+  c.book.move(balance('copy', 'USDT', project), intoCopy ? units : -units);
+  c.book.write('copy_transfers', project, ts, [() => ({ record: copyTransferRecord({ ts, from: intoCopy ? 'funding' : 'copy', to: intoCopy ? 'copy' : 'funding', coin: 'USDT', amount: units }) })]);
+}
+
+/**
+ * A profit-share settlement of a copy-trading project: the period's profit (its trading, which no record shows: the
+ * caller counts it in the account's truth) and a tenth of it paid to the lead trader (the record).
+ *
+ * @example
+ * copyProfitShare(c, ts, '1188234567', 40_00000000n);
+ */
+export function copyProfitShare(c: RetailContext, ts: number, project: string, profit: bigint): bigint {
+  const share = profit > 0n ? profit / 10n : 0n;
+  c.book.move(balance('copy', 'USDT', project), profit - share);
+  c.book.write('copy_profit_shares', project, ts, [() => ({ record: copyProfitRecord({ ts, profit, shareProfit: share }) })]);
+  return share;
 }

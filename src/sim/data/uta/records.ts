@@ -41,3 +41,25 @@ export function utaFinancialRecord(r: { id: string; ts: number; category: string
 export function fundingRecord(r: { id: string; ts: number; groupType: string; type: string; coin: string; amount: bigint; fee?: bigint; balance: bigint }): Payload {
   return { id: r.id, coin: r.coin, groupType: r.groupType, type: r.type, amount: text(r.amount), fee: text(r.fee ?? 0n), balance: text(r.balance), ts: String(r.ts) };
 }
+
+/**
+ * A follower's copy-trading transfer (GET /api/v3/copy/futures/copy-transfer-record), in the fields a public client
+ * reads (fromType, toType, amount, coin, status, createdTime): no id.
+ *
+ * @example
+ * copyTransferRecord({ ts, from: 'funding', to: 'copy', coin: 'USDT', amount: 500_00000000n });
+ */
+export function copyTransferRecord(r: { ts: number; from: string; to: string; coin: string; amount: bigint }): Payload {
+  return { fromType: r.from, toType: r.to, amount: text(r.amount), coin: r.coin, status: 'successful', createdTime: String(r.ts) };
+}
+
+/**
+ * A follower's profit-share settlement (GET /api/v3/copy/futures/copy-profit-details): settleTime, profit,
+ * allocatedPnl, pendingPnl, shareRatio, shareProfit.
+ *
+ * @example
+ * copyProfitRecord({ ts, profit: 40_00000000n, shareProfit: 4_00000000n });
+ */
+export function copyProfitRecord(r: { ts: number; profit: bigint; shareProfit: bigint }): Payload {
+  return { settleTime: String(r.ts), profit: text(r.profit), allocatedPnl: text(r.profit), pendingPnl: '0', shareRatio: '0.1', shareProfit: text(r.shareProfit) };
+}

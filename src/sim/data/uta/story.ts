@@ -4,7 +4,7 @@ import { DAY_MS } from '../model.js';
 import type { Rng } from '../rng.js';
 import { amountBetween, held, shareOf, type RetailContext } from '../retail/context.js';
 import { RETAIL_COINS } from '../retail/spot.js';
-import { fundingEvent, transferBetween, unifiedEvent } from './book.js';
+import { copyProfitShare, copyTransfer, fundingEvent, transferBetween, unifiedEvent } from './book.js';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -157,18 +157,67 @@ function withdrawUsdt(c: RetailContext, ts: number): Step[] {
   ];
 }
 
+/** The trading of a copy-trading project's account, which no record shows: the truth counts it (dataset.ts). */
+export interface CopyTrading {
+  project: string;
+  /** Each settlement's profit or loss of the period, at its time. */
+  results: { ts: number; units: bigint }[];
+}
+
+/**
+ * Copying a lead trader in a project of its own (docs/unified-accounts.md, "Copy trading"): USDT deposited into the
+ * funding account and moved into the project's copy account the same day, a settlement every one to two weeks (the
+ * period's profit or loss, a tenth of a profit paid to the lead trader), and about half of what the copy account
+ * holds moved back to the funding account, then into the unified account.
+ */
+function copySteps(c: RetailContext, range: { openedAt: number; to: number }, copy: CopyTrading): Step[] {
+  const { openedAt, to } = range;
+  const start = daytime(c.rng, openedAt + c.rng.int(25, 40) * DAY_MS);
+  const stake = amountBetween(c.rng, 1_000, 3_000, 2);
+  const back = daytime(c.rng, openedAt + Math.floor((to - openedAt) * 0.8));
+  const steps: Step[] = [
+    { ts: start, run: () => fundingEvent(c, start, { groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', units: stake }) },
+    { ts: start + HOUR_MS, run: () => copyTransfer(c, start + HOUR_MS, copy.project, stake, 'to_copy') },
+  ];
+  for (const ts of every(c.rng, start + DAY_MS, back - DAY_MS, 7, 14)) {
+    steps.push({
+      ts,
+      run: () => {
+        const held = held_(c, copy.project);
+        // A period's result of -4% to +8% of what the account holds, in cents.
+        const units = ((held * BigInt(c.rng.int(-400, 800))) / 10_000n / 1_000_000n) * 1_000_000n;
+        copy.results.push({ ts, units });
+        copyProfitShare(c, ts, copy.project, units);
+      },
+    });
+  }
+  steps.push({
+    ts: back,
+    run: () => {
+      const units = shareOf(c.rng, held_(c, copy.project), 0.4, 0.6, 2);
+      copyTransfer(c, back, copy.project, units, 'to_funding');
+      transferBetween(c, back + 30 * MINUTE_MS, 'USDT', units, 'to_unified');
+    },
+  });
+  return steps;
+}
+
+/** What the copy account of `project` holds of USDT now. */
+const held_ = (c: RetailContext, project: string): bigint => held(c, 'copy', 'USDT', project);
+
 /**
  * The unified account's life from its opening to `to` (docs/simulator.md, "A unified account"): money deposited into
  * its funding account and moved into the unified account, spot trades there every few days, a USDT-margined position
- * now and then with its funding fees, small assets turned into USDT once, and USDT withdrawn through the funding
- * account twice. Every step is sized from what the account holds at its instant.
+ * now and then with its funding fees, small assets turned into USDT once, USDT withdrawn through the funding
+ * account twice, and a lead trader copied in a copy-trading account (copySteps). Every step is sized from what the account holds at its instant.
  *
  * @example
- * runUnifiedStory(c, { openedAt, to });
+ * runUnifiedStory(c, { openedAt, to }, { project: '1188234567', results: [] });
  */
-export function runUnifiedStory(c: RetailContext, range: { openedAt: number; to: number }): void {
+export function runUnifiedStory(c: RetailContext, range: { openedAt: number; to: number }, copy: CopyTrading): void {
   const { openedAt, to } = range;
   const steps: Step[] = [
+    ...copySteps(c, range, copy),
     ...depositAndMove(c, openedAt + c.rng.int(30, 90) * MINUTE_MS, 'USDT', amountBetween(c.rng, 6_000, 12_000, 2), c.rng.int(10, 60) * MINUTE_MS),
     ...depositAndMove(c, daytime(c.rng, openedAt + c.rng.int(1, 3) * DAY_MS), 'BTC', amountBetween(c.rng, 0.05, 0.15, 4), 20 * MINUTE_MS),
     ...every(c.rng, openedAt + 20 * DAY_MS, to - 10 * DAY_MS, 25, 50).flatMap((ts) => depositAndMove(c, ts, 'USDT', amountBetween(c.rng, 300, 2_000, 2), c.rng.int(10, 60) * MINUTE_MS)),
