@@ -1,5 +1,5 @@
 import { formatInstant } from '../time/instant.js';
-import type { Completeness, Holding } from '../warehouse/completeness.js';
+import type { BotResult, Completeness, Holding, OpenLoan } from '../warehouse/completeness.js';
 
 /** The most of each kind a summary prints; the views hold them all. */
 const SHOWN = 10;
@@ -72,6 +72,27 @@ export function holdingsLines(holdings: readonly Holding[]): string[] {
     lines.push(
       `  ${account} ${formatInstant(Number(at))} ${accountType}: ${assets === '' ? 'none known' : `${assets} (${sources})`}${unknown.length > 0 ? `; not known: ${unknown.join(', ')}` : ''}`,
     );
+  }
+  return lines;
+}
+
+/**
+ * Beside the holdings: the open loans of the latest snapshot (owed, and what is pledged for each), and the bots'
+ * residuals, each labelled: nothing of either is booked (docs/completeness.md, "Open loans"). None: no lines.
+ */
+export function residualLines(residuals: { loans: readonly OpenLoan[]; bots: readonly BotResult[] }): string[] {
+  const lines: string[] = [];
+  if (residuals.loans.length > 0) {
+    lines.push('open loans (SELECT * FROM loans): what is owed now; the ledger books a loan only where a record shows its borrow or repayment');
+    for (const l of residuals.loans) {
+      lines.push(`  ${l.account} ${formatInstant(l.asOf)} loan ${l.orderId}: ${l.amount ?? '?'} ${l.coin} owed${l.interest === null ? '' : ` (interest ${l.interest})`}, ${l.collateralAmount ?? '?'} ${l.collateralCoin ?? '?'} pledged`);
+    }
+  }
+  if (residuals.bots.length > 0) {
+    lines.push("bots' results (SELECT * FROM bot_results): residuals between snapshots, never booked as income");
+    for (const b of residuals.bots) {
+      lines.push(`  ${b.account} ${b.asset} ${formatInstant(b.from)} to ${formatInstant(b.to)}: bot assets changed by ${b.change ?? '?'}, net transfers in ${b.transfers ?? '?'}, residual ${b.residual ?? 'not known'}`);
+    }
   }
   return lines;
 }

@@ -13,8 +13,8 @@ import { readUnreviewed } from '../transform/unreviewed.js';
 import { notFinalLines, unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { completenessOf, readCompletenessByAccount, readHoldings } from '../warehouse/completeness.js';
-import { completenessLines, holdingsLines } from './completeness-lines.js';
+import { completenessOf, readCompletenessByAccount, readHoldings, readResiduals } from '../warehouse/completeness.js';
+import { completenessLines, holdingsLines, residualLines } from './completeness-lines.js';
 
 /**
  * What `status` prints: per account and stream, the covered ranges, the gaps inside the history runs asked
@@ -43,6 +43,7 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
     if (completenessByAccount !== undefined) lines.push(...completenessLines(completenessOf(completenessByAccount, account)).map((l) => `  ${l}`));
     const lastRange = report.lastRun?.range;
     if (lastRange !== null && lastRange !== undefined) lines.push(...holdingsLines(await readHoldings(warehouse, [lastRange.start, lastRange.end], account)).map((l) => `  ${l}`));
+    lines.push(...residualLines(await readResiduals(warehouse, undefined, account)).map((l) => `  ${l}`));
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
     lines.push(...gainsStatusLines(await warehouse.exclusive((c) => readGainsStatus(c, account))));

@@ -131,4 +131,21 @@ export const reconciliation: Model = {
   ],
 };
 
-export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, signMismatches, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation, openingBalances];
+export const botResults: Model = {
+  name: 'bot_results',
+  kind: 'view',
+  description:
+    "What the bots made or lost between two snapshots of their balances: the change in bot-assets less the net strategy transfers the other streams show. A residual, labelled so, never booked: no endpoint lists a bot's trades (sql/completeness/45_bot_results.sql; docs/completeness.md, \"Bots and copy trading: residuals\").",
+  columns: [
+    accountColumn,
+    text('asset', 'The coin.'),
+    instant('period_start', 'The earlier snapshot.'),
+    instant('period_end', 'The later snapshot.'),
+    amount('bot_assets_change', "The bots' balance at period_end less that at period_start (bot-assets)."),
+    amount('net_strategy_transfers', 'The transfers into the bots less those out of them in the period, as the other streams book them.'),
+    amount('residual', 'bot_assets_change - net_strategy_transfers: the bots\' own result (trading, fees), as far as the snapshots show it.'),
+    text('label', 'What the residual is: never income booked.'),
+  ],
+};
+
+export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, signMismatches, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation, botResults, openingBalances];

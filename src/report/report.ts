@@ -13,7 +13,7 @@ import { hasTables } from '../warehouse/tables.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
-import { completenessSection, holdingsSection } from './completeness.js';
+import { completenessSection, holdingsSection, residualsSection } from './completeness.js';
 import { cell, escape, table, tableWithTotals, text } from './html.js';
 import { readPlausibility } from '../warehouse/plausibility.js';
 import { formatDecimal, formatRange, MONEY_DECIMALS, QUANTITY_DECIMALS } from './format.js';
@@ -296,6 +296,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
     await completenessSection(warehouse, account, facts.completeness),
     await reviewSection(warehouse, range, account, valuation.timeZone),
     await holdingsSection(warehouse, range, valuation, account),
+    await residualsSection(warehouse, range, account),
     await transfersSection(warehouse, account),
     await gainsSection(warehouse, range, account, valuation),
     await summarySection(warehouse, valuation),
@@ -310,7 +311,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
 <body>
 <header><h1>Year-end report</h1>
 <p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)})${toDate(facts)} · values in ${escape(valuation.fiat ?? 'USDT')} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
-${sections.join('\n')}
+${sections.filter((s) => s !== '').join('\n')}
 <footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles (docs/values.md).</footer>
 </body></html>
 `;

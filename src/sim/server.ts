@@ -19,7 +19,7 @@ import { marginRecordEndpoint } from './endpoints/margin-record.js';
 import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
 import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
-import { accountSettingsEndpoint, CLASSIC_REFUSED, copyEndpoints, leadTraderEndpoint, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
+import { accountSettingsEndpoint, CLASSIC_REFUSED, copyEndpoints, leadTraderEndpoint, loanEndpoints, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
 import { generateUnifiedDataset } from './data/uta/dataset.js';
 import { BAD_GATEWAY_HTML, createFaultPlan, type FaultKind } from './faults.js';
 import { Params } from './params.js';
@@ -173,6 +173,7 @@ function buildEndpoints(
     ...utaFinancialRecordsEndpoints(indexes(dataset, 'uta_financial_records'), { depthDays }),
     ...utaBalanceEndpoints(dataset),
     ...copyEndpoints(dataset, { transfers: indexes(dataset, 'copy_transfers'), shares: indexes(dataset, 'copy_profit_shares') }),
+    loanEndpoints(dataset).unified,
   ];
   const classic = classicEndpoints();
   const isUnified = dataset.accountMode === 'uta';
@@ -205,6 +206,7 @@ function buildEndpoints(
       ),
       allAccountBalanceEndpoint(dataset.balances),
       leadTraderEndpoint(),
+      loanEndpoints(dataset).classic,
       accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
       ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
       contractsEndpoint(),

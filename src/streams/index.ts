@@ -2,6 +2,7 @@ import { accountBalances } from './account-balances.js';
 import { assetBalances } from './asset-balances.js';
 import { deposits } from './deposits.js';
 import { futuresFills } from './futures-fills.js';
+import { loans } from './loans.js';
 import { marginRecords } from './margin-records.js';
 import { p2pAdvertisements } from './p2p-advertisements.js';
 import type { StreamDef } from './stream.js';
@@ -32,4 +33,5 @@ export const STREAMS = [
   leadTraderProfits,
   accountBalances,
   assetBalances,
+  loans,
 ] as const satisfies readonly StreamDef[];

@@ -1,6 +1,7 @@
 import { readSqlFile } from './sql-files.js';
 import { hasTables } from './tables.js';
 import { timestampTzSql } from './time-values.js';
+import type { Window } from '../time/window.js';
 
 /** The file that makes holding_quantities. */
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';
@@ -259,4 +260,61 @@ export async function readHoldings(warehouse: Warehouse, instants: readonly numb
     account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), at: ms(r['t']),
     quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
   }));
+}
+
+/** An open loan as the last snapshot shows it (table loans). */
+export interface OpenLoan {
+  account: string;
+  asOf: number;
+  orderId: string;
+  coin: string;
+  amount: string | null;
+  interest: string | null;
+  collateralCoin: string | null;
+  collateralAmount: string | null;
+}
+
+/** The bots' result between two snapshots: a residual, never booked (view bot_results). */
+export interface BotResult {
+  account: string;
+  asset: string;
+  from: number;
+  to: number;
+  change: string | null;
+  transfers: string | null;
+  residual: string | null;
+}
+
+/**
+ * What the balances show beside the holdings and no record books (docs/completeness.md, "Open loans" and "Bots and
+ * copy trading: residuals"): the open loans of each account's latest snapshot, and the bots' residuals of the periods
+ * that end in `range` (every period without one). Empty before a transform made the tables.
+ */
+export async function readResiduals(warehouse: Warehouse, range: Window | undefined, account?: string): Promise<{ loans: OpenLoan[]; bots: BotResult[] }> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['loans', 'bot_results'])))) return { loans: [], bots: [] };
+  const opt = (v: unknown): string | null => (v === null ? null : String(v));
+  const loanRows = await rows(
+    warehouse,
+    `SELECT account, epoch_ms(as_of) AS at_ms, order_id, coin, lp_decimal_text(amount) AS amount, lp_decimal_text(interest) AS interest, collateral_coin,
+       lp_decimal_text(collateral_amount) AS collateral_amount
+     FROM (SELECT * FROM loans QUALIFY as_of = max(as_of) OVER (PARTITION BY account))/*where*/
+     ORDER BY account, order_id`,
+    account,
+  );
+  const within = range === undefined ? '' : ` AND period_end > ${timestampTzSql(range.start)} AND period_end <= ${timestampTzSql(range.end)}`;
+  const botRows = await rows(
+    warehouse,
+    `SELECT account, asset, epoch_ms(period_start) AS f, epoch_ms(period_end) AS t, lp_decimal_text(bot_assets_change) AS change,
+       lp_decimal_text(net_strategy_transfers) AS transfers, lp_decimal_text(residual) AS residual
+     FROM (SELECT * FROM bot_results WHERE true${within})/*where*/
+     ORDER BY account, f, asset`,
+    account,
+  );
+  return {
+    loans: loanRows.filter((r) => r['order_id'] !== null).map((r) => ({
+      account: text(r['account']), asOf: ms(r['at_ms']), orderId: text(r['order_id']), coin: text(r['coin']), amount: opt(r['amount']), interest: opt(r['interest']),
+      collateralCoin: opt(r['collateral_coin']), collateralAmount: opt(r['collateral_amount']),
+    })),
+    bots: botRows.map((r) => ({ account: text(r['account']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']), change: opt(r['change']), transfers: opt(r['transfers']), residual: opt(r['residual']) })),
+  };
 }

@@ -31,7 +31,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'config.json'), JSON.stringify(config));
   yearEnd = await runCliHere(
     ['run', 'year-end', '--year', '2025', '--fiat', 'EUR', '--quiet', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
-      '--format', 'csv,koinly,cointracking', '--rate-scale', '1000'],
+      '--format', 'csv,koinly,cointracking,report', '--rate-scale', '1000'],
     { env: simEnv(sim.credentials) },
   );
 }, 120_000);
@@ -123,6 +123,28 @@ describe('a unified trading account, read through the v3 endpoints', () => {
     } finally {
       await warehouse.close();
     }
+  });
+
+  it('snapshots its open loan on the run, books the borrow its funding record shows, and shows the loan in the summary and report', async () => {
+    const open = sim.dataset.openLoans ?? [];
+    expect(open.length).toBe(1);
+    const loan = open[0] as Record<string, string>;
+    const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    try {
+      expect(await rows(warehouse, 'SELECT order_id, coin, lp_decimal_text(amount) AS amount, collateral_coin, lp_decimal_text(collateral_amount) AS pledged, epoch_ms(borrowed_at) AS borrowed FROM loans')).toEqual([
+        { order_id: loan['orderId'], coin: 'ETH', amount: plain(loan['loanAmount']), collateral_coin: 'USDT', pledged: plain(loan['pledgeAmount']), borrowed: loan['borrowTime'] },
+      ]);
+      // The borrow in the ledger, from the funding account's record of it (groupType loan: tax class loan).
+      expect(await rows(warehouse, "SELECT category, asset, account_type, lp_decimal_text(amount) AS amount, epoch_ms(ts) AS at FROM ledger WHERE category = 'crypto_loan'")).toEqual([
+        { category: 'crypto_loan', asset: 'ETH', account_type: 'funding', amount: plain(loan['loanAmount']), at: loan['borrowTime'] },
+      ]);
+    } finally {
+      await warehouse.close();
+    }
+    expect(yearEnd.stdout).toContain(`loan ${loan['orderId']}: ${plain(loan['loanAmount'])} ETH owed`);
+    const report = await readFile(join(dir, 'out', 'report.html'), 'utf8');
+    expect(report).toContain('<h2>Open loans and bots</h2>');
+    expect(report).toContain(`data-order="${loan['orderId']}"`);
   });
 
   it('is refused on the classic endpoints (40085), and a classic key on the unified ones (40084)', async () => {

@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import type { PipelineResult } from '../../pipeline/run-pipeline.js';
-import { completenessLines } from '../completeness-lines.js';
+import { completenessLines, residualLines } from '../completeness-lines.js';
 import { describeImplausible } from '../../warehouse/plausibility.js';
 import { createLogger } from '../../util/logger.js';
 import { silentProgress } from '../../extract/progress.js';
@@ -42,6 +42,7 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
   return [
     `year-end ${where.year} of a simulated ${where.unified === true ? 'unified trading account (the v3 endpoints: docs/unified-accounts.md)' : 'account'}: ${records.toLocaleString('en-US')} records in ${requests.toLocaleString('en-US')} requests, ${ledger.toLocaleString('en-US')} ledger rows, valued in USDT and EUR`,
     ...(result.completeness === undefined ? [] : completenessLines(result.completeness)),
+    ...residualLines(result.residuals ?? { loans: [], bots: [] }),
     ...historyLine(result, where.year),
     ...(review.length === 0 ? [] : ['to review:', ...review.map((r) => `  ${r}`)]),
     '',

@@ -39,6 +39,8 @@ export interface Dataset {
   balances: Payload[];
   /** The account the records describe, dropped records included (accounts.ts). */
   account: AccountTruth;
+  /** The crypto loans open at the range's end, in the shape of the docs' example (the loan endpoints serve them). */
+  openLoans?: Payload[];
   /** Records left out of the answers (`--drop-records`), each with its stream and partition; counted in `account`. */
   dropped: { stream: PagedStream; partition: string; record: SimRecord }[];
 }

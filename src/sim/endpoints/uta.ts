@@ -200,3 +200,16 @@ export function leadTraderEndpoint(): Endpoint {
     },
   };
 }
+
+/**
+ * The open crypto loans (docs/completeness.md, "Open loans"): a classic account's GET /api/v2/earn/loan/ongoing-orders
+ * (10/s) and a unified account's GET /api/v3/loan/borrow-ongoing, both answering the data set's open loans (the retail
+ * and stress accounts have none).
+ */
+export function loanEndpoints(dataset: Dataset): { classic: Endpoint; unified: Endpoint } {
+  const json = JSON.stringify(dataset.openLoans ?? []);
+  return {
+    classic: { path: '/api/v2/earn/loan/ongoing-orders', signed: true, rate: 10, handle: () => json },
+    unified: { path: '/api/v3/loan/borrow-ongoing', signed: true, rate: 10, handle: () => json },
+  };
+}

@@ -2,7 +2,7 @@ import { UTA_FINANCIAL_PARTITIONS } from '../../../streams/uta-financial-records
 import { UTA_TAX_PARTITIONS } from '../../../streams/uta-tax-records.js';
 import { balancesAt, keyOf, settleAccount, usdtValuation } from '../accounts.js';
 import { pricer } from '../markets.js';
-import { DAY_MS, type Dataset, type PagedStream } from '../model.js';
+import { DAY_MS, type Dataset, type PagedStream, type Payload } from '../model.js';
 import { createRng } from '../rng.js';
 import { CLASSIC_PARTITIONS, RetailBook } from '../retail/book.js';
 import { runUnifiedStory } from './story.js';
@@ -49,7 +49,8 @@ export function generateUnifiedDataset(options: UnifiedOptions): Dataset {
   const priceAt = pricer(options.priceSeed ?? options.seed);
   const copy = { project: copyProjectOf(options.seed), results: [] as { ts: number; units: bigint }[] };
   const book = new RetailBook(partitions(copy.project));
-  runUnifiedStory({ book, rng: rng.fork('story'), priceAt }, { openedAt, to: options.to }, copy);
+  const openLoans: Payload[] = [];
+  runUnifiedStory({ book, rng: rng.fork('story'), priceAt }, { openedAt, to: options.to }, copy, openLoans);
   const streams = book.streams(rng.fork('ids'));
   const account = settleAccount(streams);
   // The copy account's trading shows in no record: its results are counted in the truth beside the records'.
@@ -65,6 +66,7 @@ export function generateUnifiedDataset(options: UnifiedOptions): Dataset {
     streams,
     balances: usdtValuation(balancesAt(account, Number.POSITIVE_INFINITY), priceAt, options.to),
     account,
+    openLoans,
     dropped: [],
   };
 }

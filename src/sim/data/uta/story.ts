@@ -1,6 +1,6 @@
 import { priceInCandle } from '../candle-price.js';
-import { mulUnits } from '../decimal.js';
-import { DAY_MS } from '../model.js';
+import { formatUnits, mulUnits } from '../decimal.js';
+import { DAY_MS, type Payload } from '../model.js';
 import type { Rng } from '../rng.js';
 import { amountBetween, held, shareOf, type RetailContext } from '../retail/context.js';
 import { RETAIL_COINS } from '../retail/spot.js';
@@ -202,6 +202,35 @@ function copySteps(c: RetailContext, range: { openedAt: number; to: number }, co
   return steps;
 }
 
+/**
+ * A crypto loan taken and still open at the end (docs/completeness.md, "Open loans"): USDT deposited into the funding
+ * account as collateral, and ETH borrowed against it an hour later (a funding record of groupType loan: the borrowed
+ * coin comes in; the collateral stays the account's, pledged). The loan's own record is what the loan endpoints serve.
+ */
+function loanSteps(c: RetailContext, range: { openedAt: number; to: number }, loans: Payload[]): Step[] {
+  const at = daytime(c.rng, range.openedAt + Math.floor((range.to - range.openedAt) * 0.6));
+  const pledge = amountBetween(c.rng, 2_000, 4_000, 2);
+  return [
+    { ts: at, run: () => fundingEvent(c, at, { groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', units: pledge }) },
+    {
+      ts: at + HOUR_MS,
+      run: () => {
+        const t = at + HOUR_MS;
+        const price = priceInCandle(c.priceAt, 'ETHUSDT', t, 0.5);
+        // Borrowed at 65% of the collateral's value, in ETH to 4 decimals.
+        const eth = ((((pledge * 65n) / 100n) * 10n ** BigInt(price.places)) / price.units / 10_000n) * 10_000n;
+        fundingEvent(c, t, { groupType: 'loan', type: 'LOAN_BORROW', coin: 'ETH', units: eth });
+        const text = (u: bigint) => formatUnits(u, 8);
+        loans.push({
+          orderId: String(t).slice(0, 10) + String(c.rng.int(100_000_000, 999_999_999)), loanCoin: 'ETH', loanAmount: text(eth), interestAmount: text(eth / 2000n),
+          hourInterestRate: '0.000229', pledgeCoin: 'USDT', pledgeAmount: text(pledge), pledgeRate: '65', supRate: '75', forceRate: '83',
+          borrowTime: String(t), expireTime: String(t + 30 * DAY_MS),
+        });
+      },
+    },
+  ];
+}
+
 /** What the copy account of `project` holds of USDT now. */
 const held_ = (c: RetailContext, project: string): bigint => held(c, 'copy', 'USDT', project);
 
@@ -209,15 +238,17 @@ const held_ = (c: RetailContext, project: string): bigint => held(c, 'copy', 'US
  * The unified account's life from its opening to `to` (docs/simulator.md, "A unified account"): money deposited into
  * its funding account and moved into the unified account, spot trades there every few days, a USDT-margined position
  * now and then with its funding fees, small assets turned into USDT once, USDT withdrawn through the funding
- * account twice, and a lead trader copied in a copy-trading account (copySteps). Every step is sized from what the account holds at its instant.
+ * account twice, a lead trader copied in a copy-trading account (copySteps), and a crypto loan still open at the end
+ * (loanSteps). Every step is sized from what the account holds at its instant.
  *
  * @example
- * runUnifiedStory(c, { openedAt, to }, { project: '1188234567', results: [] });
+ * runUnifiedStory(c, { openedAt, to }, { project: '1188234567', results: [] }, []);
  */
-export function runUnifiedStory(c: RetailContext, range: { openedAt: number; to: number }, copy: CopyTrading): void {
+export function runUnifiedStory(c: RetailContext, range: { openedAt: number; to: number }, copy: CopyTrading, loans: Payload[]): void {
   const { openedAt, to } = range;
   const steps: Step[] = [
     ...copySteps(c, range, copy),
+    ...loanSteps(c, range, loans),
     ...depositAndMove(c, openedAt + c.rng.int(30, 90) * MINUTE_MS, 'USDT', amountBetween(c.rng, 6_000, 12_000, 2), c.rng.int(10, 60) * MINUTE_MS),
     ...depositAndMove(c, daytime(c.rng, openedAt + c.rng.int(1, 3) * DAY_MS), 'BTC', amountBetween(c.rng, 0.05, 0.15, 4), 20 * MINUTE_MS),
     ...every(c.rng, openedAt + 20 * DAY_MS, to - 10 * DAY_MS, 25, 50).flatMap((ts) => depositAndMove(c, ts, 'USDT', amountBetween(c.rng, 300, 2_000, 2), c.rng.int(10, 60) * MINUTE_MS)),
