@@ -34,7 +34,8 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
     const mode = modes.get(account) ?? 'classic';
     lines.push(`account ${account}${mode === 'uta' ? ' (a unified trading account)' : ''}`, ...lastRunLines(report.lastRun));
     const requested = mergeWindows(report.requested);
-    for (const stream of streamsOf(STREAMS, mode)) {
+    // A stream read only where the config asks (copy trading) is listed where it was read.
+    for (const stream of streamsOf(STREAMS, mode).filter((s) => s.kind !== 'paged' || s.optIn === undefined || report.coverage.some((r) => r.stream === s.name))) {
       const learned = report.learnedWindowMs.get(stream.name);
       lines.push(`  ${stream.name}: ${report.recordsByStream.get(stream.name) ?? 0} records${learned === undefined ? '' : `, window narrowed by the server to ${learned / 86_400_000} days`}`);
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));

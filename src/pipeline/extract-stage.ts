@@ -78,6 +78,7 @@ async function accountRange(warehouse: Warehouse, account: Account, options: Ext
   }
   const plan = await planNightly(warehouse, {
     account: account.name,
+    copyTrading: account.copyTrading,
     streams,
     lookBackDays: pipeline.range.lookBackDays,
     now: (options.clock ?? Date.now)(),

@@ -3,7 +3,7 @@ import { listValue } from '../warehouse/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { uncovered, type Window } from '../time/window.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
-import { streamsOf, type StreamDef } from '../streams/stream.js';
+import { streamsForAccount, type CopyTrading, type StreamDef } from '../streams/stream.js';
 import { readAccountMode } from '../warehouse/account-modes.js';
 import { readCoverage, type CoverageRow } from '../warehouse/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -46,7 +46,7 @@ export async function planNightly(warehouse: Warehouse, options: NightlyOptions)
     const ends: number[] = [];
     // The streams of the account's kind (docs/unified-accounts.md): the others it never reads.
     const mode = await readAccountMode(c, options.account);
-    for (const stream of streamsOf(options.streams, mode)) {
+    for (const stream of streamsForAccount(options.streams, mode, options.copyTrading)) {
       if (stream.kind !== 'paged') continue;
       const coverage = await readCoverage(c, options.account, stream.name);
       for (const partition of stream.partitions) ends.push(coverageEnd(stream.name, partition.name, coverage, { history, addPending, ...options }));
@@ -62,6 +62,8 @@ export async function planNightly(warehouse: Warehouse, options: NightlyOptions)
 
 interface NightlyOptions {
   account: string;
+  /** What the account's config says of its copy trading: the copy streams it reads (streamsForAccount). */
+  copyTrading?: CopyTrading | undefined;
   streams: readonly StreamDef[];
   lookBackDays: number;
   now: number;

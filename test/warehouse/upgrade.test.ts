@@ -83,6 +83,7 @@ describe('a warehouse of the first release', () => {
         { name: 'warehouse/010_holdings.sql' },
         { name: 'warehouse/011_price_gaps.sql' },
         { name: 'warehouse/012_the_books.sql' },
+        { name: 'warehouse/013_account_modes.sql' },
       ]);
       // pending_changes keeps no key (its index made emptying a year's notes take a minute).
       expect(await rows(warehouse, "SELECT constraint_type FROM duckdb_constraints() WHERE table_name = 'pending_changes' ORDER BY ALL")).toEqual(
