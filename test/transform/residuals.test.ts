@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { residualLines } from '../../src/cli/completeness-lines.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { readResiduals } from '../../src/warehouse/completeness.js';
+import { readCompleteness, readResiduals } from '../../src/warehouse/completeness.js';
 import { loadRaw, rows, tempWarehouse, type RawInput } from '../helpers/raw.js';
 
 const T0 = Date.UTC(2025, 5, 1);
@@ -42,6 +42,36 @@ describe("beside the holdings: open loans and the bots' residual (docs/completen
         "bots' results (SELECT * FROM bot_results): residuals between snapshots, never booked as income",
         '  default USDT 2025-06-01T00:00:00.000Z to 2025-07-01T00:00:00.000Z: bot assets changed by 80, net transfers in 50, residual 30',
       ]);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it("reconciles a copy-trading account at its boundary: its transfers and shares booked, its trading what remains, no finding", async () => {
+    const { warehouse, dispose } = await tempWarehouse();
+    const project = '1188234567';
+    // The project's value (GET /api/v3/copy/futures/current-copy: estValue, in USDT) at two snapshots.
+    const copy = (at: number, estValue: string): RawInput => ({
+      stream: 'asset_balances', partition: 'copy', key: `${at}:${project}`, ts: at, payload: { eliteTrader: 'x', estNetProfit: '0', profitShare: '0', estValue, available: estValue, currentInvestment: '0' },
+    });
+    try {
+      await loadRaw(warehouse, [
+        copy(T0, '100'),
+        copy(T1, '230'),
+        // 100 USDT moved in from the funding account; a settlement that paid the lead trader 2.
+        { stream: 'copy_transfers', partition: project, key: `${T0 + 1000}:funding:copy:USDT:100`, ts: T0 + 1000, payload: { fromType: 'funding', toType: 'copy', coin: 'USDT', amount: '100', status: 'successful', createdTime: String(T0 + 1000) } },
+        { stream: 'copy_profit_shares', partition: project, key: String(T0 + 2000), ts: T0 + 2000, payload: { settleTime: String(T0 + 2000), profit: '20', allocatedPnl: '20', pendingPnl: '0', shareRatio: '0.1', shareProfit: '2' } },
+      ]);
+      await runTransforms(warehouse);
+      expect(await rows(warehouse, "SELECT source, category, account_type, lp_decimal_text(amount) AS amount FROM ledger ORDER BY source")).toEqual([
+        { source: 'copy_profit_shares', category: 'copy_trade_fee', account_type: 'copy', amount: '-2' },
+        { source: 'copy_transfers', category: 'account_transfer', account_type: 'copy', amount: '100' },
+      ]);
+      expect(await rows(warehouse, `SELECT asset, lp_decimal_text(snapshot_change) AS snapshot, lp_decimal_text(ledger_change) AS ledger, lp_decimal_text(unexplained) AS rest, explanation
+        FROM reconciliation WHERE account_type = 'copy'`)).toEqual([
+        { asset: 'USDT', snapshot: '130', ledger: '98', rest: '32', explanation: "copy's own result (no records show it): not a finding" },
+      ]);
+      expect((await readCompleteness(warehouse))?.unexplained).toEqual([]);
     } finally {
       await dispose();
     }
