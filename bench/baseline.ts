@@ -10,12 +10,14 @@ export async function extractOneByOne(options: ExtractOptions): Promise<ExtractR
   const failures: ExtractResult['failures'] = [];
   let to = options.to;
   let present = 0;
+  let accountMode: ExtractResult['accountMode'] = 'classic';
   for (const stream of options.streams) {
     const result = await extract({ ...options, streams: [stream], concurrency: 1 });
     Object.assign(streams, result.streams);
     failures.push(...result.failures);
     to = Math.min(to, result.to);
     present = Math.max(present, result.present);
+    accountMode = result.accountMode;
   }
-  return { streams, total: totalStats(streams), failures, to, present };
+  return { streams, total: totalStats(streams), failures, to, present, accountMode };
 }

@@ -20,9 +20,13 @@ SELECT account, stream, partition, min(s) AS span_start, max(e) AS span_end FROM
 -- Whether the ledger covers [a, b) of an account type: it has streams that move it (earn and bots have none), and
 -- every one of them read that span. Call it with qualified columns (l.account): DuckDB puts a macro's arguments
 -- into its body as written, where an unqualified account_type would name the subquery's own column.
+-- The streams of the account's kind only (lp_account_mode: a unified account reads the v3 streams, a classic one the v2).
+CREATE OR REPLACE MACRO lp_account_mode(acct) AS
+  coalesce((SELECT m.mode FROM account_modes AS m WHERE m.account = acct), 'classic');
+
 CREATE OR REPLACE MACRO lp_covered(acct, atype, span_a, span_b) AS (
-  EXISTS (SELECT 1 FROM lp_account_type_sources() AS s WHERE s.account_type = atype) AND (span_a >= span_b OR NOT EXISTS (
+  EXISTS (SELECT 1 FROM lp_account_type_sources() AS s WHERE s.account_type = atype AND s.account_mode = lp_account_mode(acct)) AND (span_a >= span_b OR NOT EXISTS (
     SELECT 1 FROM lp_account_type_sources() AS src
-    WHERE src.account_type = atype AND NOT EXISTS (
+    WHERE src.account_type = atype AND src.account_mode = lp_account_mode(acct) AND NOT EXISTS (
       SELECT 1 FROM lp_read_spans() AS r
       WHERE r.account = acct AND r.stream = src.stream AND r.partition = src.partition AND r.span_start <= span_a AND r.span_end >= span_b))));

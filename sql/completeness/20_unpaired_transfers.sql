@@ -9,7 +9,8 @@ CREATE OR REPLACE MACRO lp_transfer_pairs() AS TABLE
 WITH transfers AS (
   SELECT entry_id, account, source, source_id, account_type, asset, ts, amount, note, abs(amount) AS size, amount > 0 AS incoming, amount < 0 AS outgoing
   FROM ledger
-  WHERE category IN ('transfer_in', 'transfer_out') AND amount <> 0
+  -- account_transfer: a unified account's funding transfers, in or out by their sign (docs/unified-accounts.md).
+  WHERE category IN ('transfer_in', 'transfer_out', 'account_transfer') AND amount <> 0
 ),
 -- Comparisons of plain columns in the join, so that DuckDB hashes it (an expression of both sides in it, the time
 -- apart, makes it a nested loop: 24 s over 82k transfers); the time is a filter of what it finds.
@@ -45,8 +46,8 @@ SELECT account, source AS stream, account_type, asset, ts, source_id, amount,
 FROM lp_transfer_pairs() AS t
 WHERE t.other_entry IS NULL
   AND NOT EXISTS (
-    SELECT 1 FROM (SELECT DISTINCT account_type FROM lp_account_type_sources()) AS o
-    WHERE o.account_type <> t.account_type
+    SELECT 1 FROM (SELECT DISTINCT account_type, account_mode FROM lp_account_type_sources()) AS o
+    WHERE o.account_type <> t.account_type AND o.account_mode = lp_account_mode(t.account)
       -- An account type read at other times, but not at this one (an account type never read is no evidence).
       AND EXISTS (SELECT 1 FROM lp_account_type_sources() AS s JOIN lp_read_spans() AS r ON r.stream = s.stream AND r.partition = s.partition
                   WHERE s.account_type = o.account_type AND r.account = t.account)

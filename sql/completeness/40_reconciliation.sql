@@ -4,7 +4,8 @@
 -- where the ledger covers the span (lp_covered, sql/completeness/05_read_spans.sql); a difference is unexplained: a
 -- record missing or misread. Earn and bots have no records: their change is set against the transfers in and out
 -- seen in the other streams (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains
--- is that account type's own result (interest, a bot's trading), said so and not counted as unexplained.
+-- is that account type's own result (interest, a bot's trading), said so and not counted as unexplained. A copy-trading account (copy) is set
+-- against its own transfers and profit shares (copy_transfers, copy_profit_shares): what remains is its trading.
 CREATE OR REPLACE VIEW reconciliation AS
 WITH
 snapshot_rows AS (
@@ -55,7 +56,9 @@ changes AS (
     TRY_CAST((SELECT lp_exact_text(coalesce(sum(k.whole), 0), coalesce(sum(k.frac), 0)) FROM buckets AS k
       WHERE k.account = a.account AND k.account_type = a.account_type AND k.asset = a.asset
         AND k.bucket >= a.span_from AND k.bucket < a.span_to) AS DECIMAL(38, 18)) AS ledger_change,
-    a.account_type IN ('earn', 'bots') AS without_records,
+    -- A copy-trading account's records are its transfers and profit shares only: its trading is no record's
+    -- (docs/unified-accounts.md, "Copy trading").
+    a.account_type IN ('earn', 'bots', 'copy') AS without_records,
     lp_covered(a.account, a.account_type, a.span_from, a.span_to) AS covered
   FROM assets AS a
   LEFT JOIN snapshot_rows AS f ON f.account = a.account AND f.account_type = a.account_type AND f.asset = a.asset AND f.snapshot_at = a.span_from

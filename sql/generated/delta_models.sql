@@ -30,3 +30,23 @@ SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'spot_t
 CREATE OR REPLACE TABLE lp_delta.typed_p2p_tax_records AS
 SELECT t.* FROM main.typed_p2p_tax_records AS t
 SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'p2p_tax_records' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_uta_tax_records AS
+SELECT t.* FROM main.typed_uta_tax_records AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'uta_tax_records' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_uta_financial_records AS
+SELECT t.* FROM main.typed_uta_financial_records AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'uta_financial_records' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_copy_transfers AS
+SELECT t.* FROM main.typed_copy_transfers AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'copy_transfers' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_copy_profit_shares AS
+SELECT t.* FROM main.typed_copy_profit_shares AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'copy_profit_shares' AND r.source_id = t.key;
+
+CREATE OR REPLACE TABLE lp_delta.typed_lead_trader_profits AS
+SELECT t.* FROM main.typed_lead_trader_profits AS t
+SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = 'lead_trader_profits' AND r.source_id = t.key;

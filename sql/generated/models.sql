@@ -44,6 +44,32 @@ SELECT
   account, id, coin, p2p_tax_type, balance, total, ts
 FROM typed_p2p_tax_records;
 
+CREATE OR REPLACE VIEW uta_tax_records AS
+SELECT
+  account, biz_type, id, coin, type, amount, fee, balance, ts
+FROM typed_uta_tax_records;
+
+CREATE OR REPLACE VIEW uta_financial_records AS
+SELECT
+  account, category, id, symbol, coin, type, group_type, amount, fee, balance, position_type,
+  position_amount, position_balance, ts
+FROM typed_uta_financial_records;
+
+CREATE OR REPLACE VIEW copy_transfers AS
+SELECT
+  account, project_id, transfer_key, from_type, to_type, coin, amount, status, ts
+FROM typed_copy_transfers;
+
+CREATE OR REPLACE VIEW copy_profit_shares AS
+SELECT
+  account, project_id, settle_key, profit, allocated_pnl, pending_pnl, share_ratio, share_profit, ts
+FROM typed_copy_profit_shares;
+
+CREATE OR REPLACE VIEW lead_trader_profits AS
+SELECT
+  account, profit_id, coin, profit, nick_name, ts
+FROM typed_lead_trader_profits;
+
 -- The streams the ledger books, and whether their legs pair with others of their millisecond
 -- (sql/ledger/10_ledger.sql, src/transform/incremental.ts).
 CREATE OR REPLACE MACRO lp_booked_streams() AS TABLE
@@ -54,24 +80,38 @@ SELECT * FROM (VALUES
   ('deposits', true),
   ('futures_tax_records', true),
   ('spot_tax_records', true),
-  ('p2p_tax_records', true)) AS s(source, paired);
+  ('p2p_tax_records', true),
+  ('uta_tax_records', true),
+  ('uta_financial_records', true),
+  ('copy_transfers', true),
+  ('copy_profit_shares', true),
+  ('lead_trader_profits', true)) AS s(source, paired);
 
 -- The streams and partitions whose records move each account type's balances (each partition's accountType,
--- src/streams/): a span of an account type is covered by the ledger when each of them is (sql/completeness/).
+-- src/streams/), for each kind of account that reads them (docs/unified-accounts.md): a span of an account type is
+-- covered by the ledger when each of those of the account's kind is (sql/completeness/).
 CREATE OR REPLACE MACRO lp_account_type_sources() AS TABLE
 SELECT * FROM (VALUES
-  ('margin_records', 'crossed', 'margin_crossed'),
-  ('margin_records', 'isolated', 'margin_isolated'),
-  ('futures_fills', 'USDT-FUTURES', 'usdt_futures'),
-  ('futures_fills', 'COIN-FUTURES', 'coin_futures'),
-  ('futures_fills', 'USDC-FUTURES', 'usdc_futures'),
-  ('withdrawals', '', 'spot'),
-  ('deposits', '', 'spot'),
-  ('futures_tax_records', 'USDT-FUTURES', 'usdt_futures'),
-  ('futures_tax_records', 'COIN-FUTURES', 'coin_futures'),
-  ('futures_tax_records', 'USDC-FUTURES', 'usdc_futures'),
-  ('spot_tax_records', '', 'spot'),
-  ('p2p_tax_records', '', 'funding')) AS s(stream, partition, account_type);
+  ('margin_records', 'crossed', 'margin_crossed', 'classic'),
+  ('margin_records', 'isolated', 'margin_isolated', 'classic'),
+  ('futures_fills', 'USDT-FUTURES', 'usdt_futures', 'classic'),
+  ('futures_fills', 'COIN-FUTURES', 'coin_futures', 'classic'),
+  ('futures_fills', 'USDC-FUTURES', 'usdc_futures', 'classic'),
+  ('withdrawals', '', 'spot', 'classic'),
+  ('deposits', '', 'spot', 'classic'),
+  ('futures_tax_records', 'USDT-FUTURES', 'usdt_futures', 'classic'),
+  ('futures_tax_records', 'COIN-FUTURES', 'coin_futures', 'classic'),
+  ('futures_tax_records', 'USDC-FUTURES', 'usdc_futures', 'classic'),
+  ('spot_tax_records', '', 'spot', 'classic'),
+  ('p2p_tax_records', '', 'funding', 'classic'),
+  ('uta_tax_records', 'SPOT', 'unified', 'uta'),
+  ('uta_tax_records', 'MARGIN-crossed', 'unified', 'uta'),
+  ('uta_tax_records', 'MARGIN-isolated', 'unified', 'uta'),
+  ('uta_tax_records', 'USDT-FUTURES', 'unified', 'uta'),
+  ('uta_tax_records', 'COIN-FUTURES', 'unified', 'uta'),
+  ('uta_tax_records', 'USDC-FUTURES', 'unified', 'uta'),
+  ('uta_tax_records', 'OTHER', 'unified', 'uta'),
+  ('uta_financial_records', 'funding', 'funding', 'uta')) AS s(stream, partition, account_type, account_mode);
 
 -- The ledger's legs of every record it books (each stream's lp_legs_<stream>): those that pair with the other
 -- legs of their stream and millisecond into one trade, and those that stand alone. The ledger and the checks read
@@ -82,7 +122,12 @@ UNION ALL SELECT * FROM lp_legs_withdrawals()
 UNION ALL SELECT * FROM lp_legs_deposits()
 UNION ALL SELECT * FROM lp_legs_futures_tax_records()
 UNION ALL SELECT * FROM lp_legs_spot_tax_records()
-UNION ALL SELECT * FROM lp_legs_p2p_tax_records();
+UNION ALL SELECT * FROM lp_legs_p2p_tax_records()
+UNION ALL SELECT * FROM lp_legs_uta_tax_records()
+UNION ALL SELECT * FROM lp_legs_uta_financial_records()
+UNION ALL SELECT * FROM lp_legs_copy_transfers()
+UNION ALL SELECT * FROM lp_legs_copy_profit_shares()
+UNION ALL SELECT * FROM lp_legs_lead_trader_profits();
 
 CREATE OR REPLACE MACRO lp_alone_legs() AS TABLE
 SELECT * FROM lp_legs_futures_fills();

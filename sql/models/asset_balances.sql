@@ -10,6 +10,9 @@
 --   margin: totalAmount (borrowed coins included: the ledger books a borrow as coin in).
 --   earn: amount. funding: available + frozen (an empty frozen, as in the docs' example, is none).
 --   bots: available + frozen for the spot bots, equity for the futures bots (no ledger explains either).
+--   unified (a unified account): balance ("Coin balance"; equity may hold unrealized PnL, as a futures account's does).
+--     The funding account of a unified account follows the funding rule (its docs' example: balance = available + frozen).
+--   copy (a follower's copy-trading project): estValue, its value with unrealized PnL (no record explains its trading).
 CREATE OR REPLACE TABLE asset_balances AS
 WITH source AS (
   SELECT account, partition AS account_type, key, ts, payload,
@@ -19,7 +22,8 @@ WITH source AS (
       "usdtEquity":"VARCHAR","btcEquity":"VARCHAR","unrealizedPL":"VARCHAR","crossedMaxAvailable":"VARCHAR",
       "isolatedMaxAvailable":"VARCHAR","maxTransferOut":"VARCHAR","crossedRiskRate":"VARCHAR","crossedUnrealizedPL":"VARCHAR",
       "isolatedUnrealizedPL":"VARCHAR","isolatedMargin":"VARCHAR","crossedMargin":"VARCHAR","amount":"VARCHAR",
-      "usdtValue":"VARCHAR","equity":"VARCHAR","bonus":"VARCHAR"}') AS r
+      "usdtValue":"VARCHAR","equity":"VARCHAR","bonus":"VARCHAR","balance":"VARCHAR","debt":"VARCHAR","usdValue":"VARCHAR","estValue":"VARCHAR","estNetProfit":"VARCHAR",
+      "profitShare":"VARCHAR","currentInvestment":"VARCHAR"}') AS r
   FROM raw_records
   WHERE stream = 'asset_balances'
 ),
@@ -29,8 +33,10 @@ typed AS (
     ts                                          AS snapshot_at,
     account_type,
     -- Upper case, as every record writes a coin (the docs' spot example writes usdt).
-    upper(nullif(coalesce(r.coin, r.marginCoin), '')) AS asset,
-    nullif(r.symbol, '')                        AS symbol,
+    -- A copy-trading account names no coin: its amounts are in USDT.
+    upper(nullif(coalesce(r.coin, r.marginCoin, CASE WHEN account_type = 'copy' THEN 'USDT' END), '')) AS asset,
+    -- The project of a copy-trading row, which its key holds (snapshot time, then project).
+    CASE WHEN account_type = 'copy' THEN split_part(key, ':', 2) ELSE nullif(r.symbol, '') END AS symbol,
     CASE WHEN account_type = 'bots' THEN split_part(split_part(key, ':', 2), ':', 1) END AS bot_account_type,
     r.ledgerpipeUnavailable                     AS unavailable,
     lp_amount(r.available) AS available, lp_amount(r.frozen) AS frozen, lp_amount(r.locked) AS locked,
@@ -43,7 +49,9 @@ typed AS (
     lp_amount(r.crossedUnrealizedPL) AS crossed_unrealized_pl, lp_amount(r.isolatedUnrealizedPL) AS isolated_unrealized_pl,
     lp_amount(r.isolatedMargin) AS isolated_margin, lp_amount(r.crossedMargin) AS crossed_margin,
     lp_amount(r.amount) AS amount, lp_amount(r.usdtValue) AS usdt_value, lp_amount(r.equity) AS equity,
-    lp_amount(r.bonus) AS bonus,
+    lp_amount(r.bonus) AS bonus, lp_amount(r.balance) AS balance, lp_amount(r.debt) AS debt, lp_amount(r.usdValue) AS usd_value,
+    lp_amount(r.estValue) AS est_value, lp_amount(r.estNetProfit) AS est_net_profit, lp_amount(r.profitShare) AS profit_share,
+    lp_amount(r.currentInvestment) AS current_investment,
     CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END AS fields,
     key
   FROM source
@@ -59,10 +67,12 @@ SELECT
     WHEN account_type = 'funding' THEN available + coalesce(frozen, 0)
     WHEN account_type = 'bots' AND bot_account_type = 'futures' THEN equity
     WHEN account_type = 'bots' THEN available + coalesce(frozen, 0)
+    WHEN account_type = 'unified' THEN balance
+    WHEN account_type = 'copy' THEN est_value
   END AS DECIMAL(38, 18)) AS quantity,
   unavailable,
   available, frozen, locked, limit_available, total_amount, borrow, interest, net, coupon, account_equity,
   usdt_equity, btc_equity, unrealized_pl, crossed_max_available, isolated_max_available, max_transfer_out,
   crossed_risk_rate, crossed_unrealized_pl, isolated_unrealized_pl, isolated_margin, crossed_margin, amount,
-  usdt_value, equity, bonus, fields, key
+  usdt_value, equity, bonus, balance, debt, usd_value, est_value, est_net_profit, profit_share, current_investment, fields, key
 FROM typed;

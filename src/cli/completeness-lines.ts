@@ -1,6 +1,6 @@
 import { formatInstant } from '../time/instant.js';
 import { completenessHeadline, count } from '../report/completeness-words.js';
-import type { Completeness, Holding } from '../warehouse/completeness.js';
+import type { BotResult, Completeness, Holding, OpenLoan } from '../warehouse/completeness.js';
 
 /** The most of each kind a summary prints; the views hold them all. */
 const SHOWN = 10;
@@ -17,20 +17,26 @@ export function completenessLines(c: Completeness, holdings?: readonly Holding[]
   const known = holdings === undefined ? undefined : { rows: holdings.length, notKnown: holdings.filter((h) => h.quantity === null).length };
   const [headline, ...more] = completenessHeadline(c, known);
   const lines = ['completeness', `  ${lowerFirst(headline as string)}`, ...more.map((l) => `  ${l}`)];
-  if (c.counts.breaks > 0 || c.unexplained.length > 0) {
+  if (c.counts.breaks > 0 || c.counts.signMismatches > 0 || c.unexplained.length > 0) {
     for (const b of c.breaks.slice(0, SHOWN)) {
       lines.push(
         `  break: ${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset} at ${formatInstant(b.ts)}, record ${b.sourceId}: expected ${b.expected}, reported ${b.reported}, difference ${b.difference} (a record before it is missing or misread; a missing one's movement is the difference)`,
       );
     }
     if (c.counts.breaks > SHOWN) lines.push(`  and ${c.counts.breaks - SHOWN} more breaks`);
+    for (const m of c.signMismatches.slice(0, SHOWN)) {
+      lines.push(
+        `  sign mismatch: ${m.account} ${m.stream}${m.partition === '' ? '' : ` ${m.partition}`} ${m.asset} at ${formatInstant(m.ts)}, record ${m.sourceId} (${m.field} "${m.type}", amount ${m.amount}): booked ${m.booked}, the balance moved ${m.step} (the type's label, or its catalog row, reads backwards: review it, or override it with --catalog)`,
+      );
+    }
+    if (c.counts.signMismatches > SHOWN) lines.push(`  and ${c.counts.signMismatches - SHOWN} more sign mismatches`);
     for (const u of c.unexplained.slice(0, SHOWN)) {
       lines.push(
         `  unexplained: ${u.account} ${u.accountType} ${u.asset} from ${formatInstant(u.periodStart)} to ${formatInstant(u.periodEnd)}: the snapshots changed by ${u.snapshotChange}, the ledger by ${u.ledgerChange}, ${u.unexplained} unexplained`,
       );
     }
     if (c.unexplained.length > SHOWN) lines.push(`  and ${c.unexplained.length - SHOWN} more unexplained differences`);
-    lines.push('  look at: SELECT * FROM balance_breaks; SELECT * FROM reconciliation WHERE unexplained <> 0');
+    lines.push(`  look at: SELECT * FROM balance_breaks;${c.counts.signMismatches > 0 ? ' SELECT * FROM sign_mismatches;' : ''} SELECT * FROM reconciliation WHERE unexplained <> 0`);
   }
   if (c.counts.unpaired > 0) {
     lines.push(`  ${count(c.counts.unpaired, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`);
@@ -62,6 +68,27 @@ export function holdingsLines(holdings: readonly Holding[]): string[] {
     lines.push(
       `  ${account} ${formatInstant(Number(asOf))} ${accountType}: ${assets === '' ? 'none known' : `${assets} (${sources})`}${unknown.length > 0 ? `; not known: ${unknown.join(', ')}` : ''}`,
     );
+  }
+  return lines;
+}
+
+/**
+ * Beside the holdings: the open loans of the latest snapshot (owed, and what is pledged for each), and the bots'
+ * residuals, each labelled: nothing of either is booked (docs/completeness.md, "Open loans"). None: no lines.
+ */
+export function residualLines(residuals: { loans: readonly OpenLoan[]; bots: readonly BotResult[] }): string[] {
+  const lines: string[] = [];
+  if (residuals.loans.length > 0) {
+    lines.push('open loans (SELECT * FROM loans): what is owed now; the ledger books a loan only where a record shows its borrow or repayment');
+    for (const l of residuals.loans) {
+      lines.push(`  ${l.account} ${formatInstant(l.asOf)} loan ${l.orderId}: ${l.amount ?? '?'} ${l.coin} owed${l.interest === null ? '' : ` (interest ${l.interest})`}, ${l.collateralAmount ?? '?'} ${l.collateralCoin ?? '?'} pledged`);
+    }
+  }
+  if (residuals.bots.length > 0) {
+    lines.push("bots' results (SELECT * FROM bot_results): residuals between snapshots, never booked as income");
+    for (const b of residuals.bots) {
+      lines.push(`  ${b.account} ${b.asset} ${formatInstant(b.from)} to ${formatInstant(b.to)}: bot assets changed by ${b.change ?? '?'}, net transfers in ${b.transfers ?? '?'}, residual ${b.residual ?? 'not known'}`);
+    }
   }
   return lines;
 }

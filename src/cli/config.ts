@@ -41,6 +41,16 @@ export const configSchema = z.strictObject({
         name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, dot, dash or underscore'),
         baseUrl: z.url({ protocol: /^https?$/ }),
         env: z.strictObject({ key: envName, secret: envName, passphrase: envName }),
+        /**
+         * Copy trading (docs/unified-accounts.md, "Copy trading"): the projects a follower copies (their projectId, which no
+         * endpoint lists), and whether the account is a lead trader.
+         */
+        copyTrading: z
+          .strictObject({
+            projects: z.array(z.string().regex(/^\d{1,30}$/, 'a projectId, digits only')).default([]),
+            leadTrader: z.boolean().default(false),
+          })
+          .optional(),
       }),
     )
     .min(1)
@@ -111,6 +121,7 @@ export function resolveAccounts(options: { config: Config | undefined; profile: 
     name: a.name,
     baseUrl: checkBaseUrl(options.baseUrl ?? a.baseUrl),
     credentials: fromEnv(env, a.env, { name: a.name, configIndex: config.accounts.indexOf(a) }),
+    ...(a.copyTrading === undefined ? {} : { copyTrading: a.copyTrading }),
   }));
 }
 

@@ -18,7 +18,7 @@ import { parseRangeSpec, parseStreams, type CommonArgs } from './options.js';
 import { parseShard } from '../pipeline/shard.js';
 import { reconciliationLines } from './status.js';
 import { plausibilityLines } from './plausibility-lines.js';
-import { completenessLines, holdingsLines } from './completeness-lines.js';
+import { completenessLines, holdingsLines, residualLines } from './completeness-lines.js';
 
 /**
  * The lines printed on stdout after a run: per account and stream, then the ledger summary, then the files. The
@@ -57,6 +57,8 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
   if (result.completeness !== undefined) lines.push('', ...completenessLines(result.completeness, result.holdings));
   const held = holdingsLines(result.holdings);
   if (held.length > 0) lines.push('', ...held);
+  const beside = residualLines(result.residuals ?? { loans: [], bots: [] });
+  if (beside.length > 0) lines.push('', ...beside);
   if (result.reconciliation.length > 0) {
     lines.push('', 'year-end reconciliation', ...result.reconciliation.flatMap((r) => [`account ${r.account}`, ...reconciliationLines(r.years)]));
   }

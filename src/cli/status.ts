@@ -5,15 +5,16 @@ import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
-import type { PagedStreamDef } from '../streams/stream.js';
+import { streamsOf, type PagedStreamDef } from '../streams/stream.js';
+import { readAccountModes } from '../warehouse/account-modes.js';
 import { formatInstant } from '../time/instant.js';
 import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { notFinalLines, unreviewedLines } from './summary.js';
 import { readAccountReport, readAccounts, readCatalogVersion, readNotFinal, readReconciliation, type AccountReport, type LastRun, type Reconciliation } from '../warehouse/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { completenessOf, readCompletenessByAccount, readHoldings } from '../warehouse/completeness.js';
-import { completenessLines, holdingsLines } from './completeness-lines.js';
+import { completenessOf, readCompletenessByAccount, readHoldings, readResiduals } from '../warehouse/completeness.js';
+import { completenessLines, holdingsLines, residualLines } from './completeness-lines.js';
 
 /**
  * What `status` prints: per account and stream, the covered ranges, the gaps inside the history runs asked
@@ -27,11 +28,15 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
   if (accounts.length === 0) return ['the warehouse is empty: no run has extracted anything yet', ...settings, ...(await candleGapLines(warehouse))];
   const lines: string[] = [...settings];
   const completenessByAccount = await readCompletenessByAccount(warehouse);
+  const modes = await warehouse.exclusive(readAccountModes);
   for (const account of accounts) {
     const report = await readAccountReport(warehouse, account);
-    lines.push(`account ${account}`, ...lastRunLines(report.lastRun));
+    // The streams of the account's kind (docs/unified-accounts.md): a unified account's are the v3 ones.
+    const mode = modes.get(account) ?? 'classic';
+    lines.push(`account ${account}${mode === 'uta' ? ' (a unified trading account)' : ''}`, ...lastRunLines(report.lastRun));
     const requested = mergeWindows(report.requested);
-    for (const stream of STREAMS) {
+    // A stream read only where the config asks (copy trading) is listed where it was read.
+    for (const stream of streamsOf(STREAMS, mode).filter((s) => s.kind !== 'paged' || s.optIn === undefined || report.coverage.some((r) => r.stream === s.name))) {
       const learned = report.learnedWindowMs.get(stream.name);
       lines.push(`  ${stream.name}: ${report.recordsByStream.get(stream.name) ?? 0} records${learned === undefined ? '' : `, window narrowed by the server to ${learned / 86_400_000} days`}`);
       if (stream.kind === 'paged') lines.push(...coverageLines(stream, report, requested, now));
@@ -41,6 +46,7 @@ export async function statusLines(warehouse: Warehouse, now: number = Date.now()
     const holdings = lastRange === null || lastRange === undefined ? undefined : await readHoldings(warehouse, [lastRange.start, lastRange.end], account);
     if (completenessByAccount !== undefined) lines.push(...completenessLines(completenessOf(completenessByAccount, account), holdings).map((l) => `  ${l}`));
     if (holdings !== undefined) lines.push(...holdingsLines(holdings).map((l) => `  ${l}`));
+    lines.push(...residualLines(await readResiduals(warehouse, undefined, account)).map((l) => `  ${l}`));
     if (lastRange !== null && lastRange !== undefined) lines.push(...notFinalLines(await readNotFinal(warehouse, lastRange, OPEN_STATUSES, account), '  '));
     lines.push(...unreviewedLines(await warehouse.exclusive((c) => readUnreviewed(c, account)), '  '));
     lines.push(...gainsStatusLines(await warehouse.exclusive((c) => readGainsStatus(c, account))));
@@ -86,7 +92,9 @@ function lastRunLines(last: LastRun | undefined): string[] {
 /** Per partition of a paged stream: what is covered, the gaps in what runs asked for, unfinished windows, ties. */
 function coverageLines(stream: PagedStreamDef, report: AccountReport, requested: readonly Window[], now: number): string[] {
   const lines: string[] = [];
-  for (const partition of stream.partitions) {
+  // A copy stream's partitions are the projects it was read for, as its coverage names them.
+  const partitions = stream.optIn === 'copyProjects' ? [...new Set(report.coverage.filter((r) => r.stream === stream.name).map((r) => r.partition))].map((name) => ({ name })) : stream.partitions;
+  for (const partition of partitions) {
     const rows = report.coverage.filter((r) => r.stream === stream.name && r.partition === partition.name);
     const done = mergeWindows(rows.filter((r) => r.done).map((r) => r.window));
     const open = rows.filter((r) => !r.done).length;

@@ -17,6 +17,14 @@ export const WINDOW_TOO_WIDE = new Set(['00001', '40705']);
  */
 export const OUT_OF_REACH = new Set(['43111']);
 
+/**
+ * The key is of the other kind of account (docs/unified-accounts.md): 40084 "Classic Account mode", a classic key on a
+ * unified (v3) endpoint (enarjord/passivbot#601, TraderAlice/OpenAlice#951); 40085 "You are in Unified Account mode,
+ * and the Classic Account API is not supported at this time" (ccxt/ccxt#26838) and 40731 (msei99/pbgui#129), a
+ * unified key on a classic (v2) endpoint.
+ */
+export const OTHER_ACCOUNT_MODE = new Set(['40084', '40085', '40731']);
+
 function exitFor(code: string): ExitKind {
   return AUTH_CODES.has(code) ? 'auth' : 'unexpected';
 }
@@ -28,6 +36,7 @@ function hintFor(code: string): string {
   if (code === '40014') return 'give the API key read permission for this endpoint';
   if (code === '40018' || code === '40038') return "add this machine's IP address to the API key's whitelist";
   if (TRANSIENT_CODES.has(code) || code === '429') return 'the platform is busy; run again later to resume';
+  if (OTHER_ACCOUNT_MODE.has(code)) return 'the endpoint is for the other kind of account (classic or unified): see docs/unified-accounts.md';
   return 'this is likely a ledgerpipe bug; please report it with this line';
 }
 

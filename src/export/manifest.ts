@@ -29,11 +29,12 @@ export interface ManifestFacts {
 /** The completeness block of manifest.json: the counts, and each finding and unpaired transfer. */
 function completenessOf(c: Completeness): Record<string, unknown> {
   return {
-    findings: c.counts.breaks + c.unexplained.length,
-    counts: { balance_breaks: c.counts.breaks, unexplained: c.unexplained.length, unpaired_transfers: c.counts.unpaired },
+    findings: c.counts.breaks + c.counts.signMismatches + c.unexplained.length,
+    counts: { balance_breaks: c.counts.breaks, sign_mismatches: c.counts.signMismatches, unexplained: c.unexplained.length, unpaired_transfers: c.counts.unpaired },
     running_balance_steps: { checked: c.steps.checked, not_checked: c.steps.unchecked },
     snapshots: { whole: c.snapshots.taken, pairs_compared: c.snapshots.pairs },
     balance_breaks: c.breaks.map((b) => ({ account: b.account, stream: b.stream, partition: b.partition, asset: b.asset, ts: formatInstant(b.ts), source_id: b.sourceId, expected: b.expected, reported: b.reported, difference: b.difference })),
+    sign_mismatches: c.signMismatches.map((m) => ({ account: m.account, stream: m.stream, partition: m.partition, asset: m.asset, ts: formatInstant(m.ts), source_id: m.sourceId, field: m.field, type: m.type, amount: m.amount, booked: m.booked, step: m.step })),
     unexplained: c.unexplained.map((u) => ({ account: u.account, account_type: u.accountType, asset: u.asset, period_start: formatInstant(u.periodStart), period_end: formatInstant(u.periodEnd), snapshot_change: u.snapshotChange, ledger_change: u.ledgerChange, unexplained: u.unexplained })),
     unpaired_transfers: c.unpaired.map((t) => ({ account: t.account, stream: t.stream, account_type: t.accountType, asset: t.asset, ts: formatInstant(t.ts), source_id: t.sourceId, amount: t.amount, possible_reason: t.possibleReason })),
     unavailable: c.unavailable.map((u) => ({ account: u.account, account_type: u.accountType, reason: u.reason })),

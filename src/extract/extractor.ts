@@ -3,7 +3,7 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import { partKeyed, type PagedStreamDef, type SnapshotPart, type SnapshotStreamDef, type StreamDef } from '../streams/stream.js';
+import { partKeyed, streamsForAccount, type AccountMode, type CopyTrading, type PageRead, type PagedStreamDef, type SnapshotPart, type SnapshotStreamDef, type StreamDef } from '../streams/stream.js';
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
@@ -11,6 +11,9 @@ import { markEarliestReachable, readCoverage, readLearnedWindow } from '../wareh
 import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { ACCOUNT_INFO, accountOpening, readRegisTime } from './account-opening.js';
+import { ACCOUNT_SETTINGS, accountMode, readAccountModeField } from './account-mode.js';
+import type { RecordedMode } from '../warehouse/account-modes.js';
+import { STREAMS } from '../streams/index.js';
 import { createFetcher } from './fetcher.js';
 import { underBudget } from './ip-budget.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
@@ -61,6 +64,13 @@ export interface ExtractOptions {
    * cost basis (docs/history.md); the other streams read the range only.
    */
   history?: { from: number | 'opening' };
+  /**
+   * The account's mode (docs/unified-accounts.md), when known beforehand; else asked of the platform
+   * (GET /api/v3/account/settings) and recorded. Only the streams and snapshot parts of its mode are read.
+   */
+  accountMode?: AccountMode;
+  /** What the account's config says of its copy trading: the copy streams' partitions, and the lead trader's stream. */
+  copyTrading?: CopyTrading;
 }
 
 /** A stream that could not be read to its end: the platform refused it or kept failing; the others went on. */
@@ -80,6 +90,8 @@ export interface ExtractResult {
   to: number;
   /** The platform's present as the records began to be read: its clock, measured first (Unix ms). */
   present: number;
+  /** The account's mode, and the streams this run read for it. */
+  accountMode: AccountMode;
 }
 
 /**
@@ -119,12 +131,17 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const offset = await withRetry(syncTime, { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
   log.debug('clock synced', { offsetMs: Math.round(offset) });
   const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
-  const stats: Record<string, StreamStats> = Object.fromEntries(options.streams.map((s) => [s.name, emptyStreamStats()]));
   const base = { ...options, clock, retryDeps, policy, log, writer };
+  // A key reads the streams of its account's kind only: the platform refuses each kind's keys on the other's endpoints.
+  const mode = options.accountMode ?? (await findMode(base)).mode;
+  const streams = streamsForAccount(options.streams, mode, options.copyTrading);
+  const skipped = options.streams.filter((s) => !streams.some((t) => t.name === s.name)).map((s) => s.name);
+  if (skipped.length > 0 && options.streams.length < STREAM_COUNT_ALL) log.info(`${options.account}: ${skipped.join(', ')} not read: ${mode === 'uta' ? 'a unified account has no such records' : 'for unified accounts only'} (docs/unified-accounts.md)`);
+  const stats: Record<string, StreamStats> = Object.fromEntries(streams.map((s) => [s.name, emptyStreamStats()]));
   // The snapshots first, at the platform's present, then the records up to a present measured after them: the
   // records read then cover the moment of each snapshot (docs/completeness.md, "Holdings").
   const takenAt = Math.floor(clock() + offset);
-  const snapshots = options.streams.filter((s): s is SnapshotStreamDef => s.kind === 'snapshot');
+  const snapshots = streams.filter((s): s is SnapshotStreamDef => s.kind === 'snapshot');
   const snapshotOutcomes = await Promise.allSettled(snapshots.map((stream) => extractSnapshot(stream, stats[stream.name] as StreamStats, { ...base, takenAt })));
   // Nothing is read, or marked covered, past the platform's present: a record of a later instant does not exist
   // yet, and a window closed over it would be skipped by the run that could read it. A range that ends at this
@@ -134,23 +151,51 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   if (to < options.to) {
     log.info(`the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`);
   }
-  const history = options.history === undefined ? undefined : await historyStart(options.history.from, { ...base, to });
-  const fromOf = (stream: PagedStreamDef) => (stream.carriesLots === true && history !== undefined ? Math.min(options.from, history) : options.from);
-  const paged = options.streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
+  // A unified account's opening is not asked: the account-info endpoint is a classic one (docs/unified-accounts.md).
+  const byReach = options.history?.from === 'opening' && mode === 'uta';
+  const history = options.history === undefined ? undefined : byReach ? unifiedHistory(options.from, streams, present) : await historyStart(options.history.from, { ...base, to });
+  const fromOf = (stream: PagedStreamDef) => {
+    if (stream.carriesLots !== true || history === undefined) return options.from;
+    // Without an opening, as far back as the docs say the stream's records reach.
+    if (byReach) return Math.min(options.from, stream.reachDays === undefined ? options.from : present - stream.reachDays * DAY_MS);
+    return Math.min(options.from, history);
+  };
+  const paged = streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
   const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, from: fromOf(stream), to, historyEnd: options.from })));
   // In the streams' order, as the failures are reported.
-  const settled = options.streams.map((s) => (s.kind === 'snapshot' ? snapshotOutcomes[snapshots.indexOf(s)] : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>);
+  const settled = streams.map((s) => (s.kind === 'snapshot' ? snapshotOutcomes[snapshots.indexOf(s)] : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>);
   const failures: StreamFailure[] = [];
   const fatal = firstCause(settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)));
   if (fatal !== undefined) throw fatal.reason;
   for (const [i, outcome] of settled.entries()) {
     if (outcome.status === 'fulfilled') continue;
     const error = outcome.reason as Error & { code: string };
-    const stream = (options.streams[i] as StreamDef).name;
+    const stream = (streams[i] as StreamDef).name;
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
     failures.push({ stream, message: error.message, code: error.code });
   }
-  return { streams: stats, total: totalStats(stats), failures, to, present };
+  return { streams: stats, total: totalStats(stats), failures, to, present, accountMode: mode };
+}
+
+/** How many streams there are: a run that names fewer (--streams) is told which of them its account's kind skips. */
+const STREAM_COUNT_ALL = STREAMS.length;
+
+/** The account's mode, asked of the platform once per run (account-mode.ts) and recorded. */
+async function findMode(context: Context): Promise<RecordedMode> {
+  // Three attempts, as for the clock: an answer that cannot be read leaves the account classic, it stops nothing.
+  const policy = { ...context.policy, maxAttempts: Math.min(context.policy.maxAttempts, 3) };
+  const fetch = createFetcher(ACCOUNT_SETTINGS.path, readAccountModeField, { client: context.client, limiter: limiterFor(ACCOUNT_SETTINGS, context), policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
+  return accountMode({ warehouse: context.warehouse, account: context.account, fetch: () => fetch({}), now: context.clock, log: context.log });
+}
+
+/**
+ * The history of a unified account (docs/unified-accounts.md): the platform has no registration time for it that a
+ * unified key may read, so each stream that carries lots is read as far back as its docs say its records reach
+ * (`reachDays`); the earliest of those is where its history starts.
+ */
+function unifiedHistory(from: number, streams: readonly StreamDef[], present: number): number {
+  const reaches = streams.flatMap((s) => (s.kind === 'paged' && s.carriesLots === true && s.reachDays !== undefined ? [present - s.reachDays * DAY_MS] : []));
+  return Math.min(from, ...reaches);
 }
 
 /**
@@ -194,6 +239,19 @@ async function answeredWindows(warehouse: Warehouse, account: string, stream: Pa
   return out;
 }
 
+/**
+ * The page reader of each partition of a stream: the stream's endpoint, or the partition's own (with its own
+ * limiter) where it has one.
+ */
+function partitionFetcher(stream: PagedStreamDef, stats: StreamStats, context: Context): (partition: string, params: Readonly<Record<string, string | undefined>>) => Promise<PageRead> {
+  const deps = { client: context.client, policy: context.policy, retryDeps: context.retryDeps, stats };
+  const own = createFetcher(stream.path, stream.readPage, { ...deps, limiter: limiterFor(stream, context) });
+  const byPartition = new Map(
+    stream.partitions.flatMap((p) => (p.endpoint === undefined ? [] : [[p.name, createFetcher(p.endpoint.path, p.endpoint.readPage, { ...deps, limiter: limiterFor(p.endpoint, context) })] as const])),
+  );
+  return (partition, params) => (byPartition.get(partition) ?? own)(params);
+}
+
 /** Reads every window of one paged stream still to read, `concurrency` at a time, paced by its limiter. */
 async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context: Context): Promise<void> {
   const learned = await context.warehouse.exclusive((c) => readLearnedWindow(c, context.account, stream.name));
@@ -206,7 +264,7 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
     clock: context.clock,
     range: { start: context.from, end: context.to },
     stats,
-    fetchPage: createFetcher(stream.path, stream.readPage, { client: context.client, limiter: limiterFor(stream, context), policy: context.policy, retryDeps: context.retryDeps, stats }),
+    fetchPage: partitionFetcher(stream, stats, context),
     seenFields: new Set(),
     windowMs: Math.min(stream.maxWindowDays * DAY_MS, learned ?? Infinity),
     historyEnd: context.historyEnd ?? context.from,

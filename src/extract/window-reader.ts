@@ -1,4 +1,5 @@
 import { ExtractError } from '../errors/extract-error.js';
+import { PlatformError } from '../errors/platform-error.js';
 import type { Logger } from '../util/logger.js';
 import type { PageRead, PagedStreamDef } from '../streams/stream.js';
 import { formatInstant } from '../time/instant.js';
@@ -33,7 +34,8 @@ export interface StreamReading {
   /** The run's range: records outside it are not loaded. */
   range: Window;
   stats: StreamStats;
-  fetchPage: (params: Readonly<Record<string, string | undefined>>) => Promise<PageRead>;
+  /** Reads one page of a partition (from the partition's own endpoint when it has one). */
+  fetchPage: (partition: string, params: Readonly<Record<string, string | undefined>>) => Promise<PageRead>;
   /** Fields seen so far, so schema drift is reported once per stream. */
   seenFields: Set<string>;
   /** The window width in use: narrowed, for this run and the next, when the server refuses a wider one. */
@@ -89,7 +91,9 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
   for (let pages = 1; ; pages++) {
     let page: PageRead;
     try {
-      page = await reading.fetchPage({ ...task.params, ...windowParams(task.window), limit: String(stream.pageLimit), idLessThan: cursor });
+      // An endpoint without a time range is asked for its pages only (windowless).
+      const when = stream.windowless === true ? {} : windowParams(task.window);
+      page = await reading.fetchPage(task.partition, { ...task.params, ...when, limit: String(stream.pageLimit), [cursorOf(stream).param]: cursor });
     } catch (error) {
       return replaceRefusedWindow(reading, task, error, { resumed: cursor !== undefined, settle });
     }
@@ -115,6 +119,9 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
   return [];
 }
 
+/** How a stream asks for its next page: idLessThan and a falling record id, unless it says otherwise. */
+const cursorOf = (stream: PagedStreamDef): { param: string; descending: boolean } => stream.cursor ?? { param: 'idLessThan', descending: true };
+
 /** Checks a page's records and its cursor, and updates what the window has shown so far. */
 function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: string | undefined, tally: WindowTally): PageStep {
   const { stream } = reading;
@@ -125,7 +132,8 @@ function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: s
   tally.inside += valid - checked.outsideWindow;
   tally.firstOutside ??= checked.firstOutsideWindow;
   const full = page.records.length >= stream.pageLimit;
-  const stray = !full && tally.returned > 0 && tally.inside === 0;
+  // An endpoint that takes no time range answers what lies outside the window as a matter of course.
+  const stray = !full && tally.returned > 0 && tally.inside === 0 && stream.windowless !== true;
   if (stray) {
     const n = tally.returned;
     reading.log.warn(`${describeWindow(stream, task)} returned ${n} record${n === 1 ? '' : 's'} and none lay inside it (the first at ${String(tally.firstOutside)}); the window stays unread`, {
@@ -135,7 +143,9 @@ function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: s
   if (full && page.cursor === undefined) {
     throw new ExtractError(`${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`, 'LP_CURSOR_MISSING');
   }
-  if (full && cursor !== undefined && compareIds(page.cursor as string, cursor) >= 0) {
+  // A record id falls page by page; a token the platform hands out need only change.
+  const stuck = cursorOf(stream).descending ? (next: string, last: string) => compareIds(next, last) >= 0 : (next: string, last: string) => next === last;
+  if (full && cursor !== undefined && stuck(page.cursor as string, cursor)) {
     throw new ExtractError(`${stream.name}: the paging cursor did not move forward (${String(page.cursor)} after ${cursor}); stopping rather than loop — report this`, 'LP_CURSOR_STUCK');
   }
   const time = (i: number) => stream.time(page.records[i] as Record<string, unknown>);
@@ -219,6 +229,14 @@ async function commitUnreachable(reading: StreamReading, task: Task): Promise<vo
 async function replaceRefusedWindow(reading: StreamReading, task: Task, error: unknown, how: { resumed: boolean; settle: () => Promise<unknown> }): Promise<Task[]> {
   const { stream, warehouse, account, log } = reading;
   const width = task.window.end - task.window.start;
+  if (error instanceof PlatformError && stream.emptyWhen?.(error) === true) {
+    // The account has none of these records (the stream says which refusals mean so): the window is read, empty.
+    await how.settle();
+    await reading.writer.commit({ stream: stream.name, partition: task.partition, window: task.window, records: [], cursor: null, done: true, tie: false, drift: [], quarantine: [] });
+    reading.stats.windowsDone++;
+    reading.onProgress?.(stream.name, reading.stats);
+    return [];
+  }
   if (outOfReach(error)) {
     await how.settle();
     if (how.resumed) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));

@@ -5,4 +5,6 @@ export interface Account {
   name: string;
   baseUrl: string;
   credentials: Credentials;
+  /** What its config says of its copy trading (docs/unified-accounts.md, "Copy trading"); none without. */
+  copyTrading?: { projects: readonly string[]; leadTrader: boolean };
 }

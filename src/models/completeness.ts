@@ -20,6 +20,28 @@ export const balanceBreaks: Model = {
   ],
 };
 
+export const signMismatches: Model = {
+  name: 'sign_mismatches',
+  kind: 'view',
+  description:
+    "One row per running-balance step that adds up only with the record's movement the other way round: the type is booked one way (the type catalog's direction applied to its amount) and the balance it carries moved the other way. Nothing is missing; the type's label, or the catalog's reading of it, is backwards: a finding (sql/completeness/10_balance_breaks.sql; docs/completeness.md, \"Signs checked against balances\").",
+  columns: [
+    accountColumn,
+    text('stream', 'The stream whose records carry the balance (spot_tax_records, margin_records, uta_tax_records, uta_financial_records).'),
+    text('partition', 'The chain within it, as in balance_breaks.'),
+    text('asset', 'The coin of the chain.'),
+    instant('ts', "The record's time."),
+    text('source_id', "The record's id."),
+    text('field', 'The field that names its type (spotTaxType, marginTaxType, type, groupType).'),
+    text('type', 'Its type, as the platform spelled it: the type catalog row to review.'),
+    amount('amount', "The record's amount as written."),
+    amount('booked', 'The movement the ledger books for it: the amount with the catalog\'s direction applied.'),
+    amount('step', "The balance's own step: reported - previous, the opposite of booked; NULL beyond DECIMAL(38,18)."),
+    amount('previous', "The balance of the record before it in the chain."),
+    amount('reported', "This record's balance as the platform wrote it."),
+  ],
+};
+
 export const unpairedTransfers: Model = {
   name: 'unpaired_transfers',
   kind: 'view',
@@ -109,4 +131,21 @@ export const reconciliation: Model = {
   ],
 };
 
-export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation, openingBalances];
+export const botResults: Model = {
+  name: 'bot_results',
+  kind: 'view',
+  description:
+    "What the bots made or lost between two snapshots of their balances: the change in bot-assets less the net strategy transfers the other streams show. A residual, labelled so, never booked: no endpoint lists a bot's trades (sql/completeness/45_bot_results.sql; docs/completeness.md, \"Bots and copy trading: residuals\").",
+  columns: [
+    accountColumn,
+    text('asset', 'The coin.'),
+    instant('period_start', 'The earlier snapshot.'),
+    instant('period_end', 'The later snapshot.'),
+    amount('bot_assets_change', "The bots' balance at period_end less that at period_start (bot-assets)."),
+    amount('net_strategy_transfers', 'The transfers into the bots less those out of them in the period, as the other streams book them.'),
+    amount('residual', 'bot_assets_change - net_strategy_transfers: the bots\' own result (trading, fees), as far as the snapshots show it.'),
+    text('label', 'What the residual is: never income booked.'),
+  ],
+};
+
+export const COMPLETENESS_MODELS: readonly Model[] = [balanceBreaks, signMismatches, unpairedTransfers, holdingQuantities, holdings, lpHoldingsValued, reconciliation, botResults, openingBalances];

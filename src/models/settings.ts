@@ -161,4 +161,18 @@ export const accountOpenings: Model = {
   ],
 };
 
-export const SETTINGS_MODELS: readonly Model[] = [settings, openingLots, userCatalog, accountOpenings];
+export const accountModes: Model = {
+  name: 'account_modes',
+  kind: 'table',
+  description:
+    'Which kind of account each key drives, as the last run that read it found (GET /api/v3/account/settings; docs/unified-accounts.md): classic (the v2 endpoints) or uta, a unified trading account (the v3 endpoints). An account it does not list is classic.',
+  columns: [
+    accountColumn,
+    text('mode', 'classic or uta: the streams the account is read with, and those the gap rule holds it to.'),
+    text('account_mode', "The settings endpoint's `accountMode` as served for a unified account (unified, hybrid, upgrading, switching); NULL for a classic one."),
+    text('how', 'How it was found: the answer, or the refusal (40084 for a classic key), in words.'),
+    instant('found_at', 'When it was found.'),
+  ],
+};
+
+export const SETTINGS_MODELS: readonly Model[] = [settings, openingLots, userCatalog, accountOpenings, accountModes];

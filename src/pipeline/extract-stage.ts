@@ -78,6 +78,7 @@ async function accountRange(warehouse: Warehouse, account: Account, options: Ext
   }
   const plan = await planNightly(warehouse, {
     account: account.name,
+    copyTrading: account.copyTrading,
     streams,
     lookBackDays: pipeline.range.lookBackDays,
     now: (options.clock ?? Date.now)(),
@@ -103,6 +104,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     warehouse,
     client,
     account: account.name,
+    ...(account.copyTrading === undefined ? {} : { copyTrading: account.copyTrading }),
     runId,
     clock,
     rateScale: options.rateScale ?? 1,
@@ -118,7 +120,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
     for (const { stream, window: w } of extra) {
       options.log.info(`${account.name}: reading ${stream} again ${formatWindow(w)} for records still pending`);
-      const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w] });
+      const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w], accountMode: result.accountMode });
       merge(result.streams, again.streams);
       result.failures.push(...again.failures);
     }

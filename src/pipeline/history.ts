@@ -2,7 +2,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { openingLotLine } from '../gains/opening-lots.js';
 import type { Settings } from '../models/settings.js';
 import { STREAMS } from '../streams/index.js';
-import type { PagedStreamDef, StreamDef } from '../streams/stream.js';
+import { readFor, type PagedStreamDef, type StreamDef } from '../streams/stream.js';
+import { readAccountMode } from '../warehouse/account-modes.js';
 import { formatInstant } from '../time/instant.js';
 import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readCoverage, readEarliestReachable } from '../warehouse/coverage.js';
@@ -60,8 +61,11 @@ export async function findHistoryGaps(
       // What has not happened on the platform's clock is no missing history (the gap rule's own limit).
       const end = Math.min(options.range.start, options.readUpTo?.get(account) ?? Number.POSITIVE_INFINITY);
       if (at === undefined || at >= end) continue;
+      const mode = await readAccountMode(c, account);
       for (const stream of LOT_STREAMS) {
         if (options.streams !== undefined && !options.streams.includes(stream.name)) continue;
+        // The streams of the account's kind only (docs/unified-accounts.md).
+        if (!readFor(stream, mode)) continue;
         const coverage = await readCoverage(c, account, stream.name);
         const read = (partition: string) => coverage.filter((r) => r.partition === partition && r.status !== 'open').map((r) => r.window);
         const windows = mergeWindows(stream.partitions.flatMap((p) => uncovered(at, end, read(p.name))));

@@ -3,7 +3,8 @@ import { listValue } from '../warehouse/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { uncovered, type Window } from '../time/window.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
-import type { StreamDef } from '../streams/stream.js';
+import { streamsForAccount, type CopyTrading, type StreamDef } from '../streams/stream.js';
+import { readAccountMode } from '../warehouse/account-modes.js';
 import { readCoverage, type CoverageRow } from '../warehouse/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -43,7 +44,9 @@ export async function planNightly(warehouse: Warehouse, options: NightlyOptions)
       if (!pendingWindows.some(same)) pendingWindows.push(pending);
     };
     const ends: number[] = [];
-    for (const stream of options.streams) {
+    // The streams of the account's kind (docs/unified-accounts.md): the others it never reads.
+    const mode = await readAccountMode(c, options.account);
+    for (const stream of streamsForAccount(options.streams, mode, options.copyTrading)) {
       if (stream.kind !== 'paged') continue;
       const coverage = await readCoverage(c, options.account, stream.name);
       for (const partition of stream.partitions) ends.push(coverageEnd(stream.name, partition.name, coverage, { history, addPending, ...options }));
@@ -59,6 +62,8 @@ export async function planNightly(warehouse: Warehouse, options: NightlyOptions)
 
 interface NightlyOptions {
   account: string;
+  /** What the account's config says of its copy trading: the copy streams it reads (streamsForAccount). */
+  copyTrading?: CopyTrading | undefined;
   streams: readonly StreamDef[];
   lookBackDays: number;
   now: number;

@@ -12,7 +12,7 @@ import { assetBalances } from '../streams/asset-balances.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { StreamDef } from '../streams/stream.js';
-import { completenessOf, ensureHoldingsAt, findingsOf, mergeCompleteness, readCompletenessByAccount, readHoldings, type Completeness, type Holding } from '../warehouse/completeness.js';
+import { completenessOf, ensureHoldingsAt, findingsOf, mergeCompleteness, readCompletenessByAccount, readHoldings, readResiduals, type BotResult, type Completeness, type Holding, type OpenLoan } from '../warehouse/completeness.js';
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
@@ -107,6 +107,8 @@ export interface PipelineResult {
   /** The same, of every account the warehouse holds, by account: what each account's own files and report show. */
   completenessByAccount?: ReadonlyMap<string, Completeness>;
   holdings: Holding[];
+  /** Beside the holdings: the open loans of the latest snapshot and the bots' residuals of the range (never booked). */
+  residuals?: { loans: OpenLoan[]; bots: BotResult[] };
   /** Set when the run finished but is incomplete (quarantined records, gaps, breaks): exit 4. */
   incomplete?: string;
   /** The realized gains the export computed (tables disposals and lots). */
@@ -602,15 +604,19 @@ async function readRunCompleteness(warehouse: Warehouse, run: Run, result: Pipel
   if (range === undefined) return;
   await ensureHoldingsAt(warehouse, [range.start, range.end]);
   result.holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
+  const residuals = await readResiduals(warehouse, range);
+  result.residuals = { loans: residuals.loans.filter((l) => keep(l.account)), bots: residuals.bots.filter((b) => keep(b.account)) };
 }
 
-/** The findings that make a finished run incomplete: breaks and unexplained differences (docs/completeness.md, "Completeness"). */
+/** The findings that make a finished run incomplete: breaks, sign mismatches and unexplained differences (docs/completeness.md, "Completeness"). */
 function completenessFindings(result: PipelineResult): string | undefined {
   const c = result.completeness;
   if (c === undefined || findingsOf(c) === 0) return undefined;
   const parts = [
     ...(c.counts.breaks > 0 ? [`${c.counts.breaks} running-balance break${c.counts.breaks === 1 ? '' : 's'}`] : []),
+    ...(c.counts.signMismatches > 0 ? [`${c.counts.signMismatches} type${c.counts.signMismatches === 1 ? '' : 's'} booked with the sign opposite to the balance's step`] : []),
     ...(c.unexplained.length > 0 ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`] : []),
   ];
-  return `${parts.join(' and ')}: records missing or misread; see balance_breaks and reconciliation (docs/completeness.md, "Completeness")`;
+  const where = ['balance_breaks', ...(c.counts.signMismatches > 0 ? ['sign_mismatches'] : []), 'reconciliation'];
+  return `${parts.join(' and ')}: records missing or misread; see ${where.slice(0, -1).join(', ')} and ${where.at(-1) as string} (docs/completeness.md, "Completeness")`;
 }

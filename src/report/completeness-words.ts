@@ -32,10 +32,12 @@ export function completenessHeadline(c: Completeness, holdings?: HoldingsKnown):
         : taken === 1
           ? 'only one balance snapshot was read, so none was set against the ledger: a later run takes a second'
           : 'no account type has two balance snapshots yet, so none was set against the ledger: a later run takes a second';
-  const agrees = c.counts.breaks === 0 && c.unexplained.length === 0;
+  const mismatched = c.counts.signMismatches;
+  const agrees = c.counts.breaks === 0 && mismatched === 0 && c.unexplained.length === 0;
+  const mismatches = mismatched > 0 ? `, ${mismatched} sign mismatch${mismatched === 1 ? '' : 'es'}` : '';
   const first = agrees
     ? `${pairs > 0 ? 'The records agree with every running balance and every pair of snapshots' : 'The records agree with every running balance'}: ${steps}; ${snapshots}`
-    : `${count(c.counts.breaks, 'running-balance break')}, ${count(c.unexplained.length, 'unexplained difference')}: ${steps}; ${snapshots}`;
+    : `${count(c.counts.breaks, 'running-balance break')}${mismatches}, ${count(c.unexplained.length, 'unexplained difference')}: ${steps}; ${snapshots}`;
   const lines = [first];
   if (holdings !== undefined && holdings.notKnown > 0) {
     lines.push(`${holdings.notKnown} of the ${holdings.rows} holdings at the range's ends are not known: no snapshot at that instant, nor a running balance to carry one there (listed under holdings)`);

@@ -1,9 +1,9 @@
 import { formatInstant } from '../time/instant.js';
 import { completenessHeadline, type HoldingsKnown } from './completeness-words.js';
 import { formatBalanceDate } from './format.js';
-import { cell, escape, moneyCell, quantityCell, tableWithTotals, text } from './html.js';
+import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
 import type { Window } from '../time/window.js';
-import { readCompleteness, type Completeness } from '../warehouse/completeness.js';
+import { readCompleteness, readResiduals, type Completeness } from '../warehouse/completeness.js';
 import { literal } from '../warehouse/quote.js';
 import { hasTables } from '../warehouse/tables.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
@@ -95,12 +95,17 @@ export async function completenessSection(warehouse: Warehouse, account: string 
       (b) =>
         `<li class="break">Break: ${escape(`${b.account} ${b.stream}${b.partition === '' ? '' : ` ${b.partition}`} ${b.asset}`)} at ${escape(formatInstant(b.ts))}, record ${escape(b.sourceId)}: expected ${escape(b.expected)}, reported ${escape(b.reported)}, difference ${escape(b.difference)}. A record before it is missing or misread; its movement is the difference (balance_breaks).</li>`,
     ),
+    ...c.signMismatches.slice(0, 100).map(
+      (m) =>
+        `<li class="sign-mismatch">Sign mismatch: ${escape(`${m.account} ${m.stream}${m.partition === '' ? '' : ` ${m.partition}`} ${m.asset}`)} at ${escape(formatInstant(m.ts))}, record ${escape(m.sourceId)} (${escape(`${m.field} "${m.type}"`)}, amount ${escape(m.amount)}): booked ${escape(m.booked)}, the balance moved ${escape(m.step)}. The type's label, or its catalog row, reads backwards (sign_mismatches).</li>`,
+    ),
     ...c.unexplained.map(
       (u) =>
         `<li class="unexplained">Unexplained: ${escape(`${u.account} ${u.accountType} ${u.asset}`)} from ${escape(formatInstant(u.periodStart))} to ${escape(formatInstant(u.periodEnd))}: the snapshots changed by ${escape(u.snapshotChange)}, the ledger by ${escape(u.ledgerChange)} (reconciliation).</li>`,
     ),
   ];
   if (c.counts.breaks > 100) items.push(`<li>and ${c.counts.breaks - 100} more breaks (balance_breaks)</li>`);
+  if (c.counts.signMismatches > 100) items.push(`<li>and ${c.counts.signMismatches - 100} more sign mismatches (sign_mismatches)</li>`);
   const [headline, ...more] = completenessHeadline(c, holdings);
   const said = `<p id="${items.length === 0 ? 'complete' : 'headline'}">${escape(headline as string)}.</p>${more.map((m) => `<p class="not-compared">${escape(m)}.</p>`).join('')}`;
   const findings = items.length === 0 ? said : `${said}<ul id="findings">${items.join('')}</ul>`;
@@ -110,4 +115,23 @@ export async function completenessSection(warehouse: Warehouse, account: string 
       : `<ul id="unpaired">${c.unpaired.slice(0, 100).map((t) => `<li>Unpaired transfer: ${escape(`${t.account} ${t.accountType} ${t.asset} ${t.amount}`)} at ${escape(formatInstant(t.ts))} (${escape(`${t.stream} ${t.sourceId}`)}): ${escape(t.possibleReason)}.</li>`).join('')}</ul>`;
   const unread = c.unavailable.map((u) => `<li>${escape(`${u.account} ${u.accountType}`)}: balances not readable with this key (${escape(u.reason)}).</li>`).join('');
   return `<section><h2>Completeness</h2>${findings}${unpaired}${unread === '' ? '' : `<ul id="unavailable">${unread}</ul>`}</section>`;
+}
+
+/**
+ * Beside the holdings (docs/completeness.md, "Open loans"; "Bots and copy trading: residuals"): the open loans of the
+ * latest snapshot and the bots' residuals of the range, each labelled; nothing of either is booked. Nothing to show:
+ * no section.
+ */
+export async function residualsSection(warehouse: Warehouse, range: Window, account: string | undefined): Promise<string> {
+  const { loans, bots } = await readResiduals(warehouse, range, account);
+  if (loans.length === 0 && bots.length === 0) return '';
+  const loanRows = loans.map(
+    (l) => `<tr data-order="${escape(l.orderId)}">${[cell(l.account), cell(formatInstant(l.asOf)), cell(l.orderId), cell(l.coin), cell(l.amount, 'num'), cell(l.interest, 'num'), cell(l.collateralCoin), cell(l.collateralAmount, 'num')].join('')}</tr>`,
+  );
+  const botRows = bots.map(
+    (b) => `<tr>${[cell(b.account), cell(b.asset), cell(formatInstant(b.from)), cell(formatInstant(b.to)), cell(b.change, 'num'), cell(b.transfers, 'num'), cell(b.residual ?? 'not known', 'num')].join('')}</tr>`,
+  );
+  return `<section><h2>Open loans and bots</h2><p class="note">What the balances show and no record books: the loans open at the latest snapshot (loans), and the bots' result between two snapshots, a residual (bot_results: the change in bot assets less the net strategy transfers). Neither is booked; the residual is never income (docs/completeness.md).</p>${
+    loans.length === 0 ? '' : table('loans', ['Account', 'As of', 'Loan', 'Coin', 'Owed', 'Interest', 'Collateral', 'Pledged'], loanRows, '')
+  }${bots.length === 0 ? '' : table('bot-results', ['Account', 'Asset', 'From', 'To', 'Bot assets change', 'Net transfers in', 'Residual'], botRows, '')}</section>`;
 }

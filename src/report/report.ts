@@ -13,7 +13,7 @@ import { hasTables } from '../warehouse/tables.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
-import { completenessSection, holdingsSection, readHoldingsAtEnds } from './completeness.js';
+import { completenessSection, holdingsSection, readHoldingsAtEnds, residualsSection } from './completeness.js';
 import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
 import { readPlausibility } from '../warehouse/plausibility.js';
 import { formatDecimal, formatRange, MONEY_DECIMALS } from './format.js';
@@ -302,6 +302,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
     await completenessSection(warehouse, account, facts.completeness, holdings?.known),
     await reviewSection(warehouse, range, account, valuation.timeZone),
     holdingsSection(holdings, range, valuation),
+    await residualsSection(warehouse, range, account),
     await transfersSection(warehouse, account),
     await gainsSection(warehouse, range, account, valuation),
     await summarySection(warehouse, valuation),
@@ -316,7 +317,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
 <body>
 <header><h1>Year-end report</h1>
 <p class="meta">${account === undefined ? '' : `Account <b>${escape(account)}</b> · `}<b id="period">${escape(period)}</b> (${escape(valuation.timeZone)})${toDate(facts)} · values in ${escape(valuation.fiat ?? 'USDT')}${fiatSourceWords(valuation)} · ledgerpipe ${escape(packageVersion())} · type catalog ${escape(catalog.slice(0, 12))}</p></header>
-${sections.join('\n')}
+${sections.filter((s) => s !== '').join('\n')}
 <footer>Written by ledgerpipe from the warehouse's records and the platform's hourly candles${valuation.fiat !== null && valuation.fiatSource === 'ecb' ? ", with the European Central Bank's euro reference rates" : ''} (docs/values.md).</footer>
 </body></html>
 `;

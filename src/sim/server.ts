@@ -19,6 +19,8 @@ import { marginRecordEndpoint } from './endpoints/margin-record.js';
 import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
 import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
+import { accountSettingsEndpoint, CLASSIC_REFUSED, copyEndpoints, leadTraderEndpoint, loanEndpoints, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
+import { generateUnifiedDataset } from './data/uta/dataset.js';
 import { BAD_GATEWAY_HTML, createFaultPlan, type FaultKind } from './faults.js';
 import { Params } from './params.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
@@ -31,6 +33,12 @@ export interface SimulatorOptions {
    * sized by `records` (src/sim/data/dataset.ts).
    */
   dataset?: 'retail' | 'stress';
+  /**
+   * The kind of account it serves (default `classic`): `uta`, a unified trading account (src/sim/data/uta/), served on
+   * the v3 endpoints, its key refused on the classic ones (40085) as a classic key is on the v3 ones (40084)
+   * (docs/simulator.md, "A unified account"). Only with the retail account (the default data set).
+   */
+  accountMode?: 'classic' | 'uta';
   /** Seed of the data, the credentials and the candles (default `retail` for the retail account, `1` for stress). */
   seed?: string;
   /** The range the data is generated around, Unix ms, half-open: the retail account's last year. */
@@ -157,34 +165,55 @@ function buildEndpoints(
   const { dataset } = account;
   const { marginWindowDays, depthDays } = options;
   const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
-  return [
-    marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays, { depthDays }),
-    fillHistoryEndpoint(indexes(dataset, 'futures_fills'), { depthDays }),
-    withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
-    advListEndpoint(indexes(dataset, 'p2p_advertisements')),
-    recordListEndpoint(
-      { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' }, depthDays },
-      indexes(dataset, 'deposits'),
-    ),
-    recordListEndpoint(
-      { path: '/api/v2/tax/future-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' }, depthDays },
-      indexes(dataset, 'futures_tax_records'),
-    ),
-    recordListEndpoint(
-      { path: '/api/v2/tax/spot-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
-      indexes(dataset, 'spot_tax_records'),
-    ),
-    recordListEndpoint(
-      { path: '/api/v2/tax/p2p-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
-      indexes(dataset, 'p2p_tax_records'),
-    ),
-    allAccountBalanceEndpoint(dataset.balances),
-    accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
-    ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
-    contractsEndpoint(),
-    publicTimeEndpoint(),
-    historyCandlesEndpoint(options.seed, options.markets, options.candles),
+  // A unified account's endpoints are the v3 ones (docs/unified-accounts.md): the platform refuses each kind's keys on
+  // the other kind's endpoints, so every account is answered on both, by its own or with the refusal.
+  const unified: Endpoint[] = [
+    accountSettingsEndpoint(account.seed),
+    utaTaxRecordsEndpoint(indexes(dataset, 'uta_tax_records'), { depthDays }),
+    ...utaFinancialRecordsEndpoints(indexes(dataset, 'uta_financial_records'), { depthDays }),
+    ...utaBalanceEndpoints(dataset),
+    ...copyEndpoints(dataset, { transfers: indexes(dataset, 'copy_transfers'), shares: indexes(dataset, 'copy_profit_shares') }),
+    loanEndpoints(dataset).unified,
   ];
+  const classic = classicEndpoints();
+  const isUnified = dataset.accountMode === 'uta';
+  return [
+    ...(isUnified ? classic.map((e) => (e.signed ? refusing(e, UNIFIED_REFUSED) : e)) : classic),
+    ...(isUnified ? unified : unified.map((e) => refusing(e, CLASSIC_REFUSED))),
+  ];
+
+  function classicEndpoints(): Endpoint[] {
+    return [
+      marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays, { depthDays }),
+      fillHistoryEndpoint(indexes(dataset, 'futures_fills'), { depthDays }),
+      withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
+      advListEndpoint(indexes(dataset, 'p2p_advertisements')),
+      recordListEndpoint(
+        { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' }, depthDays },
+        indexes(dataset, 'deposits'),
+      ),
+      recordListEndpoint(
+        { path: '/api/v2/tax/future-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' }, depthDays },
+        indexes(dataset, 'futures_tax_records'),
+      ),
+      recordListEndpoint(
+        { path: '/api/v2/tax/spot-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
+        indexes(dataset, 'spot_tax_records'),
+      ),
+      recordListEndpoint(
+        { path: '/api/v2/tax/p2p-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
+        indexes(dataset, 'p2p_tax_records'),
+      ),
+      allAccountBalanceEndpoint(dataset.balances),
+      leadTraderEndpoint(),
+      loanEndpoints(dataset).classic,
+      accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
+      ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
+      contractsEndpoint(),
+      publicTimeEndpoint(),
+      historyCandlesEndpoint(options.seed, options.markets, options.candles),
+    ];
+  }
 }
 
 const errorBody = (code: string, msg: string, now: number): string =>
@@ -238,6 +267,7 @@ export function simSeed(options: Pick<SimulatorOptions, 'dataset' | 'seed'>): st
 /** The data of one account of its seed: the retail account or the stress data set, every trade at the candles of `priceSeed`. */
 function accountData(options: SimulatorOptions, seed: string, priceSeed: string, marginWindowDays: number): Dataset {
   const openedAt = options.openedAt === undefined ? {} : { openedAt: options.openedAt };
+  if (options.accountMode === 'uta') return generateUnifiedDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
   if (options.dataset === 'retail') return generateRetailDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
   const { from, to, markets } = options;
   return generateDataset({ seed, from, to, records: options.records ?? 2000, marginWindowDays, priceSeed, ...openedAt, ...(markets === undefined ? {} : { markets }) });

@@ -12,6 +12,7 @@ const amountFields = [
   'available', 'frozen', 'locked', 'limitAvailable', 'totalAmount', 'borrow', 'interest', 'net', 'coupon', 'accountEquity',
   'usdtEquity', 'btcEquity', 'unrealizedPL', 'crossedMaxAvailable', 'isolatedMaxAvailable', 'maxTransferOut', 'crossedRiskRate',
   'crossedUnrealizedPL', 'isolatedUnrealizedPL', 'isolatedMargin', 'crossedMargin', 'amount', 'usdtValue', 'equity', 'bonus',
+  'balance', 'debt', 'usdValue', 'estValue', 'estNetProfit', 'profitShare', 'currentInvestment',
 ] as const;
 
 export const assetBalanceSchema = z
@@ -21,7 +22,8 @@ export const assetBalanceSchema = z
     symbol: z.string().nullish(),
     ...Object.fromEntries(amountFields.map((f) => [f, optionalDecimalString])),
   })
-  .refine((r) => typeof (r.coin ?? r.marginCoin) === 'string' && (r.coin ?? r.marginCoin) !== '', { message: 'neither coin nor marginCoin', path: ['coin'] });
+  // A copy-trading account's summary names no coin (its amounts are in USDT): its estValue stands in.
+  .refine((r) => (typeof (r.coin ?? r.marginCoin) === 'string' && (r.coin ?? r.marginCoin) !== '') || r['estValue'] !== undefined, { message: 'neither coin nor marginCoin', path: ['coin'] });
 
 const list = (data: unknown): unknown[] => z.array(z.unknown()).parse(data ?? []);
 const coinOf = (r: Record<string, unknown>): string => String(r['coin'] ?? r['marginCoin']);
@@ -58,6 +60,32 @@ const PARTS: readonly SnapshotPart[] = [
     readPage: list,
     keyOf: (r: Record<string, unknown>) => `${botType}:${coinOf(r)}`,
   })),
+  // A unified account (docs/unified-accounts.md): the unified account's coins, "only non-zero balances being returned"
+  // (GET /api/v3/account/assets, 20/s: uta/account/Get-Account.md), under `assets` beside the account's equity; and its
+  // funding account's, "only return the coins with assets" (GET /api/v3/account/funding-assets, 20/s:
+  // uta/account/Get-Account-Funding-Assets.md).
+  {
+    name: 'unified',
+    path: '/api/v3/account/assets',
+    params: {},
+    ratePerSecond: 20,
+    readPage: (data) => z.object({ assets: z.array(z.unknown()).nullish() }).loose().parse(data ?? {}).assets ?? [],
+    keyOf: coinOf,
+    accountModes: ['uta'],
+  },
+  { name: 'funding', path: '/api/v3/account/funding-assets', params: {}, ratePerSecond: 20, readPage: list, keyOf: coinOf, accountModes: ['uta'] },
+  // A follower's copy-trading account, once per project its config names (GET /api/v3/copy/futures/current-copy:
+  // eliteTrader, estNetProfit, profitShare, estValue "incl. unrealized PnL", available, currentInvestment, "all in
+  // USDT": UnipayFI/go-bitget uta/copy_follower.go). Its rate is not in the sources read: 1/s.
+  {
+    name: 'copy',
+    path: '/api/v3/copy/futures/current-copy',
+    params: {},
+    ratePerSecond: 1,
+    readPage: (data) => (data === null || data === undefined ? [] : [data]),
+    accountModes: ['uta'],
+    optIn: 'copyProjects',
+  },
 ];
 
 /** Refusals that mean the key may not read an endpoint, or that it does not exist: the account type is unavailable. */
@@ -76,6 +104,7 @@ export const assetBalances = defineStream({
   schema: assetBalanceSchema,
   keyField: 'coin',
   optionalFields: ['coin', 'marginCoin', 'symbol', ...amountFields],
+  accountModes: ['classic', 'uta'],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
   model: {
     name: 'asset_balances',
@@ -86,9 +115,9 @@ export const assetBalances = defineStream({
     columns: [
       accountColumn,
       instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it."),
-      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots.'),
+      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project\'s account).'),
       text('asset', 'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.'),
-      text('symbol', 'The pair of an isolated margin row (`symbol`), else NULL.'),
+      text('symbol', 'The pair of an isolated margin row (`symbol`), the project of a copy-trading row; else NULL.'),
       text('bot_account_type', 'Of a bots row: spot or futures, the accountType it was asked with; else NULL.'),
       amount('quantity', "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent."),
       text('unavailable', 'Why the account type could not be read (the refusal), on its one row; else NULL.'),
@@ -117,6 +146,13 @@ export const assetBalances = defineStream({
       amountColumn('usdt_value', 'usdtValue'),
       amountColumn('equity', 'equity', ' (futures bots)'),
       amountColumn('bonus', 'bonus', ' (futures bots)'),
+      amountColumn('balance', 'balance', ' (a unified account: "Coin balance"; its funding account)'),
+      amountColumn('debt', 'debt', ' (a unified account: "Debt", owed)'),
+      amountColumn('usd_value', 'usdValue', ' (a unified account: the coin\'s equity in USD)'),
+      amountColumn('est_value', 'estValue', ' (a copy-trading account: its value, unrealized PnL included)'),
+      amountColumn('est_net_profit', 'estNetProfit', ' (a copy-trading account)'),
+      amountColumn('profit_share', 'profitShare', ' (a copy-trading account: profit shares paid)'),
+      amountColumn('current_investment', 'currentInvestment', ' (a copy-trading account: what was put in, cumulative)'),
       text('fields', 'The whole row as served (JSON text), every field included.'),
       text('key', "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots)."),
     ],

@@ -2,10 +2,14 @@ import { accountBalances } from './account-balances.js';
 import { assetBalances } from './asset-balances.js';
 import { deposits } from './deposits.js';
 import { futuresFills } from './futures-fills.js';
+import { loans } from './loans.js';
 import { marginRecords } from './margin-records.js';
 import { p2pAdvertisements } from './p2p-advertisements.js';
 import type { StreamDef } from './stream.js';
 import { futuresTaxRecords, p2pTaxRecords, spotTaxRecords } from './tax-records.js';
+import { copyProfitShares, copyTransfers, leadTraderProfits } from './copy-trading.js';
+import { utaFinancialRecords } from './uta-financial-records.js';
+import { utaTaxRecords } from './uta-tax-records.js';
 import { withdrawals } from './withdrawals.js';
 
 /**
@@ -22,6 +26,12 @@ export const STREAMS = [
   futuresTaxRecords,
   spotTaxRecords,
   p2pTaxRecords,
+  utaTaxRecords,
+  utaFinancialRecords,
+  copyTransfers,
+  copyProfitShares,
+  leadTraderProfits,
   accountBalances,
   assetBalances,
+  loans,
 ] as const satisfies readonly StreamDef[];

@@ -10,6 +10,12 @@ type Defined = (typeof STREAMS)[number];
 export type PagedStream = Extract<Defined, { kind: 'paged' }>['name'];
 export type SnapshotStream = Extract<Defined, { kind: 'snapshot' }>['name'];
 export type StreamName = PagedStream | SnapshotStream;
+/** The paged streams read for unified accounts only (docs/unified-accounts.md). */
+export type UtaOnlyStream = Extract<Defined, { kind: 'paged'; accountModes: readonly ['uta'] }>['name'];
+/** The paged streams read only where an account's config asks for them (copy trading). */
+export type OptInStream = Extract<Defined, { kind: 'paged'; optIn: string }>['name'];
+/** The streams the simulator's classic accounts have no record of: a unified account's, and those read on request. */
+export type BeyondClassicStream = UtaOnlyStream | OptInStream;
 
 const isPaged = (s: Defined): s is Extract<Defined, PagedStreamDef> => s.kind === 'paged';
 const isSnapshot = (s: Defined): s is Extract<Defined, SnapshotStreamDef> => s.kind === 'snapshot';

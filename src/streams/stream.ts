@@ -1,11 +1,71 @@
 import type { z } from 'zod';
 import type { StreamModel } from './model.js';
 
+/**
+ * Which kind of account an API key drives (docs/unified-accounts.md): `classic`, read through the v2 endpoints, or
+ * `uta`, a unified trading account, read through the v3 endpoints. The platform refuses each kind's keys on the
+ * other's endpoints, so every stream and snapshot part says which it is read for.
+ */
+export type AccountMode = 'classic' | 'uta';
+
+/** The account modes a stream or part is read for: its `accountModes`, by default the classic accounts only. */
+export const ACCOUNT_MODES_DEFAULT: readonly AccountMode[] = ['classic'];
+
+/** Whether a stream or snapshot part is read for an account of `mode`. */
+export function readFor(def: StreamDef | SnapshotPart, mode: AccountMode): boolean {
+  return (def.accountModes ?? ACCOUNT_MODES_DEFAULT).includes(mode);
+}
+
+/**
+ * The streams an account of `mode` reads: the paged streams of its mode, and the snapshot streams with a part of
+ * its mode, each with those parts only.
+ */
+export function streamsOf(streams: readonly StreamDef[], mode: AccountMode): StreamDef[] {
+  return streams.flatMap((s): StreamDef[] => {
+    if (s.kind === 'paged') return readFor(s, mode) ? [s] : [];
+    const parts = s.parts.filter((p) => readFor(p, mode));
+    return parts.length === 0 ? [] : [{ ...s, parts }];
+  });
+}
+
+/**
+ * What an account's config says of its copy trading (docs/unified-accounts.md, "Copy trading"): the projects it
+ * follows (the follower endpoints need each `projectId`, and no endpoint lists them), and whether it is a lead trader.
+ */
+export interface CopyTrading {
+  projects: readonly string[];
+  leadTrader: boolean;
+}
+
+/**
+ * The streams an account reads (streamsOf), with those that need what its config says (`optIn`) kept only when it
+ * says so: the copy streams with one partition per project it follows (and the snapshot parts likewise), the lead
+ * trader's only for a lead trader.
+ */
+export function streamsForAccount(streams: readonly StreamDef[], mode: AccountMode, copy: CopyTrading | undefined): StreamDef[] {
+  const projects = copy?.projects ?? [];
+  return streamsOf(streams, mode).flatMap((s): StreamDef[] => {
+    if (s.kind === 'paged') {
+      if (s.optIn === 'leadTrader') return copy?.leadTrader === true ? [s] : [];
+      if (s.optIn === 'copyProjects') return projects.length === 0 ? [] : [{ ...s, partitions: projects.map((id) => ({ name: id, params: { projectId: id }, accountType: 'copy' })) }];
+      return [s];
+    }
+    const parts = s.parts.flatMap((p): SnapshotPart[] => (p.optIn !== 'copyProjects' ? [p] : projects.map((id) => ({ ...p, name: p.name, params: { ...p.params, projectId: id }, keyOf: () => id }))));
+    return parts.length === 0 ? [] : [{ ...s, parts }];
+  });
+}
+
 /** A value of a request parameter that selects one partition of a stream, e.g. `{ marginType: 'isolated' }`. */
 export interface PartitionDef {
   /** Stored in every row's `partition` column: the marginType, productType, or '' for none. */
   name: string;
   params: Readonly<Record<string, string>>;
+  /**
+   * The endpoint of this partition when it is not the stream's own (`path`), with its own rate and page reader:
+   * a stream whose partitions are one ledger served by sibling endpoints (uta_financial_records: the unified
+   * account's categories and the funding account).
+   */
+  endpoint?: { path: string; ratePerSecond: number; readPage(data: unknown): PageRead };
   /**
    * The account type whose balance its records move (docs/completeness.md, "Balances"): a span of that account type is covered
    * by the ledger when every partition of this account type is. Absent: its records move no balance.
@@ -20,7 +80,7 @@ export const FUTURES_PARTITIONS: readonly PartitionDef[] = ['USDT-FUTURES', 'COI
   accountType: `${name.split('-')[0]?.toLowerCase() ?? ''}_futures`,
 }));
 
-/** One answer's records, and the cursor to pass as idLessThan for the next page. */
+/** One answer's records, and the cursor to pass for the next page (idLessThan, or the stream's cursor parameter). */
 export interface PageRead {
   records: unknown[];
   cursor: string | undefined;
@@ -45,6 +105,36 @@ export interface PagedStreamDef<Name extends string = string> {
    * profit, loss, fees and funding of their own year.
    */
   carriesLots?: boolean;
+  /**
+   * How many days before the platform's present its docs say its records reach ("Data query range: 366 days", "within
+   * the last 90 days"): where no opening is known (a unified account), a stream that carries lots is read back that far.
+   */
+  reachDays?: number;
+  /** The account modes it is read for (default: classic only). */
+  accountModes?: readonly AccountMode[];
+  /**
+   * Read only where the account's config says (streamsForAccount): `copyProjects`, one partition per copy-trading
+   * project it follows (its `partitions` are then none); `leadTrader`, for a lead trader only.
+   */
+  optIn?: 'copyProjects' | 'leadTrader';
+  /**
+   * The endpoint takes no time range (it lists everything, page by page): no startTime or endTime is sent, and a
+   * window whose records all lie outside it is no sign of misread times. Its windows are as wide as a run's range.
+   */
+  windowless?: boolean;
+  /** The record's key where no one field identifies it (records without an id); default: the keyField's value. */
+  keyOf?(record: Record<string, unknown>): string;
+  /**
+   * Refusals that mean the account has no such records (a follower asking for a lead trader's shares): the window is
+   * read, empty, instead of failing the stream.
+   */
+  emptyWhen?(error: { httpStatus: number; platformCode: string }): boolean;
+  /**
+   * How the next page is asked for (default `{ param: 'idLessThan', descending: true }`): the parameter that carries
+   * the cursor, and whether the cursor is a record id that falls page by page (checked to, so a stuck cursor stops
+   * the window) or a token the platform hands out (checked only to change).
+   */
+  cursor?: { param: string; descending: boolean };
   /** The record schema: known fields checked, unknown fields kept. */
   schema: z.ZodObject;
   /** The field that identifies a record (deduplication and the raw key). */
@@ -74,6 +164,10 @@ export interface SnapshotPart {
   readPage(data: unknown): unknown[];
   /** The record's key inside its snapshot and part; default: the stream's keyField. */
   keyOf?(record: Record<string, unknown>): string;
+  /** The account modes it is read for (default: classic only). */
+  accountModes?: readonly AccountMode[];
+  /** Asked once per copy-trading project the account follows, with its projectId (streamsForAccount). */
+  optIn?: 'copyProjects';
 }
 
 /** A stream read once per run as a snapshot (balances): each part once, all under one snapshot time. */
@@ -81,6 +175,8 @@ export interface SnapshotStreamDef<Name extends string = string> {
   kind: 'snapshot';
   name: Name;
   parts: readonly SnapshotPart[];
+  /** The account modes it is read for (default: classic only); each part says its own too. */
+  accountModes?: readonly AccountMode[];
   schema: z.ZodObject;
   keyField: string;
   optionalFields?: readonly string[];

@@ -1,6 +1,7 @@
 import { readSqlFile } from './sql-files.js';
 import { hasTables } from './tables.js';
 import { timestampTzSql } from './time-values.js';
+import type { Window } from '../time/window.js';
 
 /** The file that makes holding_quantities. */
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';
@@ -22,6 +23,23 @@ export interface BalanceBreak {
   expected: string;
   reported: string;
   difference: string;
+}
+
+/** A running-balance step that adds up only with the record's movement reversed (view sign_mismatches). */
+export interface SignMismatch {
+  account: string;
+  stream: string;
+  partition: string;
+  asset: string;
+  ts: number;
+  sourceId: string;
+  /** The type as the platform spelled it, and the field that names it. */
+  field: string;
+  type: string;
+  amount: string;
+  /** What the ledger books for it, and the balance's own step (its opposite). */
+  booked: string;
+  step: string;
 }
 
 export interface Unexplained {
@@ -60,10 +78,11 @@ export interface Holding {
 }
 
 export interface Completeness {
-  /** How many breaks and unpaired transfers there are; the lists hold the first LISTED of each. */
-  counts: { breaks: number; unpaired: number };
+  /** How many breaks, sign mismatches and unpaired transfers there are; the lists hold the first LISTED of each. */
+  counts: { breaks: number; signMismatches: number; unpaired: number };
   /** Findings: each makes a run incomplete (exit 4). */
   breaks: BalanceBreak[];
+  signMismatches: SignMismatch[];
   unexplained: Unexplained[];
   /** Listed, not findings: each may be a record missing, or a transfer with a sub-account. */
   unpaired: UnpairedTransfer[];
@@ -101,13 +120,17 @@ export const LISTED = 1000;
 const QUERIES = {
   // The chains are walked once for the steps and the breaks (balance_breaks is the checked steps that broke).
   steps: `SELECT account, count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked,
-       count(*) FILTER (WHERE checked AND broken) AS breaks FROM lp_balance_steps() GROUP BY account ORDER BY account`,
+       count(*) FILTER (WHERE checked AND broken AND NOT reversed) AS breaks, count(*) FILTER (WHERE checked AND broken AND reversed) AS reversed
+     FROM lp_balance_steps() GROUP BY account ORDER BY account`,
   breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS ts_ms, lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
        lp_decimal_text(difference) AS difference FROM balance_breaks
      QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
+  signMismatches: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS ts_ms, field, type, lp_decimal_text(amount) AS amount,
+       lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step FROM sign_mismatches
+     QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
   unexplained: `SELECT account, account_type, asset, epoch_ms(period_start) AS f, epoch_ms(period_end) AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
        lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
-     FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots')
+     FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots', 'copy')
      ORDER BY account, f, account_type, asset`,
   // lp_whole_snapshots() holds each account type's snapshot once: its pairs are its snapshots less one.
   snapshots: `SELECT account, count(DISTINCT snapshot_at) AS taken, count(*) - count(DISTINCT account_type) AS pairs
@@ -132,6 +155,10 @@ const toBreak = (r: Row): BalanceBreak => ({
   account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['ts_ms']),
   sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
 });
+const toSignMismatch = (r: Row): SignMismatch => ({
+  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['ts_ms']),
+  sourceId: text(r['source_id']), field: text(r['field']), type: text(r['type']), amount: text(r['amount']), booked: amountText(r['booked']), step: amountText(r['step']),
+});
 const toUnexplained = (r: Row): Unexplained => ({
   account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), periodStart: ms(r['f']), periodEnd: ms(r['t']),
   snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
@@ -142,7 +169,7 @@ const toUnpaired = (r: Row): UnpairedTransfer => ({
 });
 
 const nothingFound = (): Completeness => ({
-  counts: { breaks: 0, unpaired: 0 }, breaks: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, snapshots: { taken: 0, pairs: 0 }, unavailable: [], withoutSnapshot: [],
+  counts: { breaks: 0, signMismatches: 0, unpaired: 0 }, breaks: [], signMismatches: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, snapshots: { taken: 0, pairs: 0 }, unavailable: [], withoutSnapshot: [],
 });
 
 /**
@@ -150,7 +177,7 @@ const nothingFound = (): Completeness => ({
  * made the views. An account with nothing to say is absent: completenessOf gives it an empty one.
  */
 export async function readCompletenessByAccount(warehouse: Warehouse): Promise<Map<string, Completeness> | undefined> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'sign_mismatches', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
   const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], undefined);
   const found = new Map<string, Completeness>();
   const of = (r: Row): Completeness => {
@@ -163,11 +190,13 @@ export async function readCompletenessByAccount(warehouse: Warehouse): Promise<M
     const c = of(r);
     c.steps = { checked: Number(r['checked']), unchecked: Number(r['unchecked']) };
     c.counts.breaks = Number(r['breaks']);
+    c.counts.signMismatches = Number(r['reversed']);
   }
   for (const r of await read('snapshots')) of(r).snapshots = { taken: Number(r['taken']), pairs: Number(r['pairs']) };
   for (const r of await read('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
   const any = (count: (c: Completeness) => number) => [...found.values()].some((c) => count(c) > 0);
   if (any((c) => c.counts.breaks)) for (const r of await read('breaks')) of(r).breaks.push(toBreak(r));
+  if (any((c) => c.counts.signMismatches)) for (const r of await read('signMismatches')) of(r).signMismatches.push(toSignMismatch(r));
   if (any((c) => c.counts.unpaired)) for (const r of await read('unpaired')) of(r).unpaired.push(toUnpaired(r));
   for (const r of await read('unexplained')) of(r).unexplained.push(toUnexplained(r));
   for (const r of await read('unavailable')) of(r).unavailable.push({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) });
@@ -192,8 +221,9 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
 export function mergeCompleteness(parts: readonly Completeness[]): Completeness {
   const sum = (f: (c: Completeness) => number) => parts.reduce((n, c) => n + f(c), 0);
   return {
-    counts: { breaks: sum((c) => c.counts.breaks), unpaired: sum((c) => c.counts.unpaired) },
+    counts: { breaks: sum((c) => c.counts.breaks), signMismatches: sum((c) => c.counts.signMismatches), unpaired: sum((c) => c.counts.unpaired) },
     breaks: parts.flatMap((c) => c.breaks),
+    signMismatches: parts.flatMap((c) => c.signMismatches),
     unexplained: parts.flatMap((c) => c.unexplained),
     unpaired: parts.flatMap((c) => c.unpaired),
     steps: { checked: sum((c) => c.steps.checked), unchecked: sum((c) => c.steps.unchecked) },
@@ -203,8 +233,8 @@ export function mergeCompleteness(parts: readonly Completeness[]): Completeness 
   };
 }
 
-/** How many findings make the run incomplete: every break and every unexplained difference. */
-export const findingsOf = (c: Completeness): number => c.counts.breaks + c.unexplained.length;
+/** How many findings make the run incomplete: every break, every sign mismatch and every unexplained difference. */
+export const findingsOf = (c: Completeness): number => c.counts.breaks + c.counts.signMismatches + c.unexplained.length;
 
 /**
  * Makes the holdings again when one of `instants` (a run's range ends) is not among them: holding_quantities is
@@ -243,4 +273,61 @@ export async function readHoldings(warehouse: Warehouse, instants: readonly numb
     account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), asOf: ms(r['t']),
     quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
   }));
+}
+
+/** An open loan as the last snapshot shows it (table loans). */
+export interface OpenLoan {
+  account: string;
+  asOf: number;
+  orderId: string;
+  coin: string;
+  amount: string | null;
+  interest: string | null;
+  collateralCoin: string | null;
+  collateralAmount: string | null;
+}
+
+/** The bots' result between two snapshots: a residual, never booked (view bot_results). */
+export interface BotResult {
+  account: string;
+  asset: string;
+  from: number;
+  to: number;
+  change: string | null;
+  transfers: string | null;
+  residual: string | null;
+}
+
+/**
+ * What the balances show beside the holdings and no record books (docs/completeness.md, "Open loans" and "Bots and
+ * copy trading: residuals"): the open loans of each account's latest snapshot, and the bots' residuals of the periods
+ * that end in `range` (every period without one). Empty before a transform made the tables.
+ */
+export async function readResiduals(warehouse: Warehouse, range: Window | undefined, account?: string): Promise<{ loans: OpenLoan[]; bots: BotResult[] }> {
+  if (!(await warehouse.exclusive((c) => hasTables(c, ['loans', 'bot_results'])))) return { loans: [], bots: [] };
+  const opt = (v: unknown): string | null => (v === null ? null : String(v));
+  const loanRows = await rows(
+    warehouse,
+    `SELECT account, epoch_ms(as_of) AS at_ms, order_id, coin, lp_decimal_text(amount) AS amount, lp_decimal_text(interest) AS interest, collateral_coin,
+       lp_decimal_text(collateral_amount) AS collateral_amount
+     FROM (SELECT * FROM loans QUALIFY as_of = max(as_of) OVER (PARTITION BY account))/*where*/
+     ORDER BY account, order_id`,
+    account,
+  );
+  const within = range === undefined ? '' : ` AND period_end > ${timestampTzSql(range.start)} AND period_end <= ${timestampTzSql(range.end)}`;
+  const botRows = await rows(
+    warehouse,
+    `SELECT account, asset, epoch_ms(period_start) AS f, epoch_ms(period_end) AS t, lp_decimal_text(bot_assets_change) AS change,
+       lp_decimal_text(net_strategy_transfers) AS transfers, lp_decimal_text(residual) AS residual
+     FROM (SELECT * FROM bot_results WHERE true${within})/*where*/
+     ORDER BY account, f, asset`,
+    account,
+  );
+  return {
+    loans: loanRows.filter((r) => r['order_id'] !== null).map((r) => ({
+      account: text(r['account']), asOf: ms(r['at_ms']), orderId: text(r['order_id']), coin: text(r['coin']), amount: opt(r['amount']), interest: opt(r['interest']),
+      collateralCoin: opt(r['collateral_coin']), collateralAmount: opt(r['collateral_amount']),
+    })),
+    bots: botRows.map((r) => ({ account: text(r['account']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']), change: opt(r['change']), transfers: opt(r['transfers']), residual: opt(r['residual']) })),
+  };
 }

@@ -1,5 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { STREAMS } from '../streams/index.js';
+import { readFor, type PagedStreamDef } from '../streams/stream.js';
+import { readAccountModes } from './account-modes.js';
 import { mergeWindows, uncovered, type Window } from '../time/window.js';
 import { timestampTz } from './time-values.js';
 import type { Warehouse } from './warehouse.js';
@@ -103,14 +105,19 @@ export async function coverageOfRange(
       options.accounts ??
       (await c.runAndReadAll('SELECT DISTINCT account FROM coverage ORDER BY 1')).getRows().map((r) => ({ name: String(r[0]), end: options.now }));
     const out: StreamCoverage[] = [];
+    const modes = await readAccountModes(c);
     for (const account of accounts) {
+      // Only the streams of the account's kind (docs/unified-accounts.md): it never reads the others.
+      const mode = modes.get(account.name) ?? 'classic';
       const end = Math.max(options.range.start, Math.min(options.range.end, account.end));
       const held = options.streams === undefined ? new Set((await c.runAndReadAll('SELECT DISTINCT stream FROM coverage WHERE account = $a', { a: account.name })).getRows().map((r) => String(r[0]))) : undefined;
       for (const stream of STREAMS) {
-        if (stream.kind !== 'paged' || !(options.streams?.includes(stream.name) ?? held?.has(stream.name) === true)) continue;
+        if (stream.kind !== 'paged' || !readFor(stream, mode) || !(options.streams?.includes(stream.name) ?? held?.has(stream.name) === true)) continue;
         const coverage = await readCoverage(c, account.name, stream.name);
         const done = (partition: string) => coverage.filter((r) => r.partition === partition && r.status === 'done').map((r) => r.window);
-        const gaps = mergeWindows(stream.partitions.flatMap((p) => uncovered(options.range.start, end, done(p.name))));
+        // A copy stream's partitions are the projects it was read for (its config's), as its coverage names them.
+        const partitions = (stream as PagedStreamDef).optIn === 'copyProjects' ? [...new Set(coverage.map((r) => r.partition))] : stream.partitions.map((p) => p.name);
+        const gaps = mergeWindows(partitions.flatMap((p) => uncovered(options.range.start, end, done(p))));
         // Covered: what every partition has read, within the range.
         const covered = uncovered(options.range.start, options.range.end, gaps).filter((w) => w.start < end);
         const unreachable = mergeWindows(coverage.filter((r) => r.status === 'unreachable' && r.window.start < end && r.window.end > options.range.start).map((r) => r.window));

@@ -1,4 +1,4 @@
-import type { PartitionDef } from '../streams/stream.js';
+import { readFor, type AccountMode, type PartitionDef } from '../streams/stream.js';
 import { STREAMS } from '../streams/index.js';
 import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
@@ -40,6 +40,9 @@ function columnLines(names: readonly string[]): string {
   return lines.join(',\n');
 }
 
+/** The kinds of account, each with the streams it reads (docs/unified-accounts.md). */
+const ACCOUNT_MODES: readonly AccountMode[] = ['classic', 'uta'];
+
 /** A model made from a stream's model: the view of the table macro of the same name in the stream's SQL model. */
 function derivedView(model: Model): string {
   return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT * FROM lp_${model.name}();`;
@@ -57,7 +60,13 @@ export function modelsFile(): string {
   const paired = LEDGER_SOURCES.filter((m) => m.ledger === 'paired');
   const alone = LEDGER_SOURCES.filter((m) => m.ledger === 'alone');
   const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(',\n  ');
-  const moving = STREAMS.flatMap((s) => (s.kind === 'paged' ? (s.partitions as readonly PartitionDef[]).flatMap((p) => (p.accountType === undefined ? [] : [`(${literal(s.name)}, ${literal(p.name)}, ${literal(p.accountType)})`])) : []));
+  const moving = STREAMS.flatMap((s) =>
+    s.kind === 'paged'
+      ? (s.partitions as readonly PartitionDef[]).flatMap((p) =>
+          p.accountType === undefined ? [] : ACCOUNT_MODES.filter((mode) => readFor(s, mode)).map((mode) => `(${literal(s.name)}, ${literal(p.name)}, ${literal(p.accountType as string)}, ${literal(mode)})`),
+        )
+      : [],
+  );
   return `${GENERATED}
 -- The models of the streams typed at load: views on their typed tables (sql/models/<stream>.sql types the records
 -- as they load), and the models made from them.
@@ -71,10 +80,11 @@ SELECT * FROM (VALUES
   ${booked}) AS s(source, paired);
 
 -- The streams and partitions whose records move each account type's balances (each partition's accountType,
--- src/streams/): a span of an account type is covered by the ledger when each of them is (sql/completeness/).
+-- src/streams/), for each kind of account that reads them (docs/unified-accounts.md): a span of an account type is
+-- covered by the ledger when each of those of the account's kind is (sql/completeness/).
 CREATE OR REPLACE MACRO lp_account_type_sources() AS TABLE
 SELECT * FROM (VALUES
-  ${moving.join(',\n  ')}) AS s(stream, partition, account_type);
+  ${moving.join(',\n  ')}) AS s(stream, partition, account_type, account_mode);
 
 -- The ledger's legs of every record it books (each stream's lp_legs_<stream>): those that pair with the other
 -- legs of their stream and millisecond into one trade, and those that stand alone. The ledger and the checks read

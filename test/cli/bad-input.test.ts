@@ -89,14 +89,15 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
       () => yearEnd(),
       { LEDGERPIPE_API_SECRET: 'not-the-secret' },
       3,
-      'ledgerpipe: the platform refused GET /api/v2/account/all-account-balance: HTTP 400, code 40009 "sign signature error"; check the secret in LEDGERPIPE_API_SECRET (or your profile\'s variable)',
+      // The first signed request asks the account's kind (docs/unified-accounts.md).
+      'ledgerpipe: the platform refused GET /api/v3/account/settings: HTTP 400, code 40009 "sign signature error"; check the secret in LEDGERPIPE_API_SECRET (or your profile\'s variable)',
     ],
     [
       'a wrong passphrase',
       () => yearEnd(),
       { LEDGERPIPE_API_PASSPHRASE: 'WrongPass99' },
       3,
-      'ledgerpipe: the platform refused GET /api/v2/account/all-account-balance: HTTP 400, code 40012 "apikey/password is incorrect"; check the passphrase in LEDGERPIPE_API_PASSPHRASE (or your profile\'s variable)',
+      'ledgerpipe: the platform refused GET /api/v3/account/settings: HTTP 400, code 40012 "apikey/password is incorrect"; check the passphrase in LEDGERPIPE_API_PASSPHRASE (or your profile\'s variable)',
     ],
     [
       'nothing listening at the base URL',

@@ -126,9 +126,10 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
       // One consistent account, nothing dropped: no finding, every transfer paired, every balance endpoint read.
       completeness: {
         findings: 0,
-        counts: { balance_breaks: 0, unexplained: 0, unpaired_transfers: 0 },
+        counts: { balance_breaks: 0, sign_mismatches: 0, unexplained: 0, unpaired_transfers: 0 },
         running_balance_steps: (manifest as unknown as { completeness: { running_balance_steps: unknown } }).completeness.running_balance_steps,
         balance_breaks: [],
+        sign_mismatches: [],
         unexplained: [],
         unpaired_transfers: [],
         unavailable: [],

@@ -22,12 +22,14 @@ beforeAll(async () => {
     accounts: accounts.map(([account]) => {
       const prefix = `REPLAY_${account.toUpperCase()}`;
       Object.assign(env, { [`${prefix}_KEY`]: `key-${account}`, [`${prefix}_SECRET`]: 'replay-secret', [`${prefix}_PASSPHRASE`]: 'replay-pass' });
-      return { name: account, baseUrl: replay.baseUrl, env: { key: `${prefix}_KEY`, secret: `${prefix}_SECRET`, passphrase: `${prefix}_PASSPHRASE` } };
+      // The docs' account is a lead trader: its profit shares are read (docs/unified-accounts.md, "Copy trading").
+      const copy = account === 'docs' ? { copyTrading: { leadTrader: true } } : {};
+      return { name: account, baseUrl: replay.baseUrl, env: { key: `${prefix}_KEY`, secret: `${prefix}_SECRET`, passphrase: `${prefix}_PASSPHRASE` }, ...copy };
     }),
   };
   await writeFile(join(dir, 'config.json'), JSON.stringify(config));
   run = await runCliHere(
-    ['run', 'year-end', '--from', '2021-07-01', '--to', '2025-09-01', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
+    ['run', 'year-end', '--from', '2021-07-01', '--to', '2025-12-01', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
       '--format', 'csv,parquet,koinly,cointracking', '--rate-scale', '1000', '--quiet'],
     { env },
   );
@@ -68,6 +70,10 @@ const LEDGER: readonly (readonly (string | null)[])[] = [
   ['earlier', 'spot_tax_records:1:main', 'interest_earned', 'AIBB', '6018333.33333333', null],
   ['earlier', 'withdrawals:1:main', 'withdrawal', 'USDT', '-10', null],
   ['earlier', 'withdrawals:912533114861326336:main', 'withdrawal', 'USDT', '-10', null],
+  // The unified account's docs' example: a buy of BGB, its fee a record of its own, one trade of one millisecond.
+  ['unified', 'uta_tax_records:1375573238088888367:main', 'trade_in', 'BGB', '0.5696', 'uta_tax_records:SPOT::1763688137552'],
+  ['unified', 'uta_tax_records:1375573238088888368:main', 'trade_fee', 'BGB', '-0.0004556178732628', 'uta_tax_records:SPOT::1763688137552'],
+  ['unified', 'uta_tax_records:1375573238088888369:main', 'trade_out', 'USDT', '-1.9998656', 'uta_tax_records:SPOT::1763688137552'],
   ['variants', 'futures_fills:1103122437840805891:fee1', 'trading_fee', 'BTC', '-0.0000021', null],
   ['variants', 'futures_fills:1103122437840805891:pnl', 'realized_pnl', 'BTC', '0.00012', null],
   ['variants', 'futures_fills:1103122437840805892:fee1', 'trading_fee', 'USDT', '-0.02161596', null],
@@ -77,6 +83,7 @@ const LEDGER: readonly (readonly (string | null)[])[] = [
   ['variants', 'margin_records:11:main', 'trade_in', 'BTC', '0.01', 'margin_records:crossed:BTCUSDT:1686129290000'],
   ['variants', 'margin_records:12:main', 'trade_out', 'USDT', '-265.5', 'margin_records:crossed:BTCUSDT:1686129290000'],
   ['variants', 'margin_records:13:main', 'unreviewed', 'USDT', '-100', null],
+  ['variants', 'spot_tax_records:22:main', 'strategy_transfer', 'USDT', '4', null],
   ['zh', 'withdrawals:912533114861326336:main', 'withdrawal', 'USDT', '-10', null],
 ];
 
@@ -87,7 +94,7 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     // examples are fragments of accounts: what they sell, no record of theirs acquired (docs/history.md).
     expect([run.status, run.stderr]).toEqual([
       4,
-      'ledgerpipe: 4 disposal slices of 2021-07-01 to 2025-09-01 have no acquisition (BGB 0.034237039452, BTC 0.99971): the lots held before the history ledgerpipe could read are not known; fill in the cost of each --opening-lots line the summary lists and give the file with --opening-lots (docs/history.md); 1 running-balance break: records missing or misread; see balance_breaks and reconciliation (docs/completeness.md, "Completeness")\n',
+      'ledgerpipe: 4 disposal slices of 2021-07-01 to 2025-12-01 have no acquisition (BGB 0.034237039452, BTC 0.99971): the lots held before the history ledgerpipe could read are not known; fill in the cost of each --opening-lots line the summary lists and give the file with --opening-lots (docs/history.md); 1 running-balance break and 1 type booked with the sign opposite to the balance\'s step: records missing or misread; see balance_breaks, sign_mismatches and reconciliation (docs/completeness.md, "Completeness")\n',
     ]);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
@@ -96,6 +103,23 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
       expect(await rows(warehouse, 'SELECT account, stream, account_type, source_id, lp_decimal_text(amount) AS amount FROM unpaired_transfers ORDER BY ALL')).toEqual([
         { account: 'docs', stream: 'margin_records', account_type: 'margin_crossed', source_id: '1', amount: '13333' },
         { account: 'docs', stream: 'p2p_tax_records', account_type: 'funding', source_id: '152526631', amount: '1' },
+      ]);
+      // The variant's "Automatic deposit" written 4 while its balance fell by 4: a sign mismatch, not a break.
+      expect(await rows(warehouse, 'SELECT account, stream, source_id, type, lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step FROM sign_mismatches')).toEqual([
+        { account: 'variants', stream: 'spot_tax_records', source_id: '22', type: 'Automatic deposit', booked: '4', step: '-4' },
+      ]);
+      // The unified account: found by its settings (accountMode hybrid), read through the v3 endpoints only; the docs'
+      // tax example one trade of three legs, its BGB balance chained across the fee record; the financial example
+      // booked from the tax records (by category).
+      expect(await rows(warehouse, "SELECT account, mode, account_mode FROM account_modes WHERE mode = 'uta'")).toEqual([{ account: 'unified', mode: 'uta', account_mode: 'hybrid' }]);
+      expect(await rows(warehouse, "SELECT DISTINCT stream FROM coverage WHERE account = 'unified' ORDER BY 1")).toEqual([{ stream: 'uta_financial_records' }, { stream: 'uta_tax_records' }]);
+      expect(await rows(warehouse, "SELECT count(*) FILTER (WHERE checked) AS checked FROM lp_balance_steps() WHERE account = 'unified'")).toEqual([{ checked: '1' }]);
+      // The lead trader's share (the docs' example) is read; the futures records book such shares (the catalog).
+      expect(await rows(warehouse, 'SELECT account, profit_id, coin, lp_decimal_text(profit) AS profit FROM lead_trader_profits')).toEqual([{ account: 'docs', profit_id: '1', coin: 'USDT', profit: '1' }]);
+      // The docs' open loan, as of the run; the unified account's loans endpoint (no published example) is not served.
+      expect(await rows(warehouse, 'SELECT account, order_id, coin, lp_decimal_text(amount) AS amount, collateral_coin, lp_decimal_text(collateral_amount) AS pledged, unavailable IS NOT NULL AS unavailable FROM loans ORDER BY account, order_id')).toEqual([
+        { account: 'docs', order_id: '1', coin: 'ETH', amount: '1', collateral_coin: 'USDT', pledged: '2619.69231032', unavailable: 'false' },
+        { account: 'unified', order_id: null, coin: null, amount: null, collateral_coin: null, pledged: null, unavailable: 'true' },
       ]);
       expect(await rows(warehouse, 'SELECT account, stream, asset, source_id, lp_decimal_text(expected) AS expected, lp_decimal_text(difference) AS difference FROM balance_breaks')).toEqual([
         { account: 'earlier', stream: 'spot_tax_records', asset: 'AIBB', source_id: '1050266154437103616', expected: '474594166.66666639', difference: '-6018333.33333333' },
@@ -110,7 +134,7 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
 
   it('writes tax files whose import gives each account the ledger\'s net change less internal transfers, exactly', async () => {
     const from = Date.UTC(2021, 6, 1);
-    const to = Date.UTC(2025, 8, 1);
+    const to = Date.UTC(2025, 11, 1);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     let ledger: string[];
     try {
@@ -120,6 +144,7 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
       expect(await rows(warehouse, "SELECT account, entry_id, split_part(reason, ':', 1) AS reason FROM tax_export_excluded ORDER BY account, entry_id")).toEqual([
         { account: 'docs', entry_id: 'margin_records:1:main', reason: 'internal_transfer' },
         { account: 'docs', entry_id: 'p2p_tax_records:152526631:main', reason: 'internal_transfer' },
+        { account: 'variants', entry_id: 'spot_tax_records:22:main', reason: 'internal_transfer' },
       ]);
     } finally {
       await warehouse.close();
@@ -132,6 +157,8 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
       'docs USDT 101003584040000000000',
       'earlier AIBB 12036666666666660000000000',
       'earlier USDT 3584040000000000',
+      'unified BGB 569144382126737200',
+      'unified USDT -1999865600000000000',
       'variants BGB -17118519726000000',
       'variants BTC 10107900000000000',
       'variants USDT -362021615960000000000',
@@ -166,6 +193,11 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
         ['docs', 'spot', 'USDT', null, null, '0', null],
         ['docs', 'usdt_futures', 'USDT', null, null, null, null],
         ['idle', 'usdt_futures', 'USDT', null, null, '19.88811074', null],
+        // The unified account's docs' examples: the funding account's available + frozen, the unified account's balance.
+        ['unified', 'funding', 'BGB', null, null, '0.01', null],
+        ['unified', 'funding', 'USDT', null, null, '0.04', null],
+        ['unified', 'unified', 'BGB', null, null, '1.15582129', null],
+        ['unified', 'unified', 'USDT', null, null, '6.19300826', null],
       ]);
       // Every field as served is kept, the misspelled one of the docs' example too.
       expect(await rows(warehouse, "SELECT json_extract_string(fields, '$.unionTotalMagin') AS v FROM asset_balances WHERE account = 'docs' AND account_type = 'usdt_futures'")).toEqual([{ v: '111,1' }]);

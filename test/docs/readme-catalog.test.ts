@@ -19,6 +19,11 @@ const SOURCES: readonly [string, string][] = [
   ['futures_tax_records', 'Futures tax records'],
   ['spot_tax_records', 'Spot tax records'],
   ['p2p_tax_records', 'P2P tax records'],
+  ['uta_tax_records', 'Unified account tax records (docs/unified-accounts.md)'],
+  ['uta_financial_records', 'Unified account financial records (docs/unified-accounts.md)'],
+  ['copy_transfers', 'Copy-trading transfers (docs/unified-accounts.md)'],
+  ['copy_profit_shares', 'Copy-trading profit shares (docs/unified-accounts.md)'],
+  ['lead_trader_profits', 'Lead-trader profit shares (docs/unified-accounts.md)'],
   ['ledgerpipe', 'Rules of ledgerpipe itself'],
 ];
 

@@ -35,6 +35,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-paging-'));
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    // A classic key, as the platform answers it on the unified accounts' settings (docs/unified-accounts.md).
+    if (url.pathname === '/api/v3/account/settings') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: '40084', msg: 'Classic Account mode', requestTime: Date.now(), data: null }));
+      return;
+    }
     const data =
       url.pathname === '/api/v2/public/time'
         ? { serverTime: String(Date.now()) }

@@ -25,7 +25,9 @@ beforeAll(async () => {
     const start = Number(url.searchParams.get('startTime'));
     const end = Number(url.searchParams.get('endTime'));
     let body: unknown = { code: '00000', msg: 'success', data: { serverTime: String(Date.now()) } };
-    if (url.pathname !== '/api/v2/public/time') {
+    // A classic key, as the platform answers it on the unified accounts' settings (docs/unified-accounts.md).
+    if (url.pathname === '/api/v3/account/settings') body = { code: '40084', msg: 'Classic Account mode', data: null };
+    else if (url.pathname !== '/api/v2/public/time') {
       windows.push(`${(start - FROM) / DAY}-${(end + 1 - FROM) / DAY}`);
       body =
         end - start > 2 * DAY

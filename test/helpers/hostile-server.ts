@@ -54,7 +54,10 @@ export async function startHostile(handlers: Readonly<Record<string, HostileHand
       ? handler(request)
       : url.pathname === '/api/v2/public/time'
         ? ok({ serverTime: String(Date.now()) })
-        : ok(EMPTY[url.pathname] ?? []);
+        : url.pathname === '/api/v3/account/settings'
+          // A classic key, as the platform answers it there (docs/unified-accounts.md).
+          ? { status: 400, body: { code: '40084', msg: 'Classic Account mode', requestTime: Date.now(), data: null } }
+          : ok(EMPTY[url.pathname] ?? []);
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     const send = (): void => {
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers });

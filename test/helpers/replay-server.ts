@@ -22,7 +22,10 @@ interface Endpoint {
   defaultPartition?: string;
   /** Required parameters that records must equal, field for field (advList's side and status, as the live docs say). */
   filters?: readonly string[];
-  shape: 'array' | 'fills' | 'adverts' | 'snapshot';
+  /** The page is `{list, cursor}` (v3), `{profitList, endId}` (copy trading), or the answer's `data` as published (`whole`). */
+  shape: 'array' | 'fills' | 'adverts' | 'snapshot' | 'list' | 'profitList' | 'whole';
+  /** The parameter that pages (default idLessThan; the v3 endpoints' `cursor`). */
+  cursorParam?: string;
 }
 
 const ENDPOINTS: readonly Endpoint[] = [
@@ -43,6 +46,18 @@ const ENDPOINTS: readonly Endpoint[] = [
   { path: '/api/v2/earn/account/assets', prefix: 'earn-assets--', key: 'coin', shape: 'snapshot' },
   { path: '/api/v2/account/funding-assets', prefix: 'funding-assets--', key: 'coin', shape: 'snapshot' },
   { path: '/api/v2/account/bot-assets', prefix: 'bot-assets--', key: 'coin', partitionParam: 'accountType', defaultPartition: 'futures', shape: 'snapshot' },
+  // A unified account (docs/unified-accounts.md): an account without a settings example is answered 404 there, as an
+  // address that serves no v3 endpoint is, and is read as classic.
+  { path: '/api/v3/account/settings', prefix: 'uta-settings--', key: 'uid', shape: 'whole' },
+  { path: '/api/v3/tax/records', prefix: 'uta-tax-records--', key: 'id', partitionParam: 'bizType', defaultPartition: 'SPOT', shape: 'array', cursorParam: 'cursor' },
+  { path: '/api/v3/account/financial-records', prefix: 'uta-financial-records--', key: 'id', partitionParam: 'category', defaultPartition: 'SPOT', shape: 'list', cursorParam: 'cursor' },
+  // No published example of the funding account's records: an empty list.
+  { path: '/api/v3/account/funding-financial-records', prefix: 'uta-funding-financial-records--', key: 'id', shape: 'list', cursorParam: 'cursor' },
+  { path: '/api/v3/account/assets', prefix: 'uta-assets--', key: 'coin', shape: 'whole' },
+  { path: '/api/v3/account/funding-assets', prefix: 'uta-funding-assets--', key: 'coin', shape: 'snapshot' },
+  // A lead trader's profit shares, and open loans (docs/completeness.md, "Open loans").
+  { path: '/api/v2/copy/mix-trader/profit-history-details', prefix: 'lead-trader-profits--', key: 'profitId', shape: 'profitList' },
+  { path: '/api/v2/earn/loan/ongoing-orders', prefix: 'loan-orders--', key: 'orderId', shape: 'snapshot' },
 ];
 
 type Row = Record<string, unknown>;
@@ -51,11 +66,11 @@ type Row = Record<string, unknown>;
 function recordsOf(fixture: { response?: { data?: unknown }; data?: unknown }): Row[] {
   const data = fixture.response !== undefined ? fixture.response.data : fixture.data;
   if (Array.isArray(data)) return data as Row[];
-  const page = (data ?? {}) as { fillList?: Row[]; advList?: Row[]; merchantList?: Row[] };
-  return page.fillList ?? page.advList ?? page.merchantList ?? [];
+  const page = (data ?? {}) as { fillList?: Row[]; advList?: Row[]; merchantList?: Row[]; list?: Row[]; profitList?: Row[] };
+  return page.fillList ?? page.advList ?? page.merchantList ?? page.list ?? page.profitList ?? [];
 }
 
-const timeOf = (r: Row): number => Number(r['ts'] ?? r['cTime'] ?? r['ctime']);
+const timeOf = (r: Row): number => Number(r['ts'] ?? r['cTime'] ?? r['ctime'] ?? r['profitTime']);
 const byIdDescending = (key: string) => (a: Row, b: Row) => {
   const x = BigInt(String(a[key]));
   const y = BigInt(String(b[key]));
@@ -109,7 +124,9 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
       const endpoint = ENDPOINTS.find((e) => file.startsWith(e.prefix));
       if (endpoint === undefined) throw new Error(`replay: no endpoint serves ${file}`);
       const fixture = JSON.parse(await readFile(`${REAL_FIXTURES}${file}`, 'utf8')) as { response?: { data?: unknown }; data?: unknown };
-      const rows = recordsOf(fixture).map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }));
+      // A `whole` answer is served as published: its data is the one "record".
+      const whole = endpoint.shape === 'whole' ? [(fixture.response !== undefined ? fixture.response.data : fixture.data) as Row] : undefined;
+      const rows = (whole ?? recordsOf(fixture)).map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }));
       byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), ...rows]);
     }
     served.set(apiKey, { account, registeredAt, byPath });
@@ -138,6 +155,10 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
     requests.push({ account: who.account, path: endpoint.path });
     const rows = who.byPath.get(endpoint.path) ?? [];
     const q = url.searchParams;
+    if (endpoint.shape === 'whole') {
+      if (rows.length === 0) return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
+      return send(res, 200, ok((rows[0] as { record: Row }).record));
+    }
     if (endpoint.shape === 'snapshot') {
       const part = endpoint.partitionParam === undefined ? undefined : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition);
       return send(res, 200, ok(rows.filter((r) => part === undefined || r.partition === part).map((r) => r.record)));
@@ -149,7 +170,7 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
     // As the live service answered a window older than its reach (ccxt/ccxt#21502; docs/history.md).
     if (options.reachFrom !== undefined && start < options.reachFrom) return send(res, 400, { code: '43111', msg: 'param error time range illegal', requestTime: Date.now(), data: null });
     const partition = endpoint.partitionParam === undefined ? '' : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition ?? '');
-    const below = q.get('idLessThan');
+    const below = q.get(endpoint.cursorParam ?? 'idLessThan');
     const limit = Number(q.get('limit') ?? 20);
     const page = rows
       .filter((r) => r.partition === (endpoint.partitionParam === undefined ? r.partition : partition))
@@ -162,6 +183,8 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
     const last = page.at(-1)?.[endpoint.key];
     if (endpoint.shape === 'fills') return send(res, 200, ok({ fillList: page, endId: last === undefined ? '' : String(last) }));
     if (endpoint.shape === 'adverts') return send(res, 200, ok({ advList: page, minAdvId: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'list') return send(res, 200, ok({ list: page, cursor: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'profitList') return send(res, 200, ok({ profitList: page, endId: last === undefined ? '' : String(last) }));
     return send(res, 200, ok(page));
   };
   const server = createServer(handle);

@@ -169,9 +169,10 @@ describe('a hostile server, through the CLI', () => {
     expect([result.status, lastLine(result.stderr), result.server.requests.map((r) => r.path)]).toEqual([
       2,
       `ledgerpipe: GET /api/v2/spot/wallet/withdrawal-records: ${result.server.baseUrl} answered HTTP 307, a redirect to https://elsewhere.example/time?key=[redacted], which ledgerpipe does not follow; check --base-url: give the API address the platform documents, with its scheme (https)`,
-      // The account's opening is asked first (docs/history.md): this server's answer to it (an empty list) is none
-      // ledgerpipe can read, asked three times, and the opening is left unknown.
-      ['/api/v2/public/time', '/api/v2/spot/account/info', '/api/v2/spot/account/info', '/api/v2/spot/account/info', '/api/v2/spot/wallet/withdrawal-records'],
+      // The account's kind is asked first (docs/unified-accounts.md: a classic key, refused with 40084), then its
+      // opening (docs/history.md): this server's answer to it (an empty list) is none ledgerpipe can read, asked three
+      // times, and the opening is left unknown.
+      ['/api/v2/public/time', '/api/v3/account/settings', '/api/v2/spot/account/info', '/api/v2/spot/account/info', '/api/v2/spot/account/info', '/api/v2/spot/wallet/withdrawal-records'],
     ]);
   });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { balancesAt, keyFrom, units8 } from '../../src/sim/data/accounts.js';
 import { mulUnits } from '../../src/sim/data/decimal.js';
 import { pricer, type PriceUnits } from '../../src/sim/data/markets.js';
-import { DAY_MS, PAGED_STREAMS, type Dataset, type Payload, type PagedStream } from '../../src/sim/data/model.js';
+import { CLASSIC_STREAMS, DAY_MS, PAGED_STREAMS, type Dataset, type Payload, type PagedStream } from '../../src/sim/data/model.js';
 import { NETWORK_FEE_CAPS } from '../../src/sim/data/network-fees.js';
 import { generateRetailDataset } from '../../src/sim/data/retail/dataset.js';
 
@@ -122,7 +122,7 @@ describe('the retail account', () => {
   });
 
   it('keeps its history modest and its year at the scale of the demo', () => {
-    const counts = Object.fromEntries(PAGED_STREAMS.map((s) => [s, [records(s).filter((r) => r.ts < FROM).length, records(s).filter((r) => r.ts >= FROM).length]]));
+    const counts = Object.fromEntries(CLASSIC_STREAMS.map((s) => [s, [records(s).filter((r) => r.ts < FROM).length, records(s).filter((r) => r.ts >= FROM).length]]));
     expect(counts).toEqual({
       margin_records: [45, 18],
       futures_fills: [0, 510],

@@ -72,6 +72,30 @@ function recordsFor(row: CatalogRow, n: number): { records: RawInput[]; leg: (en
               feeDetail: row.field === 'profit' ? [] : [{ deduction: row.type, feeCoin: 'USDT', totalDeductionFee: '0', totalFee: amount }],
             },
           };
+        case 'uta_tax_records':
+          return { stream: row.source, partition: 'SPOT', key: id, ts, payload: { id, coin: 'USDT', type: row.field === 'fee' ? 'TRANSFER_IN' : row.type, amount: main ?? '7', fee, balance: '100', ts: String(ts) } };
+        case 'uta_financial_records': {
+          // The unified account's categories are read by category (their type says only how the balance moves); the
+          // funding account's records by groupType, their fee as field fee, type funding.
+          const funding = row.field === 'groupType' || (row.field === 'fee' && row.type === 'funding');
+          const category = row.field === 'category' ? row.type : funding ? 'funding' : 'SPOT';
+          const type = row.field === 'type' ? row.type : 'TRANSFER_IN';
+          const groupType = row.field === 'groupType' ? row.type : 'deposit';
+          return {
+            stream: row.source,
+            partition: category,
+            key: id,
+            ts,
+            payload: { id, coin: 'USDT', ...(funding ? { groupType } : { category, type }), amount: main ?? '7', fee, balance: '100', ts: String(ts) },
+          };
+        }
+        case 'copy_transfers':
+          // One into the copy account, one out of it: the copy side is + and - by the sides, whatever the amount's sign.
+          return { stream: row.source, partition: '1100000001', key: id, ts, payload: { fromType: k === 0 ? 'copy' : 'funding', toType: k === 0 ? 'funding' : 'copy', coin: 'USDT', amount: amount.replace('-', ''), status: row.type, createdTime: String(ts) } };
+        case 'copy_profit_shares':
+          return { stream: row.source, partition: '1100000001', key: id, ts, payload: { settleTime: String(ts), profit: '10', allocatedPnl: '10', pendingPnl: '0', shareRatio: '0.1', shareProfit: amount } };
+        case 'lead_trader_profits':
+          return { stream: row.source, key: id, ts, payload: { profitId: id, coin: 'usdt', profit: amount, nickName: 'follower', profitTime: String(ts) } };
         default:
           throw new Error(`no record for source ${row.source}`);
       }

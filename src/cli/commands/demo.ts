@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import type { PipelineResult } from '../../pipeline/run-pipeline.js';
-import { completenessLines } from '../completeness-lines.js';
+import { completenessLines, residualLines } from '../completeness-lines.js';
 import { describeImplausible } from '../plausibility-lines.js';
 import { createLogger } from '../../util/logger.js';
 import { silentProgress } from '../../extract/progress.js';
@@ -25,7 +25,7 @@ export function demoQueries(db: string): string[] {
  * what to try next, and the command that does the same on an account. `--verbose` prints the run's whole
  * summary before it.
  */
-export function demoSummaryLines(result: PipelineResult, where: { year: number; db: string; exportsDir: string }): string[] {
+export function demoSummaryLines(result: PipelineResult, where: { year: number; db: string; exportsDir: string; unified?: boolean }): string[] {
   const streams = result.accounts.flatMap((a) => Object.values(a.extract.streams));
   const records = streams.reduce((n, s) => n + s.records, 0);
   const requests = streams.reduce((n, s) => n + s.requests, 0);
@@ -40,8 +40,9 @@ export function demoSummaryLines(result: PipelineResult, where: { year: number; 
   ];
   const files = [...new Set(result.exports.map((f) => basename(f.path)))];
   return [
-    `year-end ${where.year} of a simulated account: ${records.toLocaleString('en-US')} records in ${requests.toLocaleString('en-US')} requests, ${ledger.toLocaleString('en-US')} ledger rows, valued in USDT and EUR`,
+    `year-end ${where.year} of a simulated ${where.unified === true ? 'unified trading account (the v3 endpoints: docs/unified-accounts.md)' : 'account'}: ${records.toLocaleString('en-US')} records in ${requests.toLocaleString('en-US')} requests, ${ledger.toLocaleString('en-US')} ledger rows, valued in USDT and EUR`,
     ...(result.completeness === undefined ? [] : completenessLines(result.completeness, result.holdings)),
+    ...residualLines(result.residuals ?? { loans: [], bots: [] }),
     ...historyLine(result, where.year),
     ...(review.length === 0 ? [] : ['to review:', ...review.map((r) => `  ${r}`)]),
     '',
@@ -85,25 +86,30 @@ export function demoCommand(io: CliIo) {
         .option('verbose', { type: 'boolean', default: false, describe: "The run's whole summary (every stream, table, holding and file), and each transform step's time" })
         .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Log lines for people or machines (stderr)' })
         .option('rate-scale', { type: 'number', default: 1, hidden: true, describe: 'Multiplies the simulated rate limits' })
-        .example('npx ledgerpipe demo', 'See it work in under a minute'),
+        .option('account-mode', { choices: ['classic', 'uta'] as const, default: 'classic' as const, describe: 'The kind of account simulated: classic, or a unified trading account (docs/unified-accounts.md)' })
+        .example('npx ledgerpipe demo', 'See it work in under a minute')
+        .example('npx ledgerpipe demo --account-mode uta', 'The same with a unified trading account, read through the v3 endpoints'),
     handler: async (args) => {
-      const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }] = await Promise.all([
+      const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }, { copyProjectOf }] = await Promise.all([
         import('../../pipeline/load.js'),
         import('../../pipeline/run-pipeline.js'),
         import('../../sim/server.js'),
         import('../stage-runner.js'),
+        import('../../sim/data/uta/dataset.js'),
       ]);
       const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
       const year = lastFullYear(Date.now());
       // The retail account a client could have, opened years before the year (docs/simulator.md).
-      const sim = await startSimulator({ seed: 'retail', dataset: 'retail', ...year, rateScale: args['rate-scale'] });
+      // With --account-mode uta, a unified trading account opened a few days into the year (docs/simulator.md).
+      const sim = await startSimulator({ seed: 'retail', dataset: 'retail', accountMode: args['account-mode'], ...year, rateScale: args['rate-scale'] });
       const db = join(args.out, 'ledgerpipe.duckdb');
       const exportsRoot = join(args.out, 'exports');
       log.info(`demo: simulator on ${sim.baseUrl}; running year-end for ${new Date(year.from).getUTCFullYear()} at the platform's real rate limits`);
       try {
         const result = await runPipeline({
           pipeline: await loadPipeline('year-end'),
-          accounts: [{ name: 'demo', baseUrl: sim.baseUrl, credentials: sim.credentials }],
+          // The unified account copies a lead trader in a project its config would name (docs/unified-accounts.md).
+          accounts: [{ name: 'demo', baseUrl: sim.baseUrl, credentials: sim.credentials, ...(args['account-mode'] === 'uta' ? { copyTrading: { projects: [copyProjectOf('retail')], leadTrader: false } } : {}) }],
           dbPath: db,
           // The year's files in their period's folder: demo-out/exports/<year>/.
           exportsRoot,
@@ -116,7 +122,8 @@ export function demoCommand(io: CliIo) {
           given: { fiat: 'EUR', timeZone: 'UTC' },
         });
         const lines = args.verbose ? [...resultLines(result, { verbose: true }), ''] : [];
-        for (const line of [...lines, ...demoSummaryLines(result, { year: new Date(year.from).getUTCFullYear(), db, exportsDir: result.exported?.dir ?? join(exportsRoot, String(new Date(year.from).getUTCFullYear())) })]) io.out(line);
+        const where = { year: new Date(year.from).getUTCFullYear(), db, exportsDir: result.exported?.dir ?? join(exportsRoot, String(new Date(year.from).getUTCFullYear())), unified: args['account-mode'] === 'uta' };
+        for (const line of [...lines, ...demoSummaryLines(result, where)]) io.out(line);
       } finally {
         await sim.close();
       }

@@ -32,6 +32,7 @@ const SIM_OPTIONS = {
   'drop-records': { type: 'number', default: 0, describe: 'Leave this many records out of the answers while the balances still count them (a platform that lost them): each shows as a balance break' },
   front: { type: 'boolean', default: false, describe: 'Count rate limits when requests arrive at a front door of their own (a thread), not when the simulator gets to them: for many accounts, whose large data makes its pauses long' },
   'ip-limit': { type: 'number', default: 6000, describe: 'Requests a minute per IP address over every key (scaled by --rate-scale); over it, the address is blocked 5 minutes' },
+  'account-mode': { choices: ['classic', 'uta'] as const, default: 'classic' as const, describe: 'The kind of account: classic (v2 endpoints), or uta, a unified trading account (v3 endpoints; docs/unified-accounts.md); uta with the retail account only' },
   'history-depth-days': { type: 'number', describe: 'Refuse record windows that start more than this many days before now (43111), as the live service did for old spot fills; default: no limit' },
 } as const satisfies Record<string, Options>;
 
@@ -48,7 +49,8 @@ export function simCommand(io: CliIo) {
         .example('ledgerpipe sim --truth truth.json', 'Serve a believable account (last year and its history back to its registration) and write what it serves')
         .example('ledgerpipe sim --seed 7 --truth truth.json', 'Serve the stress data set of seed 7 for last year')
         .example('ledgerpipe sim --rate-scale 1000 --records 1000000', 'A big, fast simulator for benchmarks')
-        .example('ledgerpipe sim --accounts 40 --truth truth.json', 'Forty accounts behind one address, as a firm has them'),
+        .example('ledgerpipe sim --accounts 40 --truth truth.json', 'Forty accounts behind one address, as a firm has them')
+        .example('ledgerpipe sim --account-mode uta --truth truth.json', 'A unified trading account, served on the v3 endpoints'),
     handler: async (args) => serveSimulator(args, checkSimArgs(args), io),
   });
 }
@@ -72,6 +74,7 @@ function checkSimArgs(args: SimArgs): { from: number; to: number } {
   check(Number.isInteger(args.accounts) && args.accounts >= 1 && args.accounts <= 10_000, '--accounts must be a whole number from 1 to 10000');
   check(Number.isInteger(args['drop-records']) && args['drop-records'] >= 0, '--drop-records must be a whole number of records, such as 3');
   check(args['ip-limit'] > 0, '--ip-limit must be a positive number of requests a minute, such as 6000');
+  check(args['account-mode'] === 'classic' || (args.seed === undefined && args.records === undefined), '--account-mode uta serves the retail account only: leave out --seed and --records');
   return { from, to };
 }
 
@@ -85,6 +88,7 @@ async function serveSimulator(args: SimArgs, range: { from: number; to: number }
   const stress = args.seed !== undefined || args.records !== undefined;
   const sim = await startSimulator({
     dataset: stress ? 'stress' : 'retail',
+    accountMode: args['account-mode'],
     ...(stress ? { seed: args.seed ?? '1', records: args.records ?? 2000 } : {}),
     ...(args['history-depth-days'] === undefined ? {} : { historyDepthDays: args['history-depth-days'] }),
     from: range.from,
@@ -107,7 +111,14 @@ async function serveSimulator(args: SimArgs, range: { from: number; to: number }
     else await writeAccountsTruth(sim.accounts.map((a) => ({ name: a.name, apiKey: a.credentials.apiKey, dataset: a.dataset })), args.truth);
   }
   const opened = new Date(sim.dataset.openedAt).toISOString();
-  io.log(stress ? `sim: the stress data set of seed ${args.seed ?? '1'}, opened ${opened}` : `sim: the retail account, registered ${opened}; its history streams reach back to then`);
+  const unified = args['account-mode'] === 'uta';
+  io.log(
+    stress
+      ? `sim: the stress data set of seed ${args.seed ?? '1'}, opened ${opened}`
+      : unified
+        ? `sim: a unified trading account, opened ${opened}: served on the v3 endpoints, its key refused on the classic ones (40085)`
+        : `sim: the retail account, registered ${opened}; its history streams reach back to then`,
+  );
   // The first account's credentials at the top, as before; every account's in `accounts`.
   const accounts = sim.accounts.map((a) => ({ name: a.name, ...a.credentials }));
   io.out(JSON.stringify({ baseUrl: sim.baseUrl, ...sim.credentials, accounts }));

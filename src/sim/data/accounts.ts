@@ -76,6 +76,21 @@ function movementsOf(stream: PagedStream, partition: string, r: Payload): Omit<M
     }
     case 'p2p_tax_records':
       return [{ accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['balance'] ?? r['total']) }];
+    // A unified account (docs/unified-accounts.md): its tax records move the unified account, amount and fee as
+    // signed; of its financial records, the funding account's move the funding account, and the unified account's
+    // categories are the same movements its tax records list (counted there).
+    case 'uta_tax_records':
+      return [{ accountType: 'unified', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) }];
+    case 'uta_financial_records':
+      return partition === 'funding' ? [{ accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) }] : [];
+    // A copy-trading project's account (its project the symbol): its transfers in and out, and the shares it paid.
+    // Its trading shows in no record (src/sim/data/uta/dataset.ts counts it).
+    case 'copy_transfers': {
+      const units = abs(units8(r['amount']));
+      return [{ accountType: 'copy', asset: String(r['coin']), symbol: partition, units: r['toType'] === 'copy' ? units : -units }];
+    }
+    case 'copy_profit_shares':
+      return [{ accountType: 'copy', asset: 'USDT', symbol: partition, units: -abs(units8(r['shareProfit'])) }];
     // Deposits and withdrawals reach the spot account as spot tax records (their mirrors): counted there.
     default:
       return [];

@@ -8,7 +8,7 @@ import { randomUnits } from './decimal.js';
 import { generateFills } from './fills.js';
 import { generateMarginRecords } from './margin.js';
 import { pricer } from './markets.js';
-import { DAY_MS, PAGED_STREAMS, type Dataset, type GenerateOptions, type PagedStream, type Partition } from './model.js';
+import { DAY_MS, PAGED_STREAMS, BEYOND_CLASSIC_STREAMS, withoutRecords, type Dataset, type GenerateOptions, type PagedStream, type Partition } from './model.js';
 import { fundOpening } from './opening.js';
 import { createRng, type Rng } from './rng.js';
 import { spotMirrors } from './spot-mirrors.js';
@@ -50,6 +50,7 @@ export function generateDataset(options: GenerateOptions): Dataset {
   };
   const generated: Record<PagedStream, Partition[]> = {
     ...others,
+    ...withoutRecords(BEYOND_CLASSIC_STREAMS),
     spot_tax_records: generateSpotTaxRecords(options, rng.fork('spot_tax_records'), priceAt, spotMirrors(others)),
   };
   const openedAt = options.openedAt ?? options.from - STRESS_OPENED_BEFORE_MS;
@@ -61,6 +62,7 @@ export function generateDataset(options: GenerateOptions): Dataset {
   return {
     from: options.from,
     to: options.to,
+    accountMode: 'classic',
     openedAt,
     streams,
     balances: usdtValuation(now, priceAt, options.to),

@@ -1,8 +1,10 @@
-import { PAGED_STREAMS, type PagedStream, type StreamName } from '../../streams/manifest.js';
+import { STREAMS } from '../../streams/index.js';
+import { PAGED_STREAMS, type BeyondClassicStream, type PagedStream, type StreamName, type UtaOnlyStream } from '../../streams/manifest.js';
+import { readFor } from '../../streams/stream.js';
 import type { SimMarket } from './markets.js';
 
 /** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
-export { PAGED_STREAMS, type PagedStream, type StreamName };
+export { PAGED_STREAMS, type BeyondClassicStream, type PagedStream, type StreamName, type UtaOnlyStream };
 
 export type Payload = Record<string, unknown>;
 
@@ -27,6 +29,8 @@ export interface Partition {
 export interface Dataset {
   from: number;
   to: number;
+  /** The account's kind (docs/unified-accounts.md): which endpoints serve it, and which refuse its key. */
+  accountMode: 'classic' | 'uta';
   /** The account's registration, Unix ms: every balance but the bots' is zero then (the account-info endpoint's `regisTime`). */
   openedAt: number;
   /** What the simulator serves: every record but the dropped ones. */
@@ -35,6 +39,8 @@ export interface Dataset {
   balances: Payload[];
   /** The account the records describe, dropped records included (accounts.ts). */
   account: AccountTruth;
+  /** The crypto loans open at the range's end, in the shape of the docs' example (the loan endpoints serve them). */
+  openLoans?: Payload[];
   /** Records left out of the answers (`--drop-records`), each with its stream and partition; counted in `account`. */
   dropped: { stream: PagedStream; partition: string; record: SimRecord }[];
 }
@@ -59,7 +65,7 @@ export interface GenerateOptions {
 export const DAY_MS = 86_400_000;
 
 /** The account types of the per-asset balance endpoints (docs/completeness.md, "Balances"). */
-export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots';
+export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots' | 'unified' | 'copy';
 
 /** One balance: an account type's asset (in isolated margin, of one pair). */
 export interface BalanceKey {
@@ -84,3 +90,30 @@ export interface AccountTruth {
   movements: Movement[];
 }
 
+
+/**
+ * The streams read for unified accounts only (docs/unified-accounts.md): a classic account's data holds no records
+ * of them, and a unified account's none of the classic streams'.
+ */
+export const UTA_ONLY_STREAMS: readonly UtaOnlyStream[] = STREAMS.filter((s) => s.kind === 'paged' && readFor(s, 'uta') && !readFor(s, 'classic')).map((s) => s.name as UtaOnlyStream);
+
+/**
+ * The streams the simulator's classic accounts hold no record of: a unified account's, and those read only where an
+ * account's config asks (copy trading: the unified account serves its copy project's).
+ */
+export const BEYOND_CLASSIC_STREAMS: readonly BeyondClassicStream[] = STREAMS.filter(
+  (s) => s.kind === 'paged' && ((readFor(s, 'uta') && !readFor(s, 'classic')) || (s as { optIn?: string }).optIn !== undefined),
+).map((s) => s.name as BeyondClassicStream);
+
+/** The streams a classic account of the simulator holds records of. */
+export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter((s) => !(BEYOND_CLASSIC_STREAMS as readonly string[]).includes(s));
+
+/** Each of `names` with its partitions and no record in them: what an account of the other kind has of those streams. */
+export function withoutRecords<S extends PagedStream>(names: readonly S[]): Record<S, Partition[]> {
+  const out = {} as Record<S, Partition[]>;
+  for (const name of names) {
+    const def = STREAMS.find((s) => s.name === name);
+    out[name] = def?.kind === 'paged' ? def.partitions.map((p) => ({ name: p.name, records: [] })) : [];
+  }
+  return out;
+}

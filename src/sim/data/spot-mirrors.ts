@@ -1,5 +1,5 @@
 import { units8 } from './accounts.js';
-import type { PagedStream, Partition } from './model.js';
+import type { BeyondClassicStream, PagedStream, Partition } from './model.js';
 import type { SpotMirror } from './tax-records.js';
 
 /**
@@ -10,7 +10,7 @@ import type { SpotMirror } from './tax-records.js';
  * @example
  * const mirrors = spotMirrors({ margin_records, futures_fills, withdrawals, p2p_advertisements, deposits, futures_tax_records, p2p_tax_records });
  */
-export function spotMirrors(streams: Omit<Record<PagedStream, Partition[]>, 'spot_tax_records'>): SpotMirror[] {
+export function spotMirrors(streams: Omit<Record<PagedStream, Partition[]>, 'spot_tax_records' | BeyondClassicStream>): SpotMirror[] {
   const out: SpotMirror[] = [];
   const abs = (u: bigint) => (u < 0n ? -u : u);
   // Into another account type is out of spot, and back.

@@ -1,6 +1,6 @@
 import { formatUnits } from '../decimal.js';
 import { keyOf, PLACES, type BalanceKey } from '../accounts.js';
-import type { PagedStream, Partition, Payload } from '../model.js';
+import { BEYOND_CLASSIC_STREAMS, type BeyondClassicStream, type PagedStream, type Partition, type Payload } from '../model.js';
 import type { Rng } from '../rng.js';
 import { buildEventRecords } from '../timeline.js';
 
@@ -8,7 +8,7 @@ import { buildEventRecords } from '../timeline.js';
 export type Draft = (id: string) => { record: Payload; before?: Payload };
 
 /** The partitions of every stream, in the order the stress set has them (their index is part of each id). */
-const PARTITIONS: Record<PagedStream, readonly string[]> = {
+export const CLASSIC_PARTITIONS: Record<PagedStream, readonly string[]> = {
   margin_records: ['crossed', 'isolated'],
   futures_fills: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'],
   withdrawals: [''],
@@ -17,6 +17,8 @@ const PARTITIONS: Record<PagedStream, readonly string[]> = {
   futures_tax_records: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'],
   spot_tax_records: [''],
   p2p_tax_records: [''],
+  // A classic account: none of the unified account's streams, nor those read on request.
+  ...(Object.fromEntries(BEYOND_CLASSIC_STREAMS.map((s): [string, readonly string[]] => [s, []])) as Record<BeyondClassicStream, readonly string[]>),
 };
 
 /**
@@ -32,6 +34,9 @@ const PARTITIONS: Record<PagedStream, readonly string[]> = {
 export class RetailBook {
   private readonly balances = new Map<string, bigint>();
   private readonly drafts = new Map<string, { ts: number; legs: Draft[] }[]>();
+
+  /** `partitions`: each stream's partitions in order (default a classic account's; a unified account has its own). */
+  constructor(private readonly partitions: Record<PagedStream, readonly string[]> = CLASSIC_PARTITIONS) {}
 
   /** What `key` holds now, in units of 10^-8. */
   held(key: BalanceKey): bigint {
@@ -54,7 +59,7 @@ export class RetailBook {
   /** The records written, every partition newest first with ids that grow with time (timeline.ts). */
   streams(rng: Rng): Record<PagedStream, Partition[]> {
     const out = {} as Record<PagedStream, Partition[]>;
-    for (const [stream, names] of Object.entries(PARTITIONS) as [PagedStream, readonly string[]][]) {
+    for (const [stream, names] of Object.entries(this.partitions) as [PagedStream, readonly string[]][]) {
       out[stream] = names.map((name, index) => ({
         name,
         records: buildEventRecords(this.drafts.get(`${stream}|${name}`) ?? [], index, rng.fork(`${stream}:${name}`), (event, leg, _ts, id) => (event.legs[leg] as Draft)(id)),

@@ -46,6 +46,7 @@ export function generateRetailDataset(options: RetailOptions): Dataset {
   return {
     from: options.from,
     to: options.to,
+    accountMode: 'classic',
     openedAt,
     streams,
     balances: usdtValuation(balancesAt(account, Number.POSITIVE_INFINITY), priceAt, options.to),

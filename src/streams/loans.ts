@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { optionalDecimalString } from './fields.js';
+import { accountColumn, amount, instant, text } from './model.js';
+import { defineStream, type SnapshotPart } from './stream.js';
+
+/**
+ * Open crypto loans (docs/completeness.md, "Open loans"). The loan histories list only closed loans ("status
+ * ROLLBACK|FORCE|REPAY only": research notes; a tax tool's users: no borrow data "until repaid"), so what is owed is
+ * read as it stands on every run, beside the balances. A classic account's GET /api/v2/earn/loan/ongoing-orders ("Get
+ * on-going loan orders", 10/s: https://www.bitget.com/api-doc/earn/loan/Get-Loan-Orders; mirror
+ * earn/loan/Get-Loan-Orders.md) and a unified account's GET /api/v3/loan/borrow-ongoing ("the unified account's open
+ * (outstanding) crypto loans": UnipayFI/go-bitget uta/crypto_loan.go), the same fields: orderId, loanCoin,
+ * loanAmount, interestAmount, hourInterestRate, pledgeCoin, pledgeAmount, pledgeRate, supRate, forceRate, borrowTime,
+ * expireTime. GET /api/v2/earn/loan/debts gives only totals per coin: not read.
+ */
+export const loanSchema = z.looseObject({
+  orderId: z.string(),
+  loanCoin: z.string(),
+  loanAmount: optionalDecimalString,
+  interestAmount: optionalDecimalString,
+  pledgeCoin: z.string().nullish(),
+  pledgeAmount: optionalDecimalString,
+  hourInterestRate: optionalDecimalString,
+  pledgeRate: optionalDecimalString,
+  borrowTime: z.string().nullish(),
+  expireTime: z.string().nullish(),
+});
+
+const list = (data: unknown): unknown[] => z.array(z.unknown()).parse(data ?? []);
+
+const PARTS: readonly SnapshotPart[] = [
+  { name: 'crypto_loans', path: '/api/v2/earn/loan/ongoing-orders', params: {}, ratePerSecond: 10, readPage: list },
+  { name: 'crypto_loans', path: '/api/v3/loan/borrow-ongoing', params: {}, ratePerSecond: 10, readPage: list, accountModes: ['uta'] },
+];
+
+/** Refusals that mean the key may not read loans, or the endpoint does not exist: recorded as unavailable. */
+const NOT_READABLE = new Set(['40014', '40404']);
+
+/** The open loans as of each run: one row per loan (sql/models/loans.sql). */
+export const loans = defineStream({
+  kind: 'snapshot',
+  name: 'loans',
+  parts: PARTS,
+  accountModes: ['classic', 'uta'],
+  schema: loanSchema,
+  keyField: 'orderId',
+  optionalFields: ['loanAmount', 'interestAmount', 'pledgeCoin', 'pledgeAmount', 'hourInterestRate', 'pledgeRate', 'borrowTime', 'expireTime'],
+  unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
+  model: {
+    name: 'loans',
+    kind: 'table',
+    description:
+      'Open crypto loans as of each run (GET /api/v2/earn/loan/ongoing-orders; a unified account\'s GET /api/v3/loan/borrow-ongoing): one row per loan and snapshot, what is owed and what is pledged for it (sql/models/loans.sql; docs/completeness.md, "Open loans"). A key that cannot read loans has one row with order_id NULL and unavailable set.',
+    keyColumn: 'key',
+    columns: [
+      accountColumn,
+      instant('as_of', "The snapshot's time: the server's clock when ledgerpipe read it."),
+      text('order_id', "The loan's order (`orderId`); NULL on an unavailable row."),
+      text('coin', 'The coin borrowed (`loanCoin`).'),
+      amount('amount', 'What is borrowed and owed (`loanAmount`).'),
+      amount('interest', 'The interest owed so far (`interestAmount`).'),
+      text('collateral_coin', 'The coin pledged (`pledgeCoin`).'),
+      amount('collateral_amount', 'The amount pledged (`pledgeAmount`).'),
+      amount('hour_interest_rate', '`hourInterestRate` as served.'),
+      amount('pledge_rate', '`pledgeRate` as served (a percentage).'),
+      instant('borrowed_at', 'When it was borrowed (`borrowTime`).'),
+      instant('expires_at', 'When it falls due (`expireTime`).'),
+      text('unavailable', 'Why the loans could not be read (the refusal), on its one row; else NULL.'),
+      text('fields', 'The whole row as served (JSON text).'),
+      text('key', "The row's key in raw_records: snapshot time, then the order."),
+    ],
+  },
+});
