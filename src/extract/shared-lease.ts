@@ -1,0 +1,139 @@
+import type { BudgetFile, ClaimResult } from './ip-budget-file.js';
+
+/**
+ * How long a grant of the machine's budget may be spent. Short, since the grant counts for the lease and the
+ * window after it (a longer lease leaves more of the budget idle: 0.5 s of a minute is 0.8%); long enough that a
+ * busy process claims a few times a second, not per request. Like the arrival margin, it does not shrink with
+ * --rate-scale: the time to read and write the file does not.
+ */
+export const LEASE_MS = 500;
+/** A refused claim is tried again no sooner than this (the file is not touched more often)... */
+const MIN_POLL_MS = 100;
+/** ... and no later than this, whatever the file says (a clock that jumped, a process that ended). */
+const MAX_POLL_MS = 1000;
+
+export interface SharedLeaseOptions {
+  file: BudgetFile;
+  /** The limit over every process of the machine, in any window of `windowMs`. */
+  perMinute: number;
+  /** The platform's minute (scaled) and the arrival margin: how long a request counts after it leaves. */
+  windowMs: number;
+  clock: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** The file could not be used (said once by the caller): from now on every request goes without it. */
+  onFailure: (error: unknown) => void;
+  /** The file held something that was not a budget, and was started afresh. */
+  onReplaced?: () => void;
+}
+
+/** The process's side of the machine's budget for one address: requests take their turn from grants of the file. */
+export interface SharedLease {
+  /** Resolves when one request may leave now (within the lease): first come, first served. */
+  take(): Promise<void>;
+  /** Gives back what the last grant has left and refuses the requests still waiting; the budget is not used after. */
+  close(): Promise<void>;
+}
+
+interface Lease {
+  at: number;
+  n: number;
+  used: number;
+}
+
+/**
+ * Hands out the machine's budget a request at a time from grants claimed from the shared file a batch at a time
+ * (ip-budget-file.ts). A grant is as large as the demand the last one showed (twice it, when it ran out before its
+ * lease ended) or as the requests waiting, at most a tenth of the limit, so a busy process touches the file a few
+ * times a second and a quiet one rarely. Refused, it tries again when the file says more frees up. What a grant
+ * leaves unspent when its lease ends is given back at the next claim, and at close.
+ *
+ * @example
+ * const lease = createSharedLease({ file, perMinute: 5400, windowMs: 61_100, clock: Date.now, sleep, onFailure });
+ * await lease.take(); // then send
+ */
+export function createSharedLease(options: SharedLeaseOptions): SharedLease {
+  const { clock, file } = options;
+  const holdMs = LEASE_MS + options.windowMs;
+  const maxBatch = Math.max(1, Math.ceil(options.perMinute / 10));
+  const waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  let lease: Lease | undefined;
+  let claiming: Promise<void> | undefined;
+  let state: 'open' | 'failed' | 'closed' = 'open';
+
+  const spendable = (l: Lease | undefined): l is Lease => l !== undefined && l.used < l.n && clock() < l.at + LEASE_MS;
+  /** The previous lease's unspent part, to give back with the next claim (its lease over, it cannot be spent). */
+  const toSettle = (l: Lease | undefined) => (l !== undefined && l.used < l.n ? { settle: { at: l.at, n: l.n, used: l.used } } : {});
+
+  const wantNow = (): number => {
+    // What the last lease showed of the demand, if it is recent: all of it spent, twice as much; else what was spent.
+    const recent = lease === undefined || clock() > lease.at + 2 * LEASE_MS ? 0 : lease.used === lease.n ? 2 * lease.n : lease.used;
+    return Math.min(maxBatch, Math.max(1, waiters.length, recent));
+  };
+
+  const serve = (): void => {
+    while (waiters.length > 0 && spendable(lease)) {
+      lease.used++;
+      waiters.shift()?.resolve();
+    }
+    if (waiters.length > 0 && claiming === undefined) claiming = claimWhileWaiting().finally(() => (claiming = undefined));
+  };
+
+  const fail = (error: unknown): void => {
+    state = 'failed';
+    options.onFailure(error);
+    // The process's own budget (the limiter in front of this one) paces them from here.
+    for (const w of waiters.splice(0)) w.resolve();
+  };
+
+  const claimWhileWaiting = async (): Promise<void> => {
+    while (waiters.length > 0 && state === 'open') {
+      let result: ClaimResult & { replaced?: boolean };
+      try {
+        result = await file.claim({ want: wantNow(), needed: waiters.length, perMinute: options.perMinute, holdMs, ...toSettle(lease) });
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (result.replaced === true) options.onReplaced?.();
+      lease = result.granted > 0 ? { at: result.at, n: result.granted, used: 0 } : undefined;
+      if (state !== 'open') break;
+      if (lease !== undefined) {
+        while (waiters.length > 0 && spendable(lease)) {
+          lease.used++;
+          waiters.shift()?.resolve();
+        }
+        continue;
+      }
+      const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, (result.retryAt ?? 0) - clock()));
+      await options.sleep(wait);
+    }
+  };
+
+  return {
+    take: () => {
+      if (state === 'failed') return Promise.resolve();
+      if (state === 'closed') return Promise.reject(new Error('the IP budget was closed: the run has ended'));
+      if (waiters.length === 0 && spendable(lease)) {
+        lease.used++;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve, reject) => {
+        waiters.push({ resolve, reject });
+        serve();
+      });
+    },
+    close: async () => {
+      if (state === 'open') state = 'closed';
+      for (const w of waiters.splice(0)) w.reject(new Error('the IP budget was closed: the run has ended'));
+      await claiming;
+      const settle = toSettle(lease);
+      lease = undefined;
+      if (state === 'failed' || settle.settle === undefined) return;
+      try {
+        await file.claim({ want: 0, needed: 0, perMinute: options.perMinute, holdMs, ...settle });
+      } catch {
+        // What was not given back stops counting with its minute.
+      }
+    },
+  };
+}

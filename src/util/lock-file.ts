@@ -1,0 +1,131 @@
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+
+export interface LockFileOptions {
+  /** The time written into the lock and read back from others' (Date.now between processes). */
+  clock: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** Whether a process of this machine is still running (default: signal 0, as `kill -0` asks). */
+  isAlive?: (pid: number) => boolean;
+  /** A lock held longer than this is broken (default 5 s: the work under it takes well under a millisecond). */
+  staleMs?: number;
+  /** The holder's id written into the lock (default this process's). */
+  pid?: number;
+}
+
+const STALE_MS = 5000;
+/** How long to wait before trying a held lock again, plus up to as much again at random. */
+const RETRY_MS = 2;
+
+/**
+ * Runs `work` holding the lock file `path`: a file created with O_EXCL (`wx`) holding the holder's pid and the time
+ * it was taken, removed after. `work` is synchronous, so the lock is held for as long as it takes and no longer:
+ * a busy event loop (DuckDB's appends) cannot keep other processes waiting. A lock whose holder is no longer
+ * running, or older than `staleMs` (a holder stopped or on another machine), is broken: moved aside under a name of
+ * its own, then removed if it is still the one judged stale (a lock another process took meanwhile is put back).
+ * Errors other than a held lock (a folder that cannot be written) are thrown.
+ *
+ * @example
+ * const state = await withLockFile(`${file}.lock`, () => update(file), { clock: Date.now, sleep });
+ */
+export async function withLockFile<T>(path: string, work: () => T, options: LockFileOptions): Promise<T> {
+  const pid = options.pid ?? process.pid;
+  const isAlive = options.isAlive ?? processAlive;
+  const staleMs = options.staleMs ?? STALE_MS;
+  for (;;) {
+    const ino = tryCreate(path, `${JSON.stringify({ pid, at: options.clock() })}\n`);
+    if (ino !== undefined) {
+      try {
+        return work();
+      } finally {
+        release(path, ino);
+      }
+    }
+    const holder = readHolder(path);
+    // Gone between the two: try again at once.
+    if (holder === undefined) continue;
+    const stale = holder.at === undefined || holder.at + staleMs <= options.clock() || (holder.pid !== undefined && !isAlive(holder.pid));
+    if (stale) breakLock(path, holder.ino);
+    else await options.sleep(RETRY_MS * (1 + Math.random()));
+  }
+}
+
+/** Creates the lock with its content; its inode, or undefined when another holds it. */
+function tryCreate(path: string, content: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw error;
+  }
+  try {
+    writeSync(fd, content);
+    return statSync(path).ino;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface Holder {
+  ino: number;
+  pid?: number;
+  /** When it was taken; for a lock without its content (its holder ended between creating and writing it), its mtime. */
+  at?: number;
+}
+
+function readHolder(path: string): Holder | undefined {
+  try {
+    const { ino, mtimeMs } = statSync(path);
+    const text = readFileSync(path, 'utf8');
+    try {
+      const { pid, at } = JSON.parse(text) as { pid?: unknown; at?: unknown };
+      if (typeof pid === 'number' && typeof at === 'number') return { ino, pid, at };
+    } catch {
+      // Not the JSON a holder writes: judged by its age alone.
+    }
+    return { ino, at: mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Removes a stale lock, and only that one: another process may have broken it and taken a new one meanwhile. */
+function breakLock(path: string, ino: number): void {
+  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (statSync(aside).ino !== ino) {
+    // A fresh lock, moved by mistake: back where it was, unless yet another was taken since (link never replaces).
+    try {
+      linkSync(aside, path);
+    } catch {
+      // That one holds now; the two holders' work may overlap once (see docs/many-accounts.md).
+    }
+  }
+  unlinkSync(aside);
+}
+
+/** Removes the lock if it is still ours (a holder stopped longer than staleMs may have lost it to another). */
+function release(path: string, ino: number): void {
+  try {
+    if (statSync(path).ino === ino) unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
