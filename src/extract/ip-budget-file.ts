@@ -132,7 +132,7 @@ export function budgetFile(options: BudgetFileOptions): BudgetFile {
   let ready = false;
   return {
     path,
-    claim: (request) => {
+    claim: async (request) => {
       if (!ready) {
         mkdirSync(options.dir, { recursive: true, mode: 0o700 });
         forgetOld(options.dir, options.clock());

@@ -57,7 +57,12 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
   const maxBatch = Math.max(1, Math.ceil(options.perMinute / 10));
   const waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   let lease: Lease | undefined;
-  let claiming: Promise<void> | undefined;
+  /**
+   * Whether claims are under way while requests wait: cleared in the same turn as the claims find no one waiting, so
+   * a request that comes after starts them again. `claiming` is their promise, for close to wait for.
+   */
+  let busy = false;
+  let claiming: Promise<void> = Promise.resolve();
   let state: 'open' | 'failed' | 'closed' = 'open';
 
   const spendable = (l: Lease | undefined): l is Lease => l !== undefined && l.used < l.n && clock() < l.at + LEASE_MS;
@@ -75,7 +80,10 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
       lease.used++;
       waiters.shift()?.resolve();
     }
-    if (waiters.length > 0 && claiming === undefined) claiming = claimWhileWaiting().finally(() => (claiming = undefined));
+    if (waiters.length > 0 && !busy && state === 'open') {
+      busy = true;
+      claiming = claimWhileWaiting();
+    }
   };
 
   const fail = (error: unknown): void => {
@@ -86,17 +94,21 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
   };
 
   const claimWhileWaiting = async (): Promise<void> => {
-    while (waiters.length > 0 && state === 'open') {
+    for (;;) {
+      if (waiters.length === 0 || state !== 'open') {
+        busy = false;
+        return;
+      }
       let result: ClaimResult & { replaced?: boolean };
       try {
         result = await file.claim({ want: wantNow(), needed: waiters.length, perMinute: options.perMinute, holdMs, ...toSettle(lease) });
       } catch (error) {
+        busy = false;
         fail(error);
         return;
       }
       if (result.replaced === true) options.onReplaced?.();
       lease = result.granted > 0 ? { at: result.at, n: result.granted, used: 0 } : undefined;
-      if (state !== 'open') break;
       if (lease !== undefined) {
         while (waiters.length > 0 && spendable(lease)) {
           lease.used++;

@@ -18,8 +18,8 @@ const STALE_MS = 5000;
 const RETRY_MS = 2;
 
 /**
- * Runs `work` holding the lock file `path`: a file created with O_EXCL (`wx`) holding the holder's pid and the time
- * it was taken, removed after. `work` is synchronous, so the lock is held for as long as it takes and no longer:
+ * Runs `work` holding the lock file `path`: a file created with O_EXCL (`wx`) holding the holder's pid, the time
+ * it was taken and a nonce, removed after. `work` is synchronous, so the lock is held for as long as it takes and no longer:
  * a busy event loop (DuckDB's appends) cannot keep other processes waiting. A lock whose holder is no longer
  * running, or older than `staleMs` (a holder stopped or on another machine), is broken: moved aside under a name of
  * its own, then removed if it is still the one judged stale (a lock another process took meanwhile is put back).
@@ -33,58 +33,70 @@ export async function withLockFile<T>(path: string, work: () => T, options: Lock
   const isAlive = options.isAlive ?? processAlive;
   const staleMs = options.staleMs ?? STALE_MS;
   for (;;) {
-    const ino = tryCreate(path, `${JSON.stringify({ pid, at: options.clock() })}\n`);
-    if (ino !== undefined) {
+    // The nonce tells this lock from one taken later by the same pid at the same millisecond (an inode is reused).
+    const mine = `${JSON.stringify({ pid, at: options.clock(), nonce: randomBytes(4).toString('hex') })}\n`;
+    if (tryCreate(path, mine)) {
       try {
         return work();
       } finally {
-        release(path, ino);
+        release(path, mine);
       }
     }
     const holder = readHolder(path);
     // Gone between the two: try again at once.
     if (holder === undefined) continue;
-    const stale = holder.at === undefined || holder.at + staleMs <= options.clock() || (holder.pid !== undefined && !isAlive(holder.pid));
-    if (stale) breakLock(path, holder.ino);
+    const stale = holder.at + staleMs <= options.clock() || (holder.pid !== undefined && !isAlive(holder.pid));
+    if (stale) breakLock(path, holder.text);
     else await options.sleep(RETRY_MS * (1 + Math.random()));
   }
 }
 
-/** Creates the lock with its content; its inode, or undefined when another holds it. */
-function tryCreate(path: string, content: string): number | undefined {
+/** Creates the lock with its content; false when another holds it. */
+function tryCreate(path: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx', 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
   try {
     writeSync(fd, content);
-    return statSync(path).ino;
+    return true;
   } finally {
     closeSync(fd);
   }
 }
 
 interface Holder {
-  ino: number;
+  /** The lock's content, which tells it from any other. */
+  text: string;
   pid?: number;
   /** When it was taken; for a lock without its content (its holder ended between creating and writing it), its mtime. */
-  at?: number;
+  at: number;
 }
 
 function readHolder(path: string): Holder | undefined {
   try {
-    const { ino, mtimeMs } = statSync(path);
+    const { mtimeMs } = statSync(path);
     const text = readFileSync(path, 'utf8');
     try {
       const { pid, at } = JSON.parse(text) as { pid?: unknown; at?: unknown };
-      if (typeof pid === 'number' && typeof at === 'number') return { ino, pid, at };
+      if (typeof pid === 'number' && typeof at === 'number') return { text, pid, at };
     } catch {
       // Not the JSON a holder writes: judged by its age alone.
     }
-    return { ino, at: mtimeMs };
+    return { text, at: mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Reads a lock's content; undefined when there is none. */
+function contentOf(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -92,7 +104,7 @@ function readHolder(path: string): Holder | undefined {
 }
 
 /** Removes a stale lock, and only that one: another process may have broken it and taken a new one meanwhile. */
-function breakLock(path: string, ino: number): void {
+function breakLock(path: string, judged: string): void {
   const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     renameSync(path, aside);
@@ -100,7 +112,7 @@ function breakLock(path: string, ino: number): void {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  if (statSync(aside).ino !== ino) {
+  if (contentOf(aside) !== judged) {
     // A fresh lock, moved by mistake: back where it was, unless yet another was taken since (link never replaces).
     try {
       linkSync(aside, path);
@@ -112,9 +124,10 @@ function breakLock(path: string, ino: number): void {
 }
 
 /** Removes the lock if it is still ours (a holder stopped longer than staleMs may have lost it to another). */
-function release(path: string, ino: number): void {
+function release(path: string, mine: string): void {
+  if (contentOf(path) !== mine) return;
   try {
-    if (statSync(path).ino === ino) unlinkSync(path);
+    unlinkSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
