@@ -2,20 +2,21 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { withLockFile } from '../util/lock-file.js';
+import { pidNamespace, withLockFile } from '../util/lock-file.js';
 
 /**
  * The machine's IP budget for one platform address, as a file every process reading that address shares
  * (docs/many-accounts.md, "One budget per machine"). It holds, per process id, the requests each was granted and
  * until when each grant counts: a grant made at `at` may be spent until `at` plus the lease, and each request
  * then stays in the platform's window for a minute (plus the arrival margin), so the grant counts until `until`.
+ * (A process is its pid and, on Linux, its pid namespace: containers sharing the folder may have the same pids.)
  * A grant is made only while the grants still counting, with it, stay within the limit: requests granted in any
  * window of the platform's minute are then never more than the limit, whichever processes sent them, and a
  * process that ends leaves its last minute in the file for the next one to see. Nothing else is kept: no address
  * (the file is named by a hash of it), no key, no account.
  */
 const grantSchema = z.object({ at: z.number(), until: z.number(), n: z.number().int().positive() });
-const processSchema = z.object({ pid: z.number().int(), waitingUntil: z.number().optional(), grants: z.array(grantSchema) });
+const processSchema = z.object({ pid: z.number().int(), ns: z.string().optional(), waitingUntil: z.number().optional(), grants: z.array(grantSchema) });
 const stateSchema = z.object({ version: z.literal(1), processes: z.array(processSchema) });
 
 export type BudgetState = z.infer<typeof stateSchema>;
@@ -29,6 +30,8 @@ export const WAITING_MS = 2500;
 
 export interface ClaimRequest {
   pid: number;
+  /** The process's pid namespace, when known (pidNamespace). */
+  ns?: string;
   now: number;
   /** Requests asked for. */
   want: number;
@@ -59,11 +62,11 @@ export interface ClaimResult {
  * const { granted } = claimIn(state, { pid: 42, now: Date.now(), want: 90, needed: 3, perMinute: 5400, holdMs: 61_600 });
  */
 export function claimIn(state: BudgetState, request: ClaimRequest): ClaimResult {
-  const { now, pid } = request;
+  const { now, pid, ns } = request;
   prune(state, now);
-  let me = state.processes.find((p) => p.pid === pid);
+  let me = state.processes.find((p) => p.pid === pid && p.ns === ns);
   if (me === undefined) {
-    me = { pid, grants: [] };
+    me = { pid, ...(ns === undefined ? {} : { ns }), grants: [] };
     state.processes.push(me);
   }
   const settle = request.settle;
@@ -99,7 +102,7 @@ export interface BudgetFile {
   /** Where it is (for messages). */
   path: string;
   /** One claim under the lock (claimIn); `replaced` when the file held something else and was started afresh. */
-  claim(request: Omit<ClaimRequest, 'pid' | 'now'>): Promise<ClaimResult & { replaced?: boolean }>;
+  claim(request: Omit<ClaimRequest, 'pid' | 'ns' | 'now'>): Promise<ClaimResult & { replaced?: boolean }>;
 }
 
 export interface BudgetFileOptions {
@@ -110,6 +113,8 @@ export interface BudgetFileOptions {
   clock: () => number;
   sleep: (ms: number) => Promise<void>;
   pid?: number;
+  /** The pid namespace (default this process's). */
+  ns?: string;
   isAlive?: (pid: number) => boolean;
 }
 
@@ -129,6 +134,7 @@ export function budgetFile(options: BudgetFileOptions): BudgetFile {
   const name = createHash('sha256').update(options.origin).digest('hex').slice(0, 16);
   const path = join(options.dir, `${name}.json`);
   const pid = options.pid ?? process.pid;
+  const ns = options.ns ?? pidNamespace();
   let ready = false;
   return {
     path,
@@ -138,10 +144,10 @@ export function budgetFile(options: BudgetFileOptions): BudgetFile {
         forgetOld(options.dir, options.clock());
         ready = true;
       }
-      const lock = { clock: options.clock, sleep: options.sleep, pid, ...(options.isAlive === undefined ? {} : { isAlive: options.isAlive }) };
+      const lock = { clock: options.clock, sleep: options.sleep, pid, ...(ns === undefined ? {} : { ns }), ...(options.isAlive === undefined ? {} : { isAlive: options.isAlive }) };
       return withLockFile(`${path}.lock`, () => {
         const { state, replaced } = readState(path);
-        const result = claimIn(state, { ...request, pid, now: options.clock() });
+        const result = claimIn(state, { ...request, pid, ...(ns === undefined ? {} : { ns }), now: options.clock() });
         const temporary = `${path}.${pid}.tmp`;
         writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
         renameSync(temporary, path);

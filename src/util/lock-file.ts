@@ -1,4 +1,4 @@
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export interface LockFileOptions {
@@ -11,6 +11,8 @@ export interface LockFileOptions {
   staleMs?: number;
   /** The holder's id written into the lock (default this process's). */
   pid?: number;
+  /** The holder's pid namespace (default this process's, pidNamespace()). */
+  ns?: string;
 }
 
 const STALE_MS = 5000;
@@ -21,7 +23,8 @@ const RETRY_MS = 2;
  * Runs `work` holding the lock file `path`: a file created with O_EXCL (`wx`) holding the holder's pid, the time
  * it was taken and a nonce, removed after. `work` is synchronous, so the lock is held for as long as it takes and no longer:
  * a busy event loop (DuckDB's appends) cannot keep other processes waiting. A lock whose holder is no longer
- * running, or older than `staleMs` (a holder stopped or on another machine), is broken: moved aside under a name of
+ * running (a holder of this pid namespace), or older than `staleMs` (a holder stopped, in another container or on
+ * another machine), is broken: moved aside under a name of
  * its own, then removed if it is still the one judged stale (a lock another process took meanwhile is put back).
  * Errors other than a held lock (a folder that cannot be written) are thrown.
  *
@@ -30,11 +33,12 @@ const RETRY_MS = 2;
  */
 export async function withLockFile<T>(path: string, work: () => T, options: LockFileOptions): Promise<T> {
   const pid = options.pid ?? process.pid;
+  const ns = options.ns ?? pidNamespace();
   const isAlive = options.isAlive ?? processAlive;
   const staleMs = options.staleMs ?? STALE_MS;
   for (;;) {
     // The nonce tells this lock from one taken later by the same pid at the same millisecond (an inode is reused).
-    const mine = `${JSON.stringify({ pid, at: options.clock(), nonce: randomBytes(4).toString('hex') })}\n`;
+    const mine = `${JSON.stringify({ pid, ...(ns === undefined ? {} : { ns }), at: options.clock(), nonce: randomBytes(4).toString('hex') })}\n`;
     if (tryCreate(path, mine)) {
       try {
         return work();
@@ -45,7 +49,9 @@ export async function withLockFile<T>(path: string, work: () => T, options: Lock
     const holder = readHolder(path);
     // Gone between the two: try again at once.
     if (holder === undefined) continue;
-    const stale = holder.at + staleMs <= options.clock() || (holder.pid !== undefined && !isAlive(holder.pid));
+    // A pid means something only in its own namespace: another container's holder is judged by its age alone.
+    const ours = holder.pid !== undefined && holder.ns === ns;
+    const stale = holder.at + staleMs <= options.clock() || (ours && !isAlive(holder.pid as number));
     if (stale) breakLock(path, holder.text);
     else await options.sleep(RETRY_MS * (1 + Math.random()));
   }
@@ -72,6 +78,7 @@ interface Holder {
   /** The lock's content, which tells it from any other. */
   text: string;
   pid?: number;
+  ns?: string;
   /** When it was taken; for a lock without its content (its holder ended between creating and writing it), its mtime. */
   at: number;
 }
@@ -81,8 +88,8 @@ function readHolder(path: string): Holder | undefined {
     const { mtimeMs } = statSync(path);
     const text = readFileSync(path, 'utf8');
     try {
-      const { pid, at } = JSON.parse(text) as { pid?: unknown; at?: unknown };
-      if (typeof pid === 'number' && typeof at === 'number') return { text, pid, at };
+      const { pid, ns, at } = JSON.parse(text) as { pid?: unknown; ns?: unknown; at?: unknown };
+      if (typeof pid === 'number' && typeof at === 'number') return { text, pid, at, ...(typeof ns === 'string' ? { ns } : {}) };
     } catch {
       // Not the JSON a holder writes: judged by its age alone.
     }
@@ -130,6 +137,21 @@ function release(path: string, mine: string): void {
     unlinkSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * The pid namespace of this process (Linux: the number of /proc/self/ns/pid), undefined elsewhere. Processes of two
+ * containers that share a folder may have the same pid, and neither can see whether the other's runs.
+ *
+ * @example
+ * pidNamespace(); // '4026531836' on a Linux host
+ */
+export function pidNamespace(): string | undefined {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+  } catch {
+    return undefined;
   }
 }
 

@@ -75,10 +75,10 @@ describe('one IP budget per machine', () => {
     const files = await readdir(join(stateDir, 'ip-budget'));
     expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.json$/)]);
     const text = await readFile(join(stateDir, 'ip-budget', files[0] as string), 'utf8');
-    for (const secret of [sim.baseUrl, new URL(sim.baseUrl).port, ...sim.accounts.flatMap((a) => [a.name, a.credentials.apiKey])]) expect(text).not.toContain(secret);
+    for (const secret of [new URL(sim.baseUrl).host, ...sim.accounts.flatMap((a) => [a.name, a.credentials.apiKey])]) expect(text).not.toContain(secret);
     const state = JSON.parse(text) as { version: number; processes: Record<string, unknown>[] };
     expect(state.version).toBe(1);
-    for (const p of state.processes) expect(Object.keys(p).filter((k) => !['pid', 'grants', 'waitingUntil'].includes(k))).toEqual([]);
+    for (const p of state.processes) expect(Object.keys(p).filter((k) => !['pid', 'ns', 'grants', 'waitingUntil'].includes(k))).toEqual([]);
   }), 90_000);
 
   it.concurrent('keeps two runs at once, on two warehouses, under the per-IP cap together', () => withSetup(async ({ sim, shard }) => {

@@ -79,13 +79,16 @@ describe('budgetFile: the file, under its lock', () => {
 
   it('is shared by the processes of one address, named by a hash of it, holding pids, counts and times only', async () => {
     const clock = fakeClock(T0);
-    const a = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 1 });
-    const b = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 2 });
-    const other = budgetFile({ dir, origin: 'https://other.example.com', clock: clock.now, sleep, pid: 2 });
+    const a = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 1, ns: '4026531836' });
+    const b = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 2, ns: '4026531836' });
+    const other = budgetFile({ dir, origin: 'https://other.example.com', clock: clock.now, sleep, pid: 2, ns: '4026531836' });
+    // Pid 1 of another container, on the same folder: another process.
+    const container = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 1, ns: '4026532000' });
     expect((await a.claim({ want: 70, needed: 70, perMinute: LIMIT, holdMs: HOLD })).granted).toBe(70);
     clock.advance(10);
     expect((await b.claim({ want: 70, needed: 70, perMinute: LIMIT, holdMs: HOLD })).granted).toBe(30);
     expect((await other.claim({ want: 70, needed: 70, perMinute: LIMIT, holdMs: HOLD })).granted).toBe(70);
+    expect((await container.claim({ want: 10, needed: 0, perMinute: LIMIT, holdMs: HOLD })).granted).toBe(0);
     expect(readdirSync(dir).sort()).toEqual([a.path, other.path].map((p) => p.slice(dir.length + 1)).sort());
     expect(a.path).toMatch(/\/[0-9a-f]{16}\.json$/);
     const text = readFileSync(a.path, 'utf8');
@@ -93,8 +96,8 @@ describe('budgetFile: the file, under its lock', () => {
     expect(JSON.parse(text)).toEqual({
       version: 1,
       processes: [
-        { pid: 1, grants: [{ at: T0, until: T0 + HOLD, n: 70 }] },
-        { pid: 2, waitingUntil: T0 + 10 + WAITING_MS, grants: [{ at: T0 + 10, until: T0 + 10 + HOLD, n: 30 }] },
+        { pid: 1, ns: '4026531836', grants: [{ at: T0, until: T0 + HOLD, n: 70 }] },
+        { pid: 2, ns: '4026531836', waitingUntil: T0 + 10 + WAITING_MS, grants: [{ at: T0 + 10, until: T0 + 10 + HOLD, n: 30 }] },
       ],
     });
   });

@@ -8,6 +8,7 @@ import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 const T0 = 1_700_000_000_000;
 const ME = 4242;
 const OTHER = 777;
+const NS = '4026531836';
 
 let dir: string;
 let lock: string;
@@ -37,15 +38,16 @@ function options(onSleep: () => void = () => undefined) {
     },
     isAlive: (pid: number) => alive.has(pid),
     pid: ME,
+    ns: NS,
   };
 }
 
-const heldBy = (pid: number, at: number) => writeFileSync(lock, `${JSON.stringify({ pid, at })}\n`);
+const heldBy = (pid: number, at: number, ns = NS) => writeFileSync(lock, `${JSON.stringify({ pid, ns, at })}\n`);
 
 describe('withLockFile', () => {
   it('holds the lock, with its pid and time, for the work, and removes it after, also when the work throws', async () => {
     const seen = await withLockFile(lock, () => JSON.parse(readFileSync(lock, 'utf8')) as unknown, options());
-    expect(seen).toEqual({ pid: ME, at: T0, nonce: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    expect(seen).toEqual({ pid: ME, ns: NS, at: T0, nonce: expect.stringMatching(/^[0-9a-f]{8}$/) });
     expect(existsSync(lock)).toBe(false);
     await expect(withLockFile(lock, () => { throw new Error('work failed'); }, options())).rejects.toThrow('work failed');
     expect(existsSync(lock)).toBe(false);
@@ -79,6 +81,13 @@ describe('withLockFile', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("judges a lock of another container's process by its age alone: its pid means nothing here", async () => {
+    heldBy(OTHER, T0, '4026532000');
+    alive.delete(OTHER);
+    expect(await withLockFile(lock, () => 'mine', options())).toBe('mine');
+    expect(clock.now() - T0).toBeGreaterThanOrEqual(5000);
+  });
+
   it('judges a lock without its content (its holder ended between making and writing it) by its age', async () => {
     writeFileSync(lock, '');
     utimesSync(lock, new Date(T0 - 1000), new Date(T0 - 1000));
@@ -91,7 +100,7 @@ describe('withLockFile', () => {
       rmSync(lock);
       heldBy(OTHER, T0);
     }, options());
-    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ pid: OTHER, at: T0 });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ pid: OTHER, ns: NS, at: T0 });
   });
 
   it('throws what is not a held lock: a folder that cannot be written', async () => {
