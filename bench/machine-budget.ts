@@ -35,6 +35,8 @@ export interface MachineBudgetMeasurement {
   /** What the processes counted themselves (table runs of their warehouses). */
   clientRequests: number;
   clientRateLimited: number;
+  /** The 429s the processes received, by stream (their summaries' lines), to tell a key's limit from the address's. */
+  rateLimitedByStream: Record<string, number>;
 }
 
 /** The simulator's last line on stderr says what it answered: `stopped after N requests; by status {...}; IP cap breaches K`. */
@@ -58,7 +60,8 @@ export async function measureMachineBudget(options: { scenario: MachineScenario;
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-machine-'));
   let measured: Omit<MachineBudgetMeasurement, 'requests' | 'rateLimited' | 'ipBreaches'>;
   try {
-    const run = runner(sim.info, dir, options);
+    const rateLimitedByStream: Record<string, number> = {};
+    const run = runner(sim.info, dir, options, rateLimitedByStream);
     const started = performance.now();
     const dbs: string[] = [];
     const processSeconds: number[] = [];
@@ -88,7 +91,7 @@ export async function measureMachineBudget(options: { scenario: MachineScenario;
         await warehouse.close();
       }
     }
-    measured = { scenario: options.scenario, accounts: options.accounts, processes: dbs.length, wallSeconds, processSeconds, bound, ratio: wallSeconds / bound.boundSeconds, clientRequests, clientRateLimited };
+    measured = { scenario: options.scenario, accounts: options.accounts, processes: dbs.length, wallSeconds, processSeconds, bound, ratio: wallSeconds / bound.boundSeconds, clientRequests, clientRateLimited, rateLimitedByStream };
   } finally {
     await stopChild(sim.child);
     await rm(dir, { recursive: true, force: true });
@@ -121,8 +124,11 @@ async function writeConfig(info: SimInfo, dir: string, name: string, indexes: re
   return config;
 }
 
-/** Runs `ledgerpipe extract` of a config into `db`; resolves with its wall time in seconds, or throws unless it exits 0. */
-function runner(info: SimInfo, dir: string, range: { from: string; to: string; signal?: AbortSignal }): (config: string, db: string, more: readonly string[]) => Promise<number> {
+/**
+ * Runs `ledgerpipe extract` of a config into `db`; resolves with its wall time in seconds, or throws unless it exits 0.
+ * The 429s its summary lists are added to `byStream`.
+ */
+function runner(info: SimInfo, dir: string, range: { from: string; to: string; signal?: AbortSignal }, byStream: Record<string, number>): (config: string, db: string, more: readonly string[]) => Promise<number> {
   const keys = Object.fromEntries(info.accounts.flatMap((a, i) => [[`BENCH_${i}_KEY`, a.apiKey], [`BENCH_${i}_SECRET`, a.secretKey], [`BENCH_${i}_PASSPHRASE`, a.passphrase]]));
   // Every process of the bench shares one state directory, as the processes of one user on one machine do.
   const env = { ...process.env, ...keys, LEDGERPIPE_STATE_DIR: join(dir, 'state') };
@@ -130,9 +136,18 @@ function runner(info: SimInfo, dir: string, range: { from: string; to: string; s
   return async (config, db, more) => {
     const started = performance.now();
     const args = [main, 'extract', '--from', range.from, '--to', range.to, '--config', config, '--db', db, '--quiet', ...more];
-    const cli = spawn(process.execPath, args, { env, stdio: ['ignore', process.env['LP_BENCH_DEBUG'] === undefined ? 'ignore' : 'inherit', 'inherit'], ...(range.signal === undefined ? {} : { signal: range.signal }) });
+    const cli = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'], ...(range.signal === undefined ? {} : { signal: range.signal }) });
+    let out = '';
+    cli.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     const [code] = (await once(cli, 'exit')) as [number | null];
+    if (process.env['LP_BENCH_DEBUG'] !== undefined) process.stderr.write(out);
     if (code !== 0) throw new Error(`bench: extract ${more.join(' ')} of ${config} exited with ${String(code)}`);
+    // The summary's lines per account and stream: account, stream, windows, skipped, pages, records, outside, requests, 429s, retries.
+    for (const line of out.split('\n')) {
+      const cells = line.trim().split(/\s+/);
+      const limited = Number(cells[8]);
+      if (cells.length === 10 && cells[0] !== 'account' && limited > 0) byStream[cells[1] as string] = (byStream[cells[1] as string] ?? 0) + limited;
+    }
     return (performance.now() - started) / 1000;
   };
 }

@@ -262,7 +262,7 @@ const machineBudget: Benchmark = {
         { name: `${label[scenario]}, ${span}, real rates: wall time`, value: round(r.wallSeconds, 1), unit: `s (bound ${round(r.bound.boundSeconds, 1)} s, ${limit}; processes ${r.processSeconds.map((s) => round(s, 1)).join(' / ')} s)`, target: '' },
         { name: `  wall / bound`, value: round(r.ratio, 3), unit: '', target: '' },
         { name: `  requests at the simulator`, value: r.requests, unit: `(fewest possible ${r.bound.fewestRequests}; the processes counted ${r.clientRequests})`, target: '' },
-        { name: `  429s / per-IP cap breaches at the simulator`, value: r.rateLimited, unit: `/ ${r.ipBreaches}`, target: '0 / 0', met: r.rateLimited === 0 && r.ipBreaches === 0 },
+        { name: `  429s / per-IP cap breaches at the simulator`, value: r.rateLimited, unit: `/ ${r.ipBreaches}${r.rateLimited === 0 ? '' : ` (by stream: ${Object.entries(r.rateLimitedByStream).map(([k, n]) => `${k} ${n}`).join(', ')})`}`, target: '0 / 0', met: r.rateLimited === 0 && r.ipBreaches === 0 },
       );
     }
     return { figures, raw };
