@@ -19,6 +19,13 @@ export const DEFAULT_IP_LIMIT_PER_MINUTE = 5400;
  */
 const ARRIVAL_MARGIN_MS = 1100;
 
+/**
+ * Requests the machine's budget lets go leave at most two a millisecond (at --rate-scale 1): hundreds let go in one
+ * turn reached the simulator as a burst it stamped up to a tenth of a second late, and a key's next request, sent a
+ * window after, was refused as early (shared-lease.ts). 2,000 a second is above what 40 accounts' keys ask at once.
+ */
+const RELEASE_GAP_MS = 0.5;
+
 /** One limiter per platform address, shared by every account of the process (docs/many-accounts.md). */
 export interface IpBudget {
   forAddress(baseUrl: string): RateLimiter;
@@ -74,6 +81,7 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
       clock: options.clock,
       sleep: options.sleep,
       onFailure: (error) => warnOnce(`the IP budget of ${origin} is this process's alone: ${reasonOf(error, file.path)}. Other processes reading it at once, or just before, are not counted; set LEDGERPIPE_STATE_DIR to a folder this user can write (docs/many-accounts.md, "One budget per machine")`),
+      minGapMs: RELEASE_GAP_MS / scale,
       onReplaced: () => warnOnce(`${file.path} held something other than an IP budget: started afresh (docs/many-accounts.md, "One budget per machine")`),
     });
     leases.push(lease);

@@ -7,6 +7,8 @@ import type { BudgetFile, ClaimResult } from './ip-budget-file.js';
  * --rate-scale: the time to read and write the file does not.
  */
 export const LEASE_MS = 500;
+/** After a pause, this many requests may leave at once before the gap between them (minGapMs) applies. */
+const BURST = 4;
 /** A refused claim is tried again no sooner than this (the file is not touched more often)... */
 const MIN_POLL_MS = 100;
 /** ... and no later than this, whatever the file says (a clock that jumped, a process that ended). */
@@ -24,6 +26,11 @@ export interface SharedLeaseOptions {
   onFailure: (error: unknown) => void;
   /** The file held something that was not a budget, and was started afresh. */
   onReplaced?: () => void;
+  /**
+   * The least time between two requests it lets go (default 0). A grant of hundreds let go in one turn reaches the
+   * platform as one burst, whose last requests are counted late; a key's next request, sent on time, then seems early.
+   */
+  minGapMs?: number;
 }
 
 /** The process's side of the machine's budget for one address: requests take their turn from grants of the file. */
@@ -44,7 +51,7 @@ interface Lease {
  * Hands out the machine's budget a request at a time from grants claimed from the shared file a batch at a time
  * (ip-budget-file.ts). A grant is as large as the demand the last one showed (twice it, when it ran out before its
  * lease ended) or as the requests waiting, at most a tenth of the limit, so a busy process touches the file a few
- * times a second and a quiet one rarely. Refused, it tries again when the file says more frees up. What a grant
+ * times a second and a quiet one rarely. A grant's requests leave no closer together than `minGapMs`. Refused, it tries again when the file says more frees up. What a grant
  * leaves unspent when its lease ends is given back at the next claim, and at close.
  *
  * @example
@@ -64,6 +71,9 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
   let busy = false;
   let claiming: Promise<void> = Promise.resolve();
   let state: 'open' | 'failed' | 'closed' = 'open';
+  const gap = options.minGapMs ?? 0;
+  /** When the next request may leave (minGapMs). */
+  let nextDue = Number.NEGATIVE_INFINITY;
 
   const spendable = (l: Lease | undefined): l is Lease => l !== undefined && l.used < l.n && clock() < l.at + LEASE_MS;
   /** The previous lease's unspent part, to give back with the next claim (its lease over, it cannot be spent). */
@@ -75,11 +85,21 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
     return Math.min(maxBatch, Math.max(1, waiters.length, recent));
   };
 
-  const serve = (): void => {
-    while (waiters.length > 0 && spendable(lease)) {
-      lease.used++;
+  /** Spends one request of the lease, due now. */
+  const spend = (l: Lease): void => {
+    l.used++;
+    nextDue = Math.max(nextDue, clock() - BURST * gap) + gap;
+  };
+  /** Lets go the waiting requests the lease has and that are due, first come first. */
+  const handOut = (): void => {
+    while (waiters.length > 0 && spendable(lease) && clock() >= nextDue) {
+      spend(lease);
       waiters.shift()?.resolve();
     }
+  };
+
+  const serve = (): void => {
+    handOut();
     if (waiters.length > 0 && !busy && state === 'open') {
       busy = true;
       claiming = claimWhileWaiting();
@@ -95,9 +115,15 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
 
   const claimWhileWaiting = async (): Promise<void> => {
     for (;;) {
+      handOut();
       if (waiters.length === 0 || state !== 'open') {
         busy = false;
         return;
+      }
+      if (spendable(lease)) {
+        // The lease has more, not yet due (handOut let go what was).
+        await options.sleep(Math.max(0, nextDue - clock()));
+        continue;
       }
       let result: ClaimResult & { replaced?: boolean };
       try {
@@ -109,13 +135,7 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
       }
       if (result.replaced === true) options.onReplaced?.();
       lease = result.granted > 0 ? { at: result.at, n: result.granted, used: 0 } : undefined;
-      if (lease !== undefined) {
-        while (waiters.length > 0 && spendable(lease)) {
-          lease.used++;
-          waiters.shift()?.resolve();
-        }
-        continue;
-      }
+      if (lease !== undefined) continue;
       const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, (result.retryAt ?? 0) - clock()));
       await options.sleep(wait);
     }
@@ -125,8 +145,8 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
     take: () => {
       if (state === 'failed') return Promise.resolve();
       if (state === 'closed') return Promise.reject(new Error('the IP budget was closed: the run has ended'));
-      if (waiters.length === 0 && spendable(lease)) {
-        lease.used++;
+      if (waiters.length === 0 && spendable(lease) && clock() >= nextDue) {
+        spend(lease);
         return Promise.resolve();
       }
       return new Promise<void>((resolve, reject) => {

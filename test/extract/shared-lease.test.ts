@@ -26,10 +26,8 @@ function memoryFile(clock: FakeClock, state: BudgetState, pid: number): BudgetFi
 
 function fakeTime() {
   const clock = fakeClock(T0);
-  const sleep = (ms: number): Promise<void> => {
-    clock.advance(ms);
-    return Promise.resolve();
-  };
+  // The clock moves when the sleep ends, after what was let go before it has run.
+  const sleep = (ms: number): Promise<void> => Promise.resolve().then(() => void clock.advance(ms));
   return { clock, sleep };
 }
 
@@ -68,6 +66,20 @@ describe('createSharedLease', () => {
     const all = [...Array.from({ length: 8 }, () => -1000), ...sent];
     for (const t of all) expect(all.filter((u) => u > t - LEASE_MS - WINDOW && u <= t).length).toBeLessThanOrEqual(10);
     expect(sent.at(-1)).toBeGreaterThanOrEqual(2 * (LEASE_MS + WINDOW));
+  });
+
+  it('lets the requests of a grant go no closer together than minGapMs, after the first few', async () => {
+    const { clock, sleep } = fakeTime();
+    const file = memoryFile(clock, { version: 1, processes: [] }, 1);
+    const lease = createSharedLease({ file, perMinute: 5400, windowMs: WINDOW, clock: clock.now, sleep, onFailure: failOnError, minGapMs: 0.5 });
+    const sent: number[] = [];
+    await Promise.all(Array.from({ length: 400 }, () => lease.take().then(() => sent.push(clock.now() - T0))));
+    // Two grants (the first claimed as the first request came, the second for the 399 behind it), let go over 0.2 s
+    // instead of at once; none forfeited.
+    expect(file.claims).toBe(2);
+    expect(sent.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    for (let i = 5; i < sent.length; i++) expect((sent[i] as number) - (sent[i - 1] as number)).toBeGreaterThanOrEqual(0.5 - 1e-9);
+    expect(sent.at(-1)).toBeLessThan(LEASE_MS);
   });
 
   it('gives back what its last grant left unspent when closed, and refuses requests after', async () => {
