@@ -26,6 +26,8 @@ const ARRIVAL_MARGIN_MS = 1100;
  */
 const RELEASE_GAP_MS = 0.5;
 
+const SEE = 'docs/many-accounts.md, "One budget per machine"';
+
 /** One limiter per platform address, shared by every account of the process (docs/many-accounts.md). */
 export interface IpBudget {
   forAddress(baseUrl: string): RateLimiter;
@@ -56,7 +58,8 @@ export interface IpBudgetOptions {
  * be used is said once, and the process goes on with its own budget.
  *
  * @example
- * const budget = createIpBudget({ perMinute: DEFAULT_IP_LIMIT_PER_MINUTE, clock: Date.now, sleep, machine: { dir: stateDir(process.env), log } });
+ * const machine = { dir: stateDir(process.env), log };
+ * const budget = createIpBudget({ perMinute: DEFAULT_IP_LIMIT_PER_MINUTE, clock: Date.now, sleep, machine });
  * const ip = budget.forAddress(account.baseUrl);
  */
 export function createIpBudget(options: IpBudgetOptions): IpBudget {
@@ -64,10 +67,11 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
   const leases: SharedLease[] = [];
   const scale = options.rateScale ?? 1;
   const windowMs = 60_000 / scale;
-  let warned = false;
-  const warnOnce = (message: string) => {
-    if (warned) return;
-    warned = true;
+  // Each said once for the process, whatever the number of addresses.
+  const said = new Set<'failed' | 'replaced'>();
+  const warnOnce = (what: 'failed' | 'replaced', message: string) => {
+    if (said.has(what)) return;
+    said.add(what);
     options.machine?.log.warn(message);
   };
   const shared = (origin: string): SharedLease | undefined => {
@@ -80,9 +84,14 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
       windowMs: windowMs + ARRIVAL_MARGIN_MS,
       clock: options.clock,
       sleep: options.sleep,
-      onFailure: (error) => warnOnce(`the IP budget of ${origin} is this process's alone: ${reasonOf(error, file.path)}. Other processes reading it at once, or just before, are not counted; set LEDGERPIPE_STATE_DIR to a folder this user can write (docs/many-accounts.md, "One budget per machine")`),
       minGapMs: RELEASE_GAP_MS / scale,
-      onReplaced: () => warnOnce(`${file.path} held something other than an IP budget: started afresh (docs/many-accounts.md, "One budget per machine")`),
+      onFailure: (error) =>
+        warnOnce(
+          'failed',
+          `the IP budget of ${origin} is this process's alone: ${reasonOf(error, file.path)}. Other processes reading it at once, ` +
+            `or just before, are not counted; set LEDGERPIPE_STATE_DIR to a folder this user can write (${SEE})`,
+        ),
+      onReplaced: () => warnOnce('replaced', `${file.path} held something other than an IP budget: started afresh (${SEE})`),
     });
     leases.push(lease);
     return lease;

@@ -51,8 +51,9 @@ interface Lease {
  * Hands out the machine's budget a request at a time from grants claimed from the shared file a batch at a time
  * (ip-budget-file.ts). A grant is as large as the demand the last one showed (twice it, when it ran out before its
  * lease ended) or as the requests waiting, at most a tenth of the limit, so a busy process touches the file a few
- * times a second and a quiet one rarely. A grant's requests leave no closer together than `minGapMs`. Refused, it tries again when the file says more frees up. What a grant
- * leaves unspent when its lease ends is given back at the next claim, and at close.
+ * times a second and a quiet one rarely. A grant's requests leave no closer together than `minGapMs`. Refused, it
+ * tries again when the file says more frees up. What a grant leaves unspent when its lease ends is given back at the
+ * next claim, and at close.
  *
  * @example
  * const lease = createSharedLease({ file, perMinute: 5400, windowMs: 61_100, clock: Date.now, sleep, onFailure });
