@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 const LONGEST_FIRST = [
   'test/cli/shards-lake.test.ts', // 51 s
   'test/cli/many-accounts.test.ts', // 49 s, most of it waiting on the IP budget
+  'test/cli/ip-budget-machine.test.ts', // 20 s (2026-11-29, alone), waiting on the machine's IP budget
   'test/transform/incremental.test.ts', // 43 s
   'test/cli/completeness.test.ts', // 39 s
   'test/cli/pipelines.test.ts', // 36 s

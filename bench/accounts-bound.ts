@@ -28,24 +28,43 @@ export interface AccountsMeasurement {
   ipBreaches: number;
 }
 
+/** The bound of extracting `accounts` accounts (measureAccounts): whichever is slower, the slowest key or the IP budget. */
+export interface AccountsBound {
+  fewestRequests: number;
+  perKeyBoundSeconds: number;
+  ipBoundSeconds: number;
+  boundSeconds: number;
+}
+
 /**
- * `ledgerpipe extract` of `accounts` accounts of one config over `[from, to)`, as a user runs it, against a
- * simulator in its own process enforcing the real per-key limits and the live per-IP cap, beside the bound: the
- * slower of the per-key bound and every account's fewest requests divided by the default IP budget.
+ * The rate-limit bound of `accounts` accounts of the simulator over `[from, to)`, however they are split between
+ * processes: the slowest account's own bound (its slowest endpoint's fewest requests over its rate), or every
+ * account's fewest requests over the IP budget (default 5,400 a minute), whichever is slower.
  */
-export async function measureAccounts(options: { accounts: number; from: string; to: string; records: number; seed: string; ipLimit?: number }): Promise<AccountsMeasurement> {
+export function accountsBound(options: { accounts: number; from: string; to: string; records: number; seed: string; ipLimit?: number; only?: readonly number[] }): AccountsBound {
   const from = Date.parse(`${options.from}T00:00:00Z`);
   const to = Date.parse(`${options.to}T00:00:00Z`);
   let fewestRequests = 0;
   let perKeyBoundSeconds = 0;
   for (let i = 0; i < options.accounts; i++) {
+    // Some of them only (`only`: their indexes), as one shard of them.
+    if (options.only !== undefined && !options.only.includes(i)) continue;
     const dataset = generateDataset({ seed: simAccountOf(options.seed, i).seed, from, to, records: options.records, marginWindowDays: 366 });
     const bounds = Object.values(rateLimitBound(dataset, STREAMS, from, to));
     fewestRequests += bounds.reduce((n, b) => n + b.fewestRequests, 0);
     perKeyBoundSeconds = Math.max(perKeyBoundSeconds, ...bounds.map((b) => b.boundSeconds));
   }
   const ipBoundSeconds = fewestRequests / ((options.ipLimit ?? DEFAULT_IP_LIMIT_PER_MINUTE) / 60);
-  const boundSeconds = Math.max(perKeyBoundSeconds, ipBoundSeconds);
+  return { fewestRequests, perKeyBoundSeconds, ipBoundSeconds, boundSeconds: Math.max(perKeyBoundSeconds, ipBoundSeconds) };
+}
+
+/**
+ * `ledgerpipe extract` of `accounts` accounts of one config over `[from, to)`, as a user runs it, against a
+ * simulator in its own process enforcing the real per-key limits and the live per-IP cap, beside the bound: the
+ * slower of the per-key bound and every account's fewest requests divided by the default IP budget.
+ */
+export async function measureAccounts(options: { accounts: number; from: string; to: string; records: number; seed: string; ipLimit?: number }): Promise<AccountsMeasurement> {
+  const { fewestRequests, perKeyBoundSeconds, ipBoundSeconds, boundSeconds } = accountsBound(options);
   const { child, info, stderr } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 300_000, seed: options.seed, from: options.from, to: options.to, accounts: options.accounts, front: true });
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-accounts-'));
   let measured: Omit<AccountsMeasurement, 'ipBreaches'>;
@@ -53,7 +72,8 @@ export async function measureAccounts(options: { accounts: number; from: string;
     const variable = (i: number, field: string) => `BENCH_${i}_${field}`;
     const config = join(dir, 'ledgerpipe.config.json');
     await writeFile(config, JSON.stringify({ accounts: info.accounts.map((a, i) => ({ name: a.name, baseUrl: info.baseUrl, env: { key: variable(i, 'KEY'), secret: variable(i, 'SECRET'), passphrase: variable(i, 'PASSPHRASE') } })) }));
-    const env = { ...process.env, ...Object.fromEntries(info.accounts.flatMap((a, i) => [[variable(i, 'KEY'), a.apiKey], [variable(i, 'SECRET'), a.secretKey], [variable(i, 'PASSPHRASE'), a.passphrase]])) };
+    // The machine's IP budget in the bench's own folder, not the user's cache directory.
+    const env = { ...process.env, ...Object.fromEntries(info.accounts.flatMap((a, i) => [[variable(i, 'KEY'), a.apiKey], [variable(i, 'SECRET'), a.secretKey], [variable(i, 'PASSPHRASE'), a.passphrase]])), LEDGERPIPE_STATE_DIR: join(dir, 'state') };
     const db = join(dir, 'bench.duckdb');
     const main = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
     const started = performance.now();

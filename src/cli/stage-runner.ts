@@ -7,6 +7,7 @@ import { historyLines } from '../pipeline/history.js';
 import { assertTimeZone, formatInstant, parseInstant } from '../time/instant.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createLogger } from '../util/logger.js';
+import { stateDir } from '../util/state-dir.js';
 import type { Pipeline } from '../pipeline/define.js';
 import { runPipeline, type PipelineResult } from '../pipeline/run-pipeline.js';
 import { silentProgress, type ProgressReporter } from '../extract/progress.js';
@@ -195,6 +196,8 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
     ...(priceUrl === undefined ? {} : { priceBaseUrl: priceUrl }),
     ...(ecbUrl === undefined ? {} : { ecbUrl }),
     ...ipLimitOf(args['ip-limit'], config?.ipLimit),
+    // The IP budget is the machine's, shared through the state directory (docs/many-accounts.md).
+    stateDir: stateDir(env),
     ...(args.lake === undefined ? {} : { lake: args.lake }),
     ...(shard === undefined ? {} : { shard }),
     ...(config?.lakeMode === undefined ? {} : { lakeMode: Number.parseInt(config.lakeMode, 8) }),

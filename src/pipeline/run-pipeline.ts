@@ -69,6 +69,11 @@ export interface RunPipelineOptions extends Omit<ExtractStageOptions, 'range'> {
   ecbUrl?: string;
   /** --ip-limit: requests a minute per platform address over every account (default the live cap less 10%). */
   ipLimit?: number;
+  /**
+   * The state directory (util/state-dir.ts): the IP budget is then the machine's, shared through a file there with
+   * every process reading the same address (docs/many-accounts.md, "One budget per machine"). Without it, the process's.
+   */
+  stateDir?: string;
   /** --lake: also write the tables as Hive-partitioned Parquet there; lakeMode: their files' mode. */
   lake?: string;
   lakeMode?: number;
@@ -271,6 +276,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     throw error;
   } finally {
     options.progress.stop();
+    // What the machine's budget granted this process and it did not send is free for the next at once.
+    await budget.close();
     await warehouse.close();
   }
 }
@@ -359,7 +366,8 @@ function startPricesBeside(warehouse: Warehouse, run: Run, budget: IpBudget, clo
 }
 
 /**
- * One budget per platform address for every request of the run, every account's and the candles' (docs/many-accounts.md).
+ * One budget per platform address for every request of the run, every account's and the candles', shared with the
+ * machine's other processes when the state directory is given (docs/many-accounts.md).
  */
 function runIpBudget(options: RunPipelineOptions, clock: () => number): IpBudget {
   return createIpBudget({
@@ -367,6 +375,7 @@ function runIpBudget(options: RunPipelineOptions, clock: () => number): IpBudget
     rateScale: options.rateScale ?? 1,
     clock,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    ...(options.stateDir === undefined ? {} : { machine: { dir: options.stateDir, log: options.log } }),
   });
 }
 
