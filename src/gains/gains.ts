@@ -188,7 +188,7 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
 async function setRange(c: DuckDBConnection, from: number | null, until: number | undefined): Promise<void> {
   if (from === null) await c.run(`SET VARIABLE lp_gains_from = CAST('-infinity' AS TIMESTAMPTZ)`);
   else await c.run('SET VARIABLE lp_gains_from = $from', { from: timestampTz(from) });
-  await c.run('SET VARIABLE lp_gains_from_ms = $ms', { ms: BigInt(from ?? Number.MIN_SAFE_INTEGER) });
+  await c.run('SET VARIABLE lp_gains_from_ms = CAST($ms AS BIGINT)', { ms: BigInt(from ?? Number.MIN_SAFE_INTEGER) });
   if (until === undefined) await c.run('SET VARIABLE lp_gains_until = CAST(NULL AS TIMESTAMPTZ)');
   else await c.run('SET VARIABLE lp_gains_until = $until', { until: timestampTz(until) });
 }

@@ -1,4 +1,5 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '../warehouse/duckdb.js';
 import { hasTables } from '../warehouse/tables.js';
 
 /**
@@ -134,7 +135,9 @@ const isMonthStart = (at: number): boolean => {
  * (their state there is the same), so that a head is kept per run only until the next.
  */
 export async function recordPoints(c: DuckDBConnection, points: readonly number[], wentOnFrom: number | null, previousHead: number | null): Promise<void> {
-  for (const at of points) await c.run('INSERT INTO gains_kept_points SELECT $at WHERE NOT EXISTS (SELECT 1 FROM gains_kept_points WHERE at_ms = $at)', { at: BigInt(at) });
+  await c.run('INSERT INTO gains_kept_points SELECT DISTINCT at_ms FROM (SELECT unnest($points) AS at_ms) WHERE at_ms NOT IN (SELECT at_ms FROM gains_kept_points)', {
+    points: listValue(points.map((p) => BigInt(p))),
+  });
   const next = points.filter((p) => wentOnFrom !== null && p > wentOnFrom).sort((a, b) => a - b)[0];
   if (wentOnFrom === null || wentOnFrom !== previousHead || isMonthStart(wentOnFrom) || next === undefined) return;
   const params = { old: BigInt(wentOnFrom), next: BigInt(next) };
