@@ -5,9 +5,10 @@
  * exported up to that day, as the nights before left the warehouse. Then the day is loaded as extraction loads it
  * (pending_changes), transformed, and `ledgerpipe export` of that day alone (CSV) runs as a user runs it, in a
  * process of its own at the default budget: the export whose gains take in the day's movements. A second export
- * of the same day, with nothing new, follows. Wall time and peak RSS of each.
+ * of the same day, with nothing new, follows. Wall time and peak RSS of each. Then a year's transform and export
+ * against the plain one-pass script (bench/transform-export.ts).
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,7 @@ import { extractionMemoryBudget } from '../src/warehouse/memory-budget.js';
 import { createRawWriter, type LoadRecord } from '../src/warehouse/raw-writer.js';
 import { openWarehouse, type Warehouse } from '../src/warehouse/warehouse.js';
 import { cli, shapeHistory } from './incremental.js';
+import { measureTransformExport, type TransformExportFigures } from './transform-export.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 
 export interface OneDayFigures {
@@ -84,6 +86,19 @@ export async function holdBackNight(warehouse: Warehouse): Promise<HeldRecord[]>
   return rows.map((r) => ({ stream: String(r[0]), partition: String(r[1]), key: String(r[2]), ts: Number(r[3]), payload: String(r[4]) }));
 }
 
+/**
+ * An --opening-lots file that covers every coin the history pays out (its withdrawals, fees and losses), bought
+ * before the year at one USDT each: an account's holdings before what the platform answers, without which every
+ * export of the year would say its disposals lack acquisitions (exit 4). Read from a transformed warehouse.
+ */
+export async function writeOpeningLots(warehouse: Warehouse, file: string): Promise<void> {
+  const rows = (await warehouse.connection.runAndReadAll(
+    `SELECT account, asset, CAST(ceil(sum(-amount) * 2) + 1 AS BIGINT) FROM ledger WHERE asset <> 'USDT' AND amount < 0 GROUP BY ALL ORDER BY ALL`,
+  )).getRows();
+  const lines = rows.map(([account, asset, quantity]) => `${String(account)},${String(asset)},${String(quantity)},${String(quantity)},USDT,2024-12-01`);
+  await writeFile(file, ['account,asset,quantity,cost,currency,acquired_at', ...lines, ''].join('\n'));
+}
+
 /** Loads held records as extraction does: pages of 100 through the raw writer, noted in pending_changes. */
 export async function loadNight(warehouse: Warehouse, night: readonly HeldRecord[]): Promise<void> {
   const writer = await createRawWriter(warehouse, { account: 'default', runId: 'night', clock: Date.now });
@@ -102,8 +117,9 @@ export async function loadNight(warehouse: Warehouse, night: readonly HeldRecord
  * A history of `fills` fills made from the extracted year in `base`, its last day held back, transformed whole and
  * exported up to that day by `main` (the CLI whose gains it keeps).
  */
-export async function prepareNight(base: string, held: number, fills: number, dir: string, main: string, signal: AbortSignal): Promise<PreparedNight> {
+export async function prepareNight(base: string, held: number, fills: number, dir: string, main: string, signal: AbortSignal): Promise<PreparedNight & { lots: string }> {
   const db = join(dir, `one-day-${fills}.duckdb`);
+  const lots = join(dir, `opening-${fills}.csv`);
   await copyFile(base, db);
   const warehouse = await openWarehouse(db);
   let night: HeldRecord[];
@@ -112,12 +128,13 @@ export async function prepareNight(base: string, held: number, fills: number, di
     await warehouse.withMemoryLimit('4GB', () => shapeHistory(warehouse, held, fills));
     night = await holdBackNight(warehouse);
     await runTransforms(warehouse, { full: true });
+    await writeOpeningLots(warehouse, lots);
     total = Number((await warehouse.connection.runAndReadAll('SELECT count(*) FROM futures_fills')).getRows()[0]?.[0]) + night.filter((r) => r.stream === 'futures_fills').length;
   } finally {
     await warehouse.close();
   }
-  await cli(['export', '--from', isoDay(DAY - DAY_MS), '--to', isoDay(DAY), '--format', 'csv', '--db', db, '--out', join(dir, `before-${fills}`), '--quiet'], dir, signal, main);
-  return { db, night, fills: total };
+  await cli(['export', '--from', isoDay(DAY - DAY_MS), '--to', isoDay(DAY), '--format', 'csv', '--opening-lots', lots, '--db', db, '--out', join(dir, `before-${fills}`), '--quiet'], dir, signal, main);
+  return { db, night, fills: total, lots };
 }
 
 /** The night loaded and transformed (no gains: runTransforms alone), then the day's export twice. */
@@ -144,21 +161,34 @@ export async function measureNight(prepared: PreparedNight, dir: string, main: s
 
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** Both histories, one after the other, each measured with the CLI of this build. */
-export async function measureOneDayExport(signal: AbortSignal, quick = false): Promise<OneDayFigures[]> {
+/** What the benchmark export-scale measures (bench/run.ts): the nights of both histories, and a year's transform and export. */
+export interface ExportScaleFigures {
+  nights: OneDayFigures[];
+  transformExport: TransformExportFigures;
+}
+
+/**
+ * Both histories' nights, one after the other, then the transform and export of the larger against the one-pass
+ * script (bench/transform-export.ts), each with the CLI of this build, from one extraction.
+ */
+export async function measureExportScale(signal: AbortSignal, quick = false): Promise<ExportScaleFigures> {
   const sizes = quick ? [10_000, 100_000] : [100_000, 1_000_000];
-  const dir = await mkdtemp(join(tmpdir(), 'lp-one-day-'));
+  const dir = await mkdtemp(join(tmpdir(), 'lp-export-scale-'));
   try {
     const base = join(dir, 'base.duckdb');
     const held = await extractYear(base, sizes.at(-1) as number, 'one-day');
-    const figures: OneDayFigures[] = [];
+    const nights: OneDayFigures[] = [];
+    let lots = '';
     for (const fills of sizes) {
       const prepared = await prepareNight(base, held, fills, dir, MAIN, signal);
-      figures.push(await measureNight(prepared, dir, MAIN, signal));
-      process.stderr.write(`one-day-export: ${JSON.stringify(figures.at(-1))}\n`);
+      nights.push(await measureNight(prepared, dir, MAIN, signal));
+      process.stderr.write(`export-scale: ${JSON.stringify(nights.at(-1))}\n`);
       await rm(prepared.db, { force: true });
+      lots = prepared.lots;
     }
-    return figures;
+    const transformExport = await measureTransformExport(base, lots, dir, signal);
+    process.stderr.write(`export-scale: ${JSON.stringify(transformExport)}\n`);
+    return { nights, transformExport };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
