@@ -87,13 +87,17 @@ export async function holdBackNight(warehouse: Warehouse): Promise<HeldRecord[]>
 }
 
 /**
- * An --opening-lots file that covers every coin the history pays out (its withdrawals, fees and losses), bought
- * before the year at one USDT each: an account's holdings before what the platform answers, without which every
- * export of the year would say its disposals lack acquisitions (exit 4). Read from a transformed warehouse.
+ * An --opening-lots file of what the account held before the year, bought at one USDT each: per account and
+ * coin, the deepest its running total goes below zero (in the engine's order, time then entry), and 1% of what it
+ * pays out besides (the night held back pays out too). Without them every export of the year would say its
+ * disposals lack acquisitions (exit 4); with much more, every lot acquired in the year would stay open behind them.
+ * Read from a transformed warehouse.
  */
 export async function writeOpeningLots(warehouse: Warehouse, file: string): Promise<void> {
   const rows = (await warehouse.connection.runAndReadAll(
-    `SELECT account, asset, CAST(ceil(sum(-amount) * 2) + 1 AS BIGINT) FROM ledger WHERE asset <> 'USDT' AND amount < 0 GROUP BY ALL ORDER BY ALL`,
+    `SELECT account, asset, CAST(ceil(greatest(0, -min(running)) + 0.01 * sum(-amount) FILTER (WHERE amount < 0)) AS BIGINT)
+     FROM (SELECT account, asset, amount, sum(amount) OVER (PARTITION BY account, asset ORDER BY ts, entry_id ROWS UNBOUNDED PRECEDING) AS running FROM ledger WHERE asset <> 'USDT')
+     GROUP BY ALL HAVING min(running) < 0 ORDER BY ALL`,
   )).getRows();
   const lines = rows.map(([account, asset, quantity]) => `${String(account)},${String(asset)},${String(quantity)},${String(quantity)},USDT,2024-12-01`);
   await writeFile(file, ['account,asset,quantity,cost,currency,acquired_at', ...lines, ''].join('\n'));

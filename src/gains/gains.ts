@@ -179,7 +179,7 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
     for (const appender of Object.values(out)) appender.closeSync();
   }
   await writeTables(c, options, unit, from);
-  await recordPoints(c, points, from, restart.from === null ? null : restart.kept.head);
+  await recordPoints(c, points, restart.from === null ? null : restart.kept.head, head);
   await keepComputation(c, { fingerprint: run.fingerprint, head, until: run.until, openAt: run.openAt });
   return summarize(c, result);
 }

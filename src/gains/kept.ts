@@ -130,24 +130,30 @@ const isMonthStart = (at: number): boolean => {
 };
 
 /**
- * Records the run's instants (its month starts and its head), and drops the head it went on from when that is no
- * month's start: its states move to the next instant kept for the pools and assets that did not move in between
- * (their state there is the same), so that a head is kept per run only until the next.
+ * How far back the month starts are kept: a change older than that (or a range that ended before it) computes the
+ * gains from the first movement. 400 days reach the year before's start from any day of a year: a year-end run in
+ * the new year's first months goes on from its range's end.
  */
-export async function recordPoints(c: DuckDBConnection, points: readonly number[], wentOnFrom: number | null, previousHead: number | null): Promise<void> {
+export const KEPT_MONTHS_MS = 400 * DAY_MS;
+
+/**
+ * Records the run's instants (its month starts and its head); forgets the head it went on from (when no month's
+ * start) and the month starts more than KEPT_MONTHS_MS before the new head; then every state no instant kept needs
+ * any more: a pool and asset's row serves the instants from it up to its next row.
+ */
+export async function recordPoints(c: DuckDBConnection, points: readonly number[], previousHead: number | null, head: number): Promise<void> {
   await c.run('INSERT INTO gains_kept_points SELECT DISTINCT at_ms FROM (SELECT unnest($points) AS at_ms) WHERE at_ms NOT IN (SELECT at_ms FROM gains_kept_points)', {
     points: listValue(points.map((p) => BigInt(p))),
   });
-  const next = points.filter((p) => wentOnFrom !== null && p > wentOnFrom).sort((a, b) => a - b)[0];
-  if (wentOnFrom === null || wentOnFrom !== previousHead || isMonthStart(wentOnFrom) || next === undefined) return;
-  const params = { old: BigInt(wentOnFrom), next: BigInt(next) };
+  if (previousHead !== null && previousHead < head && !isMonthStart(previousHead)) await c.run('DELETE FROM gains_kept_points WHERE at_ms = $at', { at: BigInt(previousHead) });
+  await c.run('DELETE FROM gains_kept_points WHERE at_ms < $oldest', { oldest: BigInt(head - KEPT_MONTHS_MS) });
   await c.run(
-    `UPDATE gains_kept_states AS s SET at_ms = $next
-     WHERE at_ms = $old AND NOT EXISTS (SELECT 1 FROM gains_kept_states AS t WHERE t.pool = s.pool AND t.asset = s.asset AND t.at_ms > $old AND t.at_ms <= $next)`,
-    params,
+    `DELETE FROM gains_kept_states AS s WHERE NOT EXISTS (
+       SELECT 1 FROM gains_kept_points AS p
+       WHERE p.at_ms >= s.at_ms
+         AND p.at_ms < coalesce((SELECT min(t.at_ms) FROM gains_kept_states AS t WHERE t.pool = s.pool AND t.asset = s.asset AND t.at_ms > s.at_ms), $never))`,
+    { never: BigInt(Number.MAX_SAFE_INTEGER) },
   );
-  await c.run('DELETE FROM gains_kept_states WHERE at_ms = $old', { old: params.old });
-  await c.run('DELETE FROM gains_kept_points WHERE at_ms = $old', { old: params.old });
 }
 
 /** Writes the row of gains_kept (the run's last step) and empties ledger_changes: every change noted is taken in. */
