@@ -11,8 +11,9 @@ export interface PooledEvent {
 }
 
 /**
- * How many movements a page holds. The pages are read by their numbers (seq), so that the connection is free
- * between two pages for the engine's appends, and memory holds one page, not an asset's history.
+ * How many movements a page holds. The pages are read by their rowids (the table's order, sql/gains/20_event_rows.sql),
+ * so that the connection is free between two pages for the engine's appends, and memory holds one page, not an
+ * asset's history.
  */
 export const PAGE_ROWS = 20_480;
 
@@ -24,10 +25,10 @@ export const PAGE_ROWS = 20_480;
  * for await (const page of eventPages(c, total, localDay)) for (const { pool, asset, event } of page) ...
  */
 export async function* eventPages(c: DuckDBConnection, total: number, localDay: (ts: number) => string): AsyncGenerator<PooledEvent[]> {
-  for (let first = 1; first <= total; first += PAGE_ROWS) {
+  for (let first = 0; first < total; first += PAGE_ROWS) {
     const reader = await c.runAndReadAll(
       `SELECT pool, asset, account, ts_ms, kind, quantity, own, other, side_value, side_legs, group_fees, trade_group, flags
-       FROM temp.lp_gain_event_rows WHERE seq >= $first AND seq < $next ORDER BY seq`,
+       FROM temp.lp_gain_event_rows WHERE rowid >= $first AND rowid < $next ORDER BY rowid`,
       { first: BigInt(first), next: BigInt(first + PAGE_ROWS) },
     );
     yield reader.getRows().map((r) => ({ pool: String(r[0]), asset: String(r[1]), event: eventOf(r.slice(2), localDay) }));

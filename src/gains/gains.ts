@@ -2,6 +2,7 @@ import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_POOL } from '../models/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { readSqlFile, readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
+import { withSettings } from '../warehouse/session.js';
 import { hasTables } from '../warehouse/tables.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
@@ -135,7 +136,10 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   const restart = await planRestart(c, run);
   const from = restart.from;
   await setRange(c, from, options.until);
-  for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
+  // The movements' rowids follow their order only with the insertion order kept (sql/gains/20_event_rows.sql).
+  await withSettings(c, { preserve_insertion_order: true }, async () => {
+    for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
+  });
   const [total, first, last] = (await c.runAndReadAll('SELECT count(*), min(ts_ms), max(ts_ms) FROM temp.lp_gain_event_rows')).getRows()[0] ?? [];
   const movements = Number(total ?? 0);
   const result: GainsResult = { unit, costBasis: options.costBasis, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0, wentOnFrom: from, movements };
@@ -242,6 +246,8 @@ function feed(computation: Computation, under: Under, event: GainEvent): void {
 /** The state kept at each of the run's instants up to `ts`: at the first after a movement, none at the others. */
 function keepUpTo(computation: Computation, under: Under, ts: number): void {
   const { points } = computation;
+  // Called for every movement: most pass no instant.
+  if ((points[under.nextPoint] ?? Number.POSITIVE_INFINITY) > ts) return;
   for (let at = points[under.nextPoint]; at !== undefined && at <= ts; at = points[++under.nextPoint]) {
     if (!under.moved) continue;
     appendState(computation.out.states, at, under.pool, under.asset, JSON.stringify(under.matcher.state()));
