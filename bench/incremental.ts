@@ -55,13 +55,13 @@ const DAY_MS = 86_400_000;
 const NEW_FILLS = 3_000;
 const MOVED_WITHDRAWALS = 20;
 
-/** Runs the CLI as a user does, at the default memory budget, and reads its peak RSS. */
-async function cli(args: string[], dir: string, signal: AbortSignal): Promise<{ seconds: number; peakRssMb: number; stderr: string }> {
+/** Runs the CLI (`main`, this build's by default) as a user does, at the default memory budget, and reads its peak RSS. */
+export async function cli(args: string[], dir: string, signal: AbortSignal, main = MAIN): Promise<{ seconds: number; peakRssMb: number; stderr: string }> {
   const rssFile = join(dir, 'rss');
   const env: NodeJS.ProcessEnv = { ...process.env, LEDGERPIPE_BENCH_RSS_FILE: rssFile };
   delete env['LEDGERPIPE_MEMORY_LIMIT'];
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', REPORT_RSS, MAIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], signal });
+  const child = spawn(process.execPath, ['--import', REPORT_RSS, main, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], signal });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -71,7 +71,7 @@ async function cli(args: string[], dir: string, signal: AbortSignal): Promise<{ 
 }
 
 /** Shapes the extracted year into a history of `fills` fills: a share of them kept, or whole years copied before it. */
-async function shapeHistory(warehouse: Warehouse, held: number, fills: number): Promise<void> {
+export async function shapeHistory(warehouse: Warehouse, held: number, fills: number): Promise<void> {
   const c = warehouse.connection;
   if (fills < held) {
     await c.run(`DELETE FROM raw_records WHERE stream = 'futures_fills' AND hash(key) % 1000 >= ${Math.round((1000 * fills) / held)}`);

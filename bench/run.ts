@@ -298,8 +298,46 @@ const incrementalModels: Benchmark = {
   },
 };
 
+const ONE_DAY_GROWTH_TARGET = 1.5;
+const ONE_DAY_TARGET_S = 2.5;
+const ONE_DAY_RSS_TARGET_MB = 450;
+const TRANSFORM_EXPORT_RATIO_TARGET = 1.0;
+const TRANSFORM_EXPORT_RSS_TARGET_MB = 600;
+
+/**
+ * Issue 45: a night's one-day export on histories of 100k and 1M fills (the gains kept, taking in the night), and a
+ * year's transform + export of 1M fills against the plain one-pass DuckDB script (bench/one-day-export.ts,
+ * bench/transform-export.ts), each step a process of its own.
+ */
+const exportScale: Benchmark = {
+  name: 'export-scale',
+  async run({ quick, signal }) {
+    const { measureExportScale } = await import('./one-day-export.js');
+    const result = await measureExportScale(signal, quick);
+    const label = (n: number) => (n >= 1_000_000 ? `${round(n / 1_000_000, 2)}M` : `${Math.round(n / 1000)}k`);
+    const [small, large] = result.nights as [OneDay, OneDay];
+    const growth = large.exportSeconds / small.exportSeconds;
+    const t = result.transformExport;
+    const ours = t.transformSeconds + t.exportSeconds;
+    const rss = Math.max(t.transformPeakRssMb, t.exportPeakRssMb);
+    const figures: Figure[] = [
+      ...result.nights.flatMap((n) => [
+        { name: `one-day export (CSV) after a night of ${n.nightFills} fills, ${label(n.fills)} fills of history: wall / peak RSS`, value: round(n.exportSeconds, 2), unit: `s / ${Math.round(n.exportPeakRssMb)} MB`, target: n === large && !quick ? `<= ${ONE_DAY_TARGET_S} s, <= ${ONE_DAY_RSS_TARGET_MB} MB` : '', ...(n === large && !quick ? { met: n.exportSeconds <= ONE_DAY_TARGET_S && n.exportPeakRssMb <= ONE_DAY_RSS_TARGET_MB } : {}) },
+        { name: `  the same export again, nothing new, ${label(n.fills)} fills`, value: round(n.againSeconds, 2), unit: `s / ${Math.round(n.againPeakRssMb)} MB`, target: '' },
+      ]),
+      { name: `one-day export ${label(large.fills)} / ${label(small.fills)}`, value: round(growth, 2), unit: '', target: `<= ${ONE_DAY_GROWTH_TARGET}`, met: growth <= ONE_DAY_GROWTH_TARGET },
+      { name: `transform + export (CSV, Parquet), ${label(large.fills)} fills: transform / export`, value: round(t.transformSeconds, 2), unit: `/ ${round(t.exportSeconds, 2)} s, peak RSS ${Math.round(t.transformPeakRssMb)} / ${Math.round(t.exportPeakRssMb)} MB`, target: quick ? '' : `<= ${TRANSFORM_EXPORT_RSS_TARGET_MB} MB`, ...(quick ? {} : { met: rss <= TRANSFORM_EXPORT_RSS_TARGET_MB }) },
+      { name: `  the plain one-pass DuckDB script (bench/baseline.ts): wall / peak RSS`, value: round(t.baselineSeconds, 2), unit: `s / ${Math.round(t.baselinePeakRssMb)} MB`, target: '' },
+      { name: `  one-pass script / ledgerpipe (${round(ours, 2)} s)`, value: round(t.ratio, 3), unit: '', target: `>= ${TRANSFORM_EXPORT_RATIO_TARGET}`, met: t.ratio >= TRANSFORM_EXPORT_RATIO_TARGET },
+    ];
+    return { figures, raw: result };
+  },
+};
+
+type OneDay = import('./one-day-export.js').OneDayFigures;
+
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, yearEndAtRealRates, manyAccounts, machineBudget, gainsEngine, pipelineAtScale, busyYear, incrementalModels];
+const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, yearEndAtRealRates, manyAccounts, machineBudget, gainsEngine, pipelineAtScale, busyYear, incrementalModels, exportScale];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();

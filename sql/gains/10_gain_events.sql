@@ -18,6 +18,10 @@
 --   `deposit_at_market_value`, realized PnL, funding received, loans); anything else paid is disposed of at its
 --   value (fees, funding and interest paid, liquidations, repayments), flagged with its tax class.
 -- * A row without a value counts as worth zero, flagged `unvalued`.
+--
+-- Only the rows from getvariable('lp_gains_from') (the instant the kept computation goes on from, src/gains/kept.ts;
+-- -infinity from the first) up to getvariable('lp_gains_until') (the range's end; NULL for all) are read. A trade
+-- group is whole within them: its legs share their millisecond (sql/ledger/10_ledger.sql ends its key with it).
 CREATE OR REPLACE TEMP VIEW lp_gain_events AS
 WITH valued AS (
   SELECT
@@ -25,6 +29,8 @@ WITH valued AS (
     CAST(CASE WHEN lp_valuation_fiat() IS NULL THEN value_usdt ELSE value_fiat END AS DECIMAL(38, 18)) AS value_unit,
     coalesce(lp_valuation_fiat(), 'USDT') AS unit
   FROM lp_ledger_valued_rows()
+  WHERE ts >= getvariable('lp_gains_from')
+    AND (getvariable('lp_gains_until') IS NULL OR ts < getvariable('lp_gains_until'))
 ),
 legs AS (
   SELECT *,

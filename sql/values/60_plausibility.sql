@@ -44,18 +44,32 @@ interest AS (
   FROM held
   WHERE tax_class = 'interest_earned' AND amount > 0 AND amount > held_before
 ),
+-- The fees each account paid, summed up to each instant (every fee of that instant in): the fees of the 366 days
+-- up to a refund are the sum up to it less the sum before them, found by two ASOF joins. A window over the 366
+-- days instead (RANGE ... PRECEDING) summed each refund's year anew: 40 s over the 1.5M rows of a year of 1M fills
+-- with fee refunds (docs/performance.md, "Gains kept").
 fees_paid AS (
-  SELECT *,
-    coalesce(sum(CASE WHEN tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 THEN abs(value_usdt) END)
-      OVER (PARTITION BY account ORDER BY ts RANGE BETWEEN INTERVAL 366 DAYS PRECEDING AND CURRENT ROW), 0) AS paid_before
-  FROM valued
-  WHERE account IN (SELECT account FROM valued WHERE tax_class = 'trading_fee' AND amount > 0)
+  SELECT account, ts, sum(paid) OVER (PARTITION BY account ORDER BY ts ROWS UNBOUNDED PRECEDING) AS paid_to
+  FROM (
+    SELECT account, ts, sum(abs(value_usdt)) AS paid FROM valued
+    WHERE tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 AND value_usdt IS NOT NULL
+    GROUP BY account, ts
+  )
+),
+refund_rows AS (
+  SELECT * FROM valued WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL
+),
+refunds_beside AS (
+  SELECT r.*, coalesce(upto.paid_to, 0) - coalesce(before.paid_to, 0) AS paid_before
+  FROM refund_rows AS r
+  ASOF LEFT JOIN fees_paid AS upto ON upto.account = r.account AND r.ts >= upto.ts
+  ASOF LEFT JOIN fees_paid AS before ON before.account = r.account AND r.ts - INTERVAL 366 DAYS > before.ts
 ),
 refunds AS (
   SELECT account, asset, ts, source, source_id, 'refund_above_fees' AS finding, amount, value_usdt,
     paid_before AS compared_with, 'the fees paid in the 366 days before it, USDT' AS compared_as
-  FROM fees_paid
-  WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL AND value_usdt > paid_before
+  FROM refunds_beside
+  WHERE value_usdt > paid_before
 )
 SELECT account, asset, ts, source, source_id, finding, CAST(amount AS DECIMAL(38, 18)) AS amount, CAST(value_usdt AS DECIMAL(38, 18)) AS value_usdt,
   CAST(compared_with AS DECIMAL(38, 18)) AS compared_with, compared_as

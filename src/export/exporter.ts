@@ -66,7 +66,8 @@ export interface ExportedFile {
  * The order of disposals.csv and .parquet: by time, asset, account and lot, then by every other column, so that
  * slices of one instant (a margin account's many records of one millisecond) come out the same in every run. The
  * table keeps no order of its own, and with the first five alone two runs of the demo wrote 34 lines of
- * disposals.csv in another order.
+ * disposals.csv in another order. The names are those of each file's cells (in the CSV their text: quantities of
+ * one instant then sort as text), as they have always been: so the files are made each by its own query.
  */
 const DISPOSALS_ORDER = 'disposed_at, asset, account, acquired_at NULLS LAST, match_rule, quantity, proceeds NULLS LAST, cost NULLS LAST, fees NULLS LAST, trade_group NULLS LAST, flags NULLS LAST';
 
@@ -163,6 +164,12 @@ export async function prepareOut(out: string): Promise<void> {
  */
 const YEAR_SUMMARY_TABLE = 'lp_export_year_summary';
 
+/**
+ * The valued ledger of the range (sql/exports/ledger_valued_of_range.sql), made once in its files' order for the CSV
+ * and the Parquet: a read of the values prices every row of the range, and it was made once per format before.
+ */
+const LEDGER_VALUED_TABLE = 'lp_export_ledger_valued';
+
 /** Columns of valued rows as written: value_fiat under the fiat's own name (value_eur), and none without a fiat. */
 function valuedColumns(columns: readonly Column[], valuation: Valuation): { column: Column; as: string }[] {
   return columns.flatMap((column) => {
@@ -200,11 +207,13 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     }
   }
   if (tables.length > 0) {
+    // Made once, in the files' order, for every format (sql/exports/ledger_valued_of_range.sql).
+    setup.push((await readSqlFile('exports/ledger_valued_of_range.sql')).text);
     const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
     for (const format of tables) {
       // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
       const cells = [...columns.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`)), ...localTimeCells(valuation.timeZone, format)];
-      plan(`${LEDGER_VALUED}.${format}`, (temp) => `COPY (${rangeSelect('lp_ledger_valued_rows()', 'entry_id', cells, options, false)}) TO ${temp} ${target(format)}`);
+      plan(`${LEDGER_VALUED}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${LEDGER_VALUED_TABLE}) TO ${temp} ${target(format)}`);
     }
   }
   if (tables.length > 0) {

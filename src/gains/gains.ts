@@ -1,13 +1,16 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import { DuckDBDecimalValue } from '../warehouse/duckdb.js';
 import { DEFAULT_POOL } from '../models/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
+import { readSqlFile, readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
+import { withSettings } from '../warehouse/session.js';
 import { hasTables } from '../warehouse/tables.js';
 import { timestampTz } from '../warehouse/time-values.js';
-import { dec, mulDiv, SCALE, text, ZERO, type Dec } from './decimal.js';
+import { dec, text, ZERO, type Dec } from './decimal.js';
+import { eventPages } from './event-pages.js';
+import { gainsFingerprint } from './fingerprint.js';
+import { appendState, forgetKept, keepComputation, keptKeys, monthStarts, planRestart, readState, recordPoints, type KeptRun } from './kept.js';
 import { openingLotEvents } from './opening-lots.js';
-import { matchEvents, type CostBasis, type GainEvent, type OpenLot, type Slice } from './match.js';
+import { createMatcher, type CostBasis, type GainEvent, type Matcher, type MatcherState, type OpenLot, type Slice } from './match.js';
 
 /** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start; the opening lots are the warehouse's (table opening_lots). */
 export interface GainsOptions {
@@ -40,6 +43,9 @@ export interface GainsResult {
   /** Their quantity, per asset. */
   unmatchedByAsset: Map<string, Dec>;
   lots: number;
+  /** Where the computation went on from (the first movement: null), and how many movements it took in. */
+  wentOnFrom: number | null;
+  movements: number;
 }
 
 /** One event as read, before its day is known. */
@@ -65,10 +71,54 @@ function dayOf(timeZone: string | undefined): (ts: number) => string {
   };
 }
 
+/** The appenders of one computation: its slices and open lots (temporary), the UK days to redo, the states kept. */
+interface Appenders {
+  slices: DuckDBAppender;
+  lots: DuckDBAppender;
+  restarts: DuckDBAppender;
+  states: DuckDBAppender;
+}
+
+/** What one computation knows while it goes through the pools and assets. */
+interface Computation {
+  c: DuckDBConnection;
+  options: GainsOptions;
+  /** The instant it goes on from (null: the first movement), and the head it takes everything in up to. */
+  from: number | null;
+  head: number;
+  /** The instants it keeps states at: month starts after `from`, then the head. */
+  points: readonly number[];
+  /** Opening lots per pool and asset (a JSON key), in time order. */
+  opening: Map<string, GainEvent[]>;
+  /** The pools and assets with a state kept. */
+  kept: Set<string>;
+  out: Appenders;
+  result: GainsResult;
+}
+
+/** One pool and asset under way: its matcher, its opening lots still to come, and what it kept. */
+interface Under {
+  key: string;
+  pool: string;
+  asset: string;
+  matcher: Matcher;
+  openings: GainEvent[];
+  /** The next opening lot, and the next instant a state may be kept at (indexes). */
+  nextOpening: number;
+  nextPoint: number;
+  /** Whether it took a movement in since its last state kept. */
+  moved: boolean;
+}
+
 /**
- * Computes the lots and disposals of every asset over the whole ledger (so that earlier years' lots carry into
- * the range) and writes the tables `disposals` and `lots` (open at the end) and the view `gains_summary`.
- * Reads the valued ledger of the session's valuation: run after prepareValuation.
+ * Computes the lots and disposals of every asset (earlier years' lots carry into the range) and writes the tables
+ * `disposals` and `lots` (open at the end) and the view `gains_summary`. Reads the valued ledger of the session's
+ * valuation: run after prepareValuation.
+ *
+ * The engine keeps its state in the warehouse (docs/gains.md, "Kept, not recomputed"; src/gains/kept.ts): a run
+ * goes on from the last kept instant before anything changed (planRestart), reads only the movements from then on,
+ * a page at a time, and replaces only the disposals from then on; with nothing new, it does nothing. The tables are
+ * those a computation from the first movement makes, row for row.
  *
  * @example
  * await computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' });
@@ -76,85 +126,177 @@ function dayOf(timeZone: string | undefined): (ts: number) => string {
 export async function computeGains(c: DuckDBConnection, options: GainsOptions): Promise<GainsResult> {
   await c.run('SET VARIABLE lp_gains_pool = $pool', { pool: options.pool });
   await c.run('SET VARIABLE lp_gains_withdrawals = $withdrawals', { withdrawals: options.withdrawals ?? 'transfer' });
-  if (options.until === undefined) await c.run('SET VARIABLE lp_gains_until = CAST(NULL AS TIMESTAMPTZ)');
-  else await c.run('SET VARIABLE lp_gains_until = $until', { until: timestampTz(options.until) });
-  for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
   const unit = String((await c.runAndReadAll(`SELECT coalesce(lp_valuation_fiat(), 'USDT')`)).getRows()[0]?.[0]);
-  const localDay = dayOf(options.costBasis === 'uk' ? 'Europe/London' : undefined);
+  const uk = options.costBasis === 'uk';
+  const localDay = dayOf(uk ? 'Europe/London' : undefined);
+  const timeZone = uk ? 'Europe/London' : options.timeZone;
   const opening = groupByPoolAndAsset(await openingLotEvents(c, unit, options.pool, localDay));
-  const keys = (await c.runAndReadAll('SELECT DISTINCT pool, asset FROM temp.lp_gain_event_rows ORDER BY pool, asset')).getRows().map((r) => JSON.stringify([String(r[0]), String(r[1])]));
-  const moved = new Set(keys);
-  const slices = await c.createAppender('lp_gain_slices', 'main', 'temp');
-  const lots = await c.createAppender('lp_gain_lots', 'main', 'temp');
-  const result: GainsResult = { unit, costBasis: options.costBasis, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0 };
-  try {
-    // One pool and asset at a time: only its movements are in memory. Opening lots of an asset the ledger
-    // never moves are open lots all the same.
-    for (const key of [...new Set([...keys, ...opening.keys()])].sort()) {
-      const [pool, asset] = JSON.parse(key) as [string, string];
-      const events = moved.has(key) ? await readEvents(c, pool, asset, localDay) : [];
-      const matched = matchEvents(inTimeOrder([...(opening.get(key) ?? []), ...events]), options.costBasis, options.openAt);
-      for (const slice of matched.slices) appendSlice(slices, asset, slice, result);
-      for (const lot of matched.open) appendLot(lots, options.pool === 'all' ? pool : lot.account, asset, lot, result);
-    }
-    slices.flushSync();
-    lots.flushSync();
-  } finally {
-    slices.closeSync();
-    lots.closeSync();
+  const inputs = { costBasis: options.costBasis, pool: options.pool, taxYearStart: options.taxYearStart, withdrawals: options.withdrawals ?? 'transfer', timeZone, unit };
+  const run: KeptRun = { fingerprint: await gainsFingerprint(c, inputs), until: options.until ?? null, openAt: options.openAt ?? null, uk };
+  const restart = await planRestart(c, run);
+  const from = restart.from;
+  await setRange(c, from, options.until);
+  // The movements' rowids follow their order only with the insertion order kept (sql/gains/20_event_rows.sql).
+  await withSettings(c, { preserve_insertion_order: true }, async () => {
+    for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
+  });
+  const [total, first, last] = (await c.runAndReadAll('SELECT count(*), min(ts_ms), max(ts_ms) FROM temp.lp_gain_event_rows')).getRows()[0] ?? [];
+  const movements = Number(total ?? 0);
+  const result: GainsResult = { unit, costBasis: options.costBasis, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0, wentOnFrom: from, movements };
+  // Nothing new and nothing changed: the tables hold this run's result already (for the UK rules, when the range
+  // ends where it did, the days still open to 30 days after it being the same).
+  if (restart.from !== null && !restart.changed && movements === 0 && (!uk || restart.kept.openAt === run.openAt)) {
+    await runSqlFile(c, await readSqlFile('gains-tables/90_done.sql'));
+    return summarize(c, result);
   }
+  await forgetKept(c, from);
+  // Every movement before the head is taken in: up to the last one read (a later one, even at the range's end,
+  // goes on from there), else where the run went on from.
+  const head = movements === 0 ? (from ?? 0) : Math.min(options.until ?? Number.POSITIVE_INFINITY, Number(last) + 1);
+  const points = [...new Set([...monthStarts(from, first === null || first === undefined ? null : Number(first), head), head])];
+  const out = await openAppenders(c);
+  const computation: Computation = { c, options, from, head, points, opening, kept: new Set(from === null ? [] : await keptKeys(c)), out, result };
+  try {
+    const done = new Set<string>();
+    let under: Under | undefined;
+    for await (const page of eventPages(c, movements, localDay)) {
+      for (const { pool, asset, event } of page) {
+        if (under?.key !== JSON.stringify([pool, asset])) {
+          if (under !== undefined) finish(computation, under);
+          under = await begin(computation, pool, asset);
+          done.add(under.key);
+        }
+        feedUpTo(computation, under, event);
+      }
+    }
+    if (under !== undefined) finish(computation, under);
+    // The pools and assets that did not move since: their lots are open all the same (and their UK days' slices,
+    // open to 30 days after the range, made again for this range's end); opening lots of an asset the ledger never
+    // moves are open lots too.
+    for (const key of [...new Set([...computation.kept, ...opening.keys()])].sort()) {
+      if (done.has(key)) continue;
+      const [pool, asset] = JSON.parse(key) as [string, string];
+      finish(computation, await begin(computation, pool, asset));
+    }
+    for (const appender of Object.values(out)) appender.flushSync();
+  } finally {
+    for (const appender of Object.values(out)) appender.closeSync();
+  }
+  await writeTables(c, options, unit, from);
+  await recordPoints(c, points, restart.from === null ? null : restart.kept.head, head);
+  await keepComputation(c, { fingerprint: run.fingerprint, head, until: run.until, openAt: run.openAt });
+  return summarize(c, result);
+}
+
+/** The variables the movements' files read: where the run goes on from, and the range's end. */
+async function setRange(c: DuckDBConnection, from: number | null, until: number | undefined): Promise<void> {
+  if (from === null) await c.run(`SET VARIABLE lp_gains_from = CAST('-infinity' AS TIMESTAMPTZ)`);
+  else await c.run('SET VARIABLE lp_gains_from = $from', { from: timestampTz(from) });
+  await c.run('SET VARIABLE lp_gains_from_ms = CAST($ms AS BIGINT)', { ms: BigInt(from ?? Number.MIN_SAFE_INTEGER) });
+  if (until === undefined) await c.run('SET VARIABLE lp_gains_until = CAST(NULL AS TIMESTAMPTZ)');
+  else await c.run('SET VARIABLE lp_gains_until = $until', { until: timestampTz(until) });
+}
+
+async function openAppenders(c: DuckDBConnection): Promise<Appenders> {
+  return {
+    slices: await c.createAppender('lp_gain_slices', 'main', 'temp'),
+    lots: await c.createAppender('lp_gain_lots', 'main', 'temp'),
+    restarts: await c.createAppender('lp_gain_restarts', 'main', 'temp'),
+    states: await c.createAppender('gains_kept_states'),
+  };
+}
+
+/**
+ * Starts one pool and asset: its matcher from the state kept (none from the first movement), and its opening lots
+ * from where the run goes on (the earlier ones are in the state). A UK state with days still open began before it:
+ * their disposals are made again, from the first of those days.
+ */
+async function begin(computation: Computation, pool: string, asset: string): Promise<Under> {
+  const { c, options, from } = computation;
+  const key = JSON.stringify([pool, asset]);
+  const text = computation.kept.has(key) ? await readState(c, pool, asset) : undefined;
+  const state = text === undefined ? undefined : (JSON.parse(text) as MatcherState);
+  if (state?.method === 'uk' && state.days[0] !== undefined) {
+    const { restarts } = computation.out;
+    restarts.appendVarchar(pool);
+    restarts.appendVarchar(asset);
+    restarts.appendBigInt(BigInt(state.days[0].first));
+    restarts.endRow();
+  }
+  const openings = (computation.opening.get(key) ?? []).filter((e) => from === null || e.ts >= from);
+  return { key, pool, asset, matcher: createMatcher(options.costBasis, state, options.openAt), openings, nextOpening: 0, nextPoint: 0, moved: false };
+}
+
+/** Feeds the opening lots up to `event` (they come first at one instant), then the event. */
+function feedUpTo(computation: Computation, under: Under, event: GainEvent): void {
+  for (let o = under.openings[under.nextOpening]; o !== undefined && o.ts <= event.ts; o = under.openings[under.nextOpening]) {
+    feed(computation, under, o);
+    under.nextOpening++;
+  }
+  feed(computation, under, event);
+}
+
+/** Keeps the state at each instant the movement passes (when it moved since its last), then feeds the movement. */
+function feed(computation: Computation, under: Under, event: GainEvent): void {
+  keepUpTo(computation, under, event.ts);
+  for (const slice of under.matcher.feed(event)) appendSlice(computation.out.slices, under.asset, slice);
+  under.moved = true;
+}
+
+/** The state kept at each of the run's instants up to `ts`: at the first after a movement, none at the others. */
+function keepUpTo(computation: Computation, under: Under, ts: number): void {
+  const { points } = computation;
+  // Called for every movement: most pass no instant.
+  if ((points[under.nextPoint] ?? Number.POSITIVE_INFINITY) > ts) return;
+  for (let at = points[under.nextPoint]; at !== undefined && at <= ts; at = points[++under.nextPoint]) {
+    if (!under.moved) continue;
+    appendState(computation.out.states, at, under.pool, under.asset, JSON.stringify(under.matcher.state()));
+    under.moved = false;
+  }
+}
+
+/**
+ * Ends one pool and asset: its opening lots before the head, its state kept, then the opening lots from the head on
+ * (given for later than the range, they are open lots all the same) and the matcher's end: the slices not final
+ * yet and the lots open, appended.
+ */
+function finish(computation: Computation, under: Under): void {
+  const { head, out, options } = computation;
+  const rest = under.openings.slice(under.nextOpening);
+  for (const o of rest.filter((e) => e.ts < head)) feed(computation, under, o);
+  keepUpTo(computation, under, Number.POSITIVE_INFINITY);
+  for (const o of rest.filter((e) => e.ts >= head)) for (const slice of under.matcher.feed(o)) appendSlice(out.slices, under.asset, slice);
+  const end = under.matcher.finish(options.openAt);
+  for (const slice of end.slices) appendSlice(out.slices, under.asset, slice);
+  for (const lot of end.open) appendLot(out.lots, options.pool === 'all' ? under.pool : lot.account, under.asset, lot);
+}
+
+/**
+ * The tables from the appended slices and lots: made anew from the first movement, else the disposals replaced from
+ * where the run went on (and the UK days still open then) and the lots filled again.
+ */
+async function writeTables(c: DuckDBConnection, options: GainsOptions, unit: string, from: number | null): Promise<void> {
   await c.run('SET VARIABLE lp_tax_year_start = $start', { start: options.taxYearStart });
   await c.run('SET VARIABLE lp_gains_time_zone = $tz', { tz: options.costBasis === 'uk' ? 'Europe/London' : options.timeZone });
   await c.run('SET VARIABLE lp_gains_unit = $unit', { unit });
   await c.run('SET VARIABLE lp_cost_basis = $basis', { basis: options.costBasis });
-  for (const file of await readSqlFolder('gains-tables')) await runSqlFile(c, file);
-  // The tables are made anew: their meanings go back on them (the data dictionary).
-  await describeWarehouse(c);
-  return result;
+  const files = from === null
+    ? ['gains-tables/00_slice_rows.sql', 'gains-tables/10_disposals.sql', 'gains-tables/20_lots.sql', 'gains-tables/90_done.sql']
+    : ['gains-tables/00_slice_rows.sql', 'gains-kept/10_disposals_replaced.sql', 'gains-kept/20_lots_replaced.sql', 'gains-tables/90_done.sql'];
+  for (const file of files) await runSqlFile(c, await readSqlFile(file));
+  // The tables were made anew: their meanings go back on them (the data dictionary).
+  if (from === null) await describeWarehouse(c);
 }
 
-/** The movements of one pool and asset, in time order (their order in lp_gain_event_rows). */
-async function readEvents(c: DuckDBConnection, pool: string, asset: string, localDay: (ts: number) => string): Promise<GainEvent[]> {
-  const reader = await c.runAndReadAll(
-    `SELECT account, ts_ms, kind, quantity, own, other, side_value, side_legs, group_fees, trade_group, flags
-     FROM temp.lp_gain_event_rows WHERE pool = $pool AND asset = $asset ORDER BY ts_ms, entry_id`,
-    { pool, asset },
-  );
-  return reader.getRows().map((r) => {
-    const ts = Number(r[1]);
-    const flags = String(r[10] ?? '');
-    const kind = r[2] as GainEvent['kind'];
-    const { value, fees } = valueAndFees(kind, { own: optionalDec(r[4]), other: optionalDec(r[5]), sideValue: optionalDec(r[6]), sideLegs: Number(r[7] ?? 1), groupFees: optionalDec(r[8]) ?? ZERO });
-    return {
-      account: String(r[0]), ts, day: localDay(ts), kind, quantity: optionalDec(r[3]) ?? ZERO, value, fees,
-      tradeGroup: r[9] === null ? null : String(r[9]), flags: flags === '' ? [] : flags.split(' '),
-    };
-  });
+/** The result's figures, from the tables: every disposal slice, those nothing matched and their quantity per asset, the lots. */
+async function summarize(c: DuckDBConnection, result: GainsResult): Promise<GainsResult> {
+  const [disposals, unmatched] = (await c.runAndReadAll(`SELECT count(*) FILTER (WHERE proceeds IS NOT NULL), count(*) FILTER (WHERE proceeds IS NOT NULL AND match_rule LIKE '%unmatched') FROM disposals`)).getRows()[0] ?? [];
+  const byAsset = (await c.runAndReadAll(`SELECT asset, lp_total(quantity) FROM disposals WHERE proceeds IS NOT NULL AND match_rule LIKE '%unmatched' GROUP BY asset`)).getRows();
+  const lots = (await c.runAndReadAll('SELECT count(*) FROM lots')).getRows()[0]?.[0];
+  return { ...result, disposals: Number(disposals ?? 0), unmatched: Number(unmatched ?? 0), unmatchedByAsset: new Map(byAsset.map((r) => [String(r[0]), dec(String(r[1]))])), lots: Number(lots ?? 0) };
 }
 
-/** Events in time order: a stable sort, so that one instant keeps the order given (opening lots first). */
-const inTimeOrder = (events: GainEvent[]): GainEvent[] => events.sort((a, b) => a.ts - b.ts);
-
-/** A DECIMAL(38, 18) cell as a Dec: its scaled value is one already. */
-function optionalDec(cell: unknown): Dec | null {
-  if (cell === null || cell === undefined) return null;
-  if (cell instanceof DuckDBDecimalValue && cell.scale === SCALE) return cell.value;
-  return dec(String(cell));
-}
-
-/**
- * An event's value and fees from its row of lp_gain_events: a trade leg's share of the other side's value (all
- * of it when alone on its side, else by its own value, rounded once), else its own value (0 when it has none);
- * the group's fees shared the same way, part of the cost of an acquisition.
- */
-function valueAndFees(kind: GainEvent['kind'], row: { own: Dec | null; other: Dec | null; sideValue: Dec | null; sideLegs: number; groupFees: Dec }): { value: Dec; fees: Dec } {
-  const share = (total: Dec): Dec => (row.sideLegs <= 1 ? total : row.sideValue === null || row.sideValue === ZERO ? ZERO : mulDiv(total, row.own ?? ZERO, row.sideValue));
-  const value = row.other === null ? (row.own ?? ZERO) : share(row.other);
-  const fees = row.groupFees === ZERO ? ZERO : share(row.groupFees);
-  return kind === 'acquire' ? { value: value + fees, fees: ZERO } : { value, fees };
-}
-
-/** Events by pool and asset (a JSON key), each list in the order given. */
+/** Events by pool and asset (a JSON key), each list in time order, those of one instant in the order given. */
 function groupByPoolAndAsset(rows: readonly EventRow[]): Map<string, GainEvent[]> {
   const groups = new Map<string, GainEvent[]>();
   for (const row of rows) {
@@ -163,11 +305,12 @@ function groupByPoolAndAsset(rows: readonly EventRow[]): Map<string, GainEvent[]
     if (list === undefined) groups.set(key, (list = []));
     list.push(row.event);
   }
+  for (const list of groups.values()) list.sort((a, b) => a.ts - b.ts);
   return groups;
 }
 
-function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, result: GainsResult): void {
-  // Plain integers, which sql/gains/00_slices.sql turns back into decimals and instants.
+function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice): void {
+  // Plain integers, which sql/gains-tables/00_slice_rows.sql turns back into decimals and instants.
   appender.appendVarchar(slice.account);
   appender.appendVarchar(asset);
   appendUnits(appender, slice.quantity);
@@ -179,21 +322,15 @@ function appendSlice(appender: DuckDBAppender, asset: string, slice: Slice, resu
   else appender.appendVarchar(slice.tradeGroup);
   appender.appendVarchar(slice.flags.join(' '));
   appender.endRow();
-  if (slice.proceeds !== null) result.disposals++;
-  if (slice.matchRule.endsWith('unmatched') && slice.proceeds !== null) {
-    result.unmatched++;
-    result.unmatchedByAsset.set(asset, (result.unmatchedByAsset.get(asset) ?? ZERO) + slice.quantity);
-  }
 }
 
-function appendLot(appender: DuckDBAppender, account: string, asset: string, lot: OpenLot, result: GainsResult): void {
+function appendLot(appender: DuckDBAppender, account: string, asset: string, lot: OpenLot): void {
   appender.appendVarchar(account);
   appender.appendVarchar(asset);
   appendUnits(appender, lot.quantity);
   appendUnits(appender, lot.cost);
   appendMs(appender, lot.acquiredAt);
   appender.endRow();
-  result.lots++;
 }
 
 /** What `status` says of an account's gains: the last computation's method and unit, its slices, and what nothing matched. */

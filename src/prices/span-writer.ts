@@ -72,6 +72,14 @@ export function createSpanWriter(warehouse: Warehouse, now: number): SpanWriter 
  * The candles of a symbol's spans are disjoint (each span is read once a run, and keeps only the candles inside
  * it: readCandles), so no two staged rows share a key.
  */
+// The earliest hour whose candle is new or closes otherwise, noted for the gains kept from the values
+// (ledger_changes; src/gains/kept.ts): a span read again with the same candles notes nothing.
+const NOTE_CHANGED_CANDLES = `INSERT INTO ledger_changes
+SELECT min(make_timestamptz(s.ts_ms * 1000)), 'candles new or changed' FROM lp_stage_candles AS s
+LEFT JOIN price_candles AS p ON p.symbol = s.symbol AND p.granularity = $g AND p.ts = make_timestamptz(s.ts_ms * 1000)
+WHERE p.close IS DISTINCT FROM lp_amount(s.close)
+HAVING count(*) > 0`;
+
 const LOAD_STAGED_CANDLES = `INSERT OR REPLACE INTO price_candles
 SELECT symbol, $g, make_timestamptz(ts_ms * 1000), lp_amount(close), payload, $now FROM lp_stage_candles`;
 
@@ -94,7 +102,10 @@ async function writeSpans(c: DuckDBConnection, batch: readonly Waiting[], now: n
   const fetchedAt = timestampTz(now);
   // Not prepared: an INSERT ... SELECT ... ON CONFLICT prepared and run again writes wrong rows in DuckDB 1.5.5
   // (src/warehouse/prepared.ts). Nor is the DELETE with a join, a kind prepared.test.ts has not checked run again.
-  if (staged > 0) await c.run(LOAD_STAGED_CANDLES, { g: GRANULARITY, now: fetchedAt });
+  if (staged > 0) {
+    await c.run(NOTE_CHANGED_CANDLES, { g: GRANULARITY });
+    await c.run(LOAD_STAGED_CANDLES, { g: GRANULARITY, now: fetchedAt });
+  }
   await c.run(DROP_SPANS, { g: GRANULARITY });
   // A plain INSERT ... SELECT and plain DELETEs, prepared once per connection (src/warehouse/prepared.ts): at the
   // platform's rate each span is a transaction of its own, and they run once a span.

@@ -55,7 +55,8 @@ export interface UpdateOptions {
  * making it again whole (docs/transform.md), by the files of sql/incremental/: the records to book
  * again (10_rebooked.sql), their typed rows copied into the schema lp_delta (sql/generated/delta_models.sql), the
  * very ledger file of a full transform and then the checks run there with lp_delta first on DuckDB's search path
- * (the legs read those copies), then their old rows out (20_rows_out.sql) and the new ones in (30_rows_in.sql).
+ * (the legs read those copies), then where they change noted for the gains (15_changed_rows.sql), their old rows
+ * out (20_rows_out.sql) and the new ones in (30_rows_in.sql).
  * Everything runs in the transform's transaction: a failed check or a killed process leaves the ledger and
  * pending_changes as they were. Returns the checks' problems, what changed, and whether the ledger is in the
  * exports' order.
@@ -83,6 +84,8 @@ export async function updateLedger(c: DuckDBConnection, options: UpdateOptions):
 /** The rebooked records' rows out and their new rows in, keeping the exports' order when few rows must move. */
 async function replaceRows(c: DuckDBConnection, update: LedgerUpdate, options: UpdateOptions): Promise<boolean> {
   await c.run('SET VARIABLE lp_in_order = $inOrder', { inOrder: options.inOrder });
+  // Where the rows change, for the gains kept from them (src/gains/kept.ts): before the old rows go.
+  await runSqlFile(c, await readSqlFile('incremental/15_changed_rows.sql'));
   const [deleted = 0, , later = 0] = await runSqlFile(c, await readSqlFile('incremental/20_rows_out.sql'));
   const keepOrder = options.inOrder && later <= options.movedRowsMax;
   await c.run('SET VARIABLE lp_keep_order = $keep', { keep: keepOrder });

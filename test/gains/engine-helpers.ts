@@ -70,6 +70,8 @@ export async function runEngine(warehouse: Warehouse, ledger: readonly GoldenRow
   });
   appender.closeSync();
   await c.run(`CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden`);
+  // A valued ledger put in whole, as a transform that makes the ledger whole notes it (sql/ledger/40_ledger_changed.sql).
+  await c.run(`INSERT INTO ledger_changes VALUES (NULL, 'a golden ledger')`);
   return computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC', ...gainsOptions });
 }
 

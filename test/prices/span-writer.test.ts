@@ -50,6 +50,22 @@ describe('the prices stage writer of spans', () => {
     ]);
   });
 
+  it('notes for the gains kept the first hour whose candle is new or closes otherwise, and nothing for a span read again the same', async () => {
+    const noted = async () => {
+      const found = await rows(warehouse, 'SELECT epoch_ms(since) AS since, what FROM ledger_changes ORDER BY since');
+      await warehouse.connection.run('DELETE FROM ledger_changes');
+      return found;
+    };
+    await createSpanWriter(warehouse, NOW).write('ETHUSDT', span(T, 3, [T + 2 * HOUR]));
+    expect(await noted()).toEqual([{ since: String(T), what: 'candles new or changed' }]);
+    await createSpanWriter(warehouse, NOW + HOUR).write('ETHUSDT', span(T, 2));
+    expect(await noted()).toEqual([]);
+    const changed = span(T, 3);
+    changed.candles[2] = { ...(changed.candles[2] as { ts: number; close: string; payload: string }), close: '9.25' };
+    await createSpanWriter(warehouse, NOW + 2 * HOUR).write('ETHUSDT', changed);
+    expect(await noted()).toEqual([{ since: String(T + 2 * HOUR), what: 'candles new or changed' }]);
+  });
+
   it('replaces a span read again, its candles and its row, and leaves the stage empty', async () => {
     await createSpanWriter(warehouse, NOW).write('ETHUSDT', span(T, 2, [T + HOUR]));
     await createSpanWriter(warehouse, NOW + HOUR).write('ETHUSDT', span(T, 2));
