@@ -72,6 +72,8 @@ export interface YearEndMeasurement {
    * against it, as every candle is one the bound counts.
    */
   boundRatio: number;
+  /** (extract + prices after) / the larger bound: the reading of records and candles alone, without opening and closing the warehouse. */
+  readingRatio: number;
   /** The extraction stage (with the candles read beside it) over the larger bound. */
   extractRatio: number;
   requests: number;
@@ -125,6 +127,7 @@ export async function measureYearEnd(options: YearEndOptions): Promise<YearEndMe
       stageSeconds: { ...seconds },
       ratio: wallSeconds / (bound + afterExtractSeconds),
       boundRatio: (wallSeconds - (seconds.transform ?? 0) - (seconds.export ?? 0)) / bound,
+      readingRatio: ((seconds.extract ?? 0) + (seconds.prices ?? 0)) / bound,
       extractRatio: (seconds.extract ?? 0) / bound,
       ...total,
       candleRequests: result.prices?.requests ?? 0,
