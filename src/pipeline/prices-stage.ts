@@ -189,8 +189,12 @@ export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions):
   /** Until something is to be looked at: a snapshot or records loaded, these no sooner than LOOK_EVERY_MS after the last look. */
   const nextLook = () =>
     new Promise<void>((resolve) => {
-      wake = resolve;
-      if (loaded.size > 0) setTimeout(resolve, Math.max(0, lastLook + LOOK_EVERY_MS - performance.now()));
+      const timer = loaded.size > 0 ? setTimeout(resolve, Math.max(0, lastLook + LOOK_EVERY_MS - performance.now())) : undefined;
+      // Woken sooner: the timer goes, so that none keeps a process that has finished waiting.
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
   const loop = (async () => {
     await readAssets(await ledgerAssets(warehouse, options.range).catch(() => []));

@@ -81,13 +81,23 @@ async function followedSimulator(asked: Asked[], options: Partial<SimulatorOptio
   });
 }
 
-/** What the candle requests of a run show beside its record requests. */
-function candleTimeline(asked: readonly Asked[]): { symbols: string[]; beforeLastRecord: Map<string, number>; repeated: string[] } {
+/** Per symbol, how many of `candles` ask for it. */
+function perSymbol(candles: readonly Asked[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const c of candles) counts[c.symbol as string] = (counts[c.symbol as string] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * What the candle requests of a run show beside its record requests: the symbols asked; per symbol, the requests of
+ * the range's spans (the history's, before FROM, are read after the transform), all of them and those asked before
+ * the last record request; the first candle request of each symbol before the last record request; and any span
+ * asked twice.
+ */
+function candleTimeline(asked: readonly Asked[]): { symbols: string[]; range: Record<string, number>; beforeLastRecord: Record<string, number>; startedBefore: string[]; repeated: string[] } {
   const lastRecord = Math.max(...asked.filter((a) => RECORD_PATHS.has(a.path)).map((a) => a.at));
   const candles = asked.filter((a) => a.path === CANDLES);
-  const beforeLastRecord = new Map<string, number>();
-  // The range's spans (the history's, before FROM, are read after the transform): asked before the last record.
-  for (const c of candles.filter((c) => c.endTime > FROM && c.at < lastRecord)) beforeLastRecord.set(c.symbol as string, (beforeLastRecord.get(c.symbol as string) ?? 0) + 1);
+  const range = candles.filter((c) => c.endTime > FROM);
   const seen = new Set<string>();
   const repeated: string[] = [];
   for (const c of candles) {
@@ -95,7 +105,9 @@ function candleTimeline(asked: readonly Asked[]): { symbols: string[]; beforeLas
     if (seen.has(key)) repeated.push(key);
     seen.add(key);
   }
-  return { symbols: [...new Set(candles.map((c) => c.symbol as string))].sort(), beforeLastRecord, repeated };
+  const symbols = [...new Set(candles.map((c) => c.symbol as string))].sort();
+  const startedBefore = symbols.filter((s) => Math.min(...candles.filter((c) => c.symbol === s).map((c) => c.at)) < lastRecord);
+  return { symbols, range: perSymbol(range), beforeLastRecord: perSymbol(range.filter((c) => c.at < lastRecord)), startedBefore, repeated };
 }
 
 /** The price tables of two warehouses side by side, but for when each row was read: the rows only one of them has. */
@@ -151,10 +163,13 @@ describe('prices beside the extraction follow the records', () => {
     const csv = (sql: string) => queryCsv(join(dir, 'sold-off'), sql);
     expect(await csv('SELECT DISTINCT asset FROM asset_balances WHERE asset IS NOT NULL ORDER BY asset')).toBe('asset\nUSDT\n');
     expect(await csv("SELECT DISTINCT asset FROM ledger WHERE ts >= '2025-01-01' AND ts < '2025-04-01' ORDER BY asset")).toBe('asset\nBTC\nETH\nSOL\nUSDT\n');
-    const { symbols, beforeLastRecord, repeated } = candleTimeline(asked);
+    const { symbols, range, beforeLastRecord, repeated } = candleTimeline(asked);
     expect(symbols).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDTEUR']);
-    // Every span of the range of each, none left for the prices stage after the transform.
-    expect(Object.fromEntries(beforeLastRecord)).toEqual({ BTCUSDT: spans, ETHUSDT: spans, SOLUSDT: spans, USDTEUR: spans });
+    // Every span of the range of each, asked once, and before the last record: none left for the prices stage after
+    // the transform (its coins' records come from the first pages on).
+    const all = { BTCUSDT: spans, ETHUSDT: spans, SOLUSDT: spans, USDTEUR: spans };
+    expect(range).toEqual(all);
+    expect(beforeLastRecord).toEqual(all);
     expect(repeated).toEqual([]);
   }, 120_000);
 
@@ -163,9 +178,12 @@ describe('prices beside the extraction follow the records', () => {
     const run = await follow(stress, 'no-snapshot', 'run', 'year-end', ...RANGE, '--streams', WITHOUT_SNAPSHOT);
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(asked.filter((a) => SNAPSHOT_PATHS.has(a.path))).toEqual([]);
-    const { symbols, beforeLastRecord, repeated } = candleTimeline(asked);
+    const { symbols, range, startedBefore, repeated } = candleTimeline(asked);
     expect(symbols).toEqual(['BGBUSDT', 'BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDCUSDT', 'USDTEUR', 'XRPUSDT']);
-    expect(Object.fromEntries(beforeLastRecord)).toEqual(Object.fromEntries(symbols.map((s) => [s, spans])));
+    // Each begun before the last record request (an asset first met in the last pages may end after it), every span
+    // of the range asked once.
+    expect(startedBefore).toEqual(symbols);
+    expect(range).toEqual(Object.fromEntries(symbols.map((s) => [s, spans])));
     expect(repeated).toEqual([]);
 
     for (const stage of [['extract', ...RANGE, '--streams', WITHOUT_SNAPSHOT], ['transform'], ['prices', ...RANGE], ['export', ...RANGE, '--format', 'csv,parquet,koinly,cointracking']]) {

@@ -220,8 +220,8 @@ function sellOffSteps(c: RetailContext, to: number): Step[] {
  * runRetailStory(c, { openedAt, from, to });
  */
 export function runRetailStory(c: RetailContext, range: { openedAt: number; from: number; to: number; soldOff?: boolean }): void {
-  const margin = range.soldOff === true ? sellOffSteps(c, range.to) : marginSteps(c, range);
-  const steps = [...walletSteps(c, range), ...spotSteps(c, range), ...margin, ...futuresSteps(c, range)]
+  // In this order: each draws from the story's generator as it plans its steps.
+  const steps = [...walletSteps(c, range), ...spotSteps(c, range), ...(range.soldOff === true ? sellOffSteps(c, range.to) : marginSteps(c, range)), ...futuresSteps(c, range)]
     .filter((s) => s.ts > range.openedAt && s.ts < range.to)
     .sort((a, b) => a.ts - b.ts);
   for (const step of steps) step.run();
