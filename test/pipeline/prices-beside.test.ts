@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +8,7 @@ import { chunksOf } from '../../src/prices/candles.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
 import { assetBalances } from '../../src/streams/asset-balances.js';
 import { STREAMS } from '../../src/streams/index.js';
+import { futuresTaxRecords } from '../../src/streams/tax-records.js';
 import { queryCsv, runCliHere, simEnv } from '../helpers/cli.js';
 
 // Prices beside the extraction (docs/values.md, "Where prices come from"): a year-end reads candles while its
@@ -52,33 +55,25 @@ describe('prices beside the extraction', () => {
 
 // The candles follow the records as they load (docs/values.md, "Where prices come from"), whatever the snapshot
 // says: each asset's candles of the range are asked before the last record is, asked once, and the files and price
-// tables are those of the stages run one after another. At a rate scale of 2 the records of a quarter take some 5 s
-// (futures tax records, 10 requests at 1 a second), the candles of its assets under 2 s.
+// tables are those of the stages run one after another. A door in front of the simulator keeps the run's slowest
+// stream waiting until the candles the test expects are asked (or 10 s): the order holds however busy the machine,
+// and a reader that asks them only after the extraction is found out, by the order the simulator sees.
 const FOLLOW_RATE = '2';
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 3, 1);
+/** The futures tax records: 1 request a second, the stream that ends a quarter's extraction. */
+const HELD_PATH = futuresTaxRecords.path;
+const HELD_AT_MOST_MS = 10_000;
 const RECORD_PATHS: ReadonlySet<string> = new Set(STREAMS.filter((s) => s.kind === 'paged').map((s) => s.path));
 const SNAPSHOT_PATHS: ReadonlySet<string> = new Set(assetBalances.parts.map((p) => p.path));
 const WITHOUT_SNAPSHOT = STREAMS.filter((s) => s.name !== assetBalances.name).map((s) => s.name).join(',');
+const SPANS = chunksOf({ start: FROM, end: TO }).length;
 
 interface Asked {
   path: string;
   symbol: string | null;
   endTime: number;
   at: number;
-}
-
-/** A simulator of the quarter whose every request is kept in `asked`, stamped as it arrives (front: no 429 from bunching). */
-async function followedSimulator(asked: Asked[], options: Partial<SimulatorOptions>): Promise<Simulator> {
-  return startSimulator({
-    from: FROM,
-    to: TO,
-    rateScale: Number(FOLLOW_RATE),
-    pendingMs: 0,
-    front: true,
-    ...options,
-    onRequest: ({ path, query }) => asked.push({ path, symbol: query.get('symbol'), endTime: Number(query.get('endTime')), at: performance.now() }),
-  });
 }
 
 /** Per symbol, how many of `candles` ask for it. */
@@ -88,16 +83,53 @@ function perSymbol(candles: readonly Asked[]): Record<string, number> {
   return counts;
 }
 
+/** The requests for the range's candles (the history's, before FROM, are read after the transform). */
+const rangeCandles = (asked: readonly Asked[]) => asked.filter((a) => a.path === CANDLES && a.endTime > FROM);
+
 /**
- * What the candle requests of a run show beside its record requests: the symbols asked; per symbol, the requests of
- * the range's spans (the history's, before FROM, are read after the transform), all of them and those asked before
- * the last record request; the first candle request of each symbol before the last record request; and any span
- * asked twice.
+ * A door in front of `sim` on 127.0.0.1 (an ephemeral port): every request is passed on and noted in `asked` as it
+ * is, but the futures tax records' wait until every symbol of `expected` has had its range's spans asked, or
+ * HELD_AT_MOST_MS (well inside the client's 30 s and the simulator's timestamp check).
  */
-function candleTimeline(asked: readonly Asked[]): { symbols: string[]; range: Record<string, number>; beforeLastRecord: Record<string, number>; startedBefore: string[]; repeated: string[] } {
+async function heldDoor(sim: Simulator, asked: Asked[], expected: readonly string[]): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const target = new URL(sim.baseUrl);
+  const ready = () => {
+    const counts = perSymbol(rangeCandles(asked));
+    return expected.every((symbol) => (counts[symbol] ?? 0) >= SPANS);
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', sim.baseUrl);
+    void (async () => {
+      const until = performance.now() + HELD_AT_MOST_MS;
+      while (url.pathname === HELD_PATH && !ready() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      asked.push({ path: url.pathname, symbol: url.searchParams.get('symbol'), endTime: Number(url.searchParams.get('endTime')), at: performance.now() });
+      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * What the simulator was asked: the candle symbols; per symbol, the range's spans asked, all and before the last
+ * record request; and any span asked twice.
+ */
+function candleTimeline(asked: readonly Asked[]): { symbols: string[]; range: Record<string, number>; beforeLastRecord: Record<string, number>; repeated: string[] } {
   const lastRecord = Math.max(...asked.filter((a) => RECORD_PATHS.has(a.path)).map((a) => a.at));
   const candles = asked.filter((a) => a.path === CANDLES);
-  const range = candles.filter((c) => c.endTime > FROM);
   const seen = new Set<string>();
   const repeated: string[] = [];
   for (const c of candles) {
@@ -105,9 +137,8 @@ function candleTimeline(asked: readonly Asked[]): { symbols: string[]; range: Re
     if (seen.has(key)) repeated.push(key);
     seen.add(key);
   }
-  const symbols = [...new Set(candles.map((c) => c.symbol as string))].sort();
-  const startedBefore = symbols.filter((s) => Math.min(...candles.filter((c) => c.symbol === s).map((c) => c.at)) < lastRecord);
-  return { symbols, range: perSymbol(range), beforeLastRecord: perSymbol(range.filter((c) => c.at < lastRecord)), startedBefore, repeated };
+  const range = rangeCandles(asked);
+  return { symbols: [...new Set(candles.map((c) => c.symbol as string))].sort(), range: perSymbol(range), beforeLastRecord: perSymbol(range.filter((c) => c.at < lastRecord)), repeated };
 }
 
 /** The price tables of two warehouses side by side, but for when each row was read: the rows only one of them has. */
@@ -140,54 +171,63 @@ const PRICE_TABLE_COLUMNS: Readonly<Record<string, string>> = {
 
 describe('prices beside the extraction follow the records', () => {
   const asked: Asked[] = [];
-  let soldOff: Simulator;
-  let stress: Simulator;
-  const spans = chunksOf({ start: FROM, end: TO }).length;
-
-  beforeAll(async () => {
-    soldOff = await followedSimulator(asked, { dataset: 'retail', seed: 'follow', openedAt: FROM - 5 * 86_400_000, soldOff: true });
-    stress = await followedSimulator(asked, { seed: 'follow', records: 300 });
-  });
+  const sims: Simulator[] = [];
+  const doors: { close(): Promise<void> }[] = [];
+  // Requests stamped as they arrive (front): the run's own pauses in this process must not bunch them into 429s.
+  const simulator = async (options: Partial<SimulatorOptions>) => {
+    const sim = await startSimulator({ from: FROM, to: TO, rateScale: Number(FOLLOW_RATE), pendingMs: 0, front: true, ...options });
+    sims.push(sim);
+    return sim;
+  };
+  const door = async (sim: Simulator, expected: readonly string[]) => {
+    const d = await heldDoor(sim, asked, expected);
+    doors.push(d);
+    return d.baseUrl;
+  };
   afterAll(async () => {
-    await soldOff.close();
-    await stress.close();
+    for (const d of doors) await d.close();
+    for (const sim of sims) await sim.close();
   });
 
-  const follow = (sim: Simulator, db: string, ...args: string[]) =>
-    runCliHere([...args, '--base-url', sim.baseUrl, '--db', join(dir, db), '--out', join(dir, `out-${db}`), '--rate-scale', FOLLOW_RATE, '--fiat', 'EUR', '--quiet'], { env: simEnv(sim.credentials) });
+  const follow = (sim: Simulator, baseUrl: string, db: string, ...args: string[]) =>
+    runCliHere([...args, '--base-url', baseUrl, '--db', join(dir, db), '--out', join(dir, `out-${db}`), '--rate-scale', FOLLOW_RATE, '--fiat', 'EUR', '--quiet'], { env: simEnv(sim.credentials) });
 
   it('reads the candles of coins no longer held, which the snapshot does not list, before the last record is read', async () => {
+    const soldOff = await simulator({ dataset: 'retail', seed: 'follow', openedAt: FROM - 5 * 86_400_000, soldOff: true });
+    const symbols = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDTEUR'];
     asked.length = 0;
-    const run = await follow(soldOff, 'sold-off', 'run', 'year-end', ...RANGE);
+    const run = await follow(soldOff, await door(soldOff, symbols), 'sold-off', 'run', 'year-end', ...RANGE);
     expect([run.status, run.stderr]).toEqual([0, '']);
     const csv = (sql: string) => queryCsv(join(dir, 'sold-off'), sql);
     expect(await csv('SELECT DISTINCT asset FROM asset_balances WHERE asset IS NOT NULL ORDER BY asset')).toBe('asset\nUSDT\n');
     expect(await csv("SELECT DISTINCT asset FROM ledger WHERE ts >= '2025-01-01' AND ts < '2025-04-01' ORDER BY asset")).toBe('asset\nBTC\nETH\nSOL\nUSDT\n');
-    const { symbols, range, beforeLastRecord, repeated } = candleTimeline(asked);
-    expect(symbols).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDTEUR']);
+    const timeline = candleTimeline(asked);
+    expect(timeline.symbols).toEqual(symbols);
     // Every span of the range of each, asked once, and before the last record: none left for the prices stage after
-    // the transform (its coins' records come from the first pages on).
-    const all = { BTCUSDT: spans, ETHUSDT: spans, SOLUSDT: spans, USDTEUR: spans };
-    expect(range).toEqual(all);
-    expect(beforeLastRecord).toEqual(all);
-    expect(repeated).toEqual([]);
+    // the transform.
+    const all = Object.fromEntries(symbols.map((s) => [s, SPANS]));
+    expect(timeline.range).toEqual(all);
+    expect(timeline.beforeLastRecord).toEqual(all);
+    expect(timeline.repeated).toEqual([]);
   }, 120_000);
 
   it('reads them with --streams without asset_balances too, and writes the files and price tables of the stages one after another', async () => {
+    const stress = await simulator({ seed: 'follow', records: 300 });
+    const symbols = ['BGBUSDT', 'BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDCUSDT', 'USDTEUR', 'XRPUSDT'];
+    const baseUrl = await door(stress, symbols);
     asked.length = 0;
-    const run = await follow(stress, 'no-snapshot', 'run', 'year-end', ...RANGE, '--streams', WITHOUT_SNAPSHOT);
+    const run = await follow(stress, baseUrl, 'no-snapshot', 'run', 'year-end', ...RANGE, '--streams', WITHOUT_SNAPSHOT);
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(asked.filter((a) => SNAPSHOT_PATHS.has(a.path))).toEqual([]);
-    const { symbols, range, startedBefore, repeated } = candleTimeline(asked);
-    expect(symbols).toEqual(['BGBUSDT', 'BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDCUSDT', 'USDTEUR', 'XRPUSDT']);
-    // Each begun before the last record request (an asset first met in the last pages may end after it), every span
-    // of the range asked once.
-    expect(startedBefore).toEqual(symbols);
-    expect(range).toEqual(Object.fromEntries(symbols.map((s) => [s, spans])));
-    expect(repeated).toEqual([]);
+    const timeline = candleTimeline(asked);
+    expect(timeline.symbols).toEqual(symbols);
+    const all = Object.fromEntries(symbols.map((s) => [s, SPANS]));
+    expect(timeline.range).toEqual(all);
+    expect(timeline.beforeLastRecord).toEqual(all);
+    expect(timeline.repeated).toEqual([]);
 
     for (const stage of [['extract', ...RANGE, '--streams', WITHOUT_SNAPSHOT], ['transform'], ['prices', ...RANGE], ['export', ...RANGE, '--format', 'csv,parquet,koinly,cointracking']]) {
-      const one = await follow(stress, 'no-snapshot-apart', ...stage);
+      const one = await follow(stress, stress.baseUrl, 'no-snapshot-apart', ...stage);
       expect([stage[0], one.status, one.stderr]).toEqual([stage[0], 0, '']);
     }
     for (const file of ['ledger_valued.csv', 'ledger_valued.parquet', 'year_summary.csv', 'disposals.csv', 'koinly.csv', 'cointracking.csv']) {
