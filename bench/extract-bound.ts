@@ -29,9 +29,11 @@ export interface StreamBound {
 
 /**
  * The rate-limit bound of an extraction (the extraction issue's definition): per endpoint, the fewest requests
- * possible at maximal windows and pages divided by its rate; streams run in parallel, so the slowest sets it.
+ * possible at maximal windows and pages divided by its rate; streams run in parallel, so the slowest sets it. With
+ * `historyFrom`, the streams that carry lots are read from there (docs/history.md), as a run that extracts reads
+ * them: their windows start there.
  */
-export function rateLimitBound(dataset: Dataset, streams: readonly StreamDef[], from: number, to: number): Record<string, StreamBound> {
+export function rateLimitBound(dataset: Dataset, streams: readonly StreamDef[], from: number, to: number, historyFrom?: number): Record<string, StreamBound> {
   const out: Record<string, StreamBound> = {};
   for (const stream of streams) {
     let requests = 0;
@@ -45,7 +47,8 @@ export function rateLimitBound(dataset: Dataset, streams: readonly StreamDef[], 
       const partitions = dataset.streams[stream.name as PagedStream];
       for (const partition of stream.partitions) {
         const records = partitions.find((p) => p.name === partition.name)?.records ?? [];
-        for (const w of planWindows(from, to, stream.maxWindowDays * DAY_MS)) {
+        const start = stream.carriesLots === true && historyFrom !== undefined ? Math.min(from, historyFrom) : from;
+        for (const w of planWindows(start, to, stream.maxWindowDays * DAY_MS)) {
           const n = records.filter((r) => r.ts >= w.start && r.ts < w.end).length;
           requests += Math.max(1, Math.ceil(n / stream.pageLimit));
         }

@@ -187,31 +187,67 @@ const gainsEngine: Benchmark = {
 };
 
 const YEAR_END_TARGET_RATIO = 1.1;
+/** Runs of each year-end, whose median is reported: one run's figure moves with what else the machine does. */
+const YEAR_END_RUNS = 3;
 
-/** Issue 31: the whole `run year-end` of one account, prices and every file, at the real limits (bench/year-end-bound.ts). */
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * Issues 31 and 45: the whole `run year-end` of one account, prices and every file, at the real limits
+ * (bench/year-end-bound.ts), three ways: every stream; every stream but the per-asset balance snapshot
+ * (`--streams` without asset_balances); and an account whose year's coins are sold before its end, so that its
+ * snapshot lists none of them. The target counts the prices read after the transform against the bound.
+ */
 const yearEndAtRealRates: Benchmark = {
   name: 'year-end-real-rates',
   async run({ quick }) {
     const { measureYearEnd } = await import('./year-end-bound.js');
-    const result = await measureYearEnd({ seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 });
-    const s = result.stageSeconds;
-    const bound = Math.max(result.extractBoundSeconds, result.candleBoundSeconds);
-    const figures: Figure[] = [
-      { name: `run year-end wall time (${quick ? 'one quarter' : 'one year'}, real rates, ${result.files} files)`, value: round(result.wallSeconds, 2), unit: 's', target: '' },
-      { name: '  extraction bound (slowest stream)', value: round(result.extractBoundSeconds, 2), unit: 's', target: '' },
-      { name: '  candles bound (fewest requests / 20 a second)', value: round(result.candleBoundSeconds, 2), unit: `s (${result.candleFewestRequests} requests)`, target: '' },
-      { name: '  stages: extract (candles beside) / transform / prices after / export', value: round(s['extract'] ?? 0, 2), unit: `/ ${round(s['transform'] ?? 0, 2)} / ${round(s['prices'] ?? 0, 2)} / ${round(s['export'] ?? 0, 2)} s`, target: '' },
-      {
-        name: '(wall - transform, prices after, export) / larger bound',
-        value: round((result.wallSeconds - result.afterExtractSeconds) / bound, 3),
-        unit: `(wall / (bound + them) ${round(result.ratio, 3)})`,
-        target: `<= ${YEAR_END_TARGET_RATIO}`,
-        met: result.wallSeconds - result.afterExtractSeconds <= YEAR_END_TARGET_RATIO * bound,
-      },
-      { name: '  requests: records / candles', value: result.requests, unit: `/ ${result.candleRequests}`, target: '' },
-      { name: '  429s received: records / candles', value: result.rateLimited, unit: `/ ${result.candleRateLimited}`, target: '0 / 0', met: result.rateLimited === 0 && result.candleRateLimited === 0 },
+    const data = { seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 };
+    const cases = [
+      { label: 'every stream', options: {} },
+      { label: 'without asset_balances', options: { snapshot: false } },
+      { label: 'coins sold before the end', options: { account: 'sold-off' as const } },
     ];
-    return { figures, raw: result };
+    const figures: Figure[] = [];
+    const raw: Record<string, unknown> = {};
+    for (const { label, options } of cases) {
+      const runs = [];
+      for (let i = 0; i < YEAR_END_RUNS; i++) runs.push(await measureYearEnd({ ...data, ...options }));
+      raw[label] = runs;
+      const ratios = runs.map((r) => r.boundRatio);
+      const ratio = median(ratios);
+      // The run whose ratio is the median: its stages and requests are shown.
+      const mid = runs.find((r) => r.boundRatio === ratio) ?? (runs[0] as (typeof runs)[number]);
+      const s = mid.stageSeconds;
+      const bound = Math.max(mid.extractBoundSeconds, mid.candleBoundSeconds);
+      figures.push(
+        { name: `run year-end, ${label} (${quick ? 'one quarter' : 'one year'}, real rates, ${mid.files} files): wall, median of ${runs.length}`, value: round(median(runs.map((r) => r.wallSeconds)), 2), unit: `s (${runs.map((r) => round(r.wallSeconds, 1)).join(' / ')})`, target: '' },
+        { name: '  bounds: extraction (slowest stream) / candles (fewest requests / 20 a second)', value: round(mid.extractBoundSeconds, 2), unit: `/ ${round(mid.candleBoundSeconds, 2)} s (${mid.candleFewestRequests} requests)`, target: '' },
+        { name: '  median run: extract (candles beside) / transform / prices after / export', value: round(s['extract'] ?? 0, 2), unit: `/ ${round(s['transform'] ?? 0, 2)} / ${round(s['prices'] ?? 0, 2)} / ${round(s['export'] ?? 0, 2)} s`, target: '' },
+        {
+          name: `  (wall - transform - export) / larger bound (${round(bound, 2)} s), median`,
+          value: round(ratio, 3),
+          unit: `(${ratios.map((r) => round(r, 3)).join(' / ')})`,
+          target: `<= ${YEAR_END_TARGET_RATIO}`,
+          met: ratio <= YEAR_END_TARGET_RATIO,
+        },
+        { name: '  (extract + prices after) / larger bound, median: the warehouse\'s opening and closing left out', value: round(median(runs.map((r) => r.readingRatio)), 3), unit: `(${runs.map((r) => round(r.readingRatio, 3)).join(' / ')})`, target: '' },
+        { name: '  median run: requests, records / candles', value: mid.requests, unit: `/ ${mid.candleRequests}`, target: '' },
+        {
+          name: '  429s received, every run: records / candles',
+          value: runs.reduce((n, r) => n + r.rateLimited, 0),
+          unit: `/ ${runs.reduce((n, r) => n + r.candleRateLimited, 0)}`,
+          target: '0 / 0',
+          met: runs.every((r) => r.rateLimited === 0 && r.candleRateLimited === 0),
+        },
+      );
+    }
+    return { figures, raw };
   },
 };
 

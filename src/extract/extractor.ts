@@ -45,8 +45,11 @@ export interface ExtractOptions {
   /** Windows of one endpoint in flight at once (default 4); the endpoint's limiter paces them all. */
   concurrency?: number;
   log?: Logger;
-  /** Told after every committed page. */
-  onProgress?: (stream: string, stats: StreamStats) => void;
+  /**
+   * Told after every committed page, with the window its records lie in when it held any (none for a snapshot):
+   * the prices read beside the extraction look there for the assets the records move (docs/values.md).
+   */
+  onProgress?: (stream: string, stats: StreamStats, window?: Window) => void;
   /**
    * Limiters by endpoint path, shared by every extraction made with one API key in one run, so that a second
    * extraction right after a first (nightly's re-reads) does not start with an empty window. Filled as needed.

@@ -49,7 +49,8 @@ export interface StreamReading {
   historyEnd: number;
   /** Per partition, the latest start of a window the server answered (this run's, or a done window of before). */
   answeredFrom: Map<string, number>;
-  onProgress?: ((stream: string, stats: StreamStats) => void) | undefined;
+  /** After each committed page, with the window of its records (ExtractOptions.onProgress). */
+  onProgress?: ((stream: string, stats: StreamStats, window?: Window) => void) | undefined;
 }
 
 /** What the pages of one window have shown so far: whether its records lie inside it, and page-break ties. */
@@ -179,7 +180,7 @@ function commitPage(reading: StreamReading, task: Task, page: PageRead, step: Pa
     if (stray) stats.strayWindows++;
     else if (!full) stats.windowsDone++;
     if (!full && !stray) reading.answeredFrom.set(task.partition, Math.max(reading.answeredFrom.get(task.partition) ?? -Infinity, task.window.start));
-    reading.onProgress?.(stream.name, stats);
+    reading.onProgress?.(stream.name, stats, checked.load.length > 0 ? task.window : undefined);
   });
   // Awaited by readWindow; the no-op handler keeps a failed batch from also surfacing as an unhandled rejection.
   committed.catch(() => undefined);

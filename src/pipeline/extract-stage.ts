@@ -112,7 +112,7 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     limiters: new Map(),
     ipLimiter,
     log: options.log,
-    onProgress: (stream: string, stats: StreamStats) => options.progress.update(account.name, stream, stats),
+    onProgress: (stream: string, stats: StreamStats, window?: Window) => options.progress.update(account.name, stream, stats, window),
   };
   try {
     const history = options.history === undefined ? {} : { history: { from: options.history.from === 'opening' ? ('opening' as const) : Date.parse(options.history.from) } };

@@ -1,10 +1,12 @@
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
-import type { RateLimiter } from '../extract/rate-limiter.js';
-import { CHUNK_MS } from '../prices/candles.js';
+import { createRateLimiter, type RateLimiter } from '../extract/rate-limiter.js';
+import { LEDGER_SOURCES } from '../models/index.js';
+import { CANDLE_RATE_PER_SECOND, CHUNK_MS } from '../prices/candles.js';
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { DEFAULT_ECB_URL, readEcbRates, utcDay } from '../prices/ecb-rates.js';
 import { extractPrices, type FiatValued, type PriceOptions, type PriceResult } from '../prices/extract-prices.js';
+import { bookedAssets } from '../transform/booked-assets.js';
 import { recordSetting } from '../warehouse/settings.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
@@ -154,13 +156,19 @@ export function withFiguresOf(result: PriceResult, more: PriceResult): PriceResu
   return { ...result, requests: result.requests + more.requests, rateLimited: result.rateLimited + more.rateLimited, candles: result.candles + more.candles };
 }
 
-/** How often the prices read beside an extraction look for assets they have not read yet. */
-const EARLY_POLL_MS = 1_000;
+/**
+ * The least time between two looks into the records loaded (bookedAssets): each runs the type catalog's seeds and a
+ * query per stream under the warehouse's queue, some 20-40 ms that the raw writer waits; one a second lets the
+ * candles follow the records without slowing their loading.
+ */
+const LOOK_EVERY_MS = 1_000;
 
 /** The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way and gives its figures. */
 export interface EarlyPrices {
-  /** A balance snapshot was loaded: its assets are looked for now, not at the next look a second later. */
+  /** A balance snapshot was loaded: its assets are looked for now. */
   snapshotLoaded(): void;
+  /** A page of `stream` was committed, its records in `window`: the assets they book are looked for at the next look. */
+  recordsLoaded(stream: string, window: Window): void;
   stop(): Promise<PriceResult>;
 }
 
@@ -173,7 +181,7 @@ async function heldAssets(warehouse: Warehouse): Promise<string[]> {
 }
 
 /** The assets of the ledger's rows in `range`, from runs before this one; none before the first transform. */
-async function bookedAssets(warehouse: Warehouse, range: Window): Promise<string[]> {
+async function ledgerAssets(warehouse: Warehouse, range: Window): Promise<string[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['ledger']))) return [];
     const reader = await c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to', { from: timestampTz(range.start), to: timestampTz(range.end) });
@@ -181,46 +189,93 @@ async function bookedAssets(warehouse: Warehouse, range: Window): Promise<string
   });
 }
 
+/** The streams whose records the ledger books (src/models/): the others move no asset. */
+const BOOKED_STREAMS: ReadonlySet<string> = new Set(LEDGER_SOURCES.map((m) => m.name));
+
 /**
  * Reads candles beside the extraction (docs/values.md, "Where prices come from"): as soon as assets are known,
- * their candles are read under the same per-IP pacer, while the records are still being fetched on their own
- * per-key limits. The assets: the ledger's earlier rows in the range, read once, and this run's balance snapshot,
- * which the extraction takes first, looked for as soon as it is loaded (snapshotLoaded) and every second until
- * then. The prices stage after the transform then reads only what is still missing (spans already read are never
- * asked again), so the candles and files are the ones it would have made alone; holdings of assets held but not
- * moved get their prices too. A failure here is left to that stage, which meets it again and reports it.
+ * their candles are read under the same per-IP budget, while the records are still being fetched on their own
+ * per-key limits. The assets: the ledger's earlier rows in the range, read once; the balance snapshots, those of
+ * earlier runs at once and this run's as soon as it is loaded (snapshotLoaded); and the records as they load: each
+ * committed page's window (recordsLoaded) is looked into, at most once a second, for the assets the ledger will book
+ * from the records typed there (transform/booked-assets.ts), whatever the streams and whether or not an asset is
+ * still held. Each asset is read once, one reading after another, under one candle pacer. The prices stage after
+ * the transform then reads only what is still missing (spans already read are never asked again), so the candles
+ * and files are the ones it would have made alone; holdings of assets held but not moved get their prices too. A
+ * failure here is left to that stage, which meets it again and reports it.
  */
 export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions): EarlyPrices {
   let stopping = false;
   let wake: () => void = () => {};
   let figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
   const read = new Set<string>();
+  // One pacer for every reading: each reading's own would start with a whole second's requests granted.
+  const candleLimiter = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock: options.clock ?? Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
   const readAssets = async (assets: readonly string[]): Promise<void> => {
-    const fresh = assets.filter((a) => !read.has(a));
+    const fresh = [...new Set(assets)].filter((a) => !read.has(a));
     if (fresh.length === 0 || stopping) return;
     for (const a of fresh) read.add(a);
     try {
-      const done = await extractPrices(priceOptions(warehouse, options, fresh, silentLogger));
+      const done = await extractPrices({ ...priceOptions(warehouse, options, fresh, silentLogger), candleLimiter });
       figures = withFiguresOf(figures, done);
     } catch (error) {
       options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`);
     }
   };
+  // Per stream, the span of the windows loaded since the last look, within the range.
+  const loaded = new Map<string, Window>();
+  let snapshotDue = true;
+  let lookingInRecords = true;
+  let lastLook = Number.NEGATIVE_INFINITY;
+  const lookInRecords = async (): Promise<string[]> => {
+    const spans = [...loaded].map(([stream, window]) => ({ stream, window }));
+    loaded.clear();
+    lastLook = performance.now();
+    try {
+      return await bookedAssets(warehouse, spans);
+    } catch (error) {
+      // Looked for no more: the prices stage reads them after the transform, which meets the failure again.
+      lookingInRecords = false;
+      options.log.debug(`prices beside the extraction no longer look into the records (${error instanceof Error ? error.message : String(error)})`);
+      return [];
+    }
+  };
+  /** Until something is to be looked at: a snapshot or records loaded, these no sooner than LOOK_EVERY_MS after the last look. */
+  const nextLook = () =>
+    new Promise<void>((resolve) => {
+      const timer = loaded.size > 0 ? setTimeout(resolve, Math.max(0, lastLook + LOOK_EVERY_MS - performance.now())) : undefined;
+      // Woken sooner: the timer goes, so that none keeps a process that has finished waiting.
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const loop = (async () => {
-    await readAssets(await bookedAssets(warehouse, options.range).catch(() => []));
+    await readAssets(await ledgerAssets(warehouse, options.range).catch(() => []));
     while (!stopping) {
-      const held = await heldAssets(warehouse).catch(() => []);
-      await readAssets(held);
-      // One snapshot a run: once it is loaded, nothing more is learned before the transform.
-      if (held.length > 0) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, EARLY_POLL_MS);
-      });
+      const assets: string[] = [];
+      if (snapshotDue) {
+        snapshotDue = false;
+        assets.push(...(await heldAssets(warehouse).catch(() => [])));
+      }
+      if (loaded.size > 0 && performance.now() >= lastLook + LOOK_EVERY_MS) assets.push(...(await lookInRecords()));
+      if (assets.some((a) => !read.has(a))) await readAssets(assets);
+      else if (!stopping && !snapshotDue) await nextLook();
     }
   })();
   return {
-    snapshotLoaded: () => wake(),
+    snapshotLoaded: () => {
+      snapshotDue = true;
+      wake();
+    },
+    recordsLoaded: (stream, window) => {
+      const start = Math.max(window.start, options.range.start);
+      const end = Math.min(window.end, options.range.end);
+      if (!lookingInRecords || !BOOKED_STREAMS.has(stream) || start >= end) return;
+      const before = loaded.get(stream);
+      loaded.set(stream, before === undefined ? { start, end } : { start: Math.min(before.start, start), end: Math.max(before.end, end) });
+      wake();
+    },
     stop: async () => {
       stopping = true;
       wake();

@@ -221,11 +221,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     // With a range known up front, candles are read beside the extraction, under the same per-IP budget.
     const early = pipeline.stages.includes('extract') && pipeline.stages.includes('prices') && run.period !== undefined ? startPricesBeside(warehouse, run, budget, clock) : undefined;
     let beside: PriceResult | undefined;
-    // The candles beside start as soon as a balance snapshot, which says the assets held, is loaded.
+    // The candles beside follow what is loaded: a balance snapshot, which says the assets held, and each page of
+    // records, whose assets are looked for there.
     const progress: ProgressReporter = early === undefined ? options.progress : {
-      update: (account, stream, stats) => {
-        options.progress.update(account, stream, stats);
+      update: (account, stream, stats, window) => {
+        options.progress.update(account, stream, stats, window);
         if (stream === assetBalances.name) early.snapshotLoaded();
+        else if (window !== undefined) early.recordsLoaded(stream, window);
       },
       stop: () => options.progress.stop(),
     };

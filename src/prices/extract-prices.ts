@@ -48,6 +48,12 @@ export interface PriceOptions {
   rateScale?: number;
   /** The process's IP budget for this address (extract/ip-budget.ts): candles count against it too. */
   ipLimiter?: RateLimiter;
+  /**
+   * The candle endpoint's own pacer (20 requests a second), when readings that follow one another share it (the
+   * prices read beside the extraction): a new one grants a whole second's requests at once, after the last
+   * reading's. Default: one of this reading's own.
+   */
+  candleLimiter?: RateLimiter;
   log: Logger;
 }
 
@@ -249,7 +255,7 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   const sleep = options.sleep ?? sleeper;
   const client = createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock });
   const stats = emptyStreamStats();
-  const candles = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
+  const candles = options.candleLimiter ?? createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
   const limiter = options.ipLimiter === undefined ? candles : underBudget(candles, options.ipLimiter);
   const fetch = createFetcher(HISTORY_CANDLES, (data) => candlesSchema.parse(data), {
     client,

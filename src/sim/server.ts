@@ -49,6 +49,11 @@ export interface SimulatorOptions {
   /** The account's registration, Unix ms, before every record (default: the retail account's own; `from` less 5 days for stress). */
   openedAt?: number;
   /**
+   * The retail account sells everything it holds but USDT before `to` and trades on no margin: its year's coins are
+   * not in its balances at the end, nor listed by any balance endpoint (src/sim/data/retail/story.ts). Retail only.
+   */
+  soldOff?: boolean;
+  /**
    * How many days back from its clock the record endpoints reach (default: no limit): an older startTime is refused
    * with 43111 "param error time range illegal" (src/sim/params.ts, checkDepth).
    */
@@ -268,7 +273,7 @@ export function simSeed(options: Pick<SimulatorOptions, 'dataset' | 'seed'>): st
 function accountData(options: SimulatorOptions, seed: string, priceSeed: string, marginWindowDays: number): Dataset {
   const openedAt = options.openedAt === undefined ? {} : { openedAt: options.openedAt };
   if (options.accountMode === 'uta') return generateUnifiedDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
-  if (options.dataset === 'retail') return generateRetailDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
+  if (options.dataset === 'retail') return generateRetailDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt, ...(options.soldOff === true ? { soldOff: true } : {}) });
   const { from, to, markets } = options;
   return generateDataset({ seed, from, to, records: options.records ?? 2000, marginWindowDays, priceSeed, ...openedAt, ...(markets === undefined ? {} : { markets }) });
 }

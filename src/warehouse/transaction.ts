@@ -15,3 +15,16 @@ export async function inTransaction<T>(c: DuckDBConnection, work: (c: DuckDBConn
     throw error;
   }
 }
+
+/**
+ * Runs `work` on `c` inside a transaction that is always rolled back: what it makes to read something (a model the
+ * transform makes, before any transform) is gone after it. Its error, if any, is the one thrown.
+ */
+export async function inRolledBackTransaction<T>(c: DuckDBConnection, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  await c.run('BEGIN TRANSACTION');
+  try {
+    return await work(c);
+  } finally {
+    await c.run('ROLLBACK').catch(() => undefined);
+  }
+}

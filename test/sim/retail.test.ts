@@ -157,3 +157,20 @@ describe('the retail account', () => {
     expect(used.size).toBe(31);
   });
 });
+
+describe('the retail account sold off (soldOff)', () => {
+  it('moves BTC, ETH and SOL in its year, trades on no margin, and holds nothing but USDT at its end', () => {
+    const sold = generateRetailDataset({ seed: 'retail', from: FROM, to: TO, soldOff: true });
+    expect(sold.streams.margin_records.flatMap((p) => p.records)).toEqual([]);
+    expect([...new Set(sold.account.movements.filter((m) => m.ts >= FROM && m.ts < TO).map((m) => m.asset))].sort()).toEqual(['BTC', 'ETH', 'SOL', 'USDT']);
+    const held = [...balancesAt(sold.account, TO)].filter(([, units]) => units !== 0n).map(([k]) => `${keyFrom(k).accountType} ${keyFrom(k).asset}`);
+    expect(held.sort()).toEqual(['earn USDT', 'spot USDT', 'usdt_futures USDT']);
+    // The sale: each coin converted whole half a day before the end, BTC redeemed from earn first.
+    const last = (coin: string) => sold.streams.spot_tax_records.flatMap((p) => p.records).filter((r) => r.record['coin'] === coin).sort((a, b) => a.ts - b.ts).at(-1);
+    expect(['BTC', 'ETH', 'SOL'].map((coin) => [new Date(last(coin)?.ts ?? 0).toISOString(), last(coin)?.record['spotTaxType']])).toEqual([
+      ['2025-12-31T12:00:01.000Z', 'Exchange spending'],
+      ['2025-12-31T12:01:01.000Z', 'Exchange spending'],
+      ['2025-12-31T12:02:01.000Z', 'Exchange spending'],
+    ]);
+  });
+});

@@ -17,6 +17,8 @@ export interface RetailOptions {
   priceSeed?: string;
   /** Its registration, Unix ms, before `from` (default: 790 to 830 days before `from`, in the daytime). */
   openedAt?: number;
+  /** Everything but USDT sold before `to`, and no margin (runRetailStory): its year's coins are not held at the end. */
+  soldOff?: boolean;
 }
 
 /** About two years and two months before `from`, at an hour someone opens an account. */
@@ -40,7 +42,7 @@ export function generateRetailDataset(options: RetailOptions): Dataset {
   if (openedAt >= options.from) throw new RangeError('the retail account must be registered before the range it trades futures in');
   const priceAt = pricer(options.priceSeed ?? options.seed);
   const book = new RetailBook();
-  runRetailStory({ book, rng: rng.fork('story'), priceAt }, { openedAt, from: options.from, to: options.to });
+  runRetailStory({ book, rng: rng.fork('story'), priceAt }, { openedAt, from: options.from, to: options.to, soldOff: options.soldOff === true });
   const streams = { ...book.streams(rng.fork('ids')), p2p_advertisements: retailAdverts(options, rng.fork('adverts')) };
   const account = settleAccount(streams);
   return {

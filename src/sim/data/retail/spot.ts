@@ -65,13 +65,32 @@ export function convert(c: RetailContext, ts: number, x: { from: string; to: str
   const received = x.from === 'USDT' ? (given * 10n ** BigInt(price.places)) / price.units : mulUnits(given, 8, price.units, price.places, 8);
   const worth = x.from === 'USDT' ? given : received;
   if (worth < 10_00000000n || received <= 0n) return;
+  writeConversion(c, ts, { from: x.from, to: x.to, given, received });
+}
+
+/**
+ * All that spot holds of `coin` converted to USDT at once, at a price inside the hour's candle, however little it is
+ * worth (the platform converts small balances too): nothing of the coin is left.
+ *
+ * @example
+ * convertAll(c, ts, 'BTC');
+ */
+export function convertAll(c: RetailContext, ts: number, coin: string): void {
+  const given = held(c, 'spot', coin);
+  if (given <= 0n) return;
+  const price = priceInCandle(c.priceAt, `${coin}USDT`, ts, c.rng.next());
+  writeConversion(c, ts, { from: coin, to: 'USDT', given, received: mulUnits(given, 8, price.units, price.places, 8) });
+}
+
+/** A conversion's two records, "Exchange spending" and "Exchange income" under one bizOrderId, and its moves. */
+function writeConversion(c: RetailContext, ts: number, x: { from: string; to: string; given: bigint; received: bigint }): void {
   const id = orderId(c, ts);
   c.book.write('spot_tax_records', '', ts, [
-    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Exchange spending', coin: x.from, amount: -given, bizOrderId: id }) }),
-    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Exchange income', coin: x.to, amount: received, bizOrderId: id }) }),
+    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Exchange spending', coin: x.from, amount: -x.given, bizOrderId: id }) }),
+    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Exchange income', coin: x.to, amount: x.received, bizOrderId: id }) }),
   ]);
-  c.book.move(balance('spot', x.from), -given);
-  c.book.move(balance('spot', x.to), received);
+  c.book.move(balance('spot', x.from), -x.given);
+  c.book.move(balance('spot', x.to), x.received);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Rng } from '../rng.js';
 import { amountBetween, held, shareOf, type RetailContext } from './context.js';
 import { futuresPosition, futuresTransfer } from './futures.js';
 import { marginEpisode, type MarginEpisode } from './margin.js';
-import { convert, earnMove, payInterest, rebate, spotOrder } from './spot.js';
+import { convert, convertAll, earnMove, payInterest, rebate, RETAIL_COINS, spotOrder } from './spot.js';
 import { deposit, p2pBuy, p2pSell, withdraw } from './wallet.js';
 
 const HOUR_MS = 3_600_000;
@@ -195,16 +195,33 @@ function futuresSteps(c: RetailContext, range: { from: number; to: number }): St
 }
 
 /**
+ * Half a day before `to`, after every trade of the year: each coin earn holds redeemed, then each coin spot holds
+ * converted to USDT whole (convertAll). Nothing but USDT is held at the end.
+ */
+function sellOffSteps(c: RetailContext, to: number): Step[] {
+  const ts = to - 12 * HOUR_MS;
+  return Object.keys(RETAIL_COINS).map((coin, i) => ({
+    ts: ts + i * MINUTE_MS,
+    run: () => {
+      earnMove(c, ts + i * MINUTE_MS, coin, held(c, 'earn', coin), 'redeem');
+      convertAll(c, ts + i * MINUTE_MS + 1_000, coin);
+    },
+  }));
+}
+
+/**
  * The retail account's life, from its registration to `to`, written into `c.book` step by step in the order of
  * time: every step sized from what the account holds at its instant. Before `from` it only deposits, withdraws,
  * buys on P2P, trades spot and on margin and saves in earn (the streams a reader follows back to the registration);
- * from `from` it trades futures too.
+ * from `from` it trades futures too. `soldOff`: no margin (whose endpoints list a coin even at nothing), and every
+ * coin sold before `to` (sellOffSteps), so the year's coins are not held at its end.
  *
  * @example
  * runRetailStory(c, { openedAt, from, to });
  */
-export function runRetailStory(c: RetailContext, range: { openedAt: number; from: number; to: number }): void {
-  const steps = [...walletSteps(c, range), ...spotSteps(c, range), ...marginSteps(c, range), ...futuresSteps(c, range)]
+export function runRetailStory(c: RetailContext, range: { openedAt: number; from: number; to: number; soldOff?: boolean }): void {
+  // In this order: each draws from the story's generator as it plans its steps.
+  const steps = [...walletSteps(c, range), ...spotSteps(c, range), ...(range.soldOff === true ? sellOffSteps(c, range.to) : marginSteps(c, range)), ...futuresSteps(c, range)]
     .filter((s) => s.ts > range.openedAt && s.ts < range.to)
     .sort((a, b) => a.ts - b.ts);
   for (const step of steps) step.run();
