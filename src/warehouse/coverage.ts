@@ -114,6 +114,9 @@ export async function coverageOfRange(
       for (const stream of STREAMS) {
         if (stream.kind !== 'paged' || !readFor(stream, mode) || !(options.streams?.includes(stream.name) ?? held?.has(stream.name) === true)) continue;
         const coverage = await readCoverage(c, account.name, stream.name);
+        // A stream the account's config opts in to (copy projects, a lead trader) is read only when it says so: one
+        // it never read is not one of the account's, even when --streams names it.
+        if ((stream as PagedStreamDef).optIn !== undefined && coverage.length === 0) continue;
         const done = (partition: string) => coverage.filter((r) => r.partition === partition && r.status === 'done').map((r) => r.window);
         // A copy stream's partitions are the projects it was read for (its config's), as its coverage names them.
         const partitions = (stream as PagedStreamDef).optIn === 'copyProjects' ? [...new Set(coverage.map((r) => r.partition))] : stream.partitions.map((p) => p.name);
