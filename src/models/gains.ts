@@ -75,4 +75,51 @@ export const gainsSummary: Model = {
   ],
 };
 
-export const GAINS_MODELS: readonly Model[] = [disposals, lots, gainsSummary];
+const bigint = (name: string, description: string): Column => ({ name, type: 'BIGINT', description });
+
+/** What the gains engine keeps between runs (sql/warehouse/016_gains_kept.sql; docs/gains.md, "Kept, not recomputed"). */
+export const ledgerChanges: Model = {
+  name: 'ledger_changes',
+  kind: 'table',
+  description:
+    'Where the ledger\'s rows or their values changed since the gains last read them, noted by the transform and the prices stage and emptied once the gains take them in (sql/warehouse/016_gains_kept.sql; docs/gains.md, "Kept, not recomputed").',
+  columns: [
+    instant('since', 'The earliest instant changed; NULL for the whole ledger (made whole).'),
+    text('what', 'What changed, in words: 'the whole ledger made again', rows booked again that differ, 'candles new or changed'.'),
+  ],
+};
+
+export const gainsKept: Model = {
+  name: 'gains_kept',
+  kind: 'table',
+  description:
+    'The computation the tables disposals and lots hold, one row (none: the next computation starts from the first movement): what it was computed from and how far it took in the movements (src/gains/kept.ts; docs/gains.md, "Kept, not recomputed").',
+  columns: [
+    text('fingerprint', 'The digest of its inputs: the settings that matter, the opening lots, the catalog\'s meanings, the price routes and the fiat\'s rates.'),
+    bigint('head_ms', 'Every movement before this instant (ms since the epoch, UTC) was taken in.'),
+    bigint('until_ms', 'The end of the range it was asked for (ms since the epoch, UTC).'),
+    bigint('open_at_ms', 'For the UK rules, the instant from which days are still open to their 30 days (ms since the epoch, UTC).'),
+  ],
+};
+
+export const gainsKeptPoints: Model = {
+  name: 'gains_kept_points',
+  kind: 'table',
+  description: 'The instants the gains engine can go on from: each month\'s start (UTC) and the last head (src/gains/kept.ts).',
+  columns: [bigint('at_ms', 'The instant (ms since the epoch, UTC).')],
+};
+
+export const gainsKeptStates: Model = {
+  name: 'gains_kept_states',
+  kind: 'table',
+  description:
+    'The gains engine\'s state per pool and asset at the kept instants, as JSON: the lots open, or the pool, and the UK days still open; a pool and asset has a row only when it moved since its row before (src/gains/matcher-state.ts).',
+  columns: [
+    bigint('at_ms', 'The kept instant (ms since the epoch, UTC): the state after every movement before it.'),
+    text('pool', 'The pool: the account, or all with --pool all.'),
+    text('asset', 'The asset.'),
+    text('state', 'The state, as JSON (src/gains/matcher-state.ts).'),
+  ],
+};
+
+export const GAINS_MODELS: readonly Model[] = [disposals, lots, gainsSummary, ledgerChanges, gainsKept, gainsKeptPoints, gainsKeptStates];
