@@ -6,9 +6,16 @@
 --   income_above_holdings   interest earned above the balance of the asset that earned it, just before it (the
 --                           ledger's own running total of the asset, every account type, from its first row);
 --   refund_above_fees       a fee refund above the fees the account paid in the year (366 days) before it (USDT).
-CREATE OR REPLACE VIEW plausibility AS
+-- lp_plausibility_of(range_from, range_to): the findings of the movements in [range_from, range_to), reading of the
+-- rest of the ledger only what they are set beside: a trade's legs and a withdrawal's own row lie at its instant;
+-- a balance is the sum of the rows before the range (unvalued) and the running total within it; the fees of a
+-- refund's 366 days are valued from 366 days before the range's start, for the accounts with a refund in it. An
+-- export reads its range's findings so: the view over the whole ledger valued every row of it (7 s of a one-day
+-- export's 12 s on a year of 1M fills, docs/performance.md, "Gains kept").
+CREATE OR REPLACE MACRO lp_plausibility_of(range_from, range_to) AS TABLE
 WITH valued AS (
   SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows()
+  WHERE ts >= range_from AND ts < range_to
 ),
 trade_given AS (
   SELECT account, trade_group, sum(abs(value_usdt)) AS given_usdt, count(*) FILTER (WHERE value_usdt IS NULL) AS unvalued
@@ -32,11 +39,23 @@ withdrawal_fees AS (
     AND w.tax_class = 'external_withdrawal'
   WHERE f.tax_class = 'withdrawal_fee' AND abs(f.amount) * 100 > abs(w.amount)
 ),
--- The running total only of the assets that earned interest: a window over the whole ledger costs.
+-- The running total only of the assets that earned interest: what their rows before the range add up to, and a
+-- window over the range's own rows.
+earners AS (
+  SELECT DISTINCT account, asset FROM valued WHERE tax_class = 'interest_earned'
+),
+held_at_start AS (
+  SELECT l.account, l.asset, sum(l.amount) AS held
+  FROM ledger AS l SEMI JOIN earners AS e ON e.account = l.account AND e.asset = l.asset
+  WHERE l.ts < range_from
+  GROUP BY l.account, l.asset
+),
 held AS (
-  SELECT *, coalesce(sum(amount) OVER (PARTITION BY account, asset ORDER BY ts, entry_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS held_before
-  FROM valued
-  WHERE (account, asset) IN (SELECT account, asset FROM valued WHERE tax_class = 'interest_earned')
+  SELECT v.*, coalesce(s.held, 0)
+      + coalesce(sum(v.amount) OVER (PARTITION BY v.account, v.asset ORDER BY v.ts, v.entry_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS held_before
+  FROM valued AS v
+  SEMI JOIN earners AS e ON e.account = v.account AND e.asset = v.asset
+  LEFT JOIN held_at_start AS s ON s.account = v.account AND s.asset = v.asset
 ),
 interest AS (
   SELECT account, asset, ts, source, source_id, 'income_above_holdings' AS finding, amount, value_usdt,
@@ -47,17 +66,28 @@ interest AS (
 -- The fees each account paid, summed up to each instant (every fee of that instant in): the fees of the 366 days
 -- up to a refund are the sum up to it less the sum before them, found by two ASOF joins. A window over the 366
 -- days instead (RANGE ... PRECEDING) summed each refund's year anew: 40 s over the 1.5M rows of a year of 1M fills
--- with fee refunds (docs/performance.md, "Gains kept").
+-- with fee refunds (docs/performance.md, "Gains kept"). The sums start 366 days before the range: a difference of
+-- two of them is the same from any start before its days.
+refund_rows AS (
+  SELECT * FROM valued WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL
+),
+-- Every refund of the range looks back over [range_to - 366 days, range_from) whole: its fees are one row at that
+-- span's start, summed once, not a row each in the running sum (a one-day export's refunds share 365 of their
+-- days). A range longer than that has no such span.
+fees_valued AS (
+  SELECT account, ts, abs(value_usdt) AS paid FROM lp_ledger_valued_rows()
+  WHERE ts >= range_from - INTERVAL 366 DAYS AND ts < range_to
+    AND tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 AND value_usdt IS NOT NULL
+    AND account IN (SELECT account FROM refund_rows)
+),
 fees_paid AS (
   SELECT account, ts, sum(paid) OVER (PARTITION BY account ORDER BY ts ROWS UNBOUNDED PRECEDING) AS paid_to
   FROM (
-    SELECT account, ts, sum(abs(value_usdt)) AS paid FROM valued
-    WHERE tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 AND value_usdt IS NOT NULL
-    GROUP BY account, ts
+    SELECT account, CASE WHEN ts >= range_to - INTERVAL 366 DAYS AND ts < range_from THEN range_to - INTERVAL 366 DAYS ELSE ts END AS ts,
+      sum(paid) AS paid
+    FROM fees_valued
+    GROUP BY ALL
   )
-),
-refund_rows AS (
-  SELECT * FROM valued WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL
 ),
 refunds_beside AS (
   SELECT r.*, coalesce(upto.paid_to, 0) - coalesce(before.paid_to, 0) AS paid_before
@@ -74,3 +104,6 @@ refunds AS (
 SELECT account, asset, ts, source, source_id, finding, CAST(amount AS DECIMAL(38, 18)) AS amount, CAST(value_usdt AS DECIMAL(38, 18)) AS value_usdt,
   CAST(compared_with AS DECIMAL(38, 18)) AS compared_with, compared_as
 FROM (SELECT * FROM trade_fees UNION ALL SELECT * FROM withdrawal_fees UNION ALL SELECT * FROM interest UNION ALL SELECT * FROM refunds);
+
+CREATE OR REPLACE VIEW plausibility AS
+SELECT * FROM lp_plausibility_of(CAST('-infinity' AS TIMESTAMPTZ), CAST('infinity' AS TIMESTAMPTZ));

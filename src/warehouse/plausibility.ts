@@ -18,7 +18,9 @@ export interface Implausible {
 }
 
 /**
- * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first.
+ * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first:
+ * read through lp_plausibility_of (sql/values/60_plausibility.sql), which values only what the range's findings
+ * are set beside, not the whole ledger.
  *
  * @example
  * const review = await readPlausibility(warehouse, { start, end }); // [] for an account within its own scale
@@ -29,7 +31,7 @@ export async function readPlausibility(warehouse: Warehouse, range: Window, acco
     const reader = await c.runAndReadAll(
       `SELECT account, asset, epoch_ms(ts) AS ms, source, source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt,
          lp_decimal_text(compared_with) AS compared_with, compared_as
-       FROM plausibility WHERE ts >= $from AND ts < $to AND ($account IS NULL OR account = $account)
+       FROM lp_plausibility_of($from, $to) WHERE $account IS NULL OR account = $account
        ORDER BY abs(value_usdt) DESC NULLS LAST, ts, source, source_id`,
       { from: timestampTz(range.start), to: timestampTz(range.end), account: account ?? null },
     );

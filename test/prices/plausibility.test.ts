@@ -21,6 +21,8 @@ async function plausibility(ledger: readonly Row[]): Promise<Record<string, stri
     await c.run('INSERT INTO golden VALUES (\'default\', $1, $2::TIMESTAMPTZ, $3, $4::DECIMAL(38,18), $5, $6, $7, $8::DECIMAL(38,18), $9)', [entry, ts, asset, amount, source, sourceId, taxClass, value, group ?? null] as never);
   }
   await c.run('CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden');
+  // The balance before a range is the ledger's own sum (unvalued): the same rows.
+  await c.run('DROP VIEW IF EXISTS ledger; DROP TABLE IF EXISTS ledger; CREATE TABLE ledger AS SELECT account, entry_id, ts, asset, amount FROM golden');
   await runSqlFile(c, await readSqlFile('values/60_plausibility.sql'));
   return rows(warehouse, "SELECT source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with FROM plausibility ORDER BY ts, source_id");
 }
@@ -53,6 +55,45 @@ describe('plausibility (docs/review.md)', () => {
       { source_id: '31', finding: 'fee_above_1pct', amount: '-0.0005', compared_with: '0.005' },
       { source_id: '42', finding: 'income_above_holdings', amount: '0.5', compared_with: '0.00455' },
       { source_id: '52', finding: 'refund_above_fees', amount: '40', compared_with: '30.5' },
+    ]);
+  });
+
+  it('lists for a range what the view lists of it: balances from before the range, fees from 366 days before a refund', async () => {
+    const at = (day: number, hour = 10) => new Date(Date.UTC(2025, 0, day, hour)).toISOString();
+    await plausibility([
+      // Fees over more than a year, some at the same instant, some exactly 366 days before a refund.
+      ['f1', at(1), 'USDT', '-10', 'spot_tax_records', '1', 'trading_fee', '-10'],
+      ['f2', at(1), 'USDT', '-2', 'spot_tax_records', '2', 'withdrawal_fee', '-2'],
+      ['f3', at(100), 'USDT', '-7', 'spot_tax_records', '3', 'other_fee', '-7'],
+      ['f4', at(367), 'USDT', '-1', 'spot_tax_records', '4', 'trading_fee', '-1'],
+      ['f5', at(368, 9), 'USDT', '-4', 'spot_tax_records', '5', 'trading_fee', '-4'],
+      // Refunds: a day after the first fees' 366 days, on that day, within a year, and later.
+      ['r1', at(367), 'USDT', '30', 'spot_tax_records', '11', 'trading_fee', '30'],
+      ['r2', at(368), 'USDT', '20', 'spot_tax_records', '12', 'trading_fee', '20'],
+      ['r3', at(368, 12), 'USDT', '6', 'spot_tax_records', '13', 'trading_fee', '6'],
+      ['r4', at(500), 'USDT', '9', 'spot_tax_records', '14', 'trading_fee', '9'],
+      // BTC bought before every range, interest on it within and after.
+      ['b1', at(2), 'BTC', '0.01', 'spot_tax_records', '21', 'trade_leg', '1000'],
+      ['i1', at(367, 11), 'BTC', '0.02', 'spot_tax_records', '22', 'interest_earned', '2000'],
+      ['i2', at(368, 11), 'BTC', '0.05', 'spot_tax_records', '23', 'interest_earned', '5000'],
+      ['i3', at(369), 'BTC', '0.01', 'spot_tax_records', '24', 'interest_earned', '1000'],
+    ]);
+    const columns = 'source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with';
+    const listed = (from: string, to: string) =>
+      rows(warehouse, `SELECT ${columns} FROM lp_plausibility_of(CAST('${from}' AS TIMESTAMPTZ), CAST('${to}' AS TIMESTAMPTZ)) ORDER BY ts, source_id`);
+    const ofView = (from: string, to: string) =>
+      rows(warehouse, `SELECT ${columns} FROM plausibility WHERE ts >= CAST('${from}' AS TIMESTAMPTZ) AND ts < CAST('${to}' AS TIMESTAMPTZ) ORDER BY ts, source_id`);
+    for (const [from, to] of [[at(367, 0), at(368, 0)], [at(368, 0), at(369, 0)], [at(367, 10), at(368, 12)], [at(368, 11), at(600)], [at(1), at(600)]] as const) {
+      expect(await listed(from, to)).toEqual(await ofView(from, to));
+    }
+    // What the view sets each refund beside: r1 the fees of its 366 days (the first day's 12 on its edge, 7, and the
+    // 1 of its own instant); r2 7 + 1 + 4 (the first day now past); r3 the same 12, above its 6; interest above the
+    // BTC held before it.
+    expect(await ofView(at(367, 0), at(369, 12))).toEqual([
+      { source_id: '11', finding: 'refund_above_fees', amount: '30', compared_with: '20' },
+      { source_id: '22', finding: 'income_above_holdings', amount: '0.02', compared_with: '0.01' },
+      { source_id: '12', finding: 'refund_above_fees', amount: '20', compared_with: '12' },
+      { source_id: '23', finding: 'income_above_holdings', amount: '0.05', compared_with: '0.03' },
     ]);
   });
 });
