@@ -20,12 +20,20 @@ spans AS (
   FROM whole
   QUALIFY span_from IS NOT NULL
 ),
+-- Only the rows from an account's first snapshot on fall in a span: those before it are not read (a warehouse
+-- without two snapshots reads none of its ledger here).
+firsts AS (
+  SELECT account, min(span_from) AS first_at FROM spans GROUP BY account
+),
 own AS (
-  SELECT account, account_type, asset, ts, amount FROM ledger WHERE account_type IS NOT NULL
+  SELECT l.account, l.account_type, l.asset, l.ts, l.amount
+  FROM ledger AS l JOIN firsts AS f ON f.account = l.account AND l.ts >= f.first_at
+  WHERE l.account_type IS NOT NULL
 ),
 boundary AS (
-  SELECT account, CASE WHEN category = 'earn_transfer' THEN 'earn' ELSE 'bots' END AS account_type, asset, ts, -amount AS amount
-  FROM ledger WHERE category IN ('earn_transfer', 'strategy_transfer', 'copy_trade_transfer')
+  SELECT l.account, CASE WHEN l.category = 'earn_transfer' THEN 'earn' ELSE 'bots' END AS account_type, l.asset, l.ts, -l.amount AS amount
+  FROM ledger AS l JOIN firsts AS f ON f.account = l.account AND l.ts >= f.first_at
+  WHERE l.category IN ('earn_transfer', 'strategy_transfer', 'copy_trade_transfer')
 ),
 movements AS (
   SELECT * FROM own UNION ALL SELECT * FROM boundary
