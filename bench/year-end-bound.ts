@@ -10,6 +10,7 @@ import type { Dataset } from '../src/sim/data/model.js';
 import { startSimulator } from '../src/sim/server.js';
 import { assetBalances } from '../src/streams/asset-balances.js';
 import { STREAMS } from '../src/streams/index.js';
+import { streamsForAccount } from '../src/streams/stream.js';
 import { silentLogger } from '../src/util/logger.js';
 import type { Window } from '../src/time/window.js';
 import { timestampTz } from '../src/warehouse/time-values.js';
@@ -94,8 +95,11 @@ export async function measureYearEnd(options: YearEndOptions): Promise<YearEndMe
   const to = Date.parse(`${options.to}T00:00:00Z`);
   const streams = options.snapshot === false ? STREAMS.filter((s) => s.name !== assetBalances.name) : [...STREAMS];
   const served = await serve(options, from, to);
-  // The run reads the streams that carry lots from the account's opening (docs/history.md): so does the bound.
-  const extractBoundSeconds = Math.max(...Object.values(rateLimitBound(served.dataset, streams, from, to, served.dataset.openedAt)).map((b) => b.boundSeconds));
+  // The run reads the streams that carry lots from the account's opening (docs/history.md): so does the bound. Of
+  // the streams, those the simulator's classic account is read with, as the run reads them (a unified account's,
+  // the copy projects' and a lead trader's are not its).
+  const read = streamsForAccount(streams, 'classic', undefined);
+  const extractBoundSeconds = Math.max(...Object.values(rateLimitBound(served.dataset, read, from, to, served.dataset.openedAt)).map((b) => b.boundSeconds));
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-year-end-'));
   const dbPath = join(dir, 'bench.duckdb');
   try {
