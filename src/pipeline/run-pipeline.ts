@@ -533,6 +533,8 @@ async function writeExports(
   const toDate = {
     ...(manifest.toDate === undefined ? {} : { toDate: manifest.toDate }),
     ...(period.taxYear === undefined ? {} : { taxYear: `tax year ${period.taxYear}` }),
+    // Read once by the export stage: each report shows its account's.
+    ...(result.plausibility === undefined ? {} : { plausibility: result.plausibility }),
   };
   if (run.period === undefined) {
     // The nightly's folder is known only now: made ready as --out's is before a run.

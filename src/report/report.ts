@@ -15,7 +15,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection, readHoldingsAtEnds, residualsSection } from './completeness.js';
 import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
-import { readPlausibility } from '../warehouse/plausibility.js';
+import { readPlausibility, type Implausible } from '../warehouse/plausibility.js';
 import { formatDecimal, formatRange, MONEY_DECIMALS } from './format.js';
 import { REPORT_STYLE } from './style.js';
 
@@ -30,6 +30,12 @@ export interface ReportFacts {
   toDate?: { readUpTo: number };
   /** The period's name when it is a tax year (`tax year 2025-26`): the heading says it before its dates. */
   taxYear?: string;
+  /**
+   * What the run read of the view plausibility for the range (every account's, largest value first): the page shows
+   * its account's. Read from the view when absent: a year of 1M fills takes 15 s to read it, and it ran out of the
+   * default memory budget when read a second time beside the export's tables (docs/performance.md, "Gains kept").
+   */
+  plausibility?: readonly Implausible[];
 }
 
 /** The charts' classes: what each monthly chart adds up (docs/report.md). */
@@ -277,8 +283,8 @@ async function transfersSection(warehouse: Warehouse, account: string | undefine
 }
 
 /** The movements of the range far outside the account's own scale (docs/review.md), each with its record. */
-async function reviewSection(warehouse: Warehouse, range: Window, account: string | undefined, timeZone: string): Promise<string> {
-  const found = await readPlausibility(warehouse, range, account);
+async function reviewSection(warehouse: Warehouse, range: Window, account: string | undefined, timeZone: string, read?: readonly Implausible[]): Promise<string> {
+  const found = read === undefined ? await readPlausibility(warehouse, range, account) : read.filter((i) => account === undefined || i.account === account);
   const what = { fee_above_1pct: 'A fee above 1% of its movement', income_above_holdings: 'Interest above the holdings that earned it', refund_above_fees: 'A refund above the fees paid' };
   const time = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(ms);
   const body = found.map(
@@ -300,7 +306,7 @@ async function writeReportOf(warehouse: Warehouse, path: string, content: { rang
     `<section><h2>Warnings</h2>${warningList(warningsList)}</section>`,
     `<section><h2>Coverage</h2>${coverageTable(facts, valuation.timeZone)}</section>`,
     await completenessSection(warehouse, account, facts.completeness, holdings?.known),
-    await reviewSection(warehouse, range, account, valuation.timeZone),
+    await reviewSection(warehouse, range, account, valuation.timeZone, facts.plausibility),
     holdingsSection(holdings, range, valuation),
     await residualsSection(warehouse, range, account),
     await transfersSection(warehouse, account),

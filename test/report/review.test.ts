@@ -1,0 +1,55 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeReport } from '../../src/report/report.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { readPlausibility, type Implausible } from '../../src/warehouse/plausibility.js';
+import { applyValuation, NO_VALUATION } from '../../src/warehouse/values.js';
+import { GOLDEN } from '../transform/fixtures.js';
+import { loadRaw, tempWarehouse } from '../helpers/raw.js';
+
+let context: Awaited<ReturnType<typeof tempWarehouse>>;
+let dir: string;
+const range = { start: Date.UTC(2025, 0, 1), end: Date.UTC(2026, 0, 1) };
+
+beforeAll(async () => {
+  context = await tempWarehouse();
+  dir = await mkdtemp(join(tmpdir(), 'lp-review-'));
+  await loadRaw(context.warehouse, GOLDEN);
+  await runTransforms(context.warehouse);
+  await context.warehouse.transaction((c) => applyValuation(c, NO_VALUATION));
+});
+afterAll(async () => {
+  await context.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const finding = (account: string, sourceId: string): Implausible => ({
+  account, asset: 'BTC', ts: Date.UTC(2025, 5, 1), source: 'withdrawals', sourceId, finding: 'fee_above_1pct',
+  amount: '-0.0005', valueUsdt: null, comparedWith: '0.005', comparedAs: 'the quantity withdrawn',
+});
+
+/** The records the page's review table lists, as `<source> <id>`. */
+async function reviewed(facts: Parameters<typeof writeReport>[2]['facts'], account?: string): Promise<string[]> {
+  const path = join(dir, `report-${account ?? 'all'}-${facts.plausibility === undefined ? 'read' : 'given'}.html`);
+  await writeReport(context.warehouse, path, { range, valuation: NO_VALUATION, facts, ...(account === undefined ? {} : { account }) });
+  const html = await readFile(path, 'utf8');
+  // The record is each row's last cell.
+  return [...html.matchAll(/<tr data-finding="[^"]*">(.*?)<\/tr>/g)].map((m) => [...(m[1] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].at(-1)?.[1] ?? '');
+}
+
+describe("the report's review section", () => {
+  it("shows the findings the run read, the page's account's only, without reading the view again", async () => {
+    const plausibility = [finding('default', '7'), finding('other', '8')];
+    expect(await reviewed({ coverage: [], plausibility }, 'default')).toEqual(['withdrawals 7']);
+    expect(await reviewed({ coverage: [], plausibility }, 'other')).toEqual(['withdrawals 8']);
+    expect(await reviewed({ coverage: [], plausibility })).toEqual(['withdrawals 7', 'withdrawals 8']);
+  });
+
+  it('reads the view when the run read nothing', async () => {
+    const read = await readPlausibility(context.warehouse, range);
+    expect(read.length).toBeGreaterThan(0);
+    expect(await reviewed({ coverage: [] })).toEqual(read.map((i) => `${i.source} ${i.sourceId}`));
+  });
+});
