@@ -16,7 +16,7 @@ import { completenessOf, ensureHoldingsAt, findingsOf, mergeCompleteness, readCo
 import type { Window } from '../time/window.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
-import { extractionMemoryBudget, summaryMemoryBudget } from '../warehouse/memory-budget.js';
+import { extractionMemoryBudget, summaryMemoryBudget, wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
 import { readCatalogVersion, readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
 import { setRunStage, type RunEnd, type Stage } from '../warehouse/runs.js';
 import { coverageOfRange, type StreamCoverage } from '../warehouse/coverage.js';
@@ -454,7 +454,9 @@ async function exportStage(warehouse: Warehouse, run: Run, result: PipelineResul
   // An export without a transform of its own reports what the last transform's views show.
   if (result.completeness === undefined) await readRunCompleteness(warehouse, run, result, range);
   result.unpriced = await readUnpriced(warehouse, range, valuation);
-  result.plausibility = await readPlausibility(warehouse, range);
+  // The findings of a range set each trade beside its legs and each refund beside a year of fees: over a busy year
+  // they ran out of the warehouse's budget (docs/performance.md, "Memory"), so they get the whole ledger's.
+  result.plausibility = await warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), () => readPlausibility(warehouse, range));
   for (const u of result.unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
   const upTo = period.toDate ? readUpTo(coverage, range) : undefined;
   // The UK rules' last disposals are matched with acquisitions up to 30 days after the range: not final before

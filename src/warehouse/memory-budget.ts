@@ -32,7 +32,8 @@ export const DEFAULT_SUMMARY_MEMORY_LIMIT = '64MB';
  * rows group every trade of the range). Both spill or fail at 224 MB on a busy year: over the 2.25M ledger rows of a
  * year of 1M fills with every stream, the ledger took 15-18 s at 224 MB, 8.7 s at 240 MB, 9.4-10.6 s at 256 MB and
  * 9.1-9.7 s at 320 MB, and the tax files' rows ran out of 224 MB (exit 1) and took 62 s in all at 320 MB
- * (docs/performance.md, "Completeness"). A nightly's incremental transform, and an export without tax files, stay
+ * (docs/performance.md, "Completeness"). The plausibility findings of an export's range too: a busy year's ran
+ * out of 224 MB in run year-end (exit 1). A nightly's incremental transform, and an export without tax files, stay
  * at the warehouse's budget.
  */
 export const DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT = '320MB';
