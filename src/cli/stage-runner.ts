@@ -17,6 +17,7 @@ import { parseFormats } from './formats.js';
 import type { CliIo } from './io.js';
 import { parseRangeSpec, parseStreams, type CommonArgs } from './options.js';
 import { parseShard } from '../pipeline/shard.js';
+import { planStages } from '../pipeline/stage-plan.js';
 import { reconciliationLines } from './status.js';
 import { plausibilityLines } from './plausibility-lines.js';
 import { completenessLines, holdingsLines, residualLines } from './completeness-lines.js';
@@ -161,7 +162,8 @@ function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createL
 export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo, env: NodeJS.ProcessEnv, command = `run ${pipeline.name}`): Promise<void> {
   const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
   const range = parseRangeSpec(args);
-  const needsRange = pipeline.range.kind === 'flags' && (pipeline.stages.includes('extract') || pipeline.stages.includes('prices') || pipeline.stages.includes('export'));
+  const plan = planStages(pipeline.stages);
+  const needsRange = pipeline.range.kind === 'flags' && (plan.extract || plan.prices || plan.export);
   if (needsRange && range === undefined) throw new UsageError('give the range: --year YYYY, --tax-year YYYY-YY, or --from and --to (ISO dates)');
   const streams = args.streams === undefined ? undefined : parseStreams(args.streams);
   const formats = args.format === undefined ? undefined : parseFormats(args.format);
@@ -170,13 +172,13 @@ export async function runStages(pipeline: Pipeline, args: CommonArgs, io: CliIo,
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
   const given = givenSettings(args, config);
   const shard = parseShard(args.shard);
-  const accounts = pipeline.stages.includes('extract') ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env, ...(shard === undefined ? {} : { shard }) }) : [];
-  if (shard !== undefined && pipeline.stages.includes('extract') && accounts.length === 0) {
+  const accounts = plan.extract ? resolveAccounts({ config, profile: args.profile, baseUrl: args['base-url'], env, ...(shard === undefined ? {} : { shard }) }) : [];
+  if (shard !== undefined && plan.extract && accounts.length === 0) {
     io.out(`shard ${shard.index}/${shard.count}: none of the config's ${config?.accounts.length ?? 0} accounts falls in it; nothing to do`);
     return;
   }
   // Candles are public: the prices stage alone needs only the platform's address.
-  const priceUrl = pipeline.stages.includes('prices') && accounts.length === 0 ? checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl) : undefined;
+  const priceUrl = plan.prices && accounts.length === 0 ? checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl) : undefined;
   const ecbUrl = ecbUrlOf(args['ecb-url'] ?? env['LEDGERPIPE_ECB_URL']);
   const result = await runPipeline({
     pipeline,

@@ -172,6 +172,39 @@ export interface EarlyPrices {
   stop(): Promise<PriceResult>;
 }
 
+/** The candles the prices beside the extraction read: each asset once, one reading after another, under one candle pacer. */
+interface CandleReader {
+  /** Reads the candles of those of `assets` not read before; nothing once the prices beside are stopping. */
+  read(assets: readonly string[]): Promise<void>;
+  /** Whether `asset` was read, or is being read. */
+  has(asset: string): boolean;
+  /** The requests, 429s and candles of every reading so far. */
+  figures(): PriceResult;
+}
+
+/** The CandleReader of pricesBeside; a reading that fails is left to the prices stage, which meets it again. */
+function candleReader(warehouse: Warehouse, options: PricesStageOptions, stopping: () => boolean): CandleReader {
+  let figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
+  const read = new Set<string>();
+  // One pacer for every reading: each reading's own would start with a whole second's requests granted.
+  const candleLimiter = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock: options.clock ?? Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+  return {
+    read: async (assets) => {
+      const fresh = [...new Set(assets)].filter((a) => !read.has(a));
+      if (fresh.length === 0 || stopping()) return;
+      for (const a of fresh) read.add(a);
+      try {
+        const done = await extractPrices({ ...priceOptions(warehouse, options, fresh, silentLogger), candleLimiter });
+        figures = withFiguresOf(figures, done);
+      } catch (error) {
+        options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`);
+      }
+    },
+    has: (asset) => read.has(asset),
+    figures: () => figures,
+  };
+}
+
 /** The coins of every per-asset balance snapshot as loaded (read from raw_records: the model is the transform's). */
 async function heldAssets(warehouse: Warehouse): Promise<string[]> {
   const reader = await warehouse.exclusive((c) =>
@@ -207,43 +240,14 @@ const BOOKED_STREAMS: ReadonlySet<string> = new Set(LEDGER_SOURCES.map((m) => m.
 export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions): EarlyPrices {
   let stopping = false;
   let wake: () => void = () => {};
-  let figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
-  const read = new Set<string>();
-  // One pacer for every reading: each reading's own would start with a whole second's requests granted.
-  const candleLimiter = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock: options.clock ?? Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
-  const readAssets = async (assets: readonly string[]): Promise<void> => {
-    const fresh = [...new Set(assets)].filter((a) => !read.has(a));
-    if (fresh.length === 0 || stopping) return;
-    for (const a of fresh) read.add(a);
-    try {
-      const done = await extractPrices({ ...priceOptions(warehouse, options, fresh, silentLogger), candleLimiter });
-      figures = withFiguresOf(figures, done);
-    } catch (error) {
-      options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`);
-    }
-  };
-  // Per stream, the span of the windows loaded since the last look, within the range.
-  const loaded = new Map<string, Window>();
+  const candles = candleReader(warehouse, options, () => stopping);
+  const records = recordsLooker(warehouse, options);
   let snapshotDue = true;
-  let lookingInRecords = true;
-  let lastLook = Number.NEGATIVE_INFINITY;
-  const lookInRecords = async (): Promise<string[]> => {
-    const spans = [...loaded].map(([stream, window]) => ({ stream, window }));
-    loaded.clear();
-    lastLook = performance.now();
-    try {
-      return await bookedAssets(warehouse, spans);
-    } catch (error) {
-      // Looked for no more: the prices stage reads them after the transform, which meets the failure again.
-      lookingInRecords = false;
-      options.log.debug(`prices beside the extraction no longer look into the records (${error instanceof Error ? error.message : String(error)})`);
-      return [];
-    }
-  };
   /** Until something is to be looked at: a snapshot or records loaded, these no sooner than LOOK_EVERY_MS after the last look. */
   const nextLook = () =>
     new Promise<void>((resolve) => {
-      const timer = loaded.size > 0 ? setTimeout(resolve, Math.max(0, lastLook + LOOK_EVERY_MS - performance.now())) : undefined;
+      const wait = records.waitMs();
+      const timer = wait === undefined ? undefined : setTimeout(resolve, wait);
       // Woken sooner: the timer goes, so that none keeps a process that has finished waiting.
       wake = () => {
         clearTimeout(timer);
@@ -251,15 +255,15 @@ export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions):
       };
     });
   const loop = (async () => {
-    await readAssets(await ledgerAssets(warehouse, options.range).catch(() => []));
+    await candles.read(await ledgerAssets(warehouse, options.range).catch(() => []));
     while (!stopping) {
       const assets: string[] = [];
       if (snapshotDue) {
         snapshotDue = false;
         assets.push(...(await heldAssets(warehouse).catch(() => [])));
       }
-      if (loaded.size > 0 && performance.now() >= lastLook + LOOK_EVERY_MS) assets.push(...(await lookInRecords()));
-      if (assets.some((a) => !read.has(a))) await readAssets(assets);
+      if (records.due()) assets.push(...(await records.look()));
+      if (assets.some((a) => !candles.has(a))) await candles.read(assets);
       else if (!stopping && !snapshotDue) await nextLook();
     }
   })();
@@ -269,18 +273,58 @@ export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions):
       wake();
     },
     recordsLoaded: (stream, window) => {
-      const start = Math.max(window.start, options.range.start);
-      const end = Math.min(window.end, options.range.end);
-      if (!lookingInRecords || !BOOKED_STREAMS.has(stream) || start >= end) return;
-      const before = loaded.get(stream);
-      loaded.set(stream, before === undefined ? { start, end } : { start: Math.min(before.start, start), end: Math.max(before.end, end) });
-      wake();
+      if (records.loaded(stream, window)) wake();
     },
     stop: async () => {
       stopping = true;
       wake();
       await loop;
-      return figures;
+      return candles.figures();
+    },
+  };
+}
+
+/** The records pricesBeside looks into for the assets they book: the windows loaded since its last look. */
+interface RecordsLooker {
+  /** Notes a committed page of `stream` over `window`; false when there is nothing in it to look at. */
+  loaded(stream: string, window: Window): boolean;
+  /** Windows wait, and the last look was LOOK_EVERY_MS ago or more. */
+  due(): boolean;
+  /** How long until the windows waiting may be looked into; undefined when none waits. */
+  waitMs(): number | undefined;
+  /** The assets the ledger will book from the records of the windows waiting (transform/booked-assets.ts). */
+  look(): Promise<string[]>;
+}
+
+/** The RecordsLooker of pricesBeside, over the windows of the streams the ledger books, within the range. */
+function recordsLooker(warehouse: Warehouse, options: PricesStageOptions): RecordsLooker {
+  // Per stream, the span of the windows loaded since the last look, within the range.
+  const loaded = new Map<string, Window>();
+  let looking = true;
+  let lastLook = Number.NEGATIVE_INFINITY;
+  return {
+    loaded: (stream, window) => {
+      const start = Math.max(window.start, options.range.start);
+      const end = Math.min(window.end, options.range.end);
+      if (!looking || !BOOKED_STREAMS.has(stream) || start >= end) return false;
+      const before = loaded.get(stream);
+      loaded.set(stream, before === undefined ? { start, end } : { start: Math.min(before.start, start), end: Math.max(before.end, end) });
+      return true;
+    },
+    due: () => loaded.size > 0 && performance.now() >= lastLook + LOOK_EVERY_MS,
+    waitMs: () => (loaded.size > 0 ? Math.max(0, lastLook + LOOK_EVERY_MS - performance.now()) : undefined),
+    look: async () => {
+      const spans = [...loaded].map(([stream, window]) => ({ stream, window }));
+      loaded.clear();
+      lastLook = performance.now();
+      try {
+        return await bookedAssets(warehouse, spans);
+      } catch (error) {
+        // Looked for no more: the prices stage reads them after the transform, which meets the failure again.
+        looking = false;
+        options.log.debug(`prices beside the extraction no longer look into the records (${error instanceof Error ? error.message : String(error)})`);
+        return [];
+      }
     },
   };
 }

@@ -172,15 +172,19 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     const since = given.historyFrom;
     set('historyFrom', typeof since === 'object' ? (formatInstant(parseInstant(since.date, chosen.timeZone as string, '--history-from')) as HistoryFrom) : since);
     await writeSettings(c, next);
-    const ledger = await hasTables(c, ['ledger']);
-    const hadSettings = SETTING_NAMES.some((n) => recorded[n].setBy !== null);
-    const lines = !hadSettings
-      ? []
-      : SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null))
-          // With a new fiat, pair and ecb are the platform's to decide (the prices stage says when it goes through the
-          // euro): only a rates file given or left is said beside the fiat's line.
-          .filter((n) => !(n === 'fiatSource' && next.fiat.value !== recorded.fiat.value && next[n].value !== 'file' && recorded[n].value !== 'file'))
-          .map((n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`);
-    return { settings: settingValues(next), lines };
+    return { settings: settingValues(next), lines: changeLines(recorded, next, context, await hasTables(c, ['ledger'])) };
   });
+}
+
+/** One line per setting the command changed (`cost basis: fifo -> uk; disposals recomputed`); none on a warehouse that had no settings. */
+function changeLines(recorded: RecordedSettings, next: RecordedSettings, context: SettleContext, ledger: boolean): string[] {
+  const hadSettings = SETTING_NAMES.some((n) => recorded[n].setBy !== null);
+  if (!hadSettings) return [];
+  return (
+    SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null))
+      // With a new fiat, pair and ecb are the platform's to decide (the prices stage says when it goes through the
+      // euro): only a rates file given or left is said beside the fiat's line.
+      .filter((n) => !(n === 'fiatSource' && next.fiat.value !== recorded.fiat.value && next[n].value !== 'file' && recorded[n].value !== 'file'))
+      .map((n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`)
+  );
 }

@@ -141,7 +141,7 @@ describe('gains kept against gains from the first movement', () => {
           await putLedger(kept, ledger);
           await putLedger(fresh, ledger);
           if (touched.length > 0) await kept.connection.run('INSERT INTO ledger_changes VALUES (make_timestamptz(CAST($ms AS BIGINT) * 1000), $what)', { ms: BigInt(Math.min(...touched.map((r) => r.ts))), what });
-          // As a run of the range ending at `end` asks (src/pipeline/run-pipeline.ts): the UK rules 30 days past it.
+          // As a run of the range ending at `end` asks (src/pipeline/gains-stage.ts): the UK rules 30 days past it.
           const range = end === null ? {} : method === 'uk' ? { until: end + 30 * DAY_MS, openAt: end } : { until: end };
           const result = await computeGains(kept.connection, { ...options, ...range });
           wentOn.push(result.wentOnFrom);

@@ -51,7 +51,7 @@ describe('signs checked against running balances (docs/completeness.md, "Signs c
       ]);
       const completeness = await readCompleteness(warehouse);
       expect(completeness?.counts).toEqual({ breaks: 1, signMismatches: 2, unpaired: expect.any(Number) as number });
-      // Each a finding: a run that reads these exits 4 (src/pipeline/run-pipeline.ts, completenessFindings).
+      // Each a finding: a run that reads these exits 4 (completenessFindings, src/pipeline/run-completeness.ts).
       expect(findingsOf(completeness!)).toBe(3);
       const lines = await statusLines(warehouse);
       const block = lines.slice(lines.indexOf('  completeness'));
