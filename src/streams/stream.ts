@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { StreamModel } from './model.js';
+import { recordSchema, type RecordCheck } from './source.js';
 
 /**
  * Which kind of account an API key drives (docs/unified-accounts.md): `classic`, read through the v2 endpoints, or
@@ -135,7 +136,10 @@ export interface PagedStreamDef<Name extends string = string> {
    * the window) or a token the platform hands out (checked only to change).
    */
   cursor?: { param: string; descending: boolean };
-  /** The record schema: known fields checked, unknown fields kept. */
+  /**
+   * The record schema: known fields checked, unknown fields kept. Made by defineStream from the model's columns (each
+   * with its field and check) and the stream's recordChecks.
+   */
   schema: z.ZodObject;
   /** The field that identifies a record (deduplication and the raw key). */
   keyField: string;
@@ -179,7 +183,8 @@ export interface SnapshotStreamDef<Name extends string = string> {
   accountModes?: readonly AccountMode[];
   schema: z.ZodObject;
   keyField: string;
-  optionalFields?: readonly string[];
+  /** Schema fields whose absence is normal (not reported as drift); `every`: each part serves fields of its own. */
+  optionalFields?: readonly string[] | 'every';
   /**
    * Whether a refusal means this key cannot read a part (no permission, no such endpoint): the part is recorded
    * as unavailable and the run goes on. Without it, every refusal fails the stream.
@@ -195,14 +200,20 @@ export function partKeyed(stream: SnapshotStreamDef, part: SnapshotPart): Snapsh
   return part.keyOf === undefined ? stream : { ...stream, keyOf: part.keyOf };
 }
 
+/** A stream as its file declares it: without its schema, which is made from its columns. */
+export type StreamDeclaration =
+  | (Omit<PagedStreamDef, 'schema'> & { recordChecks?: readonly RecordCheck[] })
+  | (Omit<SnapshotStreamDef, 'schema'> & { recordChecks?: readonly RecordCheck[] });
+
 /**
- * Declares a stream; the identity function, there for type checking and for reading.
+ * Declares a stream: its definition, with the record schema made from its model's columns (each column's field and
+ * check, src/streams/source.ts) and its `recordChecks`, the checks of a whole record.
  *
  * @example
  * export const withdrawals = defineStream({ kind: 'paged', name: 'withdrawals', path: '/api/v2/spot/wallet/withdrawal-records', ... });
  */
-export function defineStream<const T extends StreamDef>(def: T): T {
-  return def;
+export function defineStream<const T extends StreamDeclaration>(def: T): T & { schema: z.ZodObject } {
+  return { ...def, schema: recordSchema(def.model.columns, def.recordChecks) };
 }
 
 /**

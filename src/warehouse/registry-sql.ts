@@ -3,6 +3,7 @@ import { STREAMS } from '../streams/index.js';
 import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
 import { ident, literal } from './quote.js';
+import { typingFile } from './typing-sql.js';
 
 /**
  * The SQL the registry of models makes (docs/adding-a-stream.md): the one place SQL text is written from the
@@ -144,6 +145,7 @@ ${sections.join('\n')}`;
 /** Every file `npm run generate` writes, by its path from ledgerpipe's folder. */
 export function generatedFiles(): Record<string, string> {
   return {
+    'sql/generated/typing.sql': typingFile(),
     'sql/generated/models.sql': modelsFile(),
     'sql/generated/delta_models.sql': deltaModelsFile(),
     'docs/tables.md': tablesPage(),

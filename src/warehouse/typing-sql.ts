@@ -1,0 +1,123 @@
+import { TYPED_AT_LOAD } from '../models/index.js';
+import { typedColumns, type Column, type StreamModel } from '../streams/model.js';
+import { fieldsOf, type Cast, type ColumnSource } from '../streams/source.js';
+import { ident, literal } from './quote.js';
+
+/**
+ * The typing SQL of the streams typed at load, made from their columns' sources (each column's field and cast,
+ * src/streams/source.ts; docs/adding-a-stream.md): `sql/generated/typing.sql`, written by `npm run generate`. What a
+ * stream's SQL model (sql/models/<stream>.sql) keeps by hand is what is more than renaming and casting: its ledger
+ * legs, and the macros its columns' expressions call.
+ */
+
+type TypedModel = StreamModel & { typedAtLoad: { partitionColumn: string } };
+
+/** The SQL of each cast: the macros of sql/macros/00_macros.sql that read the platform's text exactly. */
+const CAST: Readonly<Record<Cast, (sql: string) => string>> = {
+  text: (sql) => sql,
+  json: (sql) => sql,
+  amount: (sql) => `lp_amount(${sql})`,
+  instant: (sql) => `lp_ms(${sql})`,
+};
+
+/** A name as SQL: bare when it is a plain identifier (every name the streams use), else quoted. */
+const name = (text: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text) ? text : ident(text));
+
+/** A source's SQL over the macro's `source`: the record's fields as `r`, and its account, partition, key, ts and payload. */
+function sourceSql(source: ColumnSource): string {
+  switch (source.kind) {
+    case 'partition':
+      return 'partition';
+    case 'key':
+      return 'key';
+    case 'time':
+      return 'ts';
+    case 'expression':
+      return source.sql;
+    case 'field': {
+      const read = `r.${name(source.field.name)}`;
+      const cast = CAST[source.cast](source.emptyAsNull === true ? `nullif(${read}, '')` : read);
+      return source.upper === true ? `upper(${cast})` : cast;
+    }
+  }
+}
+
+/** A typed table's column as the typing makes it: the record's account, partition and key as raw_records holds them, or its source. */
+function columnSql(model: TypedModel, column: Column): string {
+  if (column.from !== undefined) return sourceSql(column.from);
+  if (column.name === 'account') return 'account';
+  if (column.name === 'key') return 'key';
+  if (column.name === model.typedAtLoad.partitionColumn) return 'partition';
+  throw new Error(`${model.name}.${column.name} says not where it comes from (src/streams/, its column's source)`);
+}
+
+/** The record's fields the typing reads, each with the type json_transform gives it, in the order the columns read them. */
+function structOf(model: TypedModel): Record<string, 'VARCHAR' | 'JSON'> {
+  const struct: Record<string, 'VARCHAR' | 'JSON'> = {};
+  for (const column of model.columns) {
+    const source = column.from;
+    // A field read for its check alone (the record's time, the partition's own field) is not read by the SQL.
+    if (source === undefined || source.kind === 'time' || source.kind === 'partition' || source.kind === 'key') continue;
+    for (const f of fieldsOf(source)) {
+      const type = f.json === true || (source.kind === 'field' && source.cast === 'json') ? 'JSON' : 'VARCHAR';
+      if (struct[f.name] !== undefined && struct[f.name] !== type && type === 'VARCHAR') continue;
+      struct[f.name] = type;
+    }
+  }
+  return struct;
+}
+
+/** A JSON structure for json_transform, a few fields to a line. */
+function structText(struct: Record<string, string>): string {
+  const lines: string[] = [];
+  for (const entry of Object.entries(struct).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + entry.length < 100) lines[lines.length - 1] = `${last},${entry}`;
+    else lines.push(entry);
+  }
+  return `{${lines.join(',\n      ')}}`;
+}
+
+/** The macro lp_type_<stream>(src): the stream's records of `src` (raw_records or a batch of it), renamed and cast into its typed table's columns. */
+export function typingMacro(model: TypedModel): string {
+  const columns = typedColumns(model).map((c) => ({ name: c.name, sql: columnSql(model, c) }));
+  const width = Math.max(...columns.map((c) => c.sql.length)) + 2;
+  const select = columns.map((c) => `  ${c.sql === name(c.name) ? c.sql : `${c.sql.padEnd(Math.max(width, c.sql.length + 1))}AS ${name(c.name)}`}`);
+  const payload = columns.some((c) => /\bpayload\b/.test(c.sql)) ? ' payload,' : '';
+  return `-- ${model.name}: one row per record, its fields renamed and cast (its columns' sources: src/streams/).
+CREATE OR REPLACE MACRO ${name(`lp_type_${model.name}`)}(src) AS TABLE
+WITH source AS (
+  SELECT
+    account, partition, key, ts,${payload}
+    json_transform(payload, ${literal(structText(structOf(model)))}) AS r
+  FROM query_table(src)
+  WHERE stream = ${literal(model.name)}
+)
+SELECT
+${select.join(',\n')}
+FROM source;`;
+}
+
+/** The macros of other files a piece of SQL calls (lp_<name>), in the order it first calls them. */
+function macrosCalled(sql: string): string[] {
+  return [...new Set([...sql.matchAll(/\b(lp_[a-z0-9_]+)\(/g)].map((m) => m[1] as string))];
+}
+
+/** `sql/generated/typing.sql`: the typing macro of every stream typed at load, which a warehouse holds whenever it is open. */
+export function typingFile(models: readonly TypedModel[] = TYPED_AT_LOAD): string {
+  const macros = models.map(typingMacro);
+  const creates = models.map((m) => `lp_type_${m.name}`);
+  const reads = macrosCalled(macros.join('\n')).filter((m) => !creates.includes(m));
+  return `-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit.
+-- The typing of each stream typed at load (docs/adding-a-stream.md): the macro lp_type_<stream>(src), made from the
+-- stream's columns, each with its field and cast (src/streams/source.ts), renames and casts the stream's records of
+-- any relation with raw_records' columns. The raw writer runs it over each batch as it is committed
+-- (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed. What is more than a
+-- cast is a macro of the stream's SQL model (sql/models/<stream>.sql), with its ledger legs.
+-- creates: ${creates.join(', ')}
+-- reads: ${reads.length === 0 ? '-' : reads.join(', ')}
+-- params: -
+
+${macros.join('\n\n')}
+`;
+}
