@@ -35,7 +35,6 @@ export const copyTransfers = defineStream({
   cursor: { param: 'cursor', descending: false },
   keyField: 'createdTime',
   keyOf: (r) => `${String(r['createdTime'])}:${String(r['fromType'])}:${String(r['toType'])}:${String(r['coin'])}:${String(r['amount'])}`,
-  time: (record) => Number(record['createdTime']),
   readPage: listCursorPage(undefined, 'nextCursor'),
   model: {
     name: 'copy_transfers',
@@ -79,7 +78,6 @@ export const copyProfitShares = defineStream({
   cursor: { param: 'cursor', descending: false },
   keyField: 'settleTime',
   optionalFields: ['profit', 'allocatedPnl', 'pendingPnl', 'shareRatio'],
-  time: (record) => Number(record['settleTime']),
   readPage: listCursorPage('settleTime', 'nextCursor'),
   model: {
     name: 'copy_profit_shares',
@@ -134,7 +132,6 @@ export const leadTraderProfits = defineStream({
   emptyWhen: (e) => NOT_A_TRADER.has(e.platformCode),
   keyField: 'profitId',
   optionalFields: ['nickName'],
-  time: (record) => Number(record['profitTime']),
   readPage: profitListPage,
   model: {
     name: 'lead_trader_profits',

@@ -16,7 +16,6 @@ export const deposits = defineStream({
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
   keyField: 'orderId',
-  time: (record) => Number(record['cTime']),
   readPage: flatArrayPage('orderId'),
   model: {
     name: 'deposits',

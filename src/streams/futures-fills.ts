@@ -30,7 +30,6 @@ export const futuresFills = defineStream({
   ratePerSecond: 10,
   keyField: 'tradeId',
   optionalFields: ['marginCoin'],
-  time: (record) => Number(record['cTime']),
   readPage: (data) => {
     const page = pageSchema.parse(data);
     const records = page?.fillList ?? [];

@@ -22,7 +22,6 @@ export const marginRecords = defineStream({
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
   keyField: 'id',
-  time: (record) => Number(record['ts']),
   readPage: flatArrayPage('id'),
   model: {
     name: 'margin_records',

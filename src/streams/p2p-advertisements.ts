@@ -31,7 +31,6 @@ export const p2pAdvertisements = defineStream({
   recordChecks: [{ check: (r) => r['cTime'] !== undefined || r['ctime'] !== undefined, message: 'neither cTime nor ctime', path: ['cTime'] }],
   keyField: 'advId',
   optionalFields: ['cTime', 'ctime'],
-  time: (record) => Number(record['cTime'] ?? record['ctime']),
   readPage: (data) => {
     const page = pageSchema.parse(data);
     const records = page?.advList ?? page?.merchantList ?? [];

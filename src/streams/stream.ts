@@ -200,20 +200,37 @@ export function partKeyed(stream: SnapshotStreamDef, part: SnapshotPart): Snapsh
   return part.keyOf === undefined ? stream : { ...stream, keyOf: part.keyOf };
 }
 
-/** A stream as its file declares it: without its schema, which is made from its columns. */
+/** A stream as its file declares it: without its schema and its records' time, which are made from its columns. */
 export type StreamDeclaration =
-  | (Omit<PagedStreamDef, 'schema'> & { recordChecks?: readonly RecordCheck[] })
+  | (Omit<PagedStreamDef, 'schema' | 'time'> & { recordChecks?: readonly RecordCheck[]; time?: PagedStreamDef['time'] })
   | (Omit<SnapshotStreamDef, 'schema'> & { recordChecks?: readonly RecordCheck[] });
+
+/** What defineStream adds to a declaration: the record schema, and a paged stream's records' time. */
+type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extends { kind: 'paged' } ? { time: PagedStreamDef['time'] } : unknown);
+
+/**
+ * A paged stream's record time, from the source of its model's `ts` (`tsColumn('cTime', ...)`): the first of its fields
+ * the record has, as a number of Unix milliseconds.
+ */
+function recordTime(model: StreamModel): PagedStreamDef['time'] {
+  const source = model.columns.find((c) => c.name === 'ts')?.from;
+  if (source?.kind !== 'time') throw new Error(`${model.name}: its ts column says not which field holds the record's time (tsColumn)`);
+  const fields = source.fields.map((f) => f.name);
+  return (record) => Number(fields.reduce<unknown>((found, f) => found ?? record[f], undefined));
+}
 
 /**
  * Declares a stream: its definition, with the record schema made from its model's columns (each column's field and
- * check, src/streams/source.ts) and its `recordChecks`, the checks of a whole record.
+ * check, src/streams/source.ts) and its `recordChecks`, the checks of a whole record; a paged stream's records' time
+ * from its `ts` column's field.
  *
  * @example
  * export const withdrawals = defineStream({ kind: 'paged', name: 'withdrawals', path: '/api/v2/spot/wallet/withdrawal-records', ... });
  */
-export function defineStream<const T extends StreamDeclaration>(def: T): T & { schema: z.ZodObject } {
-  return { ...def, schema: recordSchema(def.model.columns, def.recordChecks) };
+export function defineStream<const T extends StreamDeclaration>(def: T): Made<T> {
+  const schema = recordSchema(def.model.columns, def.recordChecks);
+  const made = def.kind === 'snapshot' ? { ...def, schema } : { ...def, schema, time: def.time ?? recordTime(def.model) };
+  return made as unknown as Made<T>;
 }
 
 /**

@@ -7,7 +7,6 @@ import { defineStream, flatArrayPage, FUTURES_PARTITIONS } from './stream.js';
 /** The live docs give the tax-record endpoints a 30-day window; a narrower one is learned if refused. */
 const TAX_WINDOW_DAYS = 30;
 const TAX_PAGE = 500;
-const time = (record: Record<string, unknown>): number => Number(record['ts']);
 
 /** GET /api/v2/tax/future-record per product type: funding fees (which fill-history lacks), settlements, liquidations. */
 export const futuresTaxRecords = defineStream({
@@ -19,7 +18,6 @@ export const futuresTaxRecords = defineStream({
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
   keyField: 'id',
-  time,
   readPage: flatArrayPage('id'),
   model: {
     name: 'futures_tax_records',
@@ -54,7 +52,6 @@ export const spotTaxRecords = defineStream({
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
   keyField: 'id',
-  time,
   readPage: flatArrayPage('id'),
   model: {
     name: 'spot_tax_records',
@@ -93,7 +90,6 @@ export const p2pTaxRecords = defineStream({
   recordChecks: [{ check: (r) => (r['balance'] ?? r['total']) !== undefined && (r['balance'] ?? r['total']) !== null, message: 'neither balance nor total', path: ['balance'] }],
   keyField: 'id',
   optionalFields: ['balance', 'total'],
-  time,
   readPage: flatArrayPage('id'),
   model: {
     name: 'p2p_tax_records',

@@ -72,7 +72,6 @@ export const utaFinancialRecords = defineStream({
   recordChecks: [{ check: (r) => (r['type'] ?? r['groupType'] ?? '') !== '', message: 'neither type nor groupType', path: ['type'] }],
   keyField: 'id',
   optionalFields: ['category', 'symbol', 'type', 'groupType', 'fee', 'balance', 'positionType', 'positionAmount', 'positionBalance'],
-  time: (record) => Number(record['ts']),
   readPage: listCursorPage('id'),
   model: {
     name: 'uta_financial_records',

@@ -45,7 +45,6 @@ export const utaTaxRecords = defineStream({
   cursor: { param: 'cursor', descending: true },
   keyField: 'id',
   optionalFields: ['fee', 'balance'],
-  time: (record) => Number(record['ts']),
   readPage: flatArrayPage('id'),
   model: {
     name: 'uta_tax_records',

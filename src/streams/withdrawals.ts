@@ -17,7 +17,6 @@ export const withdrawals = defineStream({
   carriesLots: true,
   keyField: 'orderId',
   optionalFields: ['fee'],
-  time: (record) => Number(record['cTime']),
   readPage: flatArrayPage('orderId'),
   model: {
     name: 'withdrawals',
