@@ -5,6 +5,7 @@ import { TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
 import { typedColumns } from '../../src/streams/model.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { generatedRegions, withRegion } from '../../src/models/stream-docs.js';
 import { generatedFiles } from '../../src/warehouse/registry-sql.js';
 import { GOLDEN } from '../transform/fixtures.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
@@ -40,6 +41,14 @@ describe('the registry of models', () => {
   it('is what the generated SQL says: npm run generate leaves sql/generated/ as it is', async () => {
     for (const [path, text] of Object.entries(generatedFiles())) {
       expect(await readFile(join(packageRoot(), path), 'utf8'), `${path} is out of date: run npm run generate`).toBe(text);
+    }
+  });
+
+  it("holds the docs' tables of the streams, between their markers, to the streams: npm run generate leaves them as they are", async () => {
+    for (const [path, regions] of Object.entries(generatedRegions())) {
+      const text = await readFile(join(packageRoot(), path), 'utf8');
+      const made = Object.entries(regions).reduce((page, [name, content]) => withRegion(page, name, content), text);
+      expect(text, `${path} is out of date: run npm run generate`).toBe(made);
     }
   });
 });
