@@ -5,6 +5,7 @@ import { TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
 import { typedColumns } from '../../src/streams/model.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { declaredStreams, streamIndex } from '../../scripts/stream-index.js';
 import { generatedRegions, withRegion } from '../../src/models/stream-docs.js';
 import { generatedFiles } from '../../src/warehouse/registry-sql.js';
 import { GOLDEN } from '../transform/fixtures.js';
@@ -42,6 +43,12 @@ describe('the registry of models', () => {
     for (const [path, text] of Object.entries(generatedFiles())) {
       expect(await readFile(join(packageRoot(), path), 'utf8'), `${path} is out of date: run npm run generate`).toBe(text);
     }
+  });
+
+  it('lists every stream its files declare, in src/streams/index.ts: npm run generate leaves it as it is', async () => {
+    const dir = join(packageRoot(), 'src', 'streams');
+    const index = await readFile(join(dir, 'index.ts'), 'utf8');
+    expect(streamIndex(await declaredStreams(dir), index), 'src/streams/index.ts is out of date: run npm run generate').toBe(index);
   });
 
   it("holds the docs' tables of the streams, between their markers, to the streams: npm run generate leaves them as they are", async () => {
