@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalString } from './fields.js';
 import { accountColumn, amount, instant, text } from './model.js';
-import { field } from './source.js';
+import { field, time } from './source.js';
 import { defineStream } from './stream.js';
 
 /** GET /api/v2/account/all-account-balance: one snapshot per run, keyed by snapshot time and accountType. */
@@ -19,7 +19,7 @@ export const accountBalances = defineStream({
       accountColumn,
       text('account_type', 'spot, futures, funding, earn, bots, margin, ... (`accountType`).', field('accountType', z.string())),
       amount('usdt_balance', "The account type's balance valued in USDT (`usdtBalance`).", field('usdtBalance', decimalString)),
-      instant('ts', "The snapshot's time: the server's clock when ledgerpipe took it."),
+      instant('ts', "The snapshot's time: the server's clock when ledgerpipe took it.", time()),
     ],
   },
 });

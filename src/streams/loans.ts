@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, instant, text } from './model.js';
-import { field } from './source.js';
+import { expression, field, key, time } from './source.js';
 import { defineStream, type SnapshotPart } from './stream.js';
 
 /**
@@ -42,8 +42,13 @@ export const loans = defineStream({
     keyColumn: 'key',
     columns: [
       accountColumn,
-      instant('as_of', "The snapshot's time: the server's clock when ledgerpipe read it."),
-      text('order_id', "The loan's order (`orderId`); NULL on an unavailable row.", field('orderId', z.string())),
+      instant('as_of', "The snapshot's time: the server's clock when ledgerpipe read it.", time()),
+      // A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
+      text(
+        'order_id',
+        "The loan's order (`orderId`); NULL on an unavailable row.",
+        expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN r.orderId END', field('orderId', z.string()), field('ledgerpipeUnavailable')),
+      ),
       text('coin', 'The coin borrowed (`loanCoin`).', field('loanCoin', z.string(), { upper: true })),
       amount('amount', 'What is borrowed and owed (`loanAmount`).', field('loanAmount', optionalDecimalString)),
       amount('interest', 'The interest owed so far (`interestAmount`).', field('interestAmount', optionalDecimalString)),
@@ -53,9 +58,9 @@ export const loans = defineStream({
       amount('pledge_rate', '`pledgeRate` as served (a percentage).', field('pledgeRate', optionalDecimalString)),
       instant('borrowed_at', 'When it was borrowed (`borrowTime`).', field('borrowTime', optionalText)),
       instant('expires_at', 'When it falls due (`expireTime`).', field('expireTime', optionalText)),
-      text('unavailable', 'Why the loans could not be read (the refusal), on its one row; else NULL.'),
-      text('fields', 'The whole row as served (JSON text).'),
-      text('key', "The row's key in raw_records: snapshot time, then the order."),
+      text('unavailable', 'Why the loans could not be read (the refusal), on its one row; else NULL.', field('ledgerpipeUnavailable')),
+      text('fields', 'The whole row as served (JSON text).', expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable'))),
+      text('key', "The row's key in raw_records: snapshot time, then the order.", key()),
     ],
   },
 });

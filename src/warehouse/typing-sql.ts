@@ -1,16 +1,15 @@
-import { TYPED_AT_LOAD } from '../models/index.js';
+import { STREAM_MODELS } from '../models/index.js';
 import { typedColumns, type Column, type StreamModel } from '../streams/model.js';
 import { fieldsOf, type Cast, type ColumnSource } from '../streams/source.js';
 import { ident, literal } from './quote.js';
 
 /**
- * The typing SQL of the streams typed at load, made from their columns' sources (each column's field and cast,
+ * The typing SQL of the streams, made from their columns' sources (each column's field and cast,
  * src/streams/source.ts; docs/adding-a-stream.md): `sql/generated/typing.sql`, written by `npm run generate`. What a
  * stream's SQL model (sql/models/<stream>.sql) keeps by hand is what is more than renaming and casting: its ledger
- * legs, and the macros its columns' expressions call.
+ * legs, the macros its columns' expressions call, and for a table made from raw_records the rules it makes of the
+ * typed rows (which record is kept, the balance a snapshot's row holds).
  */
-
-type TypedModel = StreamModel & { typedAtLoad: { partitionColumn: string } };
 
 /** The SQL of each cast: the macros of sql/macros/00_macros.sql that read the platform's text exactly. */
 const CAST: Readonly<Record<Cast, (sql: string) => string>> = {
@@ -42,17 +41,17 @@ function sourceSql(source: ColumnSource): string {
   }
 }
 
-/** A typed table's column as the typing makes it: the record's account, partition and key as raw_records holds them, or its source. */
-function columnSql(model: TypedModel, column: Column): string {
+/** A column as the typing makes it: the record's account, partition and key as raw_records holds them, or its source. */
+function columnSql(model: StreamModel, column: Column): string {
   if (column.from !== undefined) return sourceSql(column.from);
   if (column.name === 'account') return 'account';
   if (column.name === 'key') return 'key';
-  if (column.name === model.typedAtLoad.partitionColumn) return 'partition';
+  if (column.name === model.typedAtLoad?.partitionColumn) return 'partition';
   throw new Error(`${model.name}.${column.name} says not where it comes from (src/streams/, its column's source)`);
 }
 
 /** The record's fields the typing reads, each with the type json_transform gives it, in the order the columns read them. */
-function structOf(model: TypedModel): Record<string, 'VARCHAR' | 'JSON'> {
+function structOf(model: StreamModel): Record<string, 'VARCHAR' | 'JSON'> {
   const struct: Record<string, 'VARCHAR' | 'JSON'> = {};
   for (const column of model.columns) {
     const source = column.from;
@@ -78,9 +77,21 @@ function structText(struct: Record<string, string>): string {
   return `{${lines.join(',\n      ')}}`;
 }
 
-/** The macro lp_type_<stream>(src): the stream's records of `src` (raw_records or a batch of it), renamed and cast into its typed table's columns. */
-export function typingMacro(model: TypedModel): string {
-  const columns = typedColumns(model).map((c) => ({ name: c.name, sql: columnSql(model, c) }));
+/**
+ * The columns the typing makes: a typed table's (typedColumns), or of a table made from raw_records the model's
+ * columns that have a source, in its order (those without one its SQL model makes of them).
+ */
+function typingColumns(model: StreamModel): readonly Column[] {
+  if (model.typedAtLoad !== undefined) return typedColumns({ ...model, typedAtLoad: model.typedAtLoad });
+  return model.columns.filter((c) => c.from !== undefined || c.name === 'account');
+}
+
+/**
+ * The macro lp_type_<stream>(src): the stream's records of `src` (raw_records, a batch of it, or any relation with its
+ * columns), renamed and cast into its typed table's columns, or those of its model that have a source.
+ */
+export function typingMacro(model: StreamModel): string {
+  const columns = typingColumns(model).map((c) => ({ name: c.name, sql: columnSql(model, c) }));
   const width = Math.max(...columns.map((c) => c.sql.length)) + 2;
   const select = columns.map((c) => `  ${c.sql === name(c.name) ? c.sql : `${c.sql.padEnd(Math.max(width, c.sql.length + 1))}AS ${name(c.name)}`}`);
   const payload = columns.some((c) => /\bpayload\b/.test(c.sql)) ? ' payload,' : '';
@@ -103,17 +114,17 @@ function macrosCalled(sql: string): string[] {
   return [...new Set([...sql.matchAll(/\b(lp_[a-z0-9_]+)\(/g)].map((m) => m[1] as string))];
 }
 
-/** `sql/generated/typing.sql`: the typing macro of every stream typed at load, which a warehouse holds whenever it is open. */
-export function typingFile(models: readonly TypedModel[] = TYPED_AT_LOAD): string {
+/** `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open. */
+export function typingFile(models: readonly StreamModel[] = STREAM_MODELS): string {
   const macros = models.map(typingMacro);
   const creates = models.map((m) => `lp_type_${m.name}`);
   const reads = macrosCalled(macros.join('\n')).filter((m) => !creates.includes(m));
   return `-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit.
--- The typing of each stream typed at load (docs/adding-a-stream.md): the macro lp_type_<stream>(src), made from the
--- stream's columns, each with its field and cast (src/streams/source.ts), renames and casts the stream's records of
--- any relation with raw_records' columns. The raw writer runs it over each batch as it is committed
--- (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed. What is more than a
--- cast is a macro of the stream's SQL model (sql/models/<stream>.sql), with its ledger legs.
+-- The typing of each stream (docs/adding-a-stream.md): the macro lp_type_<stream>(src), made from the stream's
+-- columns, each with its field and cast (src/streams/source.ts), renames and casts the stream's records of any
+-- relation with raw_records' columns. Of a stream typed at load, the raw writer runs it over each batch as it is
+-- committed (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed; of the others,
+-- their SQL model makes its table of it. What is more than a cast is the stream's SQL model's (sql/models/<stream>.sql).
 -- creates: ${creates.join(', ')}
 -- reads: ${reads.length === 0 ? '-' : reads.join(', ')}
 -- params: -

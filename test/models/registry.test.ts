@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
+import { STREAM_MODELS, TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
 import { typedColumns } from '../../src/streams/model.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { packageRoot } from '../../src/util/package-root.js';
@@ -36,6 +36,13 @@ describe('the registry of models', () => {
       const expected = typedColumns(model).map((c) => `${c.name} ${c.type}`);
       expect(await described(`typed_${model.name}`), model.name).toEqual(expected);
       expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(expected);
+    }
+  });
+
+  it('types the streams made from raw_records into the columns of their models that have a source, in order', async () => {
+    for (const model of STREAM_MODELS.filter((m) => m.typedAtLoad === undefined)) {
+      const sourced = model.columns.filter((c) => c.from !== undefined || c.name === 'account');
+      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(sourced.map((c) => `${c.name} ${c.type}`));
     }
   });
 
