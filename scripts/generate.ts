@@ -36,7 +36,8 @@ for (const [path, text] of Object.entries(generatedFiles())) {
   process.stderr.write(`wrote ${path}\n`);
 }
 
-// The docs' tables of the streams, between their markers in pages otherwise written by hand (src/models/stream-docs.ts).
+// The docs' tables of the streams, between their markers in pages otherwise written by hand
+// (src/models/stream-docs.ts).
 for (const [path, regions] of Object.entries(generatedRegions())) {
   const file = join(root, path);
   let text = await readFile(file, 'utf8');

@@ -24,9 +24,11 @@ export async function declaredStreams(dir: string): Promise<Declared[]> {
   const out: Declared[] = [];
   for (const f of files) {
     const text = await readFile(join(dir, f), 'utf8');
-    for (const m of text.matchAll(DECLARATION)) out.push({ file: f.replace(/\.ts$/, ''), constant: m[1] as string, kind: m[2] as Declared['kind'] });
+    for (const m of text.matchAll(DECLARATION)) {
+      out.push({ file: f.replace(/\.ts$/, ''), constant: m[1] as string, kind: m[2] as Declared['kind'] });
+    }
     if (/defineStream\(/.test(text.replace(/^\s*(\*|\/\/).*$/gm, '')) && !DECLARATION.test(text)) {
-      throw new Error(`src/streams/${f} calls defineStream, but not as \`export const <name> = defineStream({ kind: ...\``);
+      throw new Error(`src/streams/${f} calls defineStream, not as \`export const <name> = defineStream({ kind: ...\``);
     }
     DECLARATION.lastIndex = 0;
   }
@@ -46,7 +48,8 @@ export function streamIndex(declared: readonly Declared[], current: string): str
     if (order.includes(d.constant)) continue;
     const lastOfKind = order.findLastIndex((c) => declared.find((x) => x.constant === c)?.kind === d.kind);
     const firstSnapshot = order.findIndex((c) => declared.find((x) => x.constant === c)?.kind === 'snapshot');
-    const at = lastOfKind >= 0 ? lastOfKind + 1 : d.kind === 'paged' && firstSnapshot >= 0 ? firstSnapshot : order.length;
+    const fallback = d.kind === 'paged' && firstSnapshot >= 0 ? firstSnapshot : order.length;
+    const at = lastOfKind >= 0 ? lastOfKind + 1 : fallback;
     order.splice(at, 0, d.constant);
   }
   const files = [...new Set(declared.map((d) => d.file))].sort();
@@ -54,8 +57,8 @@ export function streamIndex(declared: readonly Declared[], current: string): str
     const names = declared.filter((d) => d.file === file).map((d) => d.constant).sort();
     return `import { ${names.join(', ')} } from './${file}.js';`;
   });
-  return `// Generated from the stream files of src/streams/ by \`npm run generate\` (scripts/stream-index.ts): the list keeps its order,
-// which may be changed here by hand; a new stream is added after the last of its kind.
+  return `// Generated from the stream files of src/streams/ by \`npm run generate\` (scripts/stream-index.ts): the
+// list keeps its order, which may be changed here by hand; a new stream is added after the last of its kind.
 ${imports.join('\n')}
 import type { StreamDef } from './stream.js';
 

@@ -1,6 +1,13 @@
 import { STREAMS } from '../streams/index.js';
 import type { StreamModel } from '../streams/model.js';
-import { ACCOUNT_MODES_DEFAULT, type AccountMode, type PagedStreamDef, type PartitionDef, type SnapshotPart, type SnapshotStreamDef } from '../streams/stream.js';
+import {
+  ACCOUNT_MODES_DEFAULT,
+  type AccountMode,
+  type PagedStreamDef,
+  type PartitionDef,
+  type SnapshotPart,
+  type SnapshotStreamDef,
+} from '../streams/stream.js';
 import { EXPORTED_TABLES, STREAM_MODELS } from './index.js';
 
 /**
@@ -14,24 +21,25 @@ const unique = <T>(list: readonly T[]): T[] => [...new Set(list)];
 
 /** A list of names, all of them when no more than a dozen, else the first two, the last and how many. */
 function names(list: readonly string[]): string {
-  const shown = list.length <= 12 ? list.map(code) : [...list.slice(0, 2).map(code), `... ${code(list.at(-1) as string)} (${list.length})`];
-  return shown.join(', ');
+  if (list.length <= 12) return list.map(code).join(', ');
+  return [...list.slice(0, 2).map(code), `... ${code(list.at(-1) as string)} (${list.length})`].join(', ');
 }
 
 /** Which accounts read it: classic, unified or both, and what of its config it needs (docs/unified-accounts.md). */
 function readBy(stream: PagedStreamDef | SnapshotStreamDef): string {
-  const modes: readonly AccountMode[] =
-    stream.kind === 'snapshot' ? unique((stream.parts as readonly SnapshotPart[]).flatMap((p) => p.accountModes ?? ACCOUNT_MODES_DEFAULT)) : (stream.accountModes ?? ACCOUNT_MODES_DEFAULT);
+  const parts = stream.kind === 'snapshot' ? (stream.parts as readonly SnapshotPart[]) : [stream];
+  const modes: readonly AccountMode[] = unique(parts.flatMap((p) => p.accountModes ?? ACCOUNT_MODES_DEFAULT));
   const who = modes.length === 2 ? 'both' : modes[0] === 'uta' ? 'unified' : 'classic';
   const optIn = stream.kind === 'paged' ? stream.optIn : undefined;
-  return optIn === 'leadTrader' ? `${who}, a lead trader's (config)` : optIn === 'copyProjects' ? `${who}, per project followed (config)` : who;
+  if (optIn === 'leadTrader') return `${who}, a lead trader's (config)`;
+  return optIn === 'copyProjects' ? `${who}, per project followed (config)` : who;
 }
 
 function pagedRow(s: PagedStreamDef): string {
   const partitions = s.partitions as readonly PartitionDef[];
-  const own = partitions.flatMap((p) => (p.endpoint === undefined ? [] : [p]));
-  const endpoint = [code(s.path), ...own.map((p) => `${p.name}: ${code((p.endpoint as { path: string }).path)}`)].join('; ');
-  const rate = [`${s.ratePerSecond}/s`, ...own.map((p) => `${p.name}: ${(p.endpoint as { ratePerSecond: number }).ratePerSecond}/s`)].join('; ');
+  const own = partitions.flatMap((p) => (p.endpoint === undefined ? [] : [{ name: p.name, ...p.endpoint }]));
+  const endpoint = [code(s.path), ...own.map((p) => `${p.name}: ${code(p.path)}`)].join('; ');
+  const rate = [`${s.ratePerSecond}/s`, ...own.map((p) => `${p.name}: ${p.ratePerSecond}/s`)].join('; ');
   const named = partitions.map((p) => p.name).filter((n) => n !== '');
   const parts = s.optIn === 'copyProjects' ? 'one per project (`projectId`)' : names(named);
   const window = s.windowless === true ? "the run's range (it takes none)" : `${s.maxWindowDays} days`;
@@ -44,7 +52,8 @@ function snapshotRow(s: SnapshotStreamDef): string {
   const parts = s.parts as readonly SnapshotPart[];
   const endpoints = unique(parts.map((p) => p.path)).map(code).join(', ');
   const rates = unique(parts.map((p) => `${p.ratePerSecond}/s`)).join(', ');
-  return `| ${code(s.name)} | ${endpoints} | ${names(unique(parts.map((p) => p.name)).filter((n) => n !== ''))} | a snapshot per run | | ${rates} | | ${readBy(s)} |`;
+  const named = names(unique(parts.map((p) => p.name)).filter((n) => n !== ''));
+  return `| ${code(s.name)} | ${endpoints} | ${named} | a snapshot per run | | ${rates} | | ${readBy(s)} |`;
 }
 
 /** docs/extraction.md: every stream's endpoint, partitions, window, page, rate, paging and accounts. */
@@ -78,7 +87,10 @@ export function generatedRegions(): Record<string, Record<string, string>> {
 }
 
 /** The markers of a region: its text lies between them, each on a line of its own. */
-const markers = (name: string): [string, string] => [`<!-- generated: ${name} (npm run generate, from src/streams/) -->`, `<!-- /generated: ${name} -->`];
+const markers = (name: string): [string, string] => [
+  `<!-- generated: ${name} (npm run generate, from src/streams/) -->`,
+  `<!-- /generated: ${name} -->`,
+];
 
 /** `text` with the region `name` holding `content`; a page without the region's markers is an error. */
 export function withRegion(text: string, name: string, content: string): string {

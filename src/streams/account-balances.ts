@@ -17,8 +17,16 @@ export const accountBalances = defineStream({
     keyColumn: 'account_type',
     columns: [
       accountColumn,
-      text('account_type', 'spot, futures, funding, earn, bots, margin, ... (`accountType`).', field('accountType', z.string())),
-      amount('usdt_balance', "The account type's balance valued in USDT (`usdtBalance`).", field('usdtBalance', decimalString)),
+      text(
+        'account_type',
+        'spot, futures, funding, earn, bots, margin, ... (`accountType`).',
+        field('accountType', z.string()),
+      ),
+      amount(
+        'usdt_balance',
+        "The account type's balance valued in USDT (`usdtBalance`).",
+        field('usdtBalance', decimalString),
+      ),
       instant('ts', "The snapshot's time: the server's clock when ledgerpipe took it.", time()),
     ],
   },

@@ -104,24 +104,46 @@ export const assetBalances = defineStream({
     columns: [
       accountColumn,
       instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it.", time()),
-      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project\'s account).', partition()),
+      text(
+        'account_type',
+        'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project\'s account).',
+        partition(),
+      ),
       // Upper case, as every record writes a coin (the docs' spot example writes usdt); a copy-trading account names no
       // coin: its amounts are in USDT (sql/models/asset_balances.sql).
       text(
         'asset',
         'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.',
-        expression("upper(nullif(coalesce(r.coin, r.marginCoin, CASE WHEN partition = 'copy' THEN 'USDT' END), ''))", field('coin', optionalText), field('marginCoin', optionalText)),
+        expression(
+          "upper(nullif(coalesce(r.coin, r.marginCoin, CASE WHEN partition = 'copy' THEN 'USDT' END), ''))",
+          field('coin', optionalText),
+          field('marginCoin', optionalText),
+        ),
       ),
       text(
         'symbol',
         'The pair of an isolated margin row (`symbol`), the project of a copy-trading row; else NULL.',
-        expression("CASE WHEN partition = 'copy' THEN split_part(key, ':', 2) ELSE nullif(r.symbol, '') END", field('symbol', optionalText)),
+        expression(
+          "CASE WHEN partition = 'copy' THEN split_part(key, ':', 2) ELSE nullif(r.symbol, '') END",
+          field('symbol', optionalText),
+        ),
       ),
       // The project of a copy-trading row and the bot account type of a bots row are in its key (snapshot time, then either).
-      text('bot_account_type', 'Of a bots row: spot or futures, the accountType it was asked with; else NULL.', expression("CASE WHEN partition = 'bots' THEN split_part(split_part(key, ':', 2), ':', 1) END")),
-      amount('quantity', "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent."),
+      text(
+        'bot_account_type',
+        'Of a bots row: spot or futures, the accountType it was asked with; else NULL.',
+        expression("CASE WHEN partition = 'bots' THEN split_part(split_part(key, ':', 2), ':', 1) END"),
+      ),
+      amount(
+        'quantity',
+        "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent.",
+      ),
       // A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
-      text('unavailable', 'Why the account type could not be read (the refusal), on its one row; else NULL.', field('ledgerpipeUnavailable')),
+      text(
+        'unavailable',
+        'Why the account type could not be read (the refusal), on its one row; else NULL.',
+        field('ledgerpipeUnavailable'),
+      ),
       amountColumn('available', 'available'),
       amountColumn('frozen', 'frozen'),
       amountColumn('locked', 'locked'),
@@ -154,8 +176,16 @@ export const assetBalances = defineStream({
       amountColumn('est_net_profit', 'estNetProfit', ' (a copy-trading account)'),
       amountColumn('profit_share', 'profitShare', ' (a copy-trading account: profit shares paid)'),
       amountColumn('current_investment', 'currentInvestment', ' (a copy-trading account: what was put in, cumulative)'),
-      text('fields', 'The whole row as served (JSON text), every field included.', expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable'))),
-      text('key', "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots).", key()),
+      text(
+        'fields',
+        'The whole row as served (JSON text), every field included.',
+        expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable')),
+      ),
+      text(
+        'key',
+        "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots).",
+        key(),
+      ),
     ],
   },
 });

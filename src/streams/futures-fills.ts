@@ -48,7 +48,11 @@ export const futuresFills = defineStream({
     // since 2025. margin_coin, fee and fee_coin are rules of sql/models/futures_fills.sql.
     columns: [
       accountColumn,
-      text('product_type', 'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the fill was read under.', partition()),
+      text(
+        'product_type',
+        'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the fill was read under.',
+        partition(),
+      ),
       text('trade_id', "The fill's id (`tradeId`).", field('tradeId', idString)),
       text('order_id', 'The order it filled (`orderId`).', field('orderId', z.string())),
       text('symbol', 'The contract (`symbol`), such as BTCUSDT or BTCUSDH23.', field('symbol', z.string())),
@@ -59,20 +63,43 @@ export const futuresFills = defineStream({
       text('trade_side', 'Open, close, liquidation, delivery... (`tradeSide`).', field('tradeSide', optionalText)),
       text('pos_mode', 'one_way_mode or hedge_mode (`posMode`).', field('posMode', optionalText)),
       text('trade_scope', 'taker or maker (`tradeScope`).', field('tradeScope', optionalText)),
-      text('enter_point_source', 'Where the order came from: web, api, sys (liquidation), ... (`enterPointSource`).', field('enterPointSource', optionalText)),
-      amount('profit', 'Realized profit or loss of the fill in its margin coin (`profit`); 0 for opening fills.', field('profit', decimalString.nullish())),
+      text(
+        'enter_point_source',
+        'Where the order came from: web, api, sys (liquidation), ... (`enterPointSource`).',
+        field('enterPointSource', optionalText),
+      ),
+      amount(
+        'profit',
+        'Realized profit or loss of the fill in its margin coin (`profit`); 0 for opening fills.',
+        field('profit', decimalString.nullish()),
+      ),
       text(
         'margin_coin',
         'The margin coin: `marginCoin` when present, else USDT, USDC or the base coin by product type (docs/ledger.md).',
-        expression('lp_fill_margin_coin(partition, r.marginCoin, r.symbol)', field('marginCoin', optionalText), field('symbol')),
+        expression(
+          'lp_fill_margin_coin(partition, r.marginCoin, r.symbol)',
+          field('marginCoin', optionalText),
+          field('symbol'),
+        ),
       ),
       amount(
         'fee',
         "The sum of the fee entries' `totalFee` in the first entry's coin: negative is paid, positive a rebate.",
-        expression('lp_fill_fee(lp_fee_detail(r.feeDetail))', field('feeDetail', z.array(feeDetailSchema).nullish(), { json: true })),
+        expression(
+          'lp_fill_fee(lp_fee_detail(r.feeDetail))',
+          field('feeDetail', z.array(feeDetailSchema).nullish(), { json: true }),
+        ),
       ),
-      text('fee_coin', "The first fee entry's coin (`feeCoin`).", expression('lp_fee_detail(r.feeDetail)[1].feeCoin', field('feeDetail', undefined, { json: true }))),
-      json('fee_detail', 'The `feeDetail` entries exactly as received (not exported: futures_fill_fees has one row per entry).', field('feeDetail')),
+      text(
+        'fee_coin',
+        "The first fee entry's coin (`feeCoin`).",
+        expression('lp_fee_detail(r.feeDetail)[1].feeCoin', field('feeDetail', undefined, { json: true })),
+      ),
+      json(
+        'fee_detail',
+        'The `feeDetail` entries exactly as received (not exported: futures_fill_fees has one row per entry).',
+        field('feeDetail'),
+      ),
       tsColumn('cTime', msString),
     ],
     derived: [
@@ -88,7 +115,10 @@ export const futuresFills = defineStream({
           text('fee_coin', 'The coin of the fee (`feeCoin`).'),
           amount('total_fee', 'The fee (`totalFee`): negative is paid, positive a maker rebate.'),
           amount('total_deduction_fee', 'The fee deducted in BGB (`totalDeductionFee`); NULL when absent or empty.'),
-          text('deduction', '`yes` when the fee was paid by a BGB deduction (then it is booked as paid, whatever its sign).'),
+          text(
+            'deduction',
+            '`yes` when the fee was paid by a BGB deduction (then it is booked as paid, whatever its sign).',
+          ),
           text('order_id', 'The order the fill belongs to.'),
           text('symbol', 'The contract.'),
           tsColumn('cTime'),

@@ -1,5 +1,5 @@
-// Generated from the stream files of src/streams/ by `npm run generate` (scripts/stream-index.ts): the list keeps its order,
-// which may be changed here by hand; a new stream is added after the last of its kind.
+// Generated from the stream files of src/streams/ by `npm run generate` (scripts/stream-index.ts): the
+// list keeps its order, which may be changed here by hand; a new stream is added after the last of its kind.
 import { accountBalances } from './account-balances.js';
 import { assetBalances } from './asset-balances.js';
 import { copyProfitShares, copyTransfers, leadTraderProfits } from './copy-trading.js';

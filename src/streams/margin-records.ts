@@ -38,15 +38,27 @@ export const marginRecords = defineStream({
       text('margin_type', 'crossed or isolated: the marginType the record was read under.', partition()),
       text('id', "The record's id (the API's `id`).", field('id', idString)),
       text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
-      text('symbol', 'The isolated margin pair (`symbol`); NULL when empty.', field('symbol', optionalText, { emptyAsNull: true })),
-      text('margin_tax_type', 'What moved it (`marginTaxType`): the type catalog gives its ledger category and sign.', field('marginTaxType', z.string())),
+      text(
+        'symbol',
+        'The isolated margin pair (`symbol`); NULL when empty.',
+        field('symbol', optionalText, { emptyAsNull: true }),
+      ),
+      text(
+        'margin_tax_type',
+        'What moved it (`marginTaxType`): the type catalog gives its ledger category and sign.',
+        field('marginTaxType', z.string()),
+      ),
       amount('amount', 'The amount moved (`amount`), as written.', field('amount', decimalString)),
       amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', decimalString.nullish())),
       // The docs name it total; a client built on real records reads balance (docs/platform.md).
       amount(
         'total',
         'The `total` field as written (a client built on real records reads it as `balance`); the docs do not define it further.',
-        expression('lp_amount(coalesce(r.total, r.balance))', field('total', decimalString.nullish()), field('balance')),
+        expression(
+          'lp_amount(coalesce(r.total, r.balance))',
+          field('total', decimalString.nullish()),
+          field('balance'),
+        ),
       ),
       tsColumn('ts', msString),
     ],

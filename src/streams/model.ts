@@ -28,8 +28,8 @@ export interface Column {
   /** One or two sentences for a person querying the warehouse: what the column holds, and from where. */
   description: string;
   /**
-   * Of a stream's column: where it comes from in the record, and its cast (src/streams/source.ts). The record schema and
-   * the typing SQL are made from these. Absent: a column the stream's SQL model makes by a rule of its own.
+   * Of a stream's column: where it comes from in the record, and its cast (src/streams/source.ts). The record schema
+   * and the typing SQL are made from these. Absent: a column the stream's SQL model makes by a rule of its own.
    */
   from?: ColumnSource;
 }
@@ -77,7 +77,12 @@ export interface StreamModel extends Model {
  */
 const column =
   (type: Column['type'], cast: Cast) =>
-  (name: string, description: string, from?: From): Column => ({ name, type, description, ...(from === undefined ? {} : { from: sourceOf(from, cast) }) });
+  (name: string, description: string, from?: From): Column => ({
+    name,
+    type,
+    description,
+    ...(from === undefined ? {} : { from: sourceOf(from, cast) }),
+  });
 export const text = column('VARCHAR', 'text');
 export const amount = column('DECIMAL(38,18)', 'amount');
 export const instant = column('TIMESTAMP WITH TIME ZONE', 'instant');
@@ -91,7 +96,11 @@ export const accountColumn = text('account', "The account the row belongs to: th
  * (a check), or the fields given (a source).
  */
 export const tsColumn = (name: string, from?: z.ZodType | From): Column =>
-  instant('ts', `The record's time (the API's \`${name}\`), as an instant; shown in UTC.`, from instanceof z.ZodType ? time(field(name, from)) : from);
+  instant(
+    'ts',
+    `The record's time (the API's \`${name}\`), as an instant; shown in UTC.`,
+    from instanceof z.ZodType ? time(field(name, from)) : from,
+  );
 
 /**
  * The columns of `typed_<stream>`: the account, the partition column, the raw key, then the model's other

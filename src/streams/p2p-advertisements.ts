@@ -55,8 +55,16 @@ export const p2pAdvertisements = defineStream({
       amount('adv_size', 'The total quantity advertised (`advSize`).', field('advSize', optionalDecimalString)),
       amount('size', 'The quantity left (`size`).', field('size', optionalDecimalString)),
       amount('price', 'The price in the fiat (`price`).', field('price', optionalDecimalString)),
-      amount('min_trade_amount', 'The smallest trade (`minTradeAmount`).', field('minTradeAmount', optionalDecimalString)),
-      amount('max_trade_amount', 'The largest trade (`maxTradeAmount`).', field('maxTradeAmount', optionalDecimalString)),
+      amount(
+        'min_trade_amount',
+        'The smallest trade (`minTradeAmount`).',
+        field('minTradeAmount', optionalDecimalString),
+      ),
+      amount(
+        'max_trade_amount',
+        'The largest trade (`maxTradeAmount`).',
+        field('maxTradeAmount', optionalDecimalString),
+      ),
       text('status', 'online, offline, editing or completed (`status`).', field('status', optionalText)),
       text('hide', 'Whether it is hidden (`hide`).', field('hide')),
       text('pay_duration', 'Minutes allowed to pay (`payDuration`).', field('payDuration')),

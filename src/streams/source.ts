@@ -43,6 +43,13 @@ export type ColumnSource =
    */
   | { kind: 'expression'; sql: string; fields: readonly SourceField[] };
 
+/** How a field is read: NULL when empty, upper-cased, or as JSON (src/warehouse/typing-sql.ts). */
+export interface FieldOptions {
+  emptyAsNull?: boolean;
+  upper?: boolean;
+  json?: boolean;
+}
+
 /** A field a column reads, before its column says the cast. */
 export interface FieldRead {
   kind: 'read';
@@ -59,9 +66,9 @@ export type From = FieldRead | Exclude<ColumnSource, { kind: 'field' }>;
  * upper-cases it.
  *
  * @example
- * text('trade_id', 'The chain transaction hash ... (`tradeId`); NULL when empty.', field('tradeId', z.string().nullish(), { emptyAsNull: true }))
+ * text('trade_id', 'The chain transaction hash (`tradeId`); NULL when empty.', field('tradeId', optionalText, { emptyAsNull: true }))
  */
-export function field(name: string, check?: z.ZodType, options: { emptyAsNull?: boolean; upper?: boolean; json?: boolean } = {}): FieldRead {
+export function field(name: string, check?: z.ZodType, options: FieldOptions = {}): FieldRead {
   return {
     kind: 'read',
     field: { name, ...(check === undefined ? {} : { check }), ...(options.json === true ? { json: true } : {}) },
@@ -71,20 +78,29 @@ export function field(name: string, check?: z.ZodType, options: { emptyAsNull?: 
 }
 
 /** The record's partition, as a column; `fields` checked (a field that says what the partition says). */
-export const partition = (...fields: readonly FieldRead[]): From => ({ kind: 'partition', fields: fields.map((f) => f.field) });
+export const partition = (...fields: readonly FieldRead[]): From => ({ kind: 'partition', fields: fields.map(fieldOf) });
 /** The record's key, as a column; `fields` checked (the field the key is made of). */
-export const key = (...fields: readonly FieldRead[]): From => ({ kind: 'key', fields: fields.map((f) => f.field) });
+export const key = (...fields: readonly FieldRead[]): From => ({ kind: 'key', fields: fields.map(fieldOf) });
 
 /** The record's time (raw_records.ts) from `fields`, each checked as given. */
-export const time = (...fields: readonly FieldRead[]): From => ({ kind: 'time', fields: fields.map((f) => f.field) });
+export const time = (...fields: readonly FieldRead[]): From => ({ kind: 'time', fields: fields.map(fieldOf) });
 
 /** An expression of the stream's SQL over the fields it reads (`r.<field>`), for a rule beyond a cast. */
-export const expression = (sql: string, ...fields: readonly FieldRead[]): From => ({ kind: 'expression', sql, fields: fields.map((f) => f.field) });
+export const expression = (sql: string, ...fields: readonly FieldRead[]): From => ({
+  kind: 'expression',
+  sql,
+  fields: fields.map(fieldOf),
+});
+
+function fieldOf(read: FieldRead): SourceField {
+  return read.field;
+}
 
 /** The source a column of `cast` makes of `from`. */
 export function sourceOf(from: From, cast: Cast): ColumnSource {
   if (from.kind !== 'read') return from;
-  return { kind: 'field', field: from.field, cast, ...(from.emptyAsNull === true ? { emptyAsNull: true } : {}), ...(from.upper === true ? { upper: true } : {}) };
+  const { field: read, emptyAsNull, upper } = from;
+  return { kind: 'field', field: read, cast, ...(emptyAsNull === true ? { emptyAsNull } : {}), ...(upper === true ? { upper } : {}) };
 }
 
 /** The record fields a source reads or checks. */
@@ -109,12 +125,17 @@ export interface RecordCheck {
  * them, unknown fields kept (`looseObject`); and the record's own checks. A field checked twice is a mistake of
  * the stream's declaration.
  */
-export function recordSchema(columns: readonly { name: string; from?: ColumnSource }[], checks: readonly RecordCheck[] = []): z.ZodObject {
+export function recordSchema(
+  columns: readonly { name: string; from?: ColumnSource }[],
+  checks: readonly RecordCheck[] = [],
+): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const column of columns) {
     for (const f of column.from === undefined ? [] : fieldsOf(column.from)) {
       if (f.check === undefined) continue;
-      if (f.name in shape) throw new Error(`the field ${f.name} is checked twice (column ${column.name}): check it where it is first read`);
+      if (f.name in shape) {
+        throw new Error(`the field ${f.name} is checked twice (column ${column.name}): check it where it is first read`);
+      }
       shape[f.name] = f.check;
     }
   }

@@ -206,7 +206,9 @@ export type StreamDeclaration =
   | (Omit<SnapshotStreamDef, 'schema'> & { recordChecks?: readonly RecordCheck[] });
 
 /** What defineStream adds to a declaration: the record schema, and a paged stream's records' time. */
-type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extends { kind: 'paged' } ? { time: PagedStreamDef['time'] } : unknown);
+type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extends { kind: 'paged' }
+    ? { time: PagedStreamDef['time'] }
+    : unknown);
 
 /**
  * A paged stream's record time, from the source of its model's `ts` (`tsColumn('cTime', ...)`): the first of its fields
@@ -214,7 +216,9 @@ type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extend
  */
 function recordTime(model: StreamModel): PagedStreamDef['time'] {
   const source = model.columns.find((c) => c.name === 'ts')?.from;
-  if (source?.kind !== 'time') throw new Error(`${model.name}: its ts column says not which field holds the record's time (tsColumn)`);
+  if (source?.kind !== 'time') {
+    throw new Error(`${model.name}: its ts column says not which field holds the record's time (tsColumn)`);
+  }
   const fields = source.fields.map((f) => f.name);
   return (record) => Number(fields.reduce<unknown>((found, f) => found ?? record[f], undefined));
 }
@@ -229,7 +233,8 @@ function recordTime(model: StreamModel): PagedStreamDef['time'] {
  */
 export function defineStream<const T extends StreamDeclaration>(def: T): Made<T> {
   const schema = recordSchema(def.model.columns, def.recordChecks);
-  const made = def.kind === 'snapshot' ? { ...def, schema } : { ...def, schema, time: def.time ?? recordTime(def.model) };
+  const made =
+    def.kind === 'snapshot' ? { ...def, schema } : { ...def, schema, time: def.time ?? recordTime(def.model) };
   return made as unknown as Made<T>;
 }
 

@@ -56,13 +56,29 @@ export const utaTaxRecords = defineStream({
     ledger: 'paired',
     columns: [
       accountColumn,
-      text('biz_type', 'The bizType it was read under: SPOT, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER, or MARGIN-crossed and MARGIN-isolated (bizType MARGIN with that marginType).', partition()),
+      text(
+        'biz_type',
+        'The bizType it was read under: SPOT, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER, or MARGIN-crossed and MARGIN-isolated (bizType MARGIN with that marginType).',
+        partition(),
+      ),
       text('id', "The record's id (`id`).", field('id', idString)),
       text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
-      text('type', 'What moved it (`type`, the "Tax type" enumeration of the docs): the type catalog gives its category and sign.', field('type', z.string())),
-      amount('amount', 'The amount moved (`amount`), as written: the docs\' example writes it signed, negative out.', field('amount', decimalString)),
+      text(
+        'type',
+        'What moved it (`type`, the "Tax type" enumeration of the docs): the type catalog gives its category and sign.',
+        field('type', z.string()),
+      ),
+      amount(
+        'amount',
+        'The amount moved (`amount`), as written: the docs\' example writes it signed, negative out.',
+        field('amount', decimalString),
+      ),
       amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', optionalDecimalString)),
-      amount('balance', 'The coin\'s balance after the record (`balance`, "Balance"), as written; NULL when absent.', field('balance', optionalDecimalString)),
+      amount(
+        'balance',
+        'The coin\'s balance after the record (`balance`, "Balance"), as written; NULL when absent.',
+        field('balance', optionalDecimalString),
+      ),
       tsColumn('ts', msString),
     ],
   },

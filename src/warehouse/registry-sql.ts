@@ -70,8 +70,10 @@ export function modelsFile(): string {
       : [],
   );
   const derived = STREAM_MODELS.flatMap((m) => (m.typedAtLoad === undefined ? [] : (m.derived ?? [])));
-  const creates = [...STREAM_MODELS.flatMap((m) => [...(m.typedAtLoad === undefined ? [] : [m.name]), ...(m.derived ?? []).map((d) => d.name)]), 'lp_booked_streams', 'lp_account_type_sources', 'lp_paired_legs', 'lp_alone_legs'];
-  const reads = [...TYPED_AT_LOAD.map((m) => `typed_${m.name}`), ...derived.map((d) => `lp_${d.name}`), ...LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`)];
+  const typedViews = TYPED_AT_LOAD.flatMap((m) => [m.name, ...(m.derived ?? []).map((d) => d.name)]);
+  const creates = [...typedViews, 'lp_booked_streams', 'lp_account_type_sources', 'lp_paired_legs', 'lp_alone_legs'];
+  const legs = LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`);
+  const reads = [...TYPED_AT_LOAD.map((m) => `typed_${m.name}`), ...derived.map((d) => `lp_${d.name}`), ...legs];
   return `${GENERATED}
 -- The models of the streams typed at load: views on their typed tables (sql/generated/typing.sql types the records
 -- as they load), and the models made from them.

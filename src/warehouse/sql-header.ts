@@ -3,7 +3,8 @@
  * macros of other files it reads, and the session variables it takes, each a comma list of bare names, `-` for none.
  *
  * @example
- * header(['lp_legs_deposits'], ['typed_deposits']) // => '-- creates: lp_legs_deposits\n-- reads: typed_deposits\n-- params: -'
+ * header(['lp_legs_deposits'], ['typed_deposits'])
+ * // => '-- creates: lp_legs_deposits\n-- reads: typed_deposits\n-- params: -'
  */
 export function header(creates: readonly string[], reads: readonly string[], params: readonly string[] = []): string {
   const list = (names: readonly string[]): string => (names.length === 0 ? '-' : names.join(', '));

@@ -23,7 +23,7 @@ const CAST: Readonly<Record<Cast, (sql: string) => string>> = {
 /** A name as SQL: bare when it is a plain identifier (every name the streams use), else quoted. */
 const name = (text: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text) ? text : ident(text));
 
-/** A source's SQL over the macro's `source`: the record's fields as `r`, and its account, partition, key, ts and payload. */
+/** A source's SQL over the macro's `source`: the record's fields as `r`; its account, partition, key, ts and payload. */
 function sourceSql(source: ColumnSource): string {
   switch (source.kind) {
     case 'partition':
@@ -42,7 +42,7 @@ function sourceSql(source: ColumnSource): string {
   }
 }
 
-/** A column as the typing makes it: the record's account, partition and key as raw_records holds them, or its source. */
+/** A column as the typing makes it: the record's account, partition and key (raw_records'), or its source. */
 function columnSql(model: StreamModel, column: Column): string {
   if (column.from !== undefined) return sourceSql(column.from);
   if (column.name === 'account') return 'account';
@@ -51,13 +51,13 @@ function columnSql(model: StreamModel, column: Column): string {
   throw new Error(`${model.name}.${column.name} says not where it comes from (src/streams/, its column's source)`);
 }
 
-/** The record's fields the typing reads, each with the type json_transform gives it, in the order the columns read them. */
+/** The record's fields the typing reads, each with the type json_transform gives it, in the columns' order. */
 function structOf(model: StreamModel): Record<string, 'VARCHAR' | 'JSON'> {
   const struct: Record<string, 'VARCHAR' | 'JSON'> = {};
   for (const column of model.columns) {
     const source = column.from;
     // A field read for its check alone (the record's time, the partition's own field) is not read by the SQL.
-    if (source === undefined || source.kind === 'time' || source.kind === 'partition' || source.kind === 'key') continue;
+    if (source === undefined || ['time', 'partition', 'key'].includes(source.kind)) continue;
     for (const f of fieldsOf(source)) {
       const type = f.json === true || (source.kind === 'field' && source.cast === 'json') ? 'JSON' : 'VARCHAR';
       if (struct[f.name] !== undefined && struct[f.name] !== type && type === 'VARCHAR') continue;
@@ -94,7 +94,7 @@ function typingColumns(model: StreamModel): readonly Column[] {
 export function typingMacro(model: StreamModel): string {
   const columns = typingColumns(model).map((c) => ({ name: c.name, sql: columnSql(model, c) }));
   const width = Math.max(...columns.map((c) => c.sql.length)) + 2;
-  const select = columns.map((c) => `  ${c.sql === name(c.name) ? c.sql : `${c.sql.padEnd(Math.max(width, c.sql.length + 1))}AS ${name(c.name)}`}`);
+  const select = columns.map((c) => (c.sql === name(c.name) ? `  ${c.sql}` : `  ${c.sql.padEnd(width)}AS ${name(c.name)}`));
   const payload = columns.some((c) => /\bpayload\b/.test(c.sql)) ? ' payload,' : '';
   return `-- ${model.name}: one row per record, its fields renamed and cast (its columns' sources: src/streams/).
 CREATE OR REPLACE MACRO ${name(`lp_type_${model.name}`)}(src) AS TABLE
@@ -125,7 +125,7 @@ export function typingFile(models: readonly StreamModel[] = STREAM_MODELS): stri
 -- columns, each with its field and cast (src/streams/source.ts), renames and casts the stream's records of any
 -- relation with raw_records' columns. Of a stream typed at load, the raw writer runs it over each batch as it is
 -- committed (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed; of the others,
--- their SQL model makes its table of it. What is more than a cast is the stream's SQL model's (sql/models/<stream>.sql).
+-- their SQL model makes its table of it. What is more than a cast is in the stream's SQL model (sql/models/).
 ${header(creates, reads)}
 
 ${macros.join('\n\n')}

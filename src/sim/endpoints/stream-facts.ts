@@ -1,6 +1,12 @@
 import { STREAMS } from '../../streams/index.js';
 import type { PagedStream, SnapshotStream } from '../../streams/manifest.js';
-import { readFor, type AccountMode, type PagedStreamDef, type PartitionDef, type SnapshotPart } from '../../streams/stream.js';
+import {
+  readFor,
+  type AccountMode,
+  type PagedStreamDef,
+  type PartitionDef,
+  type SnapshotPart,
+} from '../../streams/stream.js';
 
 /**
  * What the simulator serves of each stream's endpoint, read from the stream's definition (src/streams/<stream>.ts):
@@ -29,14 +35,21 @@ const paged = (name: PagedStream): PagedStreamDef => STREAMS.find((s) => s.name 
  */
 export function pagedFacts(name: PagedStream, partition?: string): EndpointFacts {
   const stream = paged(name);
-  const own = partition === undefined ? undefined : (stream.partitions as readonly PartitionDef[]).find((p) => p.name === partition)?.endpoint;
-  return { path: own?.path ?? stream.path, rate: own?.ratePerSecond ?? stream.ratePerSecond, windowDays: stream.maxWindowDays, pageMax: stream.pageLimit };
+  const partitions = stream.partitions as readonly PartitionDef[];
+  const own = partition === undefined ? undefined : partitions.find((p) => p.name === partition)?.endpoint;
+  return {
+    path: own?.path ?? stream.path,
+    rate: own?.ratePerSecond ?? stream.ratePerSecond,
+    windowDays: stream.maxWindowDays,
+    pageMax: stream.pageLimit,
+  };
 }
 
 /** A snapshot stream's part of `name` read for an account of `mode`: its path and rate. */
 export function partFacts(stream: SnapshotStream, name: string, mode: AccountMode = 'classic'): { path: string; rate: number } {
   const def = STREAMS.find((s) => s.name === stream);
-  const part = def?.kind === 'snapshot' ? (def.parts as readonly SnapshotPart[]).find((p) => p.name === name && readFor(p, mode)) : undefined;
+  const parts = def?.kind === 'snapshot' ? (def.parts as readonly SnapshotPart[]) : [];
+  const part = parts.find((p) => p.name === name && readFor(p, mode));
   if (part === undefined) throw new Error(`${stream} has no part ${name} for a ${mode} account`);
   return { path: part.path, rate: part.ratePerSecond };
 }

@@ -115,7 +115,8 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
       .map(([k, units]) => ({ ...keyFrom(k), units }))
       .filter((r) => r.accountType === accountType && r.units !== 0n)
       .sort((a, b) => (a.asset < b.asset ? -1 : 1));
-  const [assets, fundingAssets] = [partFacts('asset_balances', 'unified', 'uta'), partFacts('asset_balances', 'funding', 'uta')];
+  const assets = partFacts('asset_balances', 'unified', 'uta');
+  const fundingAssets = partFacts('asset_balances', 'funding', 'uta');
   return [
     {
       ...assets,
