@@ -1,13 +1,47 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { generatedFiles } from '../src/warehouse/registry-sql.js';
+import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../src/util/package-root.js';
+import { declaredStreams, streamIndex } from './stream-index.js';
 
-// `npm run generate`: writes the files made from the registry of models (src/warehouse/registry-sql.ts) after a
+// `npm run generate` (after npm run build): writes what is made from the streams and the registry of models after a
 // stream or a model's columns change. test/models/registry.test.ts fails while they are out of date.
+const root = packageRoot();
+
+// First the list of streams, from the stream files (scripts/stream-index.ts). A stream it adds is not in the code
+// this script was built from: it is built again, and runs again.
+const indexFile = join(root, 'src', 'streams', 'index.ts');
+const current = await readFile(indexFile, 'utf8');
+const index = streamIndex(await declaredStreams(dirname(indexFile)), current);
+if (index !== current) {
+  await writeFile(indexFile, index);
+  process.stderr.write('wrote src/streams/index.ts: building again\n');
+  const again = (command: string, args: readonly string[]): void => {
+    const { status } = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+    if (status !== 0) process.exit(status ?? 1);
+  };
+  again('npm', ['run', 'build', '--silent']);
+  again(process.execPath, [fileURLToPath(import.meta.url)]);
+  process.exit(0);
+}
+
+const { generatedFiles } = await import('../src/warehouse/registry-sql.js');
+const { generatedRegions, withRegion } = await import('../src/models/stream-docs.js');
+
 for (const [path, text] of Object.entries(generatedFiles())) {
-  const file = join(packageRoot(), path);
+  const file = join(root, path);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);
   process.stderr.write(`wrote ${path}\n`);
+}
+
+// The docs' tables of the streams, between their markers in pages otherwise written by hand
+// (src/models/stream-docs.ts).
+for (const [path, regions] of Object.entries(generatedRegions())) {
+  const file = join(root, path);
+  let text = await readFile(file, 'utf8');
+  for (const [name, content] of Object.entries(regions)) text = withRegion(text, name, content);
+  await writeFile(file, text);
+  process.stderr.write(`wrote ${path} (${Object.keys(regions).join(', ')})\n`);
 }

@@ -1,16 +1,9 @@
 -- account_balances: GET /api/v2/account/all-account-balance, one row per account type per snapshot (src/streams/
--- account-balances.ts holds its columns and their meaning). A table the transform makes from raw_records when a
--- snapshot was taken since the last.
+-- account-balances.ts holds its columns, each with its field and cast). A table the transform makes from raw_records
+-- when a snapshot was taken since the last, typed by lp_type_account_balances (sql/generated/typing.sql).
 -- ts is the snapshot's time (the server's clock when ledgerpipe took it).
+-- creates: account_balances
+-- reads: raw_records, lp_type_account_balances
+-- params: -
 CREATE OR REPLACE TABLE account_balances AS
-WITH source AS (
-  SELECT account, ts, json_transform(payload, '{"accountType":"VARCHAR","usdtBalance":"VARCHAR"}') AS r
-  FROM raw_records
-  WHERE stream = 'account_balances'
-)
-SELECT
-  account,
-  r.accountType               AS account_type,
-  lp_amount(r.usdtBalance)    AS usdt_balance,
-  ts
-FROM source;
+SELECT * FROM lp_type_account_balances('raw_records');

@@ -1,33 +1,9 @@
 -- deposits: GET /api/v2/spot/wallet/deposit-records (src/streams/deposits.ts holds its columns and their meaning).
--- Its macros are made when the warehouse opens; the view deposits is made by the transform (sql/generated/models.sql).
-
--- Typed at load: one row per deposit, renamed and cast.
-CREATE OR REPLACE MACRO lp_type_deposits(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"orderId":"VARCHAR","tradeId":"VARCHAR","coin":"VARCHAR","type":"VARCHAR","size":"VARCHAR",
-      "status":"VARCHAR","toAddress":"VARCHAR","dest":"VARCHAR","chain":"VARCHAR","fromAddress":"VARCHAR","uTime":"VARCHAR"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'deposits'
-)
-SELECT
-  account,
-  partition,
-  key,
-  r.orderId                   AS order_id,
-  nullif(r.tradeId, '')       AS trade_id,
-  r.coin                      AS coin,
-  r.type                      AS type,
-  lp_amount(r.size)           AS size,
-  r.status                    AS status,
-  nullif(r.toAddress, '')     AS to_address,
-  r.dest                      AS dest,
-  nullif(r.chain, '')         AS chain,
-  nullif(r.fromAddress, '')   AS from_address,
-  lp_ms(r.uTime)              AS u_time,
-  ts
-FROM source;
+-- Its macros are made when the warehouse opens, before its typing (lp_type_deposits, made from those columns:
+-- sql/generated/typing.sql); the view deposits is made by the transform (sql/generated/models.sql).
+-- creates: lp_legs_deposits
+-- reads: typed_deposits, lp_transfer_reference, lp_transfer_note
+-- params: -
 
 -- The ledger's legs: the deposit by its status (in when the catalog lacks the status); its reference and note
 -- as a withdrawal's (lp_transfer_reference, lp_transfer_note: sql/macros/00_macros.sql).

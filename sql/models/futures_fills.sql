@@ -1,59 +1,33 @@
 -- futures_fills: GET /api/v2/mix/order/fill-history (src/streams/futures-fills.ts holds its columns and their
--- meaning). Created when the warehouse opens; the views futures_fills and futures_fill_fees are made by the
--- transform (sql/generated/models.sql).
+-- meaning). Its macros are made when the warehouse opens, before its typing (lp_type_futures_fills, made from those
+-- columns: sql/generated/typing.sql); the views futures_fills and futures_fill_fees are made by the transform
+-- (sql/generated/models.sql).
+-- creates: lp_fill_margin_coin, lp_fill_fee, lp_futures_fill_fees, lp_legs_futures_fills
+-- reads: typed_futures_fills, lp_amount, lp_fee_detail, lp_futures_account_type
+-- params: -
 
--- Typed at load: one row per fill, renamed and cast.
+-- The rules of its typing beyond a cast (sql/generated/typing.sql calls them from lp_type_futures_fills):
 -- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and
 --   the symbol's base coin for COIN-FUTURES: BTC of the perpetual BTCUSD and of the delivery contract BTCUSDH23
 --   (docs/ledger.md).
--- fee, fee_coin: the sum of totalFee over the feeDetail entries in the first entry's coin (NULL when none
---   gives one). An entry in another coin (a fee deducted in BGB, say) is not added into it.
--- fee_detail: the feeDetail entries exactly as received (JSON); futures_fill_fees has one row per entry,
---   and the ledger one trading_fee row per entry.
-CREATE OR REPLACE MACRO lp_type_futures_fills(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"tradeId":"VARCHAR","orderId":"VARCHAR","symbol":"VARCHAR","price":"VARCHAR",
-      "baseVolume":"VARCHAR","quoteVolume":"VARCHAR","side":"VARCHAR","tradeSide":"VARCHAR","posMode":"VARCHAR",
-      "tradeScope":"VARCHAR","enterPointSource":"VARCHAR","profit":"VARCHAR","marginCoin":"VARCHAR","feeDetail":"JSON"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'futures_fills'
-),
-with_fees AS (
-  SELECT *, lp_fee_detail(r.feeDetail) AS fees FROM source
-)
-SELECT
-  account,
-  partition                      AS product_type,
-  key,
-  r.tradeId                      AS trade_id,
-  r.orderId                      AS order_id,
-  r.symbol                       AS symbol,
-  lp_amount(r.price)             AS price,
-  lp_amount(r.baseVolume)        AS base_volume,
-  lp_amount(r.quoteVolume)       AS quote_volume,
-  r.side                         AS side,
-  r.tradeSide                    AS trade_side,
-  r.posMode                      AS pos_mode,
-  r.tradeScope                   AS trade_scope,
-  r.enterPointSource             AS enter_point_source,
-  lp_amount(r.profit)            AS profit,
+CREATE OR REPLACE MACRO lp_fill_margin_coin(product_type, margin_coin, symbol) AS
   coalesce(
-    nullif(r.marginCoin, ''),
-    CASE partition
+    nullif(margin_coin, ''),
+    CASE product_type
       WHEN 'USDT-FUTURES' THEN 'USDT'
       WHEN 'USDC-FUTURES' THEN 'USDC'
       -- COIN-FUTURES symbols are the base coin, USD, and for a delivery contract its month code and year
       -- (BTCUSD, BTCUSDH23): the base coin is the margin.
-      ELSE regexp_replace(r.symbol, 'USD([A-Z][0-9]{2})?$', '')
+      ELSE regexp_replace(symbol, 'USD([A-Z][0-9]{2})?$', '')
     END
-  )                              AS margin_coin,
-  list_sum(list_transform(list_filter(fees, e -> e.feeCoin = fees[1].feeCoin), e -> lp_amount(e.totalFee))) AS fee,
-  fees[1].feeCoin                AS fee_coin,
-  r.feeDetail                    AS fee_detail,
-  ts
-FROM with_fees;
+  );
+
+-- fee, fee_coin: the sum of totalFee over the feeDetail entries (lp_fee_detail) in the first entry's coin (NULL when
+--   none gives one), and that coin. An entry in another coin (a fee deducted in BGB, say) is not added into it.
+-- fee_detail: the feeDetail entries exactly as received (JSON); futures_fill_fees has one row per entry,
+--   and the ledger one trading_fee row per entry.
+CREATE OR REPLACE MACRO lp_fill_fee(fees) AS
+  list_sum(list_transform(list_filter(fees, e -> e.feeCoin = fees[1].feeCoin), e -> lp_amount(e.totalFee)));
 
 -- futures_fill_fees: one row per feeDetail entry of a fill (n counts from 1), renamed and cast, from
 -- futures_fills.fee_detail. The live service writes some fee fields null (docs/platform.md, "Fills"): they stay NULL.

@@ -1,30 +1,9 @@
 -- futures_tax_records: GET /api/v2/tax/future-record (src/streams/tax-records.ts holds its columns and their
--- meaning). Created when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
-
--- Typed at load: one row per record (funding fees, closes, liquidations, settlements), renamed and cast;
--- product_type from the partition.
-CREATE OR REPLACE MACRO lp_type_futures_tax_records(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"id":"VARCHAR","symbol":"VARCHAR","marginCoin":"VARCHAR","futureTaxType":"VARCHAR",
-      "amount":"VARCHAR","fee":"VARCHAR"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'futures_tax_records'
-)
-SELECT
-  account,
-  partition,
-  key,
-  partition                   AS product_type,
-  r.id                        AS id,
-  nullif(r.symbol, '')        AS symbol,
-  r.marginCoin                AS margin_coin,
-  r.futureTaxType             AS future_tax_type,
-  lp_amount(r.amount)         AS amount,
-  lp_amount(r.fee)            AS fee,
-  ts
-FROM source;
+-- meaning). Its macros are made when the warehouse opens, before its typing (lp_type_futures_tax_records, made from
+-- those columns: sql/generated/typing.sql); the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_legs_futures_tax_records
+-- reads: typed_futures_tax_records, lp_futures_account_type
+-- params: -
 
 -- The ledger's legs: the record by futureTaxType, and its fee when not zero, paired by product type and symbol.
 CREATE OR REPLACE MACRO lp_legs_futures_tax_records() AS TABLE

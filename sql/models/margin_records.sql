@@ -1,33 +1,10 @@
 -- margin_records: GET /api/v2/tax/margin-record (src/streams/margin-records.ts holds its columns and their meaning).
--- Its macros are made when the warehouse opens; the view margin_records on typed_margin_records is made by the transform
+-- Its macros are made when the warehouse opens, before its typing (lp_type_margin_records, made from those columns:
+-- sql/generated/typing.sql); the view margin_records on typed_margin_records is made by the transform
 -- (sql/generated/models.sql).
-
--- Typed at load (docs/transform.md): one row per record, renamed and cast, from any relation with
--- raw_records' columns. The raw writer runs it over each batch as it is committed, the transform over raw_records
--- when the typing changed.
-CREATE OR REPLACE MACRO lp_type_margin_records(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","symbol":"VARCHAR","marginTaxType":"VARCHAR",
-      "amount":"VARCHAR","fee":"VARCHAR","total":"VARCHAR","balance":"VARCHAR"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'margin_records'
-)
-SELECT
-  account,
-  partition                 AS margin_type,
-  key,
-  r.id                      AS id,
-  r.coin                    AS coin,
-  nullif(r.symbol, '')      AS symbol,
-  r.marginTaxType           AS margin_tax_type,
-  lp_amount(r.amount)       AS amount,
-  lp_amount(r.fee)          AS fee,
-  -- The docs name it total; a client built on real records reads balance (docs/platform.md).
-  lp_amount(coalesce(r.total, r.balance)) AS total,
-  ts
-FROM source;
+-- creates: lp_legs_margin_records
+-- reads: typed_margin_records
+-- params: -
 
 -- The ledger's legs of each record (sql/ledger/10_ledger.sql, which says what each column means): its main
 -- movement by marginTaxType, and its fee when not zero. Like every stream's legs, read from the typed table (the

@@ -1,29 +1,9 @@
--- spot_tax_records: GET /api/v2/tax/spot-record (src/streams/tax-records.ts holds its columns and their meaning).
--- Its macros are made when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
-
--- Typed at load: one row per record, renamed and cast.
-CREATE OR REPLACE MACRO lp_type_spot_tax_records(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","spotTaxType":"VARCHAR","amount":"VARCHAR","fee":"VARCHAR",
-      "balance":"VARCHAR","bizOrderId":"VARCHAR"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'spot_tax_records'
-)
-SELECT
-  account,
-  partition,
-  key,
-  r.id                        AS id,
-  r.coin                      AS coin,
-  r.spotTaxType               AS spot_tax_type,
-  lp_amount(r.amount)         AS amount,
-  lp_amount(r.fee)            AS fee,
-  lp_amount(r.balance)        AS balance,
-  nullif(r.bizOrderId, '')    AS biz_order_id,
-  ts
-FROM source;
+-- spot_tax_records: GET /api/v2/tax/spot-record (src/streams/tax-records.ts holds its columns and their meaning). Its
+-- macros are made when the warehouse opens, before its typing (lp_type_spot_tax_records, made from those columns:
+-- sql/generated/typing.sql); the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_legs_spot_tax_records
+-- reads: typed_spot_tax_records
+-- params: -
 
 -- The ledger's legs: the record by spotTaxType, and its fee when not zero; the legs of one order
 -- (bizOrderId) in one millisecond pair.

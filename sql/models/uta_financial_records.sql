@@ -1,36 +1,11 @@
--- uta_financial_records: a unified account's financial records, GET /api/v3/account/financial-records per category and
--- the funding account's GET /api/v3/account/funding-financial-records (src/streams/uta-financial-records.ts holds its
--- columns and their meaning; docs/unified-accounts.md). Its macros are made when the warehouse opens; the view is made
--- by the transform (sql/generated/models.sql).
-
--- Typed at load: one row per record, renamed and cast.
-CREATE OR REPLACE MACRO lp_type_uta_financial_records(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"id":"VARCHAR","symbol":"VARCHAR","coin":"VARCHAR","type":"VARCHAR","groupType":"VARCHAR",
-      "amount":"VARCHAR","fee":"VARCHAR","balance":"VARCHAR","positionType":"VARCHAR","positionAmount":"VARCHAR",
-      "positionBalance":"VARCHAR"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'uta_financial_records'
-)
-SELECT
-  account,
-  partition                     AS category,
-  key,
-  r.id                          AS id,
-  nullif(r.symbol, '')          AS symbol,
-  r.coin                        AS coin,
-  nullif(r.type, '')            AS type,
-  nullif(r.groupType, '')       AS group_type,
-  lp_amount(r.amount)           AS amount,
-  lp_amount(r.fee)              AS fee,
-  lp_amount(r.balance)          AS balance,
-  nullif(r.positionType, '')    AS position_type,
-  lp_amount(r.positionAmount)   AS position_amount,
-  lp_amount(r.positionBalance)  AS position_balance,
-  ts
-FROM source;
+-- uta_financial_records: a unified account's financial records, GET /api/v3/account/financial-records per category
+-- and the funding account's GET /api/v3/account/funding-financial-records (src/streams/uta-financial-records.ts holds
+-- its columns and their meaning; docs/unified-accounts.md). Its macros are made when the warehouse opens, before its
+-- typing (lp_type_uta_financial_records, made from those columns: sql/generated/typing.sql); the view is made by the
+-- transform (sql/generated/models.sql).
+-- creates: lp_legs_uta_financial_records
+-- reads: typed_uta_financial_records
+-- params: -
 
 -- The ledger's legs. The unified account's categories list the movements its tax records list, which the ledger
 -- books from uta_tax_records (they reach 366 days, these 90): their legs are read by their category (field category),

@@ -1,28 +1,10 @@
 -- uta_tax_records: GET /api/v3/tax/records, a unified account's tax records (src/streams/uta-tax-records.ts holds its
--- columns and their meaning; docs/unified-accounts.md). Its macros are made when the warehouse opens; the view is made by
--- the transform (sql/generated/models.sql).
-
--- Typed at load: one row per record, renamed and cast.
-CREATE OR REPLACE MACRO lp_type_uta_tax_records(src) AS TABLE
-WITH source AS (
-  SELECT
-    account, partition, key, ts,
-    json_transform(payload, '{"id":"VARCHAR","coin":"VARCHAR","type":"VARCHAR","amount":"VARCHAR","fee":"VARCHAR","balance":"VARCHAR"}') AS r
-  FROM query_table(src)
-  WHERE stream = 'uta_tax_records'
-)
-SELECT
-  account,
-  partition                   AS biz_type,
-  key,
-  r.id                        AS id,
-  r.coin                      AS coin,
-  r.type                      AS type,
-  lp_amount(r.amount)         AS amount,
-  lp_amount(r.fee)            AS fee,
-  lp_amount(r.balance)        AS balance,
-  ts
-FROM source;
+-- columns and their meaning; docs/unified-accounts.md). Its macros are made when the warehouse opens, before its
+-- typing (lp_type_uta_tax_records, made from those columns: sql/generated/typing.sql); the view is made by the
+-- transform (sql/generated/models.sql).
+-- creates: lp_legs_uta_tax_records
+-- reads: typed_uta_tax_records
+-- params: -
 
 -- The ledger's legs: the record by its type, and its fee when not zero, in the unified account. The records carry no
 -- order id: the legs of one bizType in one millisecond pair (the docs' example: a buy's ORDER_DEALT_IN,

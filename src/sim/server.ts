@@ -16,7 +16,8 @@ import type { Endpoint, EndpointContext } from './endpoints/endpoint.js';
 import { fillHistoryEndpoint } from './endpoints/fill-history.js';
 import { DEFAULT_MARKETS, historyCandlesEndpoint, type CandleEndTime, type SimMarket } from './endpoints/candles.js';
 import { marginRecordEndpoint } from './endpoints/margin-record.js';
-import { recordListEndpoint, TAX_WINDOW_DAYS } from './endpoints/record-list.js';
+import { recordListEndpoint } from './endpoints/record-list.js';
+import { pagedFacts } from './endpoints/stream-facts.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
 import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
 import { accountSettingsEndpoint, CLASSIC_REFUSED, copyEndpoints, leadTraderEndpoint, loanEndpoints, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
@@ -194,19 +195,19 @@ function buildEndpoints(
       withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
       advListEndpoint(indexes(dataset, 'p2p_advertisements')),
       recordListEndpoint(
-        { path: '/api/v2/spot/wallet/deposit-records', rate: 10, windowDays: 90, style: 'exceed', pageDefault: 20, pageMax: 100, filters: { coin: 'coin', orderId: 'orderId' }, depthDays },
+        { ...pagedFacts('deposits'), style: 'exceed', pageDefault: 20, filters: { coin: 'coin', orderId: 'orderId' }, depthDays },
         indexes(dataset, 'deposits'),
       ),
       recordListEndpoint(
-        { path: '/api/v2/tax/future-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' }, depthDays },
+        { ...pagedFacts('futures_tax_records'), style: 'interval', pageDefault: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' }, depthDays },
         indexes(dataset, 'futures_tax_records'),
       ),
       recordListEndpoint(
-        { path: '/api/v2/tax/spot-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
+        { ...pagedFacts('spot_tax_records'), style: 'interval', pageDefault: 500, filters: { coin: 'coin' }, depthDays },
         indexes(dataset, 'spot_tax_records'),
       ),
       recordListEndpoint(
-        { path: '/api/v2/tax/p2p-record', rate: 1, windowDays: TAX_WINDOW_DAYS, style: 'interval', pageDefault: 500, pageMax: 500, filters: { coin: 'coin' }, depthDays },
+        { ...pagedFacts('p2p_tax_records'), style: 'interval', pageDefault: 500, filters: { coin: 'coin' }, depthDays },
         indexes(dataset, 'p2p_tax_records'),
       ),
       allAccountBalanceEndpoint(dataset.balances),

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { decimalString } from './fields.js';
 import { accountColumn, amount, instant, text } from './model.js';
+import { field, time } from './source.js';
 import { defineStream } from './stream.js';
-
-export const balanceSchema = z.looseObject({ accountType: z.string(), usdtBalance: decimalString });
 
 /** GET /api/v2/account/all-account-balance: one snapshot per run, keyed by snapshot time and accountType. */
 export const accountBalances = defineStream({
   kind: 'snapshot',
   name: 'account_balances',
   parts: [{ name: '', path: '/api/v2/account/all-account-balance', params: {}, ratePerSecond: 1, readPage: (data) => z.array(z.unknown()).parse(data ?? []) }],
-  schema: balanceSchema,
   keyField: 'accountType',
   model: {
     name: 'account_balances',
@@ -19,9 +17,17 @@ export const accountBalances = defineStream({
     keyColumn: 'account_type',
     columns: [
       accountColumn,
-      text('account_type', 'spot, futures, funding, earn, bots, margin, ... (`accountType`).'),
-      amount('usdt_balance', "The account type's balance valued in USDT (`usdtBalance`)."),
-      instant('ts', "The snapshot's time: the server's clock when ledgerpipe took it."),
+      text(
+        'account_type',
+        'spot, futures, funding, earn, bots, margin, ... (`accountType`).',
+        field('accountType', z.string()),
+      ),
+      amount(
+        'usdt_balance',
+        "The account type's balance valued in USDT (`usdtBalance`).",
+        field('usdtBalance', decimalString),
+      ),
+      instant('ts', "The snapshot's time: the server's clock when ledgerpipe took it.", time()),
     ],
   },
 });

@@ -1,29 +1,14 @@
 import { z } from 'zod';
-import { optionalDecimalString } from './fields.js';
+import { optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, instant, text, type Column } from './model.js';
+import { expression, field, key, partition, time } from './source.js';
 import { defineStream, type SnapshotPart } from './stream.js';
 
-/**
+/*
  * The per-asset balance endpoints (docs/platform.md, "Balances"), one per account type, each answering "now".
- * Every field is kept as served; the fields below are the documented ones, checked to be plain decimals where
+ * Every field is kept as served; the documented ones are checked beside their columns, to be plain decimals where
  * they are amounts (an empty string reads as absent, as in the funding example's `"frozen": ""`).
  */
-const amountFields = [
-  'available', 'frozen', 'locked', 'limitAvailable', 'totalAmount', 'borrow', 'interest', 'net', 'coupon', 'accountEquity',
-  'usdtEquity', 'btcEquity', 'unrealizedPL', 'crossedMaxAvailable', 'isolatedMaxAvailable', 'maxTransferOut', 'crossedRiskRate',
-  'crossedUnrealizedPL', 'isolatedUnrealizedPL', 'isolatedMargin', 'crossedMargin', 'amount', 'usdtValue', 'equity', 'bonus',
-  'balance', 'debt', 'usdValue', 'estValue', 'estNetProfit', 'profitShare', 'currentInvestment',
-] as const;
-
-export const assetBalanceSchema = z
-  .looseObject({
-    coin: z.string().nullish(),
-    marginCoin: z.string().nullish(),
-    symbol: z.string().nullish(),
-    ...Object.fromEntries(amountFields.map((f) => [f, optionalDecimalString])),
-  })
-  // A copy-trading account's summary names no coin (its amounts are in USDT): its estValue stands in.
-  .refine((r) => (typeof (r.coin ?? r.marginCoin) === 'string' && (r.coin ?? r.marginCoin) !== '') || r['estValue'] !== undefined, { message: 'neither coin nor marginCoin', path: ['coin'] });
 
 const list = (data: unknown): unknown[] => z.array(z.unknown()).parse(data ?? []);
 const coinOf = (r: Record<string, unknown>): string => String(r['coin'] ?? r['marginCoin']);
@@ -91,7 +76,7 @@ const PARTS: readonly SnapshotPart[] = [
 /** Refusals that mean the key may not read an endpoint, or that it does not exist: the account type is unavailable. */
 const NOT_READABLE = new Set(['40014', '40404']);
 
-const amountColumn = (name: string, field: string, more = ''): Column => amount(name, `\`${field}\` as served${more}.`);
+const amountColumn = (name: string, served: string, more = ''): Column => amount(name, `\`${served}\` as served${more}.`, field(served, optionalDecimalString));
 
 /**
  * Per-asset balances, one snapshot per run (docs/completeness.md, "Balances"): one row per account, snapshot, account type and
@@ -101,9 +86,13 @@ export const assetBalances = defineStream({
   kind: 'snapshot',
   name: 'asset_balances',
   parts: PARTS,
-  schema: assetBalanceSchema,
+  // A copy-trading account's summary names no coin (its amounts are in USDT): its estValue stands in.
+  recordChecks: [
+    { check: (r) => (typeof (r['coin'] ?? r['marginCoin']) === 'string' && (r['coin'] ?? r['marginCoin']) !== '') || r['estValue'] !== undefined, message: 'neither coin nor marginCoin', path: ['coin'] },
+  ],
   keyField: 'coin',
-  optionalFields: ['coin', 'marginCoin', 'symbol', ...amountFields],
+  // Every field is optional: each account type's endpoint serves its own.
+  optionalFields: 'every',
   accountModes: ['classic', 'uta'],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
   model: {
@@ -114,13 +103,47 @@ export const assetBalances = defineStream({
     keyColumn: 'key',
     columns: [
       accountColumn,
-      instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it."),
-      text('account_type', 'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project\'s account).'),
-      text('asset', 'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.'),
-      text('symbol', 'The pair of an isolated margin row (`symbol`), the project of a copy-trading row; else NULL.'),
-      text('bot_account_type', 'Of a bots row: spot or futures, the accountType it was asked with; else NULL.'),
-      amount('quantity', "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent."),
-      text('unavailable', 'Why the account type could not be read (the refusal), on its one row; else NULL.'),
+      instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it.", time()),
+      text(
+        'account_type',
+        'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project\'s account).',
+        partition(),
+      ),
+      // Upper case, as every record writes a coin (the docs' spot example writes usdt); a copy-trading account names no
+      // coin: its amounts are in USDT (sql/models/asset_balances.sql).
+      text(
+        'asset',
+        'The coin (`coin`, or `marginCoin` for futures); NULL on an unavailable row.',
+        expression(
+          "upper(nullif(coalesce(r.coin, r.marginCoin, CASE WHEN partition = 'copy' THEN 'USDT' END), ''))",
+          field('coin', optionalText),
+          field('marginCoin', optionalText),
+        ),
+      ),
+      text(
+        'symbol',
+        'The pair of an isolated margin row (`symbol`), the project of a copy-trading row; else NULL.',
+        expression(
+          "CASE WHEN partition = 'copy' THEN split_part(key, ':', 2) ELSE nullif(r.symbol, '') END",
+          field('symbol', optionalText),
+        ),
+      ),
+      // The project of a copy-trading row and the bot account type of a bots row are in its key (snapshot time, then either).
+      text(
+        'bot_account_type',
+        'Of a bots row: spot or futures, the accountType it was asked with; else NULL.',
+        expression("CASE WHEN partition = 'bots' THEN split_part(split_part(key, ':', 2), ':', 1) END"),
+      ),
+      amount(
+        'quantity',
+        "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent.",
+      ),
+      // A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
+      text(
+        'unavailable',
+        'Why the account type could not be read (the refusal), on its one row; else NULL.',
+        field('ledgerpipeUnavailable'),
+      ),
       amountColumn('available', 'available'),
       amountColumn('frozen', 'frozen'),
       amountColumn('locked', 'locked'),
@@ -153,8 +176,16 @@ export const assetBalances = defineStream({
       amountColumn('est_net_profit', 'estNetProfit', ' (a copy-trading account)'),
       amountColumn('profit_share', 'profitShare', ' (a copy-trading account: profit shares paid)'),
       amountColumn('current_investment', 'currentInvestment', ' (a copy-trading account: what was put in, cumulative)'),
-      text('fields', 'The whole row as served (JSON text), every field included.'),
-      text('key', "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots)."),
+      text(
+        'fields',
+        'The whole row as served (JSON text), every field included.',
+        expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable')),
+      ),
+      text(
+        'key',
+        "The row's key in raw_records: snapshot time, then the coin (pair and coin in isolated margin; bot account type and coin for bots).",
+        key(),
+      ),
     ],
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
+import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, text, tsColumn } from './model.js';
+import { field, key, partition, time } from './source.js';
 import { defineStream, type PageRead } from './stream.js';
 import { listCursorPage } from './uta-financial-records.js';
 
@@ -14,16 +15,6 @@ import { listCursorPage } from './uta-financial-records.js';
  * the previous response's nextCursor)"; limit "default 20, max 100"); their records carry no id. Their rate is not in
  * the sources read: 1 request a second, the lead trader's transfer records' (research notes, [GO:uta/copy.go]).
  */
-
-/** A follower's transfer into or out of a project's copy account (fromType and toType: funding, uta, otc, copy). */
-export const copyTransferSchema = z.looseObject({
-  fromType: z.string(),
-  toType: z.string(),
-  coin: z.string(),
-  amount: decimalString,
-  status: z.string(),
-  createdTime: msString,
-});
 
 /**
  * GET /api/v3/copy/futures/copy-transfer-record (projectId; "UTA mgt. read"): every transfer of the project's copy
@@ -42,10 +33,8 @@ export const copyTransfers = defineStream({
   pageLimit: 100,
   ratePerSecond: 1,
   cursor: { param: 'cursor', descending: false },
-  schema: copyTransferSchema,
   keyField: 'createdTime',
   keyOf: (r) => `${String(r['createdTime'])}:${String(r['fromType'])}:${String(r['toType'])}:${String(r['coin'])}:${String(r['amount'])}`,
-  time: (record) => Number(record['createdTime']),
   readPage: listCursorPage(undefined, 'nextCursor'),
   model: {
     name: 'copy_transfers',
@@ -54,28 +43,24 @@ export const copyTransfers = defineStream({
     typedAtLoad: { partitionColumn: 'project_id' },
     keyColumn: 'transfer_key',
     ledger: 'paired',
+    // A follower's transfer into or out of a project's copy account (fromType and toType: funding, uta, otc, copy):
+    // its fields, each checked beside its column.
     columns: [
       accountColumn,
-      text('project_id', 'The copy-trading project (its projectId, from the account\'s config).'),
-      text('transfer_key', 'The record\'s key: its time, sides, coin and amount (the record has no id).'),
-      text('from_type', 'Where it came from (`fromType`: funding, uta, otc, copy).'),
-      text('to_type', 'Where it went (`toType`: funding, uta, otc, copy).'),
-      text('coin', 'The coin (`coin`).'),
-      amount('amount', 'The amount (`amount`), as written.'),
-      text('status', 'successful, failed or processing (`status`): only a successful one moved money.'),
-      tsColumn('createdTime'),
+      text('project_id', 'The copy-trading project (its projectId, from the account\'s config).', partition()),
+      text('transfer_key', 'The record\'s key: its time, sides, coin and amount (the record has no id).', key()),
+      text('from_type', 'Where it came from (`fromType`: funding, uta, otc, copy).', field('fromType', z.string())),
+      text('to_type', 'Where it went (`toType`: funding, uta, otc, copy).', field('toType', z.string())),
+      text('coin', 'The coin (`coin`).', field('coin', z.string())),
+      amount('amount', 'The amount (`amount`), as written.', field('amount', decimalString)),
+      text(
+        'status',
+        'successful, failed or processing (`status`): only a successful one moved money.',
+        field('status', z.string()),
+      ),
+      tsColumn('createdTime', msString),
     ],
   },
-});
-
-/** One settlement of a follower's profit share (settleTime, profit, allocatedPnl, pendingPnl, shareRatio, shareProfit). */
-export const copyProfitShareSchema = z.looseObject({
-  settleTime: msString,
-  profit: optionalDecimalString,
-  allocatedPnl: optionalDecimalString,
-  pendingPnl: optionalDecimalString,
-  shareRatio: optionalDecimalString,
-  shareProfit: decimalString,
 });
 
 /**
@@ -95,10 +80,8 @@ export const copyProfitShares = defineStream({
   pageLimit: 100,
   ratePerSecond: 1,
   cursor: { param: 'cursor', descending: false },
-  schema: copyProfitShareSchema,
   keyField: 'settleTime',
   optionalFields: ['profit', 'allocatedPnl', 'pendingPnl', 'shareRatio'],
-  time: (record) => Number(record['settleTime']),
   readPage: listCursorPage('settleTime', 'nextCursor'),
   model: {
     name: 'copy_profit_shares',
@@ -107,27 +90,44 @@ export const copyProfitShares = defineStream({
     typedAtLoad: { partitionColumn: 'project_id' },
     keyColumn: 'settle_key',
     ledger: 'paired',
+    // One settlement of a follower's profit share (settleTime, profit, allocatedPnl, pendingPnl, shareRatio,
+    // shareProfit): its fields, each checked beside its column; the key is its settleTime.
     columns: [
       accountColumn,
-      text('project_id', 'The copy-trading project (its projectId, from the account\'s config).'),
-      text('settle_key', "The record's key: its settlement time (the record has no id)."),
-      amount('profit', 'The follower\'s profit of the period (`profit`), as written; not booked (its meaning beside allocatedPnl is not settled).'),
-      amount('allocated_pnl', '`allocatedPnl` ("settled PnL"), as written; not booked.'),
-      amount('pending_pnl', '`pendingPnl` ("unsettled PnL"), as written; not booked.'),
-      amount('share_ratio', 'The profit-sharing ratio (`shareRatio`), a fraction.'),
-      amount('share_profit', 'The share of profit paid to the lead trader (`shareProfit`), in USDT: booked as a cost.'),
-      tsColumn('settleTime'),
+      text('project_id', 'The copy-trading project (its projectId, from the account\'s config).', partition()),
+      text(
+        'settle_key',
+        "The record's key: its settlement time (the record has no id).",
+        key(field('settleTime', msString)),
+      ),
+      amount(
+        'profit',
+        'The follower\'s profit of the period (`profit`), as written; not booked (its meaning beside allocatedPnl is not settled).',
+        field('profit', optionalDecimalString),
+      ),
+      amount(
+        'allocated_pnl',
+        '`allocatedPnl` ("settled PnL"), as written; not booked.',
+        field('allocatedPnl', optionalDecimalString),
+      ),
+      amount(
+        'pending_pnl',
+        '`pendingPnl` ("unsettled PnL"), as written; not booked.',
+        field('pendingPnl', optionalDecimalString),
+      ),
+      amount(
+        'share_ratio',
+        'The profit-sharing ratio (`shareRatio`), a fraction.',
+        field('shareRatio', optionalDecimalString),
+      ),
+      amount(
+        'share_profit',
+        'The share of profit paid to the lead trader (`shareProfit`), in USDT: booked as a cost.',
+        field('shareProfit', decimalString),
+      ),
+      tsColumn('settleTime', time(field('settleTime'))),
     ],
   },
-});
-
-/** A lead trader's profit share received: profitId, coin, profit, nickName, profitTime. */
-export const leadTraderProfitSchema = z.looseObject({
-  profitId: idString,
-  coin: z.string(),
-  profit: decimalString,
-  nickName: z.string().nullish(),
-  profitTime: msString,
 });
 
 /** The docs' page: `data` is `{"profitList": [...], "endId": "..."}`, idLessThan = endId. */
@@ -158,10 +158,8 @@ export const leadTraderProfits = defineStream({
   pageLimit: 100,
   ratePerSecond: 5,
   emptyWhen: (e) => NOT_A_TRADER.has(e.platformCode),
-  schema: leadTraderProfitSchema,
   keyField: 'profitId',
   optionalFields: ['nickName'],
-  time: (record) => Number(record['profitTime']),
   readPage: profitListPage,
   model: {
     name: 'lead_trader_profits',
@@ -170,13 +168,27 @@ export const leadTraderProfits = defineStream({
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'profit_id',
     ledger: 'paired',
+    // A lead trader's profit share received: profitId, coin, profit, nickName, profitTime, each checked beside its column.
     columns: [
       accountColumn,
-      text('profit_id', 'The profit share\'s id (`profitId`).'),
-      text('coin', 'The settlement coin (`coin`), upper-cased (the docs\' example writes usdt).'),
-      amount('profit', 'The share distributed to the lead trader (`profit`, "Distributed").'),
-      text('nick_name', 'The follower\'s alias (`nickName`); NULL when empty.'),
-      tsColumn('profitTime'),
+      text('profit_id', 'The profit share\'s id (`profitId`).', field('profitId', idString)),
+      // Upper case, as every record writes a coin (the docs' example writes usdt).
+      text(
+        'coin',
+        'The settlement coin (`coin`), upper-cased (the docs\' example writes usdt).',
+        field('coin', z.string(), { upper: true }),
+      ),
+      amount(
+        'profit',
+        'The share distributed to the lead trader (`profit`, "Distributed").',
+        field('profit', decimalString),
+      ),
+      text(
+        'nick_name',
+        'The follower\'s alias (`nickName`); NULL when empty.',
+        field('nickName', optionalText, { emptyAsNull: true }),
+      ),
+      tsColumn('profitTime', msString),
     ],
   },
 });

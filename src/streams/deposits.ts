@@ -1,23 +1,8 @@
 import { z } from 'zod';
-import { decimalString, idString, msString } from './fields.js';
+import { decimalString, idString, msString, optionalText } from './fields.js';
 import { accountColumn, amount, instant, text, tsColumn } from './model.js';
+import { field } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
-
-/** docs/platform.md, "Withdrawals and deposits": like a withdrawal record. */
-export const depositSchema = z.looseObject({
-  orderId: idString,
-  tradeId: z.string().nullish(),
-  coin: z.string(),
-  type: z.string().nullish(),
-  size: decimalString,
-  status: z.string(),
-  toAddress: z.string().nullish(),
-  dest: z.string().nullish(),
-  chain: z.string().nullish(),
-  fromAddress: z.string().nullish(),
-  cTime: msString,
-  uTime: msString.nullish(),
-});
 
 /** GET /api/v2/spot/wallet/deposit-records: 90-day windows, pages of 100, idLessThan = last orderId, 10/s. */
 export const deposits = defineStream({
@@ -30,9 +15,7 @@ export const deposits = defineStream({
   ratePerSecond: 10,
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
-  schema: depositSchema,
   keyField: 'orderId',
-  time: (record) => Number(record['cTime']),
   readPage: flatArrayPage('orderId'),
   model: {
     name: 'deposits',
@@ -42,20 +25,33 @@ export const deposits = defineStream({
     keyColumn: 'order_id',
     ledger: 'paired',
     exported: { key: 'order_id' },
+    // The record's fields, each checked beside its column (docs/platform.md, "Withdrawals and deposits": like a withdrawal record).
     columns: [
       accountColumn,
-      text('order_id', "The deposit's id (`orderId`)."),
-      text('trade_id', 'The chain transaction hash for an on-chain deposit, else an internal id (`tradeId`); NULL when empty.'),
-      text('coin', 'The coin deposited (`coin`).'),
-      text('type', 'deposit (`type`).'),
-      amount('size', 'The amount deposited (`size`).'),
-      text('status', 'success, pending, fail, ... (`status`): only success moved money.'),
-      text('to_address', 'The receiving address (`toAddress`); NULL when empty.'),
-      text('dest', 'on_chain or internal_transfer (`dest`).'),
-      text('chain', 'The chain (`chain`); NULL when empty.'),
-      text('from_address', 'The sending address (`fromAddress`); NULL when empty.'),
-      instant('u_time', 'When the record last changed (`uTime`).'),
-      tsColumn('cTime'),
+      text('order_id', "The deposit's id (`orderId`).", field('orderId', idString)),
+      text(
+        'trade_id',
+        'The chain transaction hash for an on-chain deposit, else an internal id (`tradeId`); NULL when empty.',
+        field('tradeId', optionalText, { emptyAsNull: true }),
+      ),
+      text('coin', 'The coin deposited (`coin`).', field('coin', z.string())),
+      text('type', 'deposit (`type`).', field('type', optionalText)),
+      amount('size', 'The amount deposited (`size`).', field('size', decimalString)),
+      text('status', 'success, pending, fail, ... (`status`): only success moved money.', field('status', z.string())),
+      text(
+        'to_address',
+        'The receiving address (`toAddress`); NULL when empty.',
+        field('toAddress', optionalText, { emptyAsNull: true }),
+      ),
+      text('dest', 'on_chain or internal_transfer (`dest`).', field('dest', optionalText)),
+      text('chain', 'The chain (`chain`); NULL when empty.', field('chain', optionalText, { emptyAsNull: true })),
+      text(
+        'from_address',
+        'The sending address (`fromAddress`); NULL when empty.',
+        field('fromAddress', optionalText, { emptyAsNull: true }),
+      ),
+      instant('u_time', 'When the record last changed (`uTime`).', field('uTime', msString.nullish())),
+      tsColumn('cTime', msString),
     ],
   },
 });

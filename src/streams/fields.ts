@@ -15,3 +15,5 @@ export const optionalDecimalString = z.preprocess((value) => (value === '' ? und
 export const msString = z.string().regex(/^\d{1,16}$/, 'not a Unix millisecond time');
 /** An id the platform pages on: digits in a string. */
 export const idString = z.string().regex(/^\d{1,30}$/, 'not a numeric id');
+/** Text the platform may leave out or send as null. */
+export const optionalText = z.string().nullish();

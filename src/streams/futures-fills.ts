@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
+import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, json, text, tsColumn } from './model.js';
+import { expression, field, partition } from './source.js';
 import { defineStream, FUTURES_PARTITIONS } from './stream.js';
 
 // Fee fields may be null, and real fills carry totalDeductionFee as "0", null or "" (docs/platform.md, "Fills").
@@ -9,25 +10,6 @@ const feeDetailSchema = z.looseObject({
   feeCoin: z.string(),
   totalDeductionFee: optionalDecimalString,
   totalFee: optionalDecimalString,
-});
-
-/** docs/platform.md, "Fills": the fill record; `marginCoin` appears on fills since 2025. */
-export const futuresFillSchema = z.looseObject({
-  tradeId: idString,
-  symbol: z.string(),
-  orderId: z.string(),
-  price: decimalString,
-  baseVolume: decimalString,
-  quoteVolume: decimalString,
-  feeDetail: z.array(feeDetailSchema).nullish(),
-  side: z.string(),
-  profit: decimalString.nullish(),
-  enterPointSource: z.string().nullish(),
-  tradeSide: z.string().nullish(),
-  posMode: z.string().nullish(),
-  tradeScope: z.string().nullish(),
-  cTime: msString,
-  marginCoin: z.string().nullish(),
 });
 
 const pageSchema = z
@@ -46,10 +28,8 @@ export const futuresFills = defineStream({
   maxWindowDays: 7,
   pageLimit: 100,
   ratePerSecond: 10,
-  schema: futuresFillSchema,
   keyField: 'tradeId',
   optionalFields: ['marginCoin'],
-  time: (record) => Number(record['cTime']),
   readPage: (data) => {
     const page = pageSchema.parse(data);
     const records = page?.fillList ?? [];
@@ -64,26 +44,63 @@ export const futuresFills = defineStream({
     keyColumn: 'trade_id',
     ledger: 'alone',
     exported: { key: 'trade_id', omit: ['fee_detail'] },
+    // The fill record's fields, each checked beside its column (docs/platform.md, "Fills"); `marginCoin` appears on fills
+    // since 2025. margin_coin, fee and fee_coin are rules of sql/models/futures_fills.sql.
     columns: [
       accountColumn,
-      text('product_type', 'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the fill was read under.'),
-      text('trade_id', "The fill's id (`tradeId`)."),
-      text('order_id', 'The order it filled (`orderId`).'),
-      text('symbol', 'The contract (`symbol`), such as BTCUSDT or BTCUSDH23.'),
-      amount('price', 'The fill price (`price`).'),
-      amount('base_volume', 'How much of the base coin traded (`baseVolume`).'),
-      amount('quote_volume', 'How much of the quote coin traded (`quoteVolume`).'),
-      text('side', 'buy or sell (`side`).'),
-      text('trade_side', 'Open, close, liquidation, delivery... (`tradeSide`).'),
-      text('pos_mode', 'one_way_mode or hedge_mode (`posMode`).'),
-      text('trade_scope', 'taker or maker (`tradeScope`).'),
-      text('enter_point_source', 'Where the order came from: web, api, sys (liquidation), ... (`enterPointSource`).'),
-      amount('profit', 'Realized profit or loss of the fill in its margin coin (`profit`); 0 for opening fills.'),
-      text('margin_coin', 'The margin coin: `marginCoin` when present, else USDT, USDC or the base coin by product type (docs/ledger.md).'),
-      amount('fee', "The sum of the fee entries' `totalFee` in the first entry's coin: negative is paid, positive a rebate."),
-      text('fee_coin', "The first fee entry's coin (`feeCoin`)."),
-      json('fee_detail', 'The `feeDetail` entries exactly as received (not exported: futures_fill_fees has one row per entry).'),
-      tsColumn('cTime'),
+      text(
+        'product_type',
+        'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the fill was read under.',
+        partition(),
+      ),
+      text('trade_id', "The fill's id (`tradeId`).", field('tradeId', idString)),
+      text('order_id', 'The order it filled (`orderId`).', field('orderId', z.string())),
+      text('symbol', 'The contract (`symbol`), such as BTCUSDT or BTCUSDH23.', field('symbol', z.string())),
+      amount('price', 'The fill price (`price`).', field('price', decimalString)),
+      amount('base_volume', 'How much of the base coin traded (`baseVolume`).', field('baseVolume', decimalString)),
+      amount('quote_volume', 'How much of the quote coin traded (`quoteVolume`).', field('quoteVolume', decimalString)),
+      text('side', 'buy or sell (`side`).', field('side', z.string())),
+      text('trade_side', 'Open, close, liquidation, delivery... (`tradeSide`).', field('tradeSide', optionalText)),
+      text('pos_mode', 'one_way_mode or hedge_mode (`posMode`).', field('posMode', optionalText)),
+      text('trade_scope', 'taker or maker (`tradeScope`).', field('tradeScope', optionalText)),
+      text(
+        'enter_point_source',
+        'Where the order came from: web, api, sys (liquidation), ... (`enterPointSource`).',
+        field('enterPointSource', optionalText),
+      ),
+      amount(
+        'profit',
+        'Realized profit or loss of the fill in its margin coin (`profit`); 0 for opening fills.',
+        field('profit', decimalString.nullish()),
+      ),
+      text(
+        'margin_coin',
+        'The margin coin: `marginCoin` when present, else USDT, USDC or the base coin by product type (docs/ledger.md).',
+        expression(
+          'lp_fill_margin_coin(partition, r.marginCoin, r.symbol)',
+          field('marginCoin', optionalText),
+          field('symbol'),
+        ),
+      ),
+      amount(
+        'fee',
+        "The sum of the fee entries' `totalFee` in the first entry's coin: negative is paid, positive a rebate.",
+        expression(
+          'lp_fill_fee(lp_fee_detail(r.feeDetail))',
+          field('feeDetail', z.array(feeDetailSchema).nullish(), { json: true }),
+        ),
+      ),
+      text(
+        'fee_coin',
+        "The first fee entry's coin (`feeCoin`).",
+        expression('lp_fee_detail(r.feeDetail)[1].feeCoin', field('feeDetail', undefined, { json: true })),
+      ),
+      json(
+        'fee_detail',
+        'The `feeDetail` entries exactly as received (not exported: futures_fill_fees has one row per entry).',
+        field('feeDetail'),
+      ),
+      tsColumn('cTime', msString),
     ],
     derived: [
       {
@@ -98,7 +115,10 @@ export const futuresFills = defineStream({
           text('fee_coin', 'The coin of the fee (`feeCoin`).'),
           amount('total_fee', 'The fee (`totalFee`): negative is paid, positive a maker rebate.'),
           amount('total_deduction_fee', 'The fee deducted in BGB (`totalDeductionFee`); NULL when absent or empty.'),
-          text('deduction', '`yes` when the fee was paid by a BGB deduction (then it is booked as paid, whatever its sign).'),
+          text(
+            'deduction',
+            '`yes` when the fee was paid by a BGB deduction (then it is booked as paid, whatever its sign).',
+          ),
           text('order_id', 'The order the fill belongs to.'),
           text('symbol', 'The contract.'),
           tsColumn('cTime'),

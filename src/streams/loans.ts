@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { optionalDecimalString } from './fields.js';
+import { optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, instant, text } from './model.js';
+import { expression, field, key, time } from './source.js';
 import { defineStream, type SnapshotPart } from './stream.js';
 
 /**
@@ -11,20 +12,8 @@ import { defineStream, type SnapshotPart } from './stream.js';
  * earn/loan/Get-Loan-Orders.md) and a unified account's GET /api/v3/loan/borrow-ongoing ("the unified account's open
  * (outstanding) crypto loans": UnipayFI/go-bitget uta/crypto_loan.go), the same fields: orderId, loanCoin,
  * loanAmount, interestAmount, hourInterestRate, pledgeCoin, pledgeAmount, pledgeRate, supRate, forceRate, borrowTime,
- * expireTime. GET /api/v2/earn/loan/debts gives only totals per coin: not read.
+ * expireTime (each checked beside its column). GET /api/v2/earn/loan/debts gives only totals per coin: not read.
  */
-export const loanSchema = z.looseObject({
-  orderId: z.string(),
-  loanCoin: z.string(),
-  loanAmount: optionalDecimalString,
-  interestAmount: optionalDecimalString,
-  pledgeCoin: z.string().nullish(),
-  pledgeAmount: optionalDecimalString,
-  hourInterestRate: optionalDecimalString,
-  pledgeRate: optionalDecimalString,
-  borrowTime: z.string().nullish(),
-  expireTime: z.string().nullish(),
-});
 
 const list = (data: unknown): unknown[] => z.array(z.unknown()).parse(data ?? []);
 
@@ -42,7 +31,6 @@ export const loans = defineStream({
   name: 'loans',
   parts: PARTS,
   accountModes: ['classic', 'uta'],
-  schema: loanSchema,
   keyField: 'orderId',
   optionalFields: ['loanAmount', 'interestAmount', 'pledgeCoin', 'pledgeAmount', 'hourInterestRate', 'pledgeRate', 'borrowTime', 'expireTime'],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
@@ -54,20 +42,41 @@ export const loans = defineStream({
     keyColumn: 'key',
     columns: [
       accountColumn,
-      instant('as_of', "The snapshot's time: the server's clock when ledgerpipe read it."),
-      text('order_id', "The loan's order (`orderId`); NULL on an unavailable row."),
-      text('coin', 'The coin borrowed (`loanCoin`).'),
-      amount('amount', 'What is borrowed and owed (`loanAmount`).'),
-      amount('interest', 'The interest owed so far (`interestAmount`).'),
-      text('collateral_coin', 'The coin pledged (`pledgeCoin`).'),
-      amount('collateral_amount', 'The amount pledged (`pledgeAmount`).'),
-      amount('hour_interest_rate', '`hourInterestRate` as served.'),
-      amount('pledge_rate', '`pledgeRate` as served (a percentage).'),
-      instant('borrowed_at', 'When it was borrowed (`borrowTime`).'),
-      instant('expires_at', 'When it falls due (`expireTime`).'),
-      text('unavailable', 'Why the loans could not be read (the refusal), on its one row; else NULL.'),
-      text('fields', 'The whole row as served (JSON text).'),
-      text('key', "The row's key in raw_records: snapshot time, then the order."),
+      instant('as_of', "The snapshot's time: the server's clock when ledgerpipe read it.", time()),
+      // A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
+      text(
+        'order_id',
+        "The loan's order (`orderId`); NULL on an unavailable row.",
+        expression(
+          'CASE WHEN r.ledgerpipeUnavailable IS NULL THEN r.orderId END',
+          field('orderId', z.string()),
+          field('ledgerpipeUnavailable'),
+        ),
+      ),
+      text('coin', 'The coin borrowed (`loanCoin`).', field('loanCoin', z.string(), { upper: true })),
+      amount('amount', 'What is borrowed and owed (`loanAmount`).', field('loanAmount', optionalDecimalString)),
+      amount(
+        'interest',
+        'The interest owed so far (`interestAmount`).',
+        field('interestAmount', optionalDecimalString),
+      ),
+      text('collateral_coin', 'The coin pledged (`pledgeCoin`).', field('pledgeCoin', optionalText, { upper: true })),
+      amount('collateral_amount', 'The amount pledged (`pledgeAmount`).', field('pledgeAmount', optionalDecimalString)),
+      amount('hour_interest_rate', '`hourInterestRate` as served.', field('hourInterestRate', optionalDecimalString)),
+      amount('pledge_rate', '`pledgeRate` as served (a percentage).', field('pledgeRate', optionalDecimalString)),
+      instant('borrowed_at', 'When it was borrowed (`borrowTime`).', field('borrowTime', optionalText)),
+      instant('expires_at', 'When it falls due (`expireTime`).', field('expireTime', optionalText)),
+      text(
+        'unavailable',
+        'Why the loans could not be read (the refusal), on its one row; else NULL.',
+        field('ledgerpipeUnavailable'),
+      ),
+      text(
+        'fields',
+        'The whole row as served (JSON text).',
+        expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable')),
+      ),
+      text('key', "The row's key in raw_records: snapshot time, then the order.", key()),
     ],
   },
 });

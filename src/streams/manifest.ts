@@ -14,8 +14,6 @@ export type StreamName = PagedStream | SnapshotStream;
 export type UtaOnlyStream = Extract<Defined, { kind: 'paged'; accountModes: readonly ['uta'] }>['name'];
 /** The paged streams read only where an account's config asks for them (copy trading). */
 export type OptInStream = Extract<Defined, { kind: 'paged'; optIn: string }>['name'];
-/** The streams the simulator's classic accounts have no record of: a unified account's, and those read on request. */
-export type BeyondClassicStream = UtaOnlyStream | OptInStream;
 
 const isPaged = (s: Defined): s is Extract<Defined, PagedStreamDef> => s.kind === 'paged';
 const isSnapshot = (s: Defined): s is Extract<Defined, SnapshotStreamDef> => s.kind === 'snapshot';

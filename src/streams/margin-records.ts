@@ -1,19 +1,8 @@
 import { z } from 'zod';
-import { decimalString, idString, msString } from './fields.js';
+import { decimalString, idString, msString, optionalText } from './fields.js';
 import { accountColumn, amount, text, tsColumn } from './model.js';
+import { expression, field, partition } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
-
-/** docs/platform.md, "Tax records": the margin record; marginTaxType kept open. */
-export const marginRecordSchema = z.looseObject({
-  id: idString,
-  coin: z.string(),
-  symbol: z.string().nullish(),
-  marginTaxType: z.string(),
-  amount: decimalString,
-  fee: decimalString.nullish(),
-  total: decimalString.nullish(),
-  ts: msString,
-});
 
 /**
  * GET /api/v2/tax/margin-record, both margin types: the live service answers only `crossed` when
@@ -32,9 +21,7 @@ export const marginRecords = defineStream({
   ratePerSecond: 1,
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
-  schema: marginRecordSchema,
   keyField: 'id',
-  time: (record) => Number(record['ts']),
   readPage: flatArrayPage('id'),
   model: {
     name: 'margin_records',
@@ -44,17 +31,36 @@ export const marginRecords = defineStream({
     keyColumn: 'id',
     ledger: 'paired',
     exported: { key: 'id' },
+    // The record's fields, each checked beside its column (docs/platform.md, "Tax records": the margin record;
+    // marginTaxType kept open).
     columns: [
       accountColumn,
-      text('margin_type', 'crossed or isolated: the marginType the record was read under.'),
-      text('id', "The record's id (the API's `id`)."),
-      text('coin', 'The coin that moved (`coin`).'),
-      text('symbol', 'The isolated margin pair (`symbol`); NULL when empty.'),
-      text('margin_tax_type', 'What moved it (`marginTaxType`): the type catalog gives its ledger category and sign.'),
-      amount('amount', 'The amount moved (`amount`), as written.'),
-      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
-      amount('total', 'The `total` field as written (a client built on real records reads it as `balance`); the docs do not define it further.'),
-      tsColumn('ts'),
+      text('margin_type', 'crossed or isolated: the marginType the record was read under.', partition()),
+      text('id', "The record's id (the API's `id`).", field('id', idString)),
+      text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
+      text(
+        'symbol',
+        'The isolated margin pair (`symbol`); NULL when empty.',
+        field('symbol', optionalText, { emptyAsNull: true }),
+      ),
+      text(
+        'margin_tax_type',
+        'What moved it (`marginTaxType`): the type catalog gives its ledger category and sign.',
+        field('marginTaxType', z.string()),
+      ),
+      amount('amount', 'The amount moved (`amount`), as written.', field('amount', decimalString)),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', decimalString.nullish())),
+      // The docs name it total; a client built on real records reads balance (docs/platform.md).
+      amount(
+        'total',
+        'The `total` field as written (a client built on real records reads it as `balance`); the docs do not define it further.',
+        expression(
+          'lp_amount(coalesce(r.total, r.balance))',
+          field('total', decimalString.nullish()),
+          field('balance'),
+        ),
+      ),
+      tsColumn('ts', msString),
     ],
   },
 });

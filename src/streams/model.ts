@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { field, sourceOf, time, type Cast, type ColumnSource, type From } from './source.js';
+
 /**
  * What a table or view of the warehouse holds, told once (docs/adding-a-stream.md; docs/tables.md): its
  * columns with their DuckDB types and what each means. The warehouse's data dictionary (`COMMENT ON`), the page
@@ -24,6 +27,11 @@ export interface Column {
   type: ColumnType;
   /** One or two sentences for a person querying the warehouse: what the column holds, and from where. */
   description: string;
+  /**
+   * Of a stream's column: where it comes from in the record, and its cast (src/streams/source.ts). The record schema
+   * and the typing SQL are made from these. Absent: a column the stream's SQL model makes by a rule of its own.
+   */
+  from?: ColumnSource;
 }
 
 /** A table or view users read. */
@@ -63,17 +71,36 @@ export interface StreamModel extends Model {
   derived?: readonly Model[];
 }
 
-/** Column helpers: the types DuckDB gives them, so that a declaration reads as a list of names and meanings. */
-export const text = (name: string, description: string): Column => ({ name, type: 'VARCHAR', description });
-export const amount = (name: string, description: string): Column => ({ name, type: 'DECIMAL(38,18)', description });
-export const instant = (name: string, description: string): Column => ({ name, type: 'TIMESTAMP WITH TIME ZONE', description });
-export const json = (name: string, description: string): Column => ({ name, type: 'JSON', description });
+/**
+ * Column helpers: the types DuckDB gives them, so that a declaration reads as a list of names and meanings, each
+ * with its source when the column is a stream's (its field is then cast by the column's type: src/streams/source.ts).
+ */
+const column =
+  (type: Column['type'], cast: Cast) =>
+  (name: string, description: string, from?: From): Column => ({
+    name,
+    type,
+    description,
+    ...(from === undefined ? {} : { from: sourceOf(from, cast) }),
+  });
+export const text = column('VARCHAR', 'text');
+export const amount = column('DECIMAL(38,18)', 'amount');
+export const instant = column('TIMESTAMP WITH TIME ZONE', 'instant');
+export const json = column('JSON', 'json');
 
 /** The account column every model starts with. */
 export const accountColumn = text('account', "The account the row belongs to: the profile's name in the config file, `default` without one.");
 
-/** A model's `ts`: the record's time, from the API field named. */
-export const tsColumn = (field: string): Column => instant('ts', `The record's time (the API's \`${field}\`), as an instant; shown in UTC.`);
+/**
+ * A model's `ts`: the record's time, from the API field named; with `from`, a stream's, the field checked as given
+ * (a check), or the fields given (a source).
+ */
+export const tsColumn = (name: string, from?: z.ZodType | From): Column =>
+  instant(
+    'ts',
+    `The record's time (the API's \`${name}\`), as an instant; shown in UTC.`,
+    from instanceof z.ZodType ? time(field(name, from)) : from,
+  );
 
 /**
  * The columns of `typed_<stream>`: the account, the partition column, the raw key, then the model's other

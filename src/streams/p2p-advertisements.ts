@@ -1,25 +1,8 @@
 import { z } from 'zod';
-import { idString, msString, optionalDecimalString } from './fields.js';
+import { idString, msString, optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, instant, text, tsColumn } from './model.js';
+import { expression, field, time } from './source.js';
 import { defineStream } from './stream.js';
-
-/** docs/platform.md, "P2P advertisements"; the example spells the times ctime/utime, so either is read. */
-export const advertisementSchema = z.looseObject({
-  advId: idString,
-  advNo: z.string().nullish(),
-  side: z.string().nullish(),
-  coin: z.string().nullish(),
-  fiat: z.string().nullish(),
-  status: z.string().nullish(),
-  // Read with lp_amount (sql/models/p2p_advertisements.sql): checked here like every other amount.
-  advSize: optionalDecimalString,
-  size: optionalDecimalString,
-  price: optionalDecimalString,
-  minTradeAmount: optionalDecimalString,
-  maxTradeAmount: optionalDecimalString,
-  cTime: msString.optional(),
-  ctime: msString.optional(),
-}).refine((r) => r.cTime !== undefined || r.ctime !== undefined, { message: 'neither cTime nor ctime', path: ['cTime'] });
 
 const pageSchema = z
   .object({ advList: z.array(z.unknown()).nullish(), merchantList: z.array(z.unknown()).nullish(), minAdvId: z.string().nullish() })
@@ -44,10 +27,10 @@ export const p2pAdvertisements = defineStream({
   maxWindowDays: 90,
   pageLimit: 20,
   ratePerSecond: 10,
-  schema: advertisementSchema,
+  // docs/platform.md, "P2P advertisements"; the example spells the times ctime/utime, so either is read.
+  recordChecks: [{ check: (r) => r['cTime'] !== undefined || r['ctime'] !== undefined, message: 'neither cTime nor ctime', path: ['cTime'] }],
   keyField: 'advId',
   optionalFields: ['cTime', 'ctime'],
-  time: (record) => Number(record['cTime'] ?? record['ctime']),
   readPage: (data) => {
     const page = pageSchema.parse(data);
     const records = page?.advList ?? page?.merchantList ?? [];
@@ -59,27 +42,43 @@ export const p2pAdvertisements = defineStream({
     kind: 'table',
     description: 'P2P advertisements (GET /api/v2/p2p/advList), one row per advertisement: the last fetched of those read under each side and status (sql/models/p2p_advertisements.sql).',
     keyColumn: 'adv_id',
+    // The advertisement's fields (docs/platform.md, "P2P advertisements"), each checked beside its column, or read as
+    // served where no check is given. The amounts are read with lp_amount: checked like every other amount.
     columns: [
       accountColumn,
-      text('adv_id', "The advertisement's id (`advId`)."),
-      text('adv_no', 'Its number (`advNo`).'),
-      text('side', 'buy or sell (`side`).'),
-      text('coin', 'The coin traded (`coin`).'),
-      text('fiat', 'The fiat currency (`fiat`).'),
-      text('fiat_symbol', 'The fiat sign (`fiatSymbol`).'),
-      amount('adv_size', 'The total quantity advertised (`advSize`).'),
-      amount('size', 'The quantity left (`size`).'),
-      amount('price', 'The price in the fiat (`price`).'),
-      amount('min_trade_amount', 'The smallest trade (`minTradeAmount`).'),
-      amount('max_trade_amount', 'The largest trade (`maxTradeAmount`).'),
-      text('status', 'online, offline, editing or completed (`status`).'),
-      text('hide', 'Whether it is hidden (`hide`).'),
-      text('pay_duration', 'Minutes allowed to pay (`payDuration`).'),
-      text('turnover_num', 'The total traded (`turnoverNum`).'),
-      text('turnover_rate', 'The completion rate (`turnoverRate`).'),
-      text('label', 'Its label (`label`); NULL when empty.'),
-      instant('u_time', 'When it last changed (`uTime`, or `utime` as the docs\' example spells it).'),
-      tsColumn('cTime'),
+      text('adv_id', "The advertisement's id (`advId`).", field('advId', idString)),
+      text('adv_no', 'Its number (`advNo`).', field('advNo', optionalText)),
+      text('side', 'buy or sell (`side`).', field('side', optionalText)),
+      text('coin', 'The coin traded (`coin`).', field('coin', optionalText)),
+      text('fiat', 'The fiat currency (`fiat`).', field('fiat', optionalText)),
+      text('fiat_symbol', 'The fiat sign (`fiatSymbol`).', field('fiatSymbol')),
+      amount('adv_size', 'The total quantity advertised (`advSize`).', field('advSize', optionalDecimalString)),
+      amount('size', 'The quantity left (`size`).', field('size', optionalDecimalString)),
+      amount('price', 'The price in the fiat (`price`).', field('price', optionalDecimalString)),
+      amount(
+        'min_trade_amount',
+        'The smallest trade (`minTradeAmount`).',
+        field('minTradeAmount', optionalDecimalString),
+      ),
+      amount(
+        'max_trade_amount',
+        'The largest trade (`maxTradeAmount`).',
+        field('maxTradeAmount', optionalDecimalString),
+      ),
+      text('status', 'online, offline, editing or completed (`status`).', field('status', optionalText)),
+      text('hide', 'Whether it is hidden (`hide`).', field('hide')),
+      text('pay_duration', 'Minutes allowed to pay (`payDuration`).', field('payDuration')),
+      text('turnover_num', 'The total traded (`turnoverNum`).', field('turnoverNum')),
+      text('turnover_rate', 'The completion rate (`turnoverRate`).', field('turnoverRate')),
+      text('label', 'Its label (`label`); NULL when empty.', field('label', undefined, { emptyAsNull: true })),
+      // The docs' field table spells the update time uTime, their example utime: either is read. DuckDB matches struct
+      // fields without regard to case, so the second spelling is read from the JSON by its own path.
+      instant(
+        'u_time',
+        'When it last changed (`uTime`, or `utime` as the docs\' example spells it).',
+        expression("lp_ms(coalesce(r.uTime, json_extract_string(payload, '$.utime')))", field('uTime')),
+      ),
+      tsColumn('cTime', time(field('cTime', msString.optional()), field('ctime', msString.optional()))),
     ],
   },
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { StreamModel } from './model.js';
+import { recordSchema, type RecordCheck } from './source.js';
 
 /**
  * Which kind of account an API key drives (docs/unified-accounts.md): `classic`, read through the v2 endpoints, or
@@ -135,7 +136,10 @@ export interface PagedStreamDef<Name extends string = string> {
    * the window) or a token the platform hands out (checked only to change).
    */
   cursor?: { param: string; descending: boolean };
-  /** The record schema: known fields checked, unknown fields kept. */
+  /**
+   * The record schema: known fields checked, unknown fields kept. Made by defineStream from the model's columns (each
+   * with its field and check) and the stream's recordChecks.
+   */
   schema: z.ZodObject;
   /** The field that identifies a record (deduplication and the raw key). */
   keyField: string;
@@ -179,7 +183,8 @@ export interface SnapshotStreamDef<Name extends string = string> {
   accountModes?: readonly AccountMode[];
   schema: z.ZodObject;
   keyField: string;
-  optionalFields?: readonly string[];
+  /** Schema fields whose absence is normal (not reported as drift); `every`: each part serves fields of its own. */
+  optionalFields?: readonly string[] | 'every';
   /**
    * Whether a refusal means this key cannot read a part (no permission, no such endpoint): the part is recorded
    * as unavailable and the run goes on. Without it, every refusal fails the stream.
@@ -195,14 +200,42 @@ export function partKeyed(stream: SnapshotStreamDef, part: SnapshotPart): Snapsh
   return part.keyOf === undefined ? stream : { ...stream, keyOf: part.keyOf };
 }
 
+/** A stream as its file declares it: without its schema and its records' time, which are made from its columns. */
+export type StreamDeclaration =
+  | (Omit<PagedStreamDef, 'schema' | 'time'> & { recordChecks?: readonly RecordCheck[]; time?: PagedStreamDef['time'] })
+  | (Omit<SnapshotStreamDef, 'schema'> & { recordChecks?: readonly RecordCheck[] });
+
+/** What defineStream adds to a declaration: the record schema, and a paged stream's records' time. */
+type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extends { kind: 'paged' }
+    ? { time: PagedStreamDef['time'] }
+    : unknown);
+
 /**
- * Declares a stream; the identity function, there for type checking and for reading.
+ * A paged stream's record time, from the source of its model's `ts` (`tsColumn('cTime', ...)`): the first of its fields
+ * the record has, as a number of Unix milliseconds.
+ */
+function recordTime(model: StreamModel): PagedStreamDef['time'] {
+  const source = model.columns.find((c) => c.name === 'ts')?.from;
+  if (source?.kind !== 'time') {
+    throw new Error(`${model.name}: its ts column says not which field holds the record's time (tsColumn)`);
+  }
+  const fields = source.fields.map((f) => f.name);
+  return (record) => Number(fields.reduce<unknown>((found, f) => found ?? record[f], undefined));
+}
+
+/**
+ * Declares a stream: its definition, with the record schema made from its model's columns (each column's field and
+ * check, src/streams/source.ts) and its `recordChecks`, the checks of a whole record; a paged stream's records' time
+ * from its `ts` column's field.
  *
  * @example
  * export const withdrawals = defineStream({ kind: 'paged', name: 'withdrawals', path: '/api/v2/spot/wallet/withdrawal-records', ... });
  */
-export function defineStream<const T extends StreamDef>(def: T): T {
-  return def;
+export function defineStream<const T extends StreamDeclaration>(def: T): Made<T> {
+  const schema = recordSchema(def.model.columns, def.recordChecks);
+  const made =
+    def.kind === 'snapshot' ? { ...def, schema } : { ...def, schema, time: def.time ?? recordTime(def.model) };
+  return made as unknown as Made<T>;
 }
 
 /**

@@ -1,22 +1,12 @@
 import { z } from 'zod';
-import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
+import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, text, tsColumn } from './model.js';
+import { field, partition } from './source.js';
 import { defineStream, flatArrayPage, FUTURES_PARTITIONS } from './stream.js';
 
 /** The live docs give the tax-record endpoints a 30-day window; a narrower one is learned if refused. */
 const TAX_WINDOW_DAYS = 30;
 const TAX_PAGE = 500;
-const time = (record: Record<string, unknown>): number => Number(record['ts']);
-
-export const futureTaxRecordSchema = z.looseObject({
-  id: idString,
-  symbol: z.string().nullish(),
-  marginCoin: z.string(),
-  futureTaxType: z.string(),
-  amount: decimalString,
-  fee: decimalString.nullish(),
-  ts: msString,
-});
 
 /** GET /api/v2/tax/future-record per product type: funding fees (which fill-history lacks), settlements, liquidations. */
 export const futuresTaxRecords = defineStream({
@@ -27,9 +17,7 @@ export const futuresTaxRecords = defineStream({
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
-  schema: futureTaxRecordSchema,
   keyField: 'id',
-  time,
   readPage: flatArrayPage('id'),
   model: {
     name: 'futures_tax_records',
@@ -40,27 +28,24 @@ export const futuresTaxRecords = defineStream({
     ledger: 'paired',
     columns: [
       accountColumn,
-      text('product_type', 'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the record was read under.'),
-      text('id', "The record's id (`id`)."),
-      text('symbol', 'The contract (`symbol`); NULL when empty.'),
-      text('margin_coin', 'The coin that moved (`marginCoin`).'),
-      text('future_tax_type', 'What moved it (`futureTaxType`), exactly as spelled: the type catalog gives its category and sign.'),
-      amount('amount', 'The amount moved (`amount`), as written.'),
-      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
-      tsColumn('ts'),
+      text(
+        'product_type',
+        'USDT-FUTURES, COIN-FUTURES or USDC-FUTURES: the productType the record was read under.',
+        partition(),
+      ),
+      text('id', "The record's id (`id`).", field('id', idString)),
+      text('symbol', 'The contract (`symbol`); NULL when empty.', field('symbol', optionalText, { emptyAsNull: true })),
+      text('margin_coin', 'The coin that moved (`marginCoin`).', field('marginCoin', z.string())),
+      text(
+        'future_tax_type',
+        'What moved it (`futureTaxType`), exactly as spelled: the type catalog gives its category and sign.',
+        field('futureTaxType', z.string()),
+      ),
+      amount('amount', 'The amount moved (`amount`), as written.', field('amount', decimalString)),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', decimalString.nullish())),
+      tsColumn('ts', msString),
     ],
   },
-});
-
-export const spotTaxRecordSchema = z.looseObject({
-  id: idString,
-  coin: z.string(),
-  spotTaxType: z.string(),
-  amount: decimalString,
-  fee: decimalString.nullish(),
-  balance: decimalString.nullish(),
-  bizOrderId: z.string().nullish(),
-  ts: msString,
 });
 
 /** GET /api/v2/tax/spot-record. */
@@ -74,9 +59,7 @@ export const spotTaxRecords = defineStream({
   ratePerSecond: 1,
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
-  schema: spotTaxRecordSchema,
   keyField: 'id',
-  time,
   readPage: flatArrayPage('id'),
   model: {
     name: 'spot_tax_records',
@@ -87,32 +70,29 @@ export const spotTaxRecords = defineStream({
     ledger: 'paired',
     columns: [
       accountColumn,
-      text('id', "The record's id (`id`)."),
-      text('coin', 'The coin that moved (`coin`).'),
-      text('spot_tax_type', 'What moved it (`spotTaxType`), a display name or a raw code as received: the type catalog gives its category and sign.'),
-      amount('amount', 'The amount moved (`amount`), as written.'),
-      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
-      amount('balance', 'The `balance` field as written; the docs do not define it further.'),
-      text('biz_order_id', 'The order the record belongs to (`bizOrderId`, on newer records); NULL when empty.'),
-      tsColumn('ts'),
+      text('id', "The record's id (`id`).", field('id', idString)),
+      text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
+      text(
+        'spot_tax_type',
+        'What moved it (`spotTaxType`), a display name or a raw code as received: the type catalog gives its category and sign.',
+        field('spotTaxType', z.string()),
+      ),
+      amount('amount', 'The amount moved (`amount`), as written.', field('amount', decimalString)),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', decimalString.nullish())),
+      amount(
+        'balance',
+        'The `balance` field as written; the docs do not define it further.',
+        field('balance', decimalString.nullish()),
+      ),
+      text(
+        'biz_order_id',
+        'The order the record belongs to (`bizOrderId`, on newer records); NULL when empty.',
+        field('bizOrderId', optionalText, { emptyAsNull: true }),
+      ),
+      tsColumn('ts', msString),
     ],
   },
 });
-
-/**
- * The amount moved is `balance` in the newest docs' example and `total` in the earlier docs and in SDK types
- * (docs/platform.md, "Tax records"): either will do, one must be there.
- */
-export const p2pTaxRecordSchema = z
-  .looseObject({
-    id: idString,
-    coin: z.string(),
-    p2pTaxType: z.string(),
-    balance: optionalDecimalString,
-    total: optionalDecimalString,
-    ts: msString,
-  })
-  .refine((r) => (r.balance ?? r.total) !== undefined && (r.balance ?? r.total) !== null, { message: 'neither balance nor total', path: ['balance'] });
 
 /** GET /api/v2/tax/p2p-record; the amount moved is in `balance` or `total` (docs/platform.md). */
 export const p2pTaxRecords = defineStream({
@@ -125,10 +105,11 @@ export const p2pTaxRecords = defineStream({
   ratePerSecond: 1,
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
-  schema: p2pTaxRecordSchema,
+  // The amount moved is `balance` in the newest docs' example and `total` in the earlier docs and in SDK types
+  // (docs/platform.md, "Tax records"): either will do, one must be there.
+  recordChecks: [{ check: (r) => (r['balance'] ?? r['total']) !== undefined && (r['balance'] ?? r['total']) !== null, message: 'neither balance nor total', path: ['balance'] }],
   keyField: 'id',
   optionalFields: ['balance', 'total'],
-  time,
   readPage: flatArrayPage('id'),
   model: {
     name: 'p2p_tax_records',
@@ -139,12 +120,24 @@ export const p2pTaxRecords = defineStream({
     ledger: 'paired',
     columns: [
       accountColumn,
-      text('id', "The record's id (`id`)."),
-      text('coin', 'The coin that moved (`coin`).'),
-      text('p2p_tax_type', 'What moved it (`p2pTaxType`): the type catalog gives its category and sign.'),
-      amount('balance', 'The amount moved in the newest docs (`balance`, "Quantity"); the ledger reads it first.'),
-      amount('total', 'The amount moved in the earlier docs and SDK types (`total`); read when balance is absent.'),
-      tsColumn('ts'),
+      text('id', "The record's id (`id`).", field('id', idString)),
+      text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
+      text(
+        'p2p_tax_type',
+        'What moved it (`p2pTaxType`): the type catalog gives its category and sign.',
+        field('p2pTaxType', z.string()),
+      ),
+      amount(
+        'balance',
+        'The amount moved in the newest docs (`balance`, "Quantity"); the ledger reads it first.',
+        field('balance', optionalDecimalString),
+      ),
+      amount(
+        'total',
+        'The amount moved in the earlier docs and SDK types (`total`); read when balance is absent.',
+        field('total', optionalDecimalString),
+      ),
+      tsColumn('ts', msString),
     ],
   },
 });

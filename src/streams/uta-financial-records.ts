@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
+import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
 import { accountColumn, amount, text, tsColumn } from './model.js';
+import { field, partition } from './source.js';
 import { defineStream, type PageRead, type PartitionDef } from './stream.js';
 
 /**
@@ -28,25 +29,9 @@ export function listCursorPage(keyField: string | undefined, cursorField = 'curs
  * account's (GET /api/v3/account/funding-financial-records): id, coin, groupType (transaction, deposit, withdraw,
  * transfer, financial, loan, convert, rwa, stock), type, amount, balance, ts, as the public clients that added it read
  * it (ccxt/ccxt#30414, JKorf/Bitget.Net#110; its docs moved to https://www.bitget.com/docs/catalog/account/assets-balance
- * and are not in the mirror): `type` may then be absent.
+ * and are not in the mirror): `type` may then be absent. Each field is checked beside its column; the record's
+ * `category` is checked though the column of that name is the partition it was read under.
  */
-export const utaFinancialRecordSchema = z
-  .looseObject({
-    category: z.string().nullish(),
-    id: idString,
-    symbol: z.string().nullish(),
-    coin: z.string(),
-    type: z.string().nullish(),
-    groupType: z.string().nullish(),
-    amount: decimalString,
-    fee: optionalDecimalString,
-    balance: optionalDecimalString,
-    positionType: z.string().nullish(),
-    positionAmount: optionalDecimalString,
-    positionBalance: optionalDecimalString,
-    ts: msString,
-  })
-  .refine((r) => (r.type ?? r.groupType ?? '') !== '', { message: 'neither type nor groupType', path: ['type'] });
 
 const CATEGORIES = ['SPOT', 'MARGIN', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES', 'OTHER'] as const;
 
@@ -84,10 +69,9 @@ export const utaFinancialRecords = defineStream({
   reachDays: 90,
   accountModes: ['uta'],
   cursor: { param: 'cursor', descending: false },
-  schema: utaFinancialRecordSchema,
+  recordChecks: [{ check: (r) => (r['type'] ?? r['groupType'] ?? '') !== '', message: 'neither type nor groupType', path: ['type'] }],
   keyField: 'id',
   optionalFields: ['category', 'symbol', 'type', 'groupType', 'fee', 'balance', 'positionType', 'positionAmount', 'positionBalance'],
-  time: (record) => Number(record['ts']),
   readPage: listCursorPage('id'),
   model: {
     name: 'uta_financial_records',
@@ -99,19 +83,47 @@ export const utaFinancialRecords = defineStream({
     ledger: 'paired',
     columns: [
       accountColumn,
-      text('category', 'The category it was read under (SPOT, MARGIN, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER), or funding for the funding account\'s records.'),
-      text('id', "The record's id (`id`)."),
-      text('symbol', 'The symbol (`symbol`); NULL when empty.'),
-      text('coin', 'The coin that moved (`coin`).'),
-      text('type', 'What moved it (`type`, the "type (financial records)" enumeration of the docs); NULL when absent.'),
-      text('group_type', 'The funding account\'s group of the record (`groupType`: deposit, withdraw, transfer, ...); NULL when absent.'),
-      amount('amount', 'The amount moved (`amount`), as written.'),
-      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
-      amount('balance', 'The balance after the record (`balance`), as written; NULL when absent.'),
-      text('position_type', 'crossed or isolated (`positionType`); NULL when absent.'),
-      amount('position_amount', '`positionAmount` as written; NULL when absent.'),
-      amount('position_balance', '`positionBalance` as written; NULL when absent.'),
-      tsColumn('ts'),
+      text(
+        'category',
+        'The category it was read under (SPOT, MARGIN, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER), or funding for the funding account\'s records.',
+        partition(field('category', optionalText)),
+      ),
+      text('id', "The record's id (`id`).", field('id', idString)),
+      text('symbol', 'The symbol (`symbol`); NULL when empty.', field('symbol', optionalText, { emptyAsNull: true })),
+      text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
+      text(
+        'type',
+        'What moved it (`type`, the "type (financial records)" enumeration of the docs); NULL when absent.',
+        field('type', optionalText, { emptyAsNull: true }),
+      ),
+      text(
+        'group_type',
+        'The funding account\'s group of the record (`groupType`: deposit, withdraw, transfer, ...); NULL when absent.',
+        field('groupType', optionalText, { emptyAsNull: true }),
+      ),
+      amount('amount', 'The amount moved (`amount`), as written.', field('amount', decimalString)),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', optionalDecimalString)),
+      amount(
+        'balance',
+        'The balance after the record (`balance`), as written; NULL when absent.',
+        field('balance', optionalDecimalString),
+      ),
+      text(
+        'position_type',
+        'crossed or isolated (`positionType`); NULL when absent.',
+        field('positionType', optionalText, { emptyAsNull: true }),
+      ),
+      amount(
+        'position_amount',
+        '`positionAmount` as written; NULL when absent.',
+        field('positionAmount', optionalDecimalString),
+      ),
+      amount(
+        'position_balance',
+        '`positionBalance` as written; NULL when absent.',
+        field('positionBalance', optionalDecimalString),
+      ),
+      tsColumn('ts', msString),
     ],
   },
 });

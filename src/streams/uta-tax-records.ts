@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
 import { accountColumn, amount, text, tsColumn } from './model.js';
+import { field, partition } from './source.js';
 import { defineStream, flatArrayPage, type PartitionDef } from './stream.js';
 
 /**
@@ -11,17 +12,8 @@ import { defineStream, flatArrayPage, type PartitionDef } from './stream.js';
  * startTime and endTime required, "The time range between startTime and endTime must not exceed 7 days"; `limit`
  * "Default: 500. Maximum: 500"; `cursor`: "Do not include it for the first query. When querying the second page and
  * subsequent data, use the `id` returned from the previous query". The answer is a flat array, newest first (the
- * docs' example: ids falling), each record id, coin, type, amount, fee, balance, ts.
+ * docs' example: ids falling), each record id, coin, type, amount, fee, balance, ts (each checked beside its column).
  */
-export const utaTaxRecordSchema = z.looseObject({
-  id: idString,
-  coin: z.string(),
-  type: z.string(),
-  amount: decimalString,
-  fee: optionalDecimalString,
-  balance: optionalDecimalString,
-  ts: msString,
-});
 
 /**
  * One partition per bizType, both margin types apart (the endpoint answers crossed when marginType is omitted, as the
@@ -51,10 +43,8 @@ export const utaTaxRecords = defineStream({
   reachDays: 366,
   accountModes: ['uta'],
   cursor: { param: 'cursor', descending: true },
-  schema: utaTaxRecordSchema,
   keyField: 'id',
   optionalFields: ['fee', 'balance'],
-  time: (record) => Number(record['ts']),
   readPage: flatArrayPage('id'),
   model: {
     name: 'uta_tax_records',
@@ -66,14 +56,30 @@ export const utaTaxRecords = defineStream({
     ledger: 'paired',
     columns: [
       accountColumn,
-      text('biz_type', 'The bizType it was read under: SPOT, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER, or MARGIN-crossed and MARGIN-isolated (bizType MARGIN with that marginType).'),
-      text('id', "The record's id (`id`)."),
-      text('coin', 'The coin that moved (`coin`).'),
-      text('type', 'What moved it (`type`, the "Tax type" enumeration of the docs): the type catalog gives its category and sign.'),
-      amount('amount', 'The amount moved (`amount`), as written: the docs\' example writes it signed, negative out.'),
-      amount('fee', 'The fee (`fee`), as written; NULL when absent.'),
-      amount('balance', 'The coin\'s balance after the record (`balance`, "Balance"), as written; NULL when absent.'),
-      tsColumn('ts'),
+      text(
+        'biz_type',
+        'The bizType it was read under: SPOT, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER, or MARGIN-crossed and MARGIN-isolated (bizType MARGIN with that marginType).',
+        partition(),
+      ),
+      text('id', "The record's id (`id`).", field('id', idString)),
+      text('coin', 'The coin that moved (`coin`).', field('coin', z.string())),
+      text(
+        'type',
+        'What moved it (`type`, the "Tax type" enumeration of the docs): the type catalog gives its category and sign.',
+        field('type', z.string()),
+      ),
+      amount(
+        'amount',
+        'The amount moved (`amount`), as written: the docs\' example writes it signed, negative out.',
+        field('amount', decimalString),
+      ),
+      amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', optionalDecimalString)),
+      amount(
+        'balance',
+        'The coin\'s balance after the record (`balance`, "Balance"), as written; NULL when absent.',
+        field('balance', optionalDecimalString),
+      ),
+      tsColumn('ts', msString),
     ],
   },
 });

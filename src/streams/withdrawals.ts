@@ -1,27 +1,8 @@
 import { z } from 'zod';
-import { decimalString, idString, msString } from './fields.js';
+import { decimalString, idString, msString, optionalText } from './fields.js';
 import { accountColumn, amount, instant, text, tsColumn } from './model.js';
+import { field } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
-
-/** docs/platform.md, "Withdrawals and deposits": the record, with `fee` (negative on the live service). */
-export const withdrawalSchema = z.looseObject({
-  orderId: idString,
-  tradeId: z.string().nullish(),
-  coin: z.string(),
-  clientOid: z.string().nullish(),
-  type: z.string().nullish(),
-  dest: z.string().nullish(),
-  size: decimalString,
-  fee: decimalString.nullish(),
-  status: z.string(),
-  fromAddress: z.string().nullish(),
-  toAddress: z.string().nullish(),
-  chain: z.string().nullish(),
-  confirm: z.string().nullish(),
-  tag: z.string().nullish(),
-  cTime: msString,
-  uTime: msString.nullish(),
-});
 
 /** GET /api/v2/spot/wallet/withdrawal-records: 90-day windows, pages of 100, idLessThan = last orderId. */
 export const withdrawals = defineStream({
@@ -34,10 +15,8 @@ export const withdrawals = defineStream({
   ratePerSecond: 10,
   // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
   carriesLots: true,
-  schema: withdrawalSchema,
   keyField: 'orderId',
   optionalFields: ['fee'],
-  time: (record) => Number(record['cTime']),
   readPage: flatArrayPage('orderId'),
   model: {
     name: 'withdrawals',
@@ -47,24 +26,54 @@ export const withdrawals = defineStream({
     keyColumn: 'order_id',
     ledger: 'paired',
     exported: { key: 'order_id' },
+    // The record's fields, each checked beside its column (docs/platform.md, "Withdrawals and deposits": the record, with
+    // `fee`, negative on the live service).
     columns: [
       accountColumn,
-      text('order_id', "The withdrawal's id (`orderId`)."),
-      text('trade_id', 'The chain transaction hash for an on-chain withdrawal, else an internal id (`tradeId`); NULL when empty.'),
-      text('coin', 'The coin withdrawn (`coin`).'),
-      text('client_oid', 'The id the client gave (`clientOid`); NULL when empty.'),
-      text('type', 'withdraw (`type`).'),
-      text('dest', 'on_chain or internal_transfer (`dest`).'),
-      amount('size', 'The amount withdrawn (`size`).'),
-      amount('fee', 'The fee (`fee`, negative on the live service; not in the spec); NULL when absent.'),
-      text('status', 'success, pending, fail, ... (`status`): only success moved money; pending ones are read again until final.'),
-      text('from_address', 'The sending address (`fromAddress`); NULL when empty.'),
-      text('to_address', 'The receiving address (`toAddress`); NULL when empty.'),
-      text('chain', 'The chain (`chain`); NULL when empty.'),
-      text('confirm', 'Confirmations (`confirm`); NULL when empty.'),
-      text('tag', 'The memo or tag (`tag`); NULL when empty.'),
-      instant('u_time', 'When the record last changed (`uTime`).'),
-      tsColumn('cTime'),
+      text('order_id', "The withdrawal's id (`orderId`).", field('orderId', idString)),
+      text(
+        'trade_id',
+        'The chain transaction hash for an on-chain withdrawal, else an internal id (`tradeId`); NULL when empty.',
+        field('tradeId', optionalText, { emptyAsNull: true }),
+      ),
+      text('coin', 'The coin withdrawn (`coin`).', field('coin', z.string())),
+      text(
+        'client_oid',
+        'The id the client gave (`clientOid`); NULL when empty.',
+        field('clientOid', optionalText, { emptyAsNull: true }),
+      ),
+      text('type', 'withdraw (`type`).', field('type', optionalText)),
+      text('dest', 'on_chain or internal_transfer (`dest`).', field('dest', optionalText)),
+      amount('size', 'The amount withdrawn (`size`).', field('size', decimalString)),
+      amount(
+        'fee',
+        'The fee (`fee`, negative on the live service; not in the spec); NULL when absent.',
+        field('fee', decimalString.nullish()),
+      ),
+      text(
+        'status',
+        'success, pending, fail, ... (`status`): only success moved money; pending ones are read again until final.',
+        field('status', z.string()),
+      ),
+      text(
+        'from_address',
+        'The sending address (`fromAddress`); NULL when empty.',
+        field('fromAddress', optionalText, { emptyAsNull: true }),
+      ),
+      text(
+        'to_address',
+        'The receiving address (`toAddress`); NULL when empty.',
+        field('toAddress', optionalText, { emptyAsNull: true }),
+      ),
+      text('chain', 'The chain (`chain`); NULL when empty.', field('chain', optionalText, { emptyAsNull: true })),
+      text(
+        'confirm',
+        'Confirmations (`confirm`); NULL when empty.',
+        field('confirm', optionalText, { emptyAsNull: true }),
+      ),
+      text('tag', 'The memo or tag (`tag`); NULL when empty.', field('tag', optionalText, { emptyAsNull: true })),
+      instant('u_time', 'When the record last changed (`uTime`).', field('uTime', msString.nullish())),
+      tsColumn('cTime', msString),
     ],
   },
 });

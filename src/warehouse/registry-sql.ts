@@ -3,6 +3,8 @@ import { STREAMS } from '../streams/index.js';
 import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
 import { ident, literal } from './quote.js';
+import { header } from './sql-header.js';
+import { typingFile } from './typing-sql.js';
 
 /**
  * The SQL the registry of models makes (docs/adding-a-stream.md): the one place SQL text is written from the
@@ -67,9 +69,15 @@ export function modelsFile(): string {
         )
       : [],
   );
+  const derived = STREAM_MODELS.flatMap((m) => (m.typedAtLoad === undefined ? [] : (m.derived ?? [])));
+  const typedViews = TYPED_AT_LOAD.flatMap((m) => [m.name, ...(m.derived ?? []).map((d) => d.name)]);
+  const creates = [...typedViews, 'lp_booked_streams', 'lp_account_type_sources', 'lp_paired_legs', 'lp_alone_legs'];
+  const legs = LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`);
+  const reads = [...TYPED_AT_LOAD.map((m) => `typed_${m.name}`), ...derived.map((d) => `lp_${d.name}`), ...legs];
   return `${GENERATED}
--- The models of the streams typed at load: views on their typed tables (sql/models/<stream>.sql types the records
+-- The models of the streams typed at load: views on their typed tables (sql/generated/typing.sql types the records
 -- as they load), and the models made from them.
+${header(creates, reads)}
 
 ${views.join('\n\n')}
 
@@ -105,10 +113,13 @@ export function deltaModelsFile(): string {
 SELECT t.* FROM main.typed_${m.name} AS t
 SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = ${literal(m.name)} AND r.source_id = t.key;`,
   );
+  const creates = LEDGER_SOURCES.map((m) => `lp_delta.typed_${m.name}`);
+  const reads = [...LEDGER_SOURCES.map((m) => `typed_${m.name}`), 'lp_delta.rebooked'];
   return `${GENERATED}
 -- The typed rows of the records an incremental transform rebooks (src/transform/incremental.ts), copied into the
 -- schema lp_delta under their tables' own names: with lp_delta first on DuckDB's search path, the legs of
 -- sql/models/, and so the ledger and the checks, read these copies.
+${header(creates, reads)}
 
 ${copies.join('\n\n')}
 `;
@@ -144,6 +155,7 @@ ${sections.join('\n')}`;
 /** Every file `npm run generate` writes, by its path from ledgerpipe's folder. */
 export function generatedFiles(): Record<string, string> {
   return {
+    'sql/generated/typing.sql': typingFile(),
     'sql/generated/models.sql': modelsFile(),
     'sql/generated/delta_models.sql': deltaModelsFile(),
     'docs/tables.md': tablesPage(),

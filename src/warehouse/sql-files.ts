@@ -25,14 +25,17 @@ export async function readSqlFile(name: string): Promise<SqlFile> {
 /** The SQL model of a stream (`models/<stream>.sql`). */
 export const streamModelFile = (stream: string): string => `models/${stream}.sql`;
 
+/** The typing of every stream typed at load, made from the streams' columns (src/warehouse/typing-sql.ts). */
+export const TYPING_FILE = 'generated/typing.sql';
+
 /**
  * The files whose macros a warehouse holds whenever it is open (docs/transform.md): the helpers of
- * `sql/macros/`, then the SQL model of each stream typed at load, whose typing the raw writer runs as records
- * load and whose legs the ledger reads.
+ * `sql/macros/`, the SQL model of each stream typed at load, whose legs the ledger reads, then their typing, which the
+ * raw writer runs as records load (after the models: DuckDB binds a macro's functions when it is made).
  */
 export async function openingFiles(): Promise<SqlFile[]> {
   const typed = TYPED_AT_LOAD.map((m) => readSqlFile(streamModelFile(m.name)));
-  return [...(await readSqlFolder('macros')), ...(await Promise.all(typed))];
+  return [...(await readSqlFolder('macros')), ...(await Promise.all(typed)), await readSqlFile(TYPING_FILE)];
 }
 
 /**

@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
+import { STREAM_MODELS, TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
 import { typedColumns } from '../../src/streams/model.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { declaredStreams, streamIndex } from '../../scripts/stream-index.js';
+import { generatedRegions, withRegion } from '../../src/models/stream-docs.js';
 import { generatedFiles } from '../../src/warehouse/registry-sql.js';
 import { GOLDEN } from '../transform/fixtures.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
@@ -37,9 +39,30 @@ describe('the registry of models', () => {
     }
   });
 
+  it('types the streams made from raw_records into the columns of their models that have a source, in order', async () => {
+    for (const model of STREAM_MODELS.filter((m) => m.typedAtLoad === undefined)) {
+      const sourced = model.columns.filter((c) => c.from !== undefined || c.name === 'account');
+      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(sourced.map((c) => `${c.name} ${c.type}`));
+    }
+  });
+
   it('is what the generated SQL says: npm run generate leaves sql/generated/ as it is', async () => {
     for (const [path, text] of Object.entries(generatedFiles())) {
       expect(await readFile(join(packageRoot(), path), 'utf8'), `${path} is out of date: run npm run generate`).toBe(text);
+    }
+  });
+
+  it('lists every stream its files declare, in src/streams/index.ts: npm run generate leaves it as it is', async () => {
+    const dir = join(packageRoot(), 'src', 'streams');
+    const index = await readFile(join(dir, 'index.ts'), 'utf8');
+    expect(streamIndex(await declaredStreams(dir), index), 'src/streams/index.ts is out of date: run npm run generate').toBe(index);
+  });
+
+  it("holds the docs' tables of the streams, between their markers, to the streams: npm run generate leaves them as they are", async () => {
+    for (const [path, regions] of Object.entries(generatedRegions())) {
+      const text = await readFile(join(packageRoot(), path), 'utf8');
+      const made = Object.entries(regions).reduce((page, [name, content]) => withRegion(page, name, content), text);
+      expect(text, `${path} is out of date: run npm run generate`).toBe(made);
     }
   });
 });

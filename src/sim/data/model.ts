@@ -1,10 +1,31 @@
 import { STREAMS } from '../../streams/index.js';
-import { PAGED_STREAMS, type BeyondClassicStream, type PagedStream, type StreamName, type UtaOnlyStream } from '../../streams/manifest.js';
+import { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream } from '../../streams/manifest.js';
 import { readFor } from '../../streams/stream.js';
 import type { SimMarket } from './markets.js';
 
 /** The record streams the simulator serves: ledgerpipe's own (src/streams/manifest.ts). */
-export { PAGED_STREAMS, type BeyondClassicStream, type PagedStream, type StreamName, type UtaOnlyStream };
+export { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream };
+
+/**
+ * The classic streams the simulator writes records of, each by a generator of its own (dataset.ts, retail/): a classic
+ * stream without one (a stream just added: docs/adding-a-stream.md) has no record in its data sets until it is given one.
+ */
+export const SIM_CLASSIC_STREAMS = [
+  'margin_records',
+  'futures_fills',
+  'withdrawals',
+  'p2p_advertisements',
+  'deposits',
+  'futures_tax_records',
+  'spot_tax_records',
+  'p2p_tax_records',
+] as const satisfies readonly PagedStream[];
+
+/**
+ * The streams the simulator's classic accounts have no record of: a unified account's, those read on request (the
+ * unified account serves its copy project's), and those it has no generator for.
+ */
+export type BeyondClassicStream = Exclude<PagedStream, (typeof SIM_CLASSIC_STREAMS)[number]>;
 
 export type Payload = Record<string, unknown>;
 
@@ -97,13 +118,8 @@ export interface AccountTruth {
  */
 export const UTA_ONLY_STREAMS: readonly UtaOnlyStream[] = STREAMS.filter((s) => s.kind === 'paged' && readFor(s, 'uta') && !readFor(s, 'classic')).map((s) => s.name as UtaOnlyStream);
 
-/**
- * The streams the simulator's classic accounts hold no record of: a unified account's, and those read only where an
- * account's config asks (copy trading: the unified account serves its copy project's).
- */
-export const BEYOND_CLASSIC_STREAMS: readonly BeyondClassicStream[] = STREAMS.filter(
-  (s) => s.kind === 'paged' && ((readFor(s, 'uta') && !readFor(s, 'classic')) || (s as { optIn?: string }).optIn !== undefined),
-).map((s) => s.name as BeyondClassicStream);
+/** The streams the simulator's classic accounts hold no record of (BeyondClassicStream), in the streams' order. */
+export const BEYOND_CLASSIC_STREAMS: readonly BeyondClassicStream[] = PAGED_STREAMS.filter((s): s is BeyondClassicStream => !(SIM_CLASSIC_STREAMS as readonly string[]).includes(s));
 
 /** The streams a classic account of the simulator holds records of. */
 export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter((s) => !(BEYOND_CLASSIC_STREAMS as readonly string[]).includes(s));

@@ -3,6 +3,7 @@ import { DAY_MS } from '../data/model.js';
 import { checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
+import { pagedFacts } from './stream-facts.js';
 
 const FILTERS = ['coin', 'fiat', 'advNo'] as const;
 
@@ -13,19 +14,20 @@ const FILTERS = ['coin', 'fiat', 'advNo'] as const;
  * cap since 2024-08-28; the spec says default 100); newest first by creation time; `{advList, minAdvId}`.
  */
 export function advListEndpoint(partitions: ReadonlyMap<string, PartitionIndex>): Endpoint {
+  const facts = pagedFacts('p2p_advertisements');
   return {
-    path: '/api/v2/p2p/advList',
+    path: facts.path,
     signed: true,
-    rate: 10,
+    rate: facts.rate,
     handle({ params, moved }) {
       const startTime = params.time('startTime', true);
-      const endTime = params.time('endTime', false) ?? startTime + 90 * DAY_MS;
-      checkWindow(startTime, endTime, 90, 'exceed');
+      const endTime = params.time('endTime', false) ?? startTime + facts.windowDays * DAY_MS;
+      checkWindow(startTime, endTime, facts.windowDays, 'exceed');
       const side = params.required('side');
       const status = params.required('status');
       const index = partitions.get(`${side}:${status}`);
       if (index === undefined) throw badParam(partitions.has(`buy:${status}`) ? 'side' : 'status');
-      const limit = params.limit(20, 20);
+      const limit = params.limit(facts.pageMax, facts.pageMax);
       const idLessThan = params.id('idLessThan');
       const wanted = FILTERS.flatMap((name) => {
         const value = params.optional(name);

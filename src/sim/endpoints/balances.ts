@@ -3,6 +3,7 @@ import { balancesAt, keyFrom, PLACES, type AccountType } from '../data/accounts.
 import { formatUnits } from '../data/decimal.js';
 import type { Dataset, Payload } from '../data/model.js';
 import type { Endpoint } from './endpoint.js';
+import { partFacts } from './stream-facts.js';
 
 type Row = { asset: string; symbol: string; units: bigint };
 type Rows = (t: AccountType) => Row[];
@@ -71,22 +72,23 @@ export function balanceEndpoints(dataset: Dataset, options: { unavailable?: read
     (['usdt_futures', 'coin_futures', 'usdc_futures'] as const).map((t) => [`${t.split('_')[0]?.toUpperCase()}-FUTURES`, answer(t, (of) => futuresRows(of(t)))]),
   );
   const bots: Record<string, Handle> = Object.fromEntries(['spot', 'futures'].map((b) => [b, answer('bots', (of) => botRows(of('bots'), b))]));
-  const signed = (path: string, handle: Endpoint['handle']): Endpoint => ({ path, signed: true, rate: 10, handle });
+  // Each account type's endpoint as the stream asset_balances reads it (its part of that name): path and rate.
+  const signed = (part: string, handle: Endpoint['handle']): Endpoint => ({ ...partFacts('asset_balances', part), signed: true, handle });
   return [
-    signed('/api/v2/spot/account/assets', answer('spot', (of) => spotRows(of('spot'), time))),
-    signed('/api/v2/mix/account/accounts', ({ params, now }) => {
+    signed('spot', answer('spot', (of) => spotRows(of('spot'), time))),
+    signed('usdt_futures', ({ params, now }) => {
       const handle = futures[params.required('productType').toUpperCase()];
       if (handle === undefined) throw new SimApiError(400, '40019', 'Parameter productType error');
       return handle({ now });
     }),
-    signed('/api/v2/margin/crossed/account/assets', answer('margin_crossed', (of) => marginRows(false, of('margin_crossed'), time))),
-    signed('/api/v2/margin/isolated/account/assets', answer('margin_isolated', (of) => marginRows(true, of('margin_isolated'), time))),
-    signed('/api/v2/earn/account/assets', answer('earn', (of) => of('earn').filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, amount: text(r.units) })))),
+    signed('margin_crossed', answer('margin_crossed', (of) => marginRows(false, of('margin_crossed'), time))),
+    signed('margin_isolated', answer('margin_isolated', (of) => marginRows(true, of('margin_isolated'), time))),
+    signed('earn', answer('earn', (of) => of('earn').filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, amount: text(r.units) })))),
     signed(
-      '/api/v2/account/funding-assets',
+      'funding',
       answer('funding', (of) => of('funding').filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, available: text(r.units), frozen: '', usdtValue: text(r.units) }))),
     ),
-    signed('/api/v2/account/bot-assets', ({ params, now }) => (bots[params.optional('accountType') ?? 'spot'] ?? (bots['spot'] as Handle))({ now })),
+    signed('bots', ({ params, now }) => (bots[params.optional('accountType') ?? 'spot'] ?? (bots['spot'] as Handle))({ now })),
   ];
 }
 

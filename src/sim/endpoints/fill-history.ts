@@ -3,6 +3,7 @@ import { badParam } from '../api-error.js';
 import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
+import { pagedFacts } from './stream-facts.js';
 
 const DEMO_PRODUCT_TYPES = new Set(['SUSDT-FUTURES', 'SCOIN-FUTURES', 'SUSDC-FUTURES']);
 const WEEK_MS = 7 * DAY_MS;
@@ -15,10 +16,11 @@ const WEEK_MS = 7 * DAY_MS;
  * before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
 export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, reach: { depthDays?: number | undefined } = {}): Endpoint {
+  const facts = pagedFacts('futures_fills');
   return {
-    path: '/api/v2/mix/order/fill-history',
+    path: facts.path,
     signed: true,
-    rate: 10,
+    rate: facts.rate,
     handle({ params, now, moved, emptyAsNull }) {
       // The example requests write product types in lower case; the live service accepts both.
       const productType = params.required('productType').toUpperCase();
@@ -28,9 +30,9 @@ export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionInd
       const end = params.time('endTime', false);
       const endTime = end ?? (start === undefined ? now : start + WEEK_MS);
       const startTime = start ?? endTime - WEEK_MS;
-      checkWindow(startTime, endTime, 7, 'interval');
+      checkWindow(startTime, endTime, facts.windowDays, 'interval');
       checkDepth(startTime, now, reach.depthDays);
-      const limit = params.limit(100, 100);
+      const limit = params.limit(100, facts.pageMax);
       const idLessThan = params.id('idLessThan');
       const symbol = params.optional('symbol');
       const orderId = params.optional('orderId');

@@ -2,6 +2,7 @@ import { badParam } from '../api-error.js';
 import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
+import { pagedFacts } from './stream-facts.js';
 
 /**
  * GET /api/v2/tax/margin-record (spec section 18): flat array, newest first, idLessThan = last id.
@@ -10,10 +11,11 @@ import { recordsJson, type Endpoint } from './endpoint.js';
  * window that starts more than `depthDays` before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
 export function marginRecordEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, windowDays: number, reach: { depthDays?: number | undefined } = {}): Endpoint {
+  const facts = pagedFacts('margin_records');
   return {
-    path: '/api/v2/tax/margin-record',
+    path: facts.path,
     signed: true,
-    rate: 1,
+    rate: facts.rate,
     handle({ params, now, moved }) {
       const marginType = params.optional('marginType') ?? 'crossed';
       const index = partitions.get(marginType);
@@ -22,7 +24,7 @@ export function marginRecordEndpoint(partitions: ReadonlyMap<string, PartitionIn
       const endTime = params.time('endTime', true);
       checkWindow(startTime, endTime, windowDays, 'interval');
       checkDepth(startTime, now, reach.depthDays);
-      const limit = params.limit(500, 500);
+      const limit = params.limit(500, facts.pageMax);
       const idLessThan = params.id('idLessThan');
       const coin = params.optional('coin');
       const page = index.page({

@@ -2,14 +2,12 @@ import { badParam } from '../api-error.js';
 import { checkDepth, checkWindow, type WindowStyle } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
+import type { EndpointFacts } from './stream-facts.js';
 
-export interface RecordListSpec {
-  path: string;
-  rate: number;
-  windowDays: number;
+/** An endpoint's facts (its stream's: stream-facts.ts), and how it reads what it is asked. */
+export interface RecordListSpec extends EndpointFacts {
   style: WindowStyle;
   pageDefault: number;
-  pageMax: number;
   /** The parameter that selects a partition, when the endpoint has partitions; it is then required. */
   partitionParam?: string;
   /** Optional equality filters: query parameter -> record field. */
@@ -53,6 +51,3 @@ export function recordListEndpoint(spec: RecordListSpec, partitions: ReadonlyMap
     },
   };
 }
-
-/** The live tax-record endpoints document a 30-day window (the spec's margin records say 366). */
-export const TAX_WINDOW_DAYS = 30;

@@ -2,11 +2,12 @@ import { badParam } from '../api-error.js';
 import type { Payload } from '../data/model.js';
 import type { Params } from '../params.js';
 import type { Endpoint } from './endpoint.js';
+import { partFacts } from './stream-facts.js';
 
 /** GET /api/v2/account/all-account-balance (spec section 10): signed, 1/s, no parameters. */
 export function allAccountBalanceEndpoint(balances: readonly Payload[]): Endpoint {
   const json = JSON.stringify(balances);
-  return { path: '/api/v2/account/all-account-balance', signed: true, rate: 1, handle: () => json };
+  return { ...partFacts('account_balances', ''), signed: true, handle: () => json };
 }
 
 /** GET /api/v2/public/time: unsigned; the clock clients sign against (docs/platform.md, "Requests and signing"). */

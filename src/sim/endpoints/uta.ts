@@ -6,6 +6,7 @@ import { createRng } from '../data/rng.js';
 import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
+import { pagedFacts, partFacts } from './stream-facts.js';
 
 /**
  * The v3 endpoints of a unified account (docs/unified-accounts.md; docs/simulator.md, "A unified account"), each as its
@@ -43,10 +44,11 @@ function cursorPage(index: PartitionIndex, q: { startTime: number; endTime: numb
  * previous page; 1/s; a flat array, newest first.
  */
 export function utaTaxRecordsEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, options: { depthDays: number | undefined }): Endpoint {
+  const facts = pagedFacts('uta_tax_records');
   return {
-    path: '/api/v3/tax/records',
+    path: facts.path,
     signed: true,
-    rate: 1,
+    rate: facts.rate,
     handle({ params, now }) {
       const bizType = params.required('bizType').toUpperCase();
       const name = bizType === 'MARGIN' ? `MARGIN-${params.optional('marginType') ?? 'crossed'}` : bizType;
@@ -54,9 +56,9 @@ export function utaTaxRecordsEndpoint(partitions: ReadonlyMap<string, PartitionI
       if (index === undefined) throw badParam(bizType === 'MARGIN' ? 'marginType' : 'bizType');
       const startTime = params.time('startTime', true);
       const endTime = params.time('endTime', true);
-      checkWindow(startTime, endTime, 7, 'interval');
+      checkWindow(startTime, endTime, facts.windowDays, 'interval');
       checkDepth(startTime, now, options.depthDays);
-      const limit = params.limit(500, 500);
+      const limit = params.limit(500, facts.pageMax);
       return recordsJson(index, cursorPage(index, { startTime, endTime, limit, cursor: params.id('cursor') }), true);
     },
   };
@@ -68,21 +70,22 @@ export function utaTaxRecordsEndpoint(partitions: ReadonlyMap<string, PartitionI
  * (required; 20/s); the funding account's none (10/s, its rate not being in the mirror).
  */
 export function utaFinancialRecordsEndpoints(partitions: ReadonlyMap<string, PartitionIndex>, options: { depthDays: number | undefined }): Endpoint[] {
+  const [unified, funding] = [pagedFacts('uta_financial_records'), pagedFacts('uta_financial_records', 'funding')];
   const serve = (index: PartitionIndex, params: Parameters<Endpoint['handle']>[0]['params'], now: number): string => {
     const startTime = params.time('startTime', true);
     const endTime = params.time('endTime', true);
-    checkWindow(startTime, endTime, 30, 'interval');
+    checkWindow(startTime, endTime, unified.windowDays, 'interval');
     checkDepth(startTime, now, options.depthDays);
-    const limit = params.limit(100, 100);
+    const limit = params.limit(unified.pageMax, unified.pageMax);
     const page = cursorPage(index, { startTime, endTime, limit, cursor: params.id('cursor') });
     const last = page.length === 0 ? '' : index.recordAt(page[page.length - 1] as number).id;
     return `{"list":${recordsJson(index, page, true)},"cursor":${JSON.stringify(last)}}`;
   };
   return [
     {
-      path: '/api/v3/account/financial-records',
+      path: unified.path,
       signed: true,
-      rate: 20,
+      rate: unified.rate,
       handle({ params, now }) {
         const index = partitions.get(params.required('category').toUpperCase());
         if (index === undefined || index.name === 'funding') throw badParam('category');
@@ -90,9 +93,9 @@ export function utaFinancialRecordsEndpoints(partitions: ReadonlyMap<string, Par
       },
     },
     {
-      path: '/api/v3/account/funding-financial-records',
+      path: funding.path,
       signed: true,
-      rate: 10,
+      rate: funding.rate,
       handle({ params, now }) {
         return serve(partitions.get('funding') as PartitionIndex, params, now);
       },
@@ -112,11 +115,12 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
       .map(([k, units]) => ({ ...keyFrom(k), units }))
       .filter((r) => r.accountType === accountType && r.units !== 0n)
       .sort((a, b) => (a.asset < b.asset ? -1 : 1));
+  const assets = partFacts('asset_balances', 'unified', 'uta');
+  const fundingAssets = partFacts('asset_balances', 'funding', 'uta');
   return [
     {
-      path: '/api/v3/account/assets',
+      ...assets,
       signed: true,
-      rate: 20,
       handle: ({ now }) =>
         JSON.stringify({
           accountEquity: '0', usdtEquity: '0', btcEquity: '0', unrealisedPnl: '0', usdtUnrealisedPnl: '0', btcUnrealizedPnl: '0', effEquity: '0', mmr: '0', imr: '0', mgnRatio: '0', positionMgnRatio: '0',
@@ -124,9 +128,8 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
         }),
     },
     {
-      path: '/api/v3/account/funding-assets',
+      ...fundingAssets,
       signed: true,
-      rate: 20,
       handle: ({ now }) => JSON.stringify(rows(now, 'funding').map((r) => ({ coin: r.asset, available: text(r.units), frozen: '0', balance: text(r.units) }))),
     },
   ];
@@ -151,29 +154,29 @@ export function copyEndpoints(dataset: Dataset, partitions: { transfers: Readonl
     if (index === undefined) throw badParam('projectId');
     return index;
   };
+  const [transfers, shares] = [pagedFacts('copy_transfers'), pagedFacts('copy_profit_shares')];
   return [
     {
-      path: '/api/v3/copy/futures/copy-transfer-record',
+      path: transfers.path,
       signed: true,
-      rate: 1,
-      handle: ({ params }) => listPage(project(params, partitions.transfers), { startTime: 0, endTime: Number.MAX_SAFE_INTEGER, limit: params.limit(20, 100), cursor: params.id('cursor') }),
+      rate: transfers.rate,
+      handle: ({ params }) => listPage(project(params, partitions.transfers), { startTime: 0, endTime: Number.MAX_SAFE_INTEGER, limit: params.limit(20, transfers.pageMax), cursor: params.id('cursor') }),
     },
     {
-      path: '/api/v3/copy/futures/copy-profit-details',
+      path: shares.path,
       signed: true,
-      rate: 1,
+      rate: shares.rate,
       handle: ({ params }) =>
         listPage(project(params, partitions.shares), {
           startTime: params.time('startTime', false) ?? 0,
           endTime: params.time('endTime', false) ?? Number.MAX_SAFE_INTEGER,
-          limit: params.limit(20, 100),
+          limit: params.limit(20, shares.pageMax),
           cursor: params.id('cursor'),
         }),
     },
     {
-      path: '/api/v3/copy/futures/current-copy',
+      ...partFacts('asset_balances', 'copy', 'uta'),
       signed: true,
-      rate: 1,
       handle: ({ params, now }) => {
         const id = params.required('projectId');
         if (!partitions.transfers.has(id)) throw badParam('projectId');
@@ -191,10 +194,11 @@ export function copyEndpoints(dataset: Dataset, partitions: { transfers: Readonl
  * (copytrading/error-code/restapi.md). 5/s.
  */
 export function leadTraderEndpoint(): Endpoint {
+  const facts = pagedFacts('lead_trader_profits');
   return {
-    path: '/api/v2/copy/mix-trader/profit-history-details',
+    path: facts.path,
     signed: true,
-    rate: 5,
+    rate: facts.rate,
     handle: () => {
       throw new SimApiError(400, '40732', 'Not currently a trader');
     },
@@ -209,7 +213,7 @@ export function leadTraderEndpoint(): Endpoint {
 export function loanEndpoints(dataset: Dataset): { classic: Endpoint; unified: Endpoint } {
   const json = JSON.stringify(dataset.openLoans ?? []);
   return {
-    classic: { path: '/api/v2/earn/loan/ongoing-orders', signed: true, rate: 10, handle: () => json },
-    unified: { path: '/api/v3/loan/borrow-ongoing', signed: true, rate: 10, handle: () => json },
+    classic: { ...partFacts('loans', 'crypto_loans'), signed: true, handle: () => json },
+    unified: { ...partFacts('loans', 'crypto_loans', 'uta'), signed: true, handle: () => json },
   };
 }

@@ -1,6 +1,7 @@
 import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';
+import { pagedFacts } from './stream-facts.js';
 
 /**
  * GET /api/v2/spot/wallet/withdrawal-records (spec section 8): startTime and endTime required, at most 90
@@ -8,16 +9,17 @@ import { recordsJson, type Endpoint } from './endpoint.js';
  * starts more than `depthDays` before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
 export function withdrawalRecordsEndpoint(index: PartitionIndex, reach: { depthDays?: number | undefined } = {}): Endpoint {
+  const facts = pagedFacts('withdrawals');
   return {
-    path: '/api/v2/spot/wallet/withdrawal-records',
+    path: facts.path,
     signed: true,
-    rate: 10,
+    rate: facts.rate,
     handle({ params, now, moved }) {
       const startTime = params.time('startTime', true);
       const endTime = params.time('endTime', true);
-      checkWindow(startTime, endTime, 90, 'exceed');
+      checkWindow(startTime, endTime, facts.windowDays, 'exceed');
       checkDepth(startTime, now, reach.depthDays);
-      const limit = params.limit(20, 100);
+      const limit = params.limit(20, facts.pageMax);
       const idLessThan = params.id('idLessThan');
       const coin = params.optional('coin');
       const clientOid = params.optional('clientOid');
