@@ -241,9 +241,11 @@ describe('a hostile server, through the CLI', () => {
   });
 
   it('says the failure that came first when two accounts fail, not the first account\'s', async () => {
-    // alice, first in the config, is refused late; bob at once. The run stops for bob's failure.
+    // alice, first in the config, is refused late; bob at once. The run stops for bob's failure. Late is 3 s: each
+    // account's questions before its streams (its opening, its kind) are retried with a random back-off of up to
+    // about 750 ms a try, unscaled by --rate-scale, and with 400 ms bob's could end after alice's refusal.
     const refuse = (code: string, msg: string, delayMs: number): HostileHandler => () => ({ status: 400, body: { code, msg, data: null }, delayMs });
-    const late = await startHostile({ '/api/v2/tax/p2p-record': refuse('40009', 'sign signature error', 400) });
+    const late = await startHostile({ '/api/v2/tax/p2p-record': refuse('40009', 'sign signature error', 3000) });
     const early = await startHostile({ '/api/v2/tax/p2p-record': refuse('40006', 'Invalid ACCESS_KEY', 0) });
     const fine = await startHostile({});
     servers.push(late, early, fine);
