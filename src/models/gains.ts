@@ -85,7 +85,7 @@ export const ledgerChanges: Model = {
     'Where the ledger\'s rows or their values changed since the gains last read them, noted by the transform and the prices stage and emptied once the gains take them in (sql/warehouse/016_gains_kept.sql; docs/gains.md, "Kept, not recomputed").',
   columns: [
     instant('since', 'The earliest instant changed; NULL for the whole ledger (made whole).'),
-    text('what', 'What changed, in words: 'the whole ledger made again', rows booked again that differ, 'candles new or changed'.'),
+    text('what', "What changed, in words: 'the whole ledger made again', rows booked again that differ, 'candles new or changed'."),
   ],
 };
 
