@@ -10,6 +10,9 @@
 -- The two value columns are each side's value in the --fiat currency, which must be the CoinTracking account's
 -- currency (sql/values/40_tax_row_values.sql; docs/values.md): empty without --fiat or without a price,
 -- and CoinTracking then prices the row itself.
+-- creates: -
+-- reads: lp_csv_text, lp_decimal_text, lp_export_tax_rows, lp_export_tax_values
+-- params: -
 SELECT
   lp_csv_text(cointracking_type)                                         AS "Type",
   coalesce(lp_decimal_text(cointracking_buy), '')                        AS "Buy Amount",

@@ -4,6 +4,9 @@
 -- fees added to it) rounded to cents, and the gain (column h) their difference. No adjustment is computed
 -- (columns f and g are empty). Withdrawals are not disposals and are left out. Amounts are in the unit column's
 -- currency: the form wants USD, so run with --fiat USD.
+-- creates: -
+-- reads: disposals
+-- params: lp_account, lp_from, lp_to
 SELECT
   CASE WHEN term = 'long' THEN 'II' ELSE 'I' END AS part,
   rtrim(rtrim(CAST(quantity AS VARCHAR), '0'), '.') || ' ' || asset AS description,

@@ -11,6 +11,9 @@
 -- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 -- Net Worth is the row's value in the --fiat currency (sql/values/40_tax_row_values.sql; docs/values.md):
 -- empty without --fiat or without a price, and Koinly then prices the row itself.
+-- creates: -
+-- reads: lp_csv_text, lp_decimal_text, lp_export_tax_rows, lp_export_tax_values
+-- params: -
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
   lp_decimal_text(koinly_sent)                                          AS "Sent Amount",

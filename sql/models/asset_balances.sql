@@ -13,6 +13,9 @@
 --   unified (a unified account): balance ("Coin balance"; equity may hold unrealized PnL, as a futures account's does).
 --     The funding account of a unified account follows the funding rule (its docs' example: balance = available + frozen).
 --   copy (a follower's copy-trading project): estValue, its value with unrealized PnL (no record explains its trading).
+-- creates: asset_balances
+-- reads: lp_amount, raw_records
+-- params: -
 CREATE OR REPLACE TABLE asset_balances AS
 WITH source AS (
   SELECT account, partition AS account_type, key, ts, payload,

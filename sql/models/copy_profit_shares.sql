@@ -1,6 +1,9 @@
 -- copy_profit_shares: GET /api/v3/copy/futures/copy-profit-details, a follower's profit-share settlements per copy-trading
 -- project (src/streams/copy-trading.ts holds its columns and their meaning; docs/unified-accounts.md, "Copy trading").
 -- Its macros are made when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_copy_profit_shares, lp_legs_copy_profit_shares
+-- reads: lp_amount, typed_copy_profit_shares
+-- params: -
 
 -- Typed at load: one row per settlement, renamed and cast; its key (the settlement time: it has no id) kept too.
 CREATE OR REPLACE MACRO lp_type_copy_profit_shares(src) AS TABLE

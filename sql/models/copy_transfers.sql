@@ -1,6 +1,9 @@
 -- copy_transfers: GET /api/v3/copy/futures/copy-transfer-record, a follower's transfers into and out of a copy-trading
 -- project's account (src/streams/copy-trading.ts holds its columns and their meaning; docs/unified-accounts.md, "Copy
 -- trading"). Its macros are made when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_copy_transfers, lp_legs_copy_transfers
+-- reads: lp_amount, typed_copy_transfers
+-- params: -
 
 -- Typed at load: one row per transfer, renamed and cast; its key (time, sides, coin, amount: it has no id) kept too.
 CREATE OR REPLACE MACRO lp_type_copy_transfers(src) AS TABLE

@@ -1,5 +1,8 @@
 -- deposits: GET /api/v2/spot/wallet/deposit-records (src/streams/deposits.ts holds its columns and their meaning).
 -- Its macros are made when the warehouse opens; the view deposits is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_deposits, lp_legs_deposits
+-- reads: lp_amount, lp_ms, lp_transfer_note, lp_transfer_reference, typed_deposits
+-- params: -
 
 -- Typed at load: one row per deposit, renamed and cast.
 CREATE OR REPLACE MACRO lp_type_deposits(src) AS TABLE

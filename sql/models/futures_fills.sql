@@ -1,6 +1,9 @@
 -- futures_fills: GET /api/v2/mix/order/fill-history (src/streams/futures-fills.ts holds its columns and their
 -- meaning). Created when the warehouse opens; the views futures_fills and futures_fill_fees are made by the
 -- transform (sql/generated/models.sql).
+-- creates: lp_type_futures_fills, lp_futures_fill_fees, lp_legs_futures_fills
+-- reads: lp_amount, lp_fee_detail, lp_futures_account_type, typed_futures_fills
+-- params: -
 
 -- Typed at load: one row per fill, renamed and cast.
 -- margin_coin: the fill's marginCoin when present, else USDT for USDT-FUTURES, USDC for USDC-FUTURES and

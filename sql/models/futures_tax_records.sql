@@ -1,5 +1,8 @@
 -- futures_tax_records: GET /api/v2/tax/future-record (src/streams/tax-records.ts holds its columns and their
 -- meaning). Created when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_futures_tax_records, lp_legs_futures_tax_records
+-- reads: lp_amount, lp_futures_account_type, typed_futures_tax_records
+-- params: -
 
 -- Typed at load: one row per record (funding fees, closes, liquidations, settlements), renamed and cast;
 -- product_type from the partition.

@@ -1,6 +1,9 @@
 -- lead_trader_profits: GET /api/v2/copy/mix-trader/profit-history-details, a lead trader's profit shares received
 -- (src/streams/copy-trading.ts holds its columns and their meaning; docs/unified-accounts.md, "Copy trading"). Its
 -- macros are made when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_lead_trader_profits, lp_legs_lead_trader_profits
+-- reads: lp_amount, typed_lead_trader_profits
+-- params: -
 
 -- Typed at load: one row per share, renamed and cast.
 CREATE OR REPLACE MACRO lp_type_lead_trader_profits(src) AS TABLE

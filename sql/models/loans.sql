@@ -1,6 +1,9 @@
 -- loans: the open crypto loans as of each run (src/streams/loans.ts holds the columns and their meaning;
 -- docs/completeness.md, "Open loans"). A table the transform makes from raw_records when a snapshot was taken since
 -- the last. A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
+-- creates: loans
+-- reads: lp_amount, lp_ms, raw_records
+-- params: -
 CREATE OR REPLACE TABLE loans AS
 WITH source AS (
   SELECT account, key, ts, payload,

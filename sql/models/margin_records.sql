@@ -1,6 +1,9 @@
 -- margin_records: GET /api/v2/tax/margin-record (src/streams/margin-records.ts holds its columns and their meaning).
 -- Its macros are made when the warehouse opens; the view margin_records on typed_margin_records is made by the transform
 -- (sql/generated/models.sql).
+-- creates: lp_type_margin_records, lp_legs_margin_records
+-- reads: lp_amount, typed_margin_records
+-- params: -
 
 -- Typed at load (docs/transform.md): one row per record, renamed and cast, from any relation with
 -- raw_records' columns. The raw writer runs it over each batch as it is committed, the transform over raw_records

@@ -5,6 +5,9 @@
 -- under more than one: the last fetched is kept.
 -- The docs' field table spells the update time uTime, their example utime: either is read. DuckDB matches
 -- struct fields without regard to case, so the second spelling is read from the JSON by its own path.
+-- creates: p2p_advertisements
+-- reads: lp_amount, lp_ms, raw_records
+-- params: -
 CREATE OR REPLACE TABLE p2p_advertisements AS
 WITH latest AS (
   SELECT account, ts, payload

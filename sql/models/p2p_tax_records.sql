@@ -1,5 +1,8 @@
 -- p2p_tax_records: GET /api/v2/tax/p2p-record (src/streams/tax-records.ts holds its columns and their meaning).
 -- Its macros are made when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_p2p_tax_records, lp_legs_p2p_tax_records
+-- reads: lp_amount, typed_p2p_tax_records
+-- params: -
 
 -- Typed at load: one row per record, renamed and cast. The amount moved is in `balance` in the newest docs'
 -- example and in `total` in earlier docs and SDK types (docs/platform.md): both are kept under their names, and

@@ -1,5 +1,8 @@
 -- spot_tax_records: GET /api/v2/tax/spot-record (src/streams/tax-records.ts holds its columns and their meaning).
 -- Its macros are made when the warehouse opens; the view is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_spot_tax_records, lp_legs_spot_tax_records
+-- reads: lp_amount, typed_spot_tax_records
+-- params: -
 
 -- Typed at load: one row per record, renamed and cast.
 CREATE OR REPLACE MACRO lp_type_spot_tax_records(src) AS TABLE

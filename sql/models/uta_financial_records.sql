@@ -2,6 +2,9 @@
 -- the funding account's GET /api/v3/account/funding-financial-records (src/streams/uta-financial-records.ts holds its
 -- columns and their meaning; docs/unified-accounts.md). Its macros are made when the warehouse opens; the view is made
 -- by the transform (sql/generated/models.sql).
+-- creates: lp_type_uta_financial_records, lp_legs_uta_financial_records
+-- reads: lp_amount, typed_uta_financial_records
+-- params: -
 
 -- Typed at load: one row per record, renamed and cast.
 CREATE OR REPLACE MACRO lp_type_uta_financial_records(src) AS TABLE

@@ -1,6 +1,9 @@
 -- uta_tax_records: GET /api/v3/tax/records, a unified account's tax records (src/streams/uta-tax-records.ts holds its
 -- columns and their meaning; docs/unified-accounts.md). Its macros are made when the warehouse opens; the view is made by
 -- the transform (sql/generated/models.sql).
+-- creates: lp_type_uta_tax_records, lp_legs_uta_tax_records
+-- reads: lp_amount, typed_uta_tax_records
+-- params: -
 
 -- Typed at load: one row per record, renamed and cast.
 CREATE OR REPLACE MACRO lp_type_uta_tax_records(src) AS TABLE

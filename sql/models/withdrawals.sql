@@ -1,5 +1,8 @@
 -- withdrawals: GET /api/v2/spot/wallet/withdrawal-records (src/streams/withdrawals.ts holds its columns and their
 -- meaning). Created when the warehouse opens; the view withdrawals is made by the transform (sql/generated/models.sql).
+-- creates: lp_type_withdrawals, lp_legs_withdrawals
+-- reads: lp_amount, lp_ms, lp_transfer_note, lp_transfer_reference, typed_withdrawals
+-- params: -
 
 -- Typed at load: one row per withdrawal, renamed and cast. A changed status replaces the row, as it replaces the
 -- raw record. fee is not in the spec's field table; the live service sends it, negative (docs/platform.md,

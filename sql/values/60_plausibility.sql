@@ -6,6 +6,9 @@
 --   income_above_holdings   interest earned above the balance of the asset that earned it, just before it (the
 --                           ledger's own running total of the asset, every account type, from its first row);
 --   refund_above_fees       a fee refund above the fees the account paid in the year (366 days) before it (USDT).
+-- creates: plausibility
+-- reads: lp_ledger_valued_rows
+-- params: -
 CREATE OR REPLACE VIEW plausibility AS
 WITH valued AS (
   SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows()
