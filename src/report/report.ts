@@ -1,16 +1,17 @@
+import { VARCHAR } from '@duckdb/node-api';
 import { writeFile } from 'node:fs/promises';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { Completeness } from '../warehouse/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
-import { readSqlFile } from '../warehouse/sql-files.js';
+import { runModel, withParams } from '../warehouse/sql-graph.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
 import { literal } from '../warehouse/quote.js';
 import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTzSql } from '../warehouse/time-values.js';
+import { timestampTz, timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection, readHoldingsAtEnds, residualsSection } from './completeness.js';
@@ -105,13 +106,8 @@ const REPORT_ROWS = 'lp_report_rows';
 export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }): Promise<void> {
   const { range, account } = content;
   const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND l.account = ${literal(account)}`}`;
-  const rowsFile = await readSqlFile('report/rows.sql');
-  await warehouse.exclusive(async (c) => {
-    await c.run(`SET VARIABLE lp_from = ${timestampTzSql(range.start)}`);
-    await c.run(`SET VARIABLE lp_to = ${timestampTzSql(range.end)}`);
-    await c.run(`SET VARIABLE lp_account = ${account === undefined ? 'NULL' : literal(account)}`);
-    await c.run(rowsFile.text);
-  });
+  const params = { lp_from: timestampTz(range.start), lp_to: timestampTz(range.end), lp_account: { value: account ?? null, type: VARCHAR } };
+  await warehouse.exclusive((c) => withParams(c, params, () => runModel(c, 'report/rows.sql')));
   try {
     await writeReportOf(warehouse, path, content, where);
   } finally {

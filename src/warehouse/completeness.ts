@@ -1,11 +1,12 @@
-import { readSqlFile } from './sql-files.js';
+import { LIST, listValue, TIMESTAMPTZ } from '@duckdb/node-api';
+import { runModel, withParams } from './sql-graph.js';
 import { hasTables } from './tables.js';
-import { timestampTzSql } from './time-values.js';
+import { timestampTz, timestampTzSql } from './time-values.js';
 import type { Window } from '../time/window.js';
+import type { Warehouse } from './warehouse.js';
 
 /** The file that makes holding_quantities. */
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';
-import type { Warehouse } from './warehouse.js';
 
 /**
  * What proves an account's export complete, or shows where it is not (sql/completeness/; docs/completeness.md, "Completeness"):
@@ -246,15 +247,8 @@ export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly 
   const list = instants.map(timestampTzSql).join(', ');
   const [held] = await rows(warehouse, `SELECT count(DISTINCT as_of) AS n FROM holding_quantities WHERE as_of IN (${list})`, undefined);
   if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
-  const file = await readSqlFile(HOLDINGS_FILE);
-  await warehouse.exclusive(async (c) => {
-    await c.run(`SET VARIABLE lp_holding_instants = [${list}]`);
-    try {
-      await c.run(file.text);
-    } finally {
-      await c.run('RESET VARIABLE lp_holding_instants');
-    }
-  });
+  const asked = { lp_holding_instants: { value: listValue(instants.map(timestampTz)), type: LIST(TIMESTAMPTZ) } };
+  await warehouse.exclusive((c) => withParams(c, asked, () => runModel(c, HOLDINGS_FILE)));
 }
 
 /** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSqlFile, runSqlFile } from '../../src/warehouse/sql-files.js';
+import { runModel } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
@@ -21,7 +21,7 @@ async function plausibility(ledger: readonly Row[]): Promise<Record<string, stri
     await c.run('INSERT INTO golden VALUES (\'default\', $1, $2::TIMESTAMPTZ, $3, $4::DECIMAL(38,18), $5, $6, $7, $8::DECIMAL(38,18), $9)', [entry, ts, asset, amount, source, sourceId, taxClass, value, group ?? null] as never);
   }
   await c.run('CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden');
-  await runSqlFile(c, await readSqlFile('values/60_plausibility.sql'));
+  await runModel(c, 'values/60_plausibility.sql');
   return rows(warehouse, "SELECT source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with FROM plausibility ORDER BY ts, source_id");
 }
 
