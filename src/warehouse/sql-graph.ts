@@ -118,7 +118,7 @@ const MIGRATIONS = 'warehouse/';
  * free to go, a folder's before the next's, so that the graph's order reads as the pipeline does. A folder not
  * listed here is refused.
  */
-const FOLDERS = ['load', 'warehouse', 'macros', 'seeds', 'models', 'generated', 'prices', 'ledger', 'checks', 'completeness', 'incremental', 'values', 'gains', 'gains-tables', 'gains-kept', 'exports', 'report', 'books'];
+const FOLDERS = ['load', 'warehouse', 'macros', 'seeds', 'models', 'generated', 'prices', 'ledger', 'checks', 'completeness', 'incremental', 'values', 'gains', 'gains-tables', 'gains-kept', 'exports', 'report', 'reads', 'books'];
 
 /**
  * The files in the order they may run: each after the files that create what it reads. Migrations keep their
