@@ -1,0 +1,9 @@
+-- The movements of [lp_from, lp_to) the view plausibility lists for review (docs/review.md), of one account
+-- (lp_account) or all, largest value first, amounts as exact text (src/warehouse/plausibility.ts).
+-- creates: -
+-- reads: lp_decimal_text, plausibility
+-- params: lp_account, lp_from, lp_to
+SELECT account, asset, epoch_ms(ts) AS ms, source, source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt,
+         lp_decimal_text(compared_with) AS compared_with, compared_as
+       FROM plausibility WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to') AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account'))
+       ORDER BY abs(value_usdt) DESC NULLS LAST, ts, source, source_id;
