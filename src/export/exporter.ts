@@ -1,4 +1,3 @@
-import { VARCHAR } from '@duckdb/node-api';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
@@ -10,10 +9,10 @@ import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SU
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
-import { runModel, withParams, type Params } from '../warehouse/sql-graph.js';
+import { param, runModel, withParams, type Params } from '../warehouse/sql-graph.js';
 import { hasTables } from '../warehouse/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
-import { timestampTz, timestampTzSql } from '../warehouse/time-values.js';
+import { timestampTzSql } from '../warehouse/time-values.js';
 import { isOutOfMemory, wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
 import { setSettings } from '../warehouse/session.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
@@ -282,7 +281,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   const previous = await beginExportSet(options.out, set);
   try {
     // The files of sql/exports/ read the range and the account (none: all) from these parameters.
-    const params = { lp_from: timestampTz(options.from), lp_to: timestampTz(options.to), lp_account: { value: options.account ?? null, type: VARCHAR } };
+    const params = { lp_from: param.instant(options.from), lp_to: param.instant(options.to), lp_account: param.text(options.account) };
     const copies = () => runCopies(warehouse, jobs, { files: setup, params });
     // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
     await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());

@@ -1,10 +1,9 @@
-import { BIGINT, DuckDBTimestampTZValue, TIMESTAMPTZ, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_POOL } from '../models/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
+import { param, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { withSettings } from '../warehouse/session.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTz } from '../warehouse/time-values.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
 import { eventPages } from './event-pages.js';
 import { gainsFingerprint } from './fingerprint.js';
@@ -143,9 +142,9 @@ function movementParams(options: GainsOptions, from: number | null): Params {
   return {
     lp_gains_pool: options.pool,
     lp_gains_withdrawals: options.withdrawals ?? 'transfer',
-    lp_gains_from: from === null ? DuckDBTimestampTZValue.NegInf : timestampTz(from),
-    lp_gains_from_ms: { value: BigInt(from ?? Number.MIN_SAFE_INTEGER), type: BIGINT },
-    lp_gains_until: options.until === undefined ? { value: null, type: TIMESTAMPTZ } : timestampTz(options.until),
+    lp_gains_from: param.instant(from ?? Number.NEGATIVE_INFINITY),
+    lp_gains_from_ms: param.integer(from ?? Number.MIN_SAFE_INTEGER),
+    lp_gains_until: param.instant(options.until),
   };
 }
 

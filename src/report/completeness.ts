@@ -1,13 +1,11 @@
-import { VARCHAR } from '@duckdb/node-api';
 import { formatInstant } from '../time/instant.js';
 import { completenessHeadline, type HoldingsKnown } from './completeness-words.js';
 import { formatBalanceDate } from './format.js';
 import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
 import type { Window } from '../time/window.js';
 import { readCompleteness, readResiduals, type Completeness } from '../warehouse/completeness.js';
-import { readModel, withParams } from '../warehouse/sql-graph.js';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTz } from '../warehouse/time-values.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -21,7 +19,7 @@ export interface HoldingsAtEnds {
 /** The holdings of lp_holdings_valued at the range's ends (docs/completeness.md, "Holdings"), one account or all. */
 export async function readHoldingsAtEnds(warehouse: Warehouse, range: Window, account: string | undefined): Promise<HoldingsAtEnds | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['lp_holdings_valued'])))) return undefined;
-  const params = { lp_from: timestampTz(range.start), lp_to: timestampTz(range.end), lp_account: { value: account ?? null, type: VARCHAR } };
+  const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end), lp_account: param.text(account) };
   const rows = await warehouse.exclusive((c) => withParams(c, params, () => readModel(c, 'report/holdings_at_ends.sql')));
   return { rows, known: { rows: rows.length, notKnown: rows.filter((r) => r['quantity'] === null).length } };
 }

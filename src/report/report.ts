@@ -1,16 +1,14 @@
-import { VARCHAR } from '@duckdb/node-api';
 import { writeFile } from 'node:fs/promises';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { Completeness } from '../warehouse/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
-import { readModel, runModel, withParams } from '../warehouse/sql-graph.js';
+import { param, readModel, runModel, withParams } from '../warehouse/sql-graph.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
 import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection, readHoldingsAtEnds, residualsSection } from './completeness.js';
@@ -59,9 +57,9 @@ function reader(warehouse: Warehouse, content: { range: Window; valuation: Valua
 
 /** The range and account (none: every account) as the report's files take them. */
 const reportParams = (range: Window, account: string | undefined) => ({
-  lp_from: timestampTz(range.start),
-  lp_to: timestampTz(range.end),
-  lp_account: { value: account ?? null, type: VARCHAR },
+  lp_from: param.instant(range.start),
+  lp_to: param.instant(range.end),
+  lp_account: param.text(account),
 });
 
 

@@ -1,9 +1,8 @@
-import { VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Window } from '../time/window.js';
 import { packageRoot } from '../util/package-root.js';
 import { withSettings } from '../warehouse/session.js';
-import { forgetParams, readModel, runModel, sqlGraph, withParams } from '../warehouse/sql-graph.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { forgetParams, param, readModel, runModel, sqlGraph, withParams } from '../warehouse/sql-graph.js';
 import { inRolledBackTransaction } from '../warehouse/transaction.js';
 import { readRecordedVersions, releaseVersions, userCatalogFile } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -38,7 +37,7 @@ export async function bookedAssets(warehouse: Pick<Warehouse, 'exclusive'>, span
   return warehouse.exclusive(async (c) => {
     if ((await readRecordedVersions(c)).typing !== typing) return [];
     // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable.
-    const catalog = { lp_user_catalog: { value: userCatalogFile() ?? null, type: VARCHAR } };
+    const catalog = { lp_user_catalog: param.text(userCatalogFile()) };
     try {
       return await withParams(c, catalog, () => withSettings(c, { file_search_path: packageRoot() }, () => inRolledBackTransaction(c, (t) => assetsOfSpans(t, made, spans))));
     } finally {
@@ -52,7 +51,7 @@ async function assetsOfSpans(c: DuckDBConnection, made: readonly string[], spans
   for (const file of made) await runModel(c, file);
   const assets = new Set<string>();
   for (const { stream, window } of spans) {
-    const span = { lp_stream: stream, lp_from: timestampTz(window.start), lp_to: timestampTz(window.end) };
+    const span = { lp_stream: stream, lp_from: param.instant(window.start), lp_to: param.instant(window.end) };
     for (const row of await withParams(c, span, () => readModel(c, 'prices/booked_assets.sql'))) assets.add(String(row['asset']));
   }
   return [...assets].sort();

@@ -1,8 +1,8 @@
-import { LIST, TIMESTAMPTZ, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckError } from '../errors/check-error.js';
 import { packageRoot } from '../util/package-root.js';
 import { ident, literal } from '../warehouse/quote.js';
-import { forgetParams, runModel, sqlGraph, withParams, type SqlFile } from '../warehouse/sql-graph.js';
+import { forgetParams, param, runModel, sqlGraph, withParams, type SqlFile } from '../warehouse/sql-graph.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
 import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, transformFiles } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
@@ -91,7 +91,7 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
   const { steps, release } = context;
   // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable. The
   // holdings are those of the runs' ranges and snapshots, no instant asked for besides (ensureHoldingsAt).
-  const params = { lp_user_catalog: { value: userCatalogFile() ?? null, type: VARCHAR }, lp_holding_instants: { value: null, type: LIST(TIMESTAMPTZ) } };
+  const params = { lp_user_catalog: param.text(userCatalogFile()), lp_holding_instants: param.instants(null) };
   const update = await withParams(c, params, () => withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context)));
   if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;

@@ -1,5 +1,5 @@
-import { VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import { readModel, withParams } from '../warehouse/sql-graph.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../warehouse/tables.js';
 
 /** A type the catalog lacks, per account, stream, field and asset (the view `unreviewed_types`). */
@@ -22,7 +22,7 @@ export interface UnreviewedType {
  */
 export async function readUnreviewed(connection: DuckDBConnection, account?: string): Promise<UnreviewedType[]> {
   if (!(await hasTables(connection, ['unreviewed_types']))) return [];
-  const found = await withParams(connection, { lp_account: { value: account ?? null, type: VARCHAR } }, () => readModel(connection, 'reads/unreviewed_types.sql'));
+  const found = await withParams(connection, { lp_account: param.text(account) }, () => readModel(connection, 'reads/unreviewed_types.sql'));
   return found.map((r) => ({
     account: String(r['account']),
     source: String(r['source']),

@@ -1,7 +1,5 @@
-import { BIGINT, LIST, listValue, TIMESTAMPTZ, VARCHAR } from '@duckdb/node-api';
-import { readModel, runModel, withParams, type Param, type Params } from './sql-graph.js';
+import { param, readModel, runModel, withParams, type Params } from './sql-graph.js';
 import { hasTables } from './tables.js';
-import { timestampTz } from './time-values.js';
 import type { Window } from '../time/window.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -110,12 +108,6 @@ async function read(warehouse: Warehouse, file: string, params: Params = {}): Pr
   return warehouse.exclusive((c) => withParams(c, params, () => readModel(c, `reads/${file}.sql`)));
 }
 
-/** A list of instants as the reads take it (lp_holding_instants). */
-const instantList = (instants: readonly number[]): Param => ({ value: listValue(instants.map(timestampTz)), type: LIST(TIMESTAMPTZ) });
-
-/** One account's name as the reads take it (lp_account), NULL for every account. */
-const accountParam = (account: string | undefined): Param => ({ value: account ?? null, type: VARCHAR });
-
 /** The most breaks and unpaired transfers of each account read into a summary (each view holds them all; counts are whole). */
 export const LISTED = 1000;
 
@@ -164,7 +156,7 @@ const nothingFound = (): Completeness => ({
  */
 export async function readCompletenessByAccount(warehouse: Warehouse): Promise<Map<string, Completeness> | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'sign_mismatches', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
-  const listed = { lp_listed: { value: BigInt(LISTED), type: BIGINT } };
+  const listed = { lp_listed: param.integer(LISTED) };
   const readAll = (name: keyof typeof READS) => read(warehouse, READS[name], ['breaks', 'signMismatches', 'unpaired'].includes(name) ? listed : {});
   const found = new Map<string, Completeness>();
   const of = (r: Row): Completeness => {
@@ -230,7 +222,7 @@ export const findingsOf = (c: Completeness): number => c.counts.breaks + c.count
  */
 export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly number[]): Promise<void> {
   if (instants.length === 0 || !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))) return;
-  const asked = { lp_holding_instants: instantList(instants) };
+  const asked = { lp_holding_instants: param.instants(instants) };
   const [held] = await read(warehouse, 'holdings_held', asked);
   if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
   await warehouse.exclusive((c) => withParams(c, asked, () => runModel(c, HOLDINGS_FILE)));
@@ -240,7 +232,7 @@ export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly 
 export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['holdings'])))) return [];
   if (instants.length === 0) return [];
-  const found = await read(warehouse, 'holdings_at', { lp_holding_instants: instantList(instants), lp_account: accountParam(account) });
+  const found = await read(warehouse, 'holdings_at', { lp_holding_instants: param.instants(instants), lp_account: param.text(account) });
   return found.map((r) => ({
     account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), asOf: ms(r['t']),
     quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
@@ -278,9 +270,9 @@ export interface BotResult {
 export async function readResiduals(warehouse: Warehouse, range: Window | undefined, account?: string): Promise<{ loans: OpenLoan[]; bots: BotResult[] }> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['loans', 'bot_results'])))) return { loans: [], bots: [] };
   const opt = (v: unknown): string | null => (v === null ? null : String(v));
-  const loanRows = await read(warehouse, 'open_loans', { lp_account: accountParam(account) });
-  const ending = { lp_from: range === undefined ? { value: null, type: TIMESTAMPTZ } : timestampTz(range.start), lp_to: range === undefined ? { value: null, type: TIMESTAMPTZ } : timestampTz(range.end) };
-  const botRows = await read(warehouse, 'bot_results_ending', { ...ending, lp_account: accountParam(account) });
+  const loanRows = await read(warehouse, 'open_loans', { lp_account: param.text(account) });
+  const ending = { lp_from: param.instant(range?.start), lp_to: param.instant(range?.end) };
+  const botRows = await read(warehouse, 'bot_results_ending', { ...ending, lp_account: param.text(account) });
   return {
     loans: loanRows.filter((r) => r['order_id'] !== null).map((r) => ({
       account: text(r['account']), asOf: ms(r['at_ms']), orderId: text(r['order_id']), coin: text(r['coin']), amount: opt(r['amount']), interest: opt(r['interest']),

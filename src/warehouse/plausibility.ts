@@ -1,8 +1,6 @@
 import type { Window } from '../time/window.js';
-import { VARCHAR } from '@duckdb/node-api';
-import { readModel, withParams } from './sql-graph.js';
+import { param, readModel, withParams } from './sql-graph.js';
 import { hasTables } from './tables.js';
-import { timestampTz } from './time-values.js';
 import type { Warehouse } from './warehouse.js';
 
 /** One movement far outside the account's scale (view plausibility; docs/review.md). */
@@ -28,7 +26,7 @@ export interface Implausible {
 export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];
-    const params = { lp_from: timestampTz(range.start), lp_to: timestampTz(range.end), lp_account: { value: account ?? null, type: VARCHAR } };
+    const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end), lp_account: param.text(account) };
     const found = await withParams(c, params, () => readModel(c, 'reads/plausibility_of_range.sql'));
     return found.map((r) => ({
       account: String(r['account']),

@@ -1,7 +1,5 @@
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Window } from '../time/window.js';
-import { readModel, withParams } from './sql-graph.js';
-import { timestampTz } from './time-values.js';
+import { param, readModel, withParams } from './sql-graph.js';
 import { hasTables } from './tables.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -146,13 +144,12 @@ export async function readNotFinal(
   account?: string,
 ): Promise<NotFinal[]> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['withdrawals', 'deposits'])))) return [];
-  const open = (stream: 'withdrawals' | 'deposits') => ({ value: listValue([...openStatuses[stream]]), type: LIST(VARCHAR) });
   const params = {
-    lp_from: timestampTz(range.start),
-    lp_to: timestampTz(range.end),
-    lp_account: { value: account ?? null, type: VARCHAR },
-    lp_open_withdrawals: open('withdrawals'),
-    lp_open_deposits: open('deposits'),
+    lp_from: param.instant(range.start),
+    lp_to: param.instant(range.end),
+    lp_account: param.text(account),
+    lp_open_withdrawals: param.texts(openStatuses.withdrawals),
+    lp_open_deposits: param.texts(openStatuses.deposits),
   };
   const rows = await warehouse.exclusive((c) => withParams(c, params, () => readModel(c, 'reads/not_final.sql')));
   return rows.map((r) => ({

@@ -2,6 +2,8 @@ import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TYPED_AT_LOAD } from '../models/index.js';
+import { BIGINT, DuckDBTimestampTZValue, LIST, listValue, TIMESTAMPTZ, VARCHAR } from './duckdb.js';
+import { timestampTz } from './time-values.js';
 import { packageRoot } from '../util/package-root.js';
 
 /**
@@ -218,6 +220,26 @@ export function sqlGraph(): Promise<SqlGraph> {
  */
 export type Param = DuckDBValue | { value: DuckDBValue; type: DuckDBType };
 export type Params = Readonly<Record<string, Param>>;
+
+/**
+ * Parameters of the kinds the files take, each typed as they read it: a stage hands values, never SQL.
+ *
+ * @example
+ * await withParams(c, { lp_from: param.instant(from), lp_account: param.text(account) }, () => readModel(c, 'reads/open_loans.sql'));
+ */
+export const param = {
+  /** Text, or a NULL VARCHAR for none (an account's name: none is every account). */
+  text: (value: string | null | undefined): Param => ({ value: value ?? null, type: VARCHAR }),
+  /** A list of text (VARCHAR[]). */
+  texts: (values: readonly string[]): Param => ({ value: listValue([...values]), type: LIST(VARCHAR) }),
+  /** A Unix-ms instant as a TIMESTAMPTZ: -Infinity is DuckDB's -infinity, null a NULL TIMESTAMPTZ. */
+  instant: (ms: number | null | undefined): Param =>
+    ms === null || ms === undefined ? { value: null, type: TIMESTAMPTZ } : ms === Number.NEGATIVE_INFINITY ? DuckDBTimestampTZValue.NegInf : timestampTz(ms),
+  /** Unix-ms instants as a TIMESTAMPTZ[]; null a NULL one. */
+  instants: (ms: readonly number[] | null): Param => ({ value: ms === null ? null : listValue(ms.map(timestampTz)), type: LIST(TIMESTAMPTZ) }),
+  /** A whole number as a BIGINT (a JavaScript bigint alone binds as a HUGEINT). */
+  integer: (n: number | bigint): Param => ({ value: BigInt(n), type: BIGINT }),
+};
 
 /** The variables bound on each connection now (withParams), and those whose reset failed, to reset later. */
 const bound = new WeakMap<DuckDBConnection, Set<string>>();

@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VARCHAR } from '@duckdb/node-api';
-import { runModel, withParams } from '../../src/warehouse/sql-graph.js';
-import { timestampTz } from '../../src/warehouse/time-values.js';
+import { param, runModel, withParams } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 import { disposalRows, lotRows, plain, runEngine, trade, type GoldenRow } from './engine-helpers.js';
@@ -164,7 +162,7 @@ describe('Form 8949', () => {
       ...trade('2025-04-01T10:00:00Z', 'BTC', '1.125', '1000.126', 'sell', 'USD'),
     ], { fiat: 'USD' });
     const c = warehouse.connection;
-    const range = { lp_from: timestampTz(Date.UTC(2025, 0, 1)), lp_to: timestampTz(Date.UTC(2026, 0, 1)), lp_account: { value: null, type: VARCHAR } };
+    const range = { lp_from: param.instant(Date.UTC(2025, 0, 1)), lp_to: param.instant(Date.UTC(2026, 0, 1)), lp_account: param.text(undefined) };
     // The view reads the range when it is read (the export copies it with the range bound).
     const found = await withParams(c, range, async () => {
       await runModel(c, 'exports/form8949.sql');

@@ -1,9 +1,9 @@
-import { DuckDBInstance, VARCHAR } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/package-root.js';
-import { forgetParams, headerLines, MADE_IN_CODE, namedResults, orderFiles, parseHeader, readModel, runModel, sqlGraph, withGraphSection, withParams, type SqlFile } from '../../src/warehouse/sql-graph.js';
+import { forgetParams, headerLines, param, MADE_IN_CODE, namedResults, orderFiles, parseHeader, readModel, runModel, sqlGraph, withGraphSection, withParams, type SqlFile } from '../../src/warehouse/sql-graph.js';
 import { used } from '../helpers/sql-declared.js';
 
 const file = (name: string, creates: string[], reads: string[], params: string[] = []): SqlFile => ({ name, text: '', creates, reads, params, results: [] });
@@ -61,7 +61,7 @@ describe('the model graph (src/warehouse/sql-graph.ts)', () => {
     try {
       await expect(runModel(c, 'incremental/20_rows_out.sql')).rejects.toThrow('sql/incremental/20_rows_out.sql takes lp_in_order: run it within withParams');
       await c.run('CREATE TABLE type_catalog AS SELECT 1');
-      const problems = await withParams(c, { lp_user_catalog: { value: null, type: VARCHAR } }, async () => {
+      const problems = await withParams(c, { lp_user_catalog: param.text(undefined) }, async () => {
         expect((await c.runAndReadAll("SELECT getvariable('lp_user_catalog') IS NULL")).getRows()).toEqual([[true]]);
         return readModel(c, 'checks/10_ledger_keys_unique.sql').catch((e: Error) => e.message);
       });
