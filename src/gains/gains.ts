@@ -1,7 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_POOL } from '../models/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { param, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
+import { param, readModel, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { withSettings } from '../warehouse/session.js';
 import { hasTables } from '../warehouse/tables.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
@@ -366,14 +366,7 @@ export interface GainsStatus {
 /** The gains the last export computed for `account`, or undefined when none was computed. */
 export async function readGainsStatus(c: DuckDBConnection, account: string): Promise<GainsStatus | undefined> {
   if (!(await hasTables(c, ['disposals']))) return undefined;
-  const rows = (
-    await c.runAndReadAll(
-      `SELECT any_value(cost_basis), any_value(unit), count(*) FILTER (WHERE is_disposal),
-         list({'asset': asset, 'quantity': quantity::VARCHAR} ORDER BY asset) FILTER (WHERE match_rule = 'unmatched')
-       FROM disposals WHERE account = $account`,
-      { account },
-    )
-  ).getRowObjectsJS()[0];
+  const [rows] = await withParams(c, { lp_account: param.text(account) }, () => readModel(c, 'reads/gains_status.sql'));
   const values = Object.values(rows ?? {});
   if (values[0] === null || values[0] === undefined) return undefined;
   const byAsset = new Map<string, { slices: number; quantity: Dec }>();
