@@ -8,6 +8,9 @@ export const streamModelFile = (stream: string): string => `models/${stream}.sql
  * The files whose macros a warehouse holds whenever it is open (docs/transform.md): the helpers of
  * `sql/macros/`, then the SQL model of each stream typed at load, whose typing the raw writer runs as records
  * load and whose legs the ledger reads; in the graph's order.
+ *
+ * @example
+ * for (const file of await openingFiles()) await runModel(c, file.name); // macros/00_macros.sql, models/futures_fills.sql, ...
  */
 export async function openingFiles(): Promise<SqlFile[]> {
   const names = new Set(TYPED_AT_LOAD.map((m) => streamModelFile(m.name)));
@@ -30,6 +33,9 @@ export const COMPLETENESS_FOLDER = 'completeness';
  * The files a transform runs, in the graph's order: the seeds (the type catalog), the models made from the registry
  * (the typed streams' views, the legs: sql/generated/models.sql), the models made from raw_records, the ledger's,
  * and those of completeness.
+ *
+ * @example
+ * (await transformFiles()).map((f) => f.name); // ['seeds/00_seeds.sql', ..., 'generated/models.sql', 'ledger/10_ledger.sql', ...]
  */
 export async function transformFiles(): Promise<SqlFile[]> {
   const raw = new Set(RAW_MADE_MODELS.map((m) => m.file));

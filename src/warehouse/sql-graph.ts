@@ -79,6 +79,9 @@ export function parseHeader(name: string, text: string): Declaration {
  * The results a file names (`-- result: <name>` before a statement), by the statement's place: statements end at a
  * `;` outside strings and comments, as in every file of `sql/` (test/warehouse/sql-graph.test.ts compares the
  * count with DuckDB's own).
+ *
+ * @example
+ * namedResults('DELETE FROM t;\n-- result: later\nSELECT count(*) FROM t;'); // [undefined, 'later']
  */
 export function namedResults(text: string): (string | undefined)[] {
   const results: (string | undefined)[] = [];
@@ -278,7 +281,12 @@ export async function withParams<T>(c: DuckDBConnection, params: Params, work: (
   }
 }
 
-/** Resets the variables withParams could not (it was inside a failed transaction): after the rollback. */
+/**
+ * Resets the variables withParams could not (it was inside a failed transaction): after the rollback.
+ *
+ * @example
+ * await warehouse.exclusive(forgetParams); // after a transaction that failed, before the next piece of work
+ */
 export async function forgetParams(c: DuckDBConnection): Promise<void> {
   for (const name of unreset.get(c) ?? []) await c.run(`RESET VARIABLE ${name}`);
   unreset.delete(c);
