@@ -6,7 +6,9 @@ import { packageRoot } from '../src/util/package-root.js';
 import { declaredStreams, streamIndex } from './stream-index.js';
 
 // `npm run generate` (after npm run build): writes what is made from the streams and the registry of models after a
-// stream or a model's columns change. test/models/registry.test.ts fails while they are out of date.
+// stream or a model's columns change, then orders the files of sql/ by their headers (src/warehouse/sql-graph.ts: a
+// name nothing creates, or a cycle, fails here) and writes that order into ARCHITECTURE.md.
+// test/models/registry.test.ts and test/warehouse/sql-graph.test.ts fail while they are out of date.
 const root = packageRoot();
 
 // First the list of streams, from the stream files (scripts/stream-index.ts). A stream it adds is not in the code
@@ -28,6 +30,7 @@ if (index !== current) {
 
 const { generatedFiles } = await import('../src/warehouse/registry-sql.js');
 const { generatedRegions, withRegion } = await import('../src/models/stream-docs.js');
+const { sqlGraph, withGraphSection } = await import('../src/warehouse/sql-graph.js');
 
 for (const [path, text] of Object.entries(generatedFiles())) {
   const file = join(root, path);
@@ -45,3 +48,7 @@ for (const [path, regions] of Object.entries(generatedRegions())) {
   await writeFile(file, text);
   process.stderr.write(`wrote ${path} (${Object.keys(regions).join(', ')})\n`);
 }
+
+const architecture = join(root, 'ARCHITECTURE.md');
+await writeFile(architecture, withGraphSection(await readFile(architecture, 'utf8'), (await sqlGraph()).files));
+process.stderr.write('wrote ARCHITECTURE.md (the graph of sql/)\n');

@@ -1,5 +1,8 @@
 -- Check: the type catalog (sql/seeds/type_catalog.csv) is one the ledger and the tax files can follow. Each row
 -- returned is a problem, named so that the catalog row can be fixed.
+-- creates: -
+-- reads: ledger, tax_classes, tax_tool_vocabulary, type_catalog
+-- params: -
 WITH rows AS (SELECT * FROM type_catalog),
 categories AS (
   SELECT category,

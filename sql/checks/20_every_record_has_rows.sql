@@ -3,6 +3,9 @@
 -- has rows when it has a profit or a fee entry whose totalFee is not zero.
 -- One anti join of the records that must have rows against the ledger: no DISTINCT over the whole ledger and no
 -- hash table per stream, so the check stays fast and small at millions of rows.
+-- creates: -
+-- reads: ledger, lp_alone_legs, lp_paired_legs, type_catalog
+-- params: -
 WITH
 booking AS (SELECT source, field, type, direction FROM type_catalog WHERE source <> 'ledgerpipe'),
 -- Every record of the streams whose legs pair, by its main movement (lp_paired_legs, sql/models/).

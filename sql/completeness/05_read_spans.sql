@@ -1,6 +1,9 @@
 -- What the warehouse read in full, which the completeness models ask before they compare (docs/completeness.md):
 -- a running balance is checked only between records of one span read, and a later snapshot is rolled back only
 -- over a span every stream of its account type read.
+-- creates: lp_read_spans, lp_account_mode, lp_covered
+-- reads: account_modes, coverage, lp_account_type_sources
+-- params: -
 
 -- The spans each stream and partition was read in full: its done coverage windows merged into islands.
 CREATE OR REPLACE MACRO lp_read_spans() AS TABLE

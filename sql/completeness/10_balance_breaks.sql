@@ -12,6 +12,9 @@
 -- checked: the chain starts again from that record's balance. Nor is a step across a span no run read in full.
 -- A step that adds up only with its record's movement reversed is a sign mismatch (view sign_mismatches), not a break.
 -- a + b + c + d as exact text, whatever their size (each within DECIMAL(38,18)).
+-- creates: lp_sum_text, lp_chain_direction, lp_balance_steps, balance_breaks, sign_mismatches
+-- reads: lp_directed, lp_direction_by_name, lp_exact_text, lp_frac, lp_read_spans, lp_whole, type_catalog, typed_margin_records, typed_spot_tax_records, typed_uta_financial_records, typed_uta_tax_records
+-- params: -
 CREATE OR REPLACE MACRO lp_sum_text(a, b, c, d) AS
   lp_exact_text(lp_whole(a) + lp_whole(b) + lp_whole(c) + lp_whole(d), lp_frac(a) + lp_frac(b) + lp_frac(c) + lp_frac(d));
 

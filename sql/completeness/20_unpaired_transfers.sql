@@ -5,6 +5,9 @@
 -- transfer, when each is the other's nearest (a transfer with no other side, one to a bot account say, takes
 -- no one's partner). Transfers to earn, bots, copy trading and locks (earn_transfer, strategy_transfer, ...) have
 -- no records on their other side: the reconciliation accounts for them at that account type's balances.
+-- creates: lp_transfer_pairs, unpaired_transfers
+-- reads: ledger, lp_account_mode, lp_account_type_sources, lp_covered, lp_read_spans
+-- params: -
 CREATE OR REPLACE MACRO lp_transfer_pairs() AS TABLE
 WITH transfers AS (
   SELECT entry_id, account, source, source_id, account_type, asset, ts, amount, note, abs(amount) AS size, amount > 0 AS incoming, amount < 0 AS outgoing

@@ -11,6 +11,9 @@
 --   not known        none of these: the row is listed with no quantity, never guessed. Earn and bots have no
 --                    records, so between snapshots they are not known.
 -- Isolated margin sums its pairs; bots sum their spot and futures accounts.
+-- creates: holding_quantities
+-- reads: asset_balances, ledger, lp_balance_steps, lp_covered, lp_exact_text, lp_frac, lp_snapshot_quantities, lp_sum_frac, lp_sum_whole, lp_whole, lp_whole_snapshots, runs
+-- params: lp_holding_instants
 
 CREATE OR REPLACE TABLE holding_quantities AS
 WITH

@@ -6,6 +6,9 @@
 -- seen in the other streams (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains
 -- is that account type's own result (interest, a bot's trading), said so and not counted as unexplained. A copy-trading account (copy) is set
 -- against its own transfers and profit shares (copy_transfers, copy_profit_shares): what remains is its trading.
+-- creates: reconciliation
+-- reads: ledger, lp_covered, lp_exact_text, lp_snapshot_quantities, lp_sum_frac, lp_sum_text, lp_sum_whole, lp_whole_snapshots
+-- params: -
 CREATE OR REPLACE VIEW reconciliation AS
 WITH
 snapshot_rows AS (

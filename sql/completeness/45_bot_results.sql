@@ -3,6 +3,9 @@
 -- the bots the other streams show (strategy and copy-trade transfers). No endpoint lists a bot's trades (v2 has only
 -- bot-assets; v3 a bot's detail by botId, no list: research notes, [GO:uta/grid.go]), so this is a residual, labelled
 -- so, and never booked: the ledger and the tax files hold no income from it. Reads the view reconciliation.
+-- creates: bot_results
+-- reads: reconciliation
+-- params: -
 CREATE OR REPLACE VIEW bot_results AS
 SELECT
   account,

@@ -4,6 +4,9 @@
 -- (coverage.earliest_reachable) has its holdings there, whose lots no record read explains: the lines
 -- `--opening-lots` takes are made from them (docs/history.md, "Opening lots"). A first record with a fee is listed
 -- with it: no published example settles whether a balance holds its record's fee (docs/completeness.md).
+-- creates: opening_balances
+-- reads: lp_balance_steps
+-- params: -
 CREATE OR REPLACE VIEW opening_balances AS
 SELECT account, stream, partition, asset, account_type, ts AS first_record_at, source_id AS first_source_id,
   CAST(reported - moved AS DECIMAL(38, 18)) AS quantity,

@@ -1,5 +1,6 @@
 -- cointracking.csv: the tax rows of [lp_from, lp_to) in CoinTracking's CSV import format (every field quoted;
--- docs/tax-files.md). Run by hand as koinly.sql is, after sql/exports/tax_rows_of_range.sql.
+-- docs/tax-files.md). Run by hand as koinly.sql is, after sql/exports/tax_rows_of_range.sql, then
+-- COPY lp_export_cointracking TO 'cointracking.csv' (FORCE_QUOTE *).
 -- The rows, amounts and types come from tax_export_rows (sql/ledger/20_tax_export.sql): Buy and Sell include
 -- the fees, the Fee column is informational ("Entering fees"). The Comment carries the ledger entries of the
 -- row and the chain transaction of an on-chain deposit or withdrawal, and starts with REVIEW when a person must
@@ -10,6 +11,10 @@
 -- The two value columns are each side's value in the --fiat currency, which must be the CoinTracking account's
 -- currency (sql/values/40_tax_row_values.sql; docs/values.md): empty without --fiat or without a price,
 -- and CoinTracking then prices the row itself.
+-- creates: lp_export_cointracking
+-- reads: lp_csv_text, lp_decimal_text, lp_export_tax_rows, lp_export_tax_values
+-- params: -
+CREATE OR REPLACE TEMP VIEW lp_export_cointracking AS
 SELECT
   lp_csv_text(cointracking_type)                                         AS "Type",
   coalesce(lp_decimal_text(cointracking_buy), '')                        AS "Buy Amount",

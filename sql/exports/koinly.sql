@@ -2,7 +2,8 @@
 -- Run by hand with
 --   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
 --   SET VARIABLE lp_account = NULL;  -- or one account's name: its own file (<out>/accounts/<name>/)
--- then sql/exports/tax_rows_of_range.sql, which makes the range's rows (lp_export_tax_rows) and their values.
+-- then sql/exports/tax_rows_of_range.sql, which makes the range's rows (lp_export_tax_rows) and their values, then
+-- this file, and COPY lp_export_koinly TO 'koinly.csv' (src/export/exporter.ts writes it so).
 -- The rows, their amounts and tags come from tax_export_rows (sql/ledger/20_tax_export.sql). The Description
 -- carries the ledger entries of the row and, in brackets, its account; it starts with REVIEW when a person must
 -- look at it. Dates in UTC
@@ -11,6 +12,10 @@
 -- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 -- Net Worth is the row's value in the --fiat currency (sql/values/40_tax_row_values.sql; docs/values.md):
 -- empty without --fiat or without a price, and Koinly then prices the row itself.
+-- creates: lp_export_koinly
+-- reads: lp_csv_text, lp_decimal_text, lp_export_tax_rows, lp_export_tax_values
+-- params: -
+CREATE OR REPLACE TEMP VIEW lp_export_koinly AS
 SELECT
   strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
   lp_decimal_text(koinly_sent)                                          AS "Sent Amount",

@@ -3,6 +3,9 @@
 -- the files' order (time, entry, account), which both read as it lies. Each read of the values prices every row
 -- of the range again (docs/performance.md, "Each table made once per export"). Run by hand with the variables set
 -- as in koinly.sql.
+-- creates: lp_export_ledger_valued
+-- reads: lp_ledger_valued_rows
+-- params: lp_from, lp_to
 CREATE OR REPLACE TEMP TABLE lp_export_ledger_valued AS
 SELECT * FROM lp_ledger_valued_rows()
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')

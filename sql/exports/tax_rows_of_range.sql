@@ -3,6 +3,9 @@
 -- temporary tables of the export's connection (src/export/exporter.ts). Made one after the other: in one query,
 -- DuckDB made the rows twice, side by side, and a year of 300k fills ran out of the 224 MB budget
 -- (docs/performance.md, "Prices"). Run by hand with the variables set as in koinly.sql.
+-- creates: lp_export_tax_rows, lp_export_tax_values
+-- reads: lp_tax_row_values, tax_export_rows
+-- params: lp_account, lp_from, lp_to
 CREATE OR REPLACE TEMP TABLE lp_export_tax_rows AS
 SELECT * FROM tax_export_rows
 WHERE ts >= getvariable('lp_from') AND ts < getvariable('lp_to')

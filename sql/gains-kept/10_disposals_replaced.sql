@@ -5,6 +5,9 @@
 -- getvariable('lp_gains_pool') ('all': every account's; else the account's own). The rows kept that lie after the
 -- first replaced one go in again with the new ones, so that the table stays in time order as a computation from
 -- the first movement leaves it.
+-- creates: lp_gain_disposals_later
+-- reads: disposals, lp_gain_disposal_rows, lp_gain_restarts
+-- params: lp_gains_from_ms, lp_gains_pool
 CREATE OR REPLACE TEMP TABLE lp_gain_disposals_later AS
 WITH bounded AS (
   SELECT * FROM disposals

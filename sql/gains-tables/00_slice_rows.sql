@@ -4,6 +4,9 @@
 -- getvariable('lp_tax_year_start') (MM-DD), the unit getvariable('lp_gains_unit') and the cost basis
 -- getvariable('lp_cost_basis'). Two temporary views, read by 10_disposals.sql and 20_lots.sql (a computation from the
 -- first movement) or by sql/gains-kept/ (one that goes on from a kept state).
+-- creates: lp_gain_disposal_rows, lp_gain_lot_rows
+-- reads: lp_gain_lots, lp_gain_slices, lp_units_to_decimal
+-- params: lp_cost_basis, lp_gains_time_zone, lp_gains_unit, lp_tax_year_start
 CREATE OR REPLACE TEMP VIEW lp_gain_disposal_rows AS
 WITH slices AS (
   SELECT account, asset, lp_units_to_decimal(quantity_units) AS quantity,

@@ -1,5 +1,8 @@
 -- The table lots (what is open at the range's end) made anew, and the view gains_summary over disposals
 -- (src/gains/gains.ts; docs/gains.md): reads temp.lp_gain_lot_rows (00_slice_rows.sql) and disposals.
+-- creates: lots, gains_summary
+-- reads: disposals, lp_gain_lot_rows
+-- params: -
 CREATE OR REPLACE TABLE lots AS
 SELECT * FROM temp.lp_gain_lot_rows
 ORDER BY account, asset, acquired_at NULLS FIRST;

@@ -3,6 +3,9 @@
 -- are epoch milliseconds (*_ms). The engine appends plain integers, not DuckDB decimal and timestamp values: over
 -- the 832k slices of a busy year, making those values took 17 s of the appends' 20 s (docs/gains.md, "Speed and
 -- memory"). lp_units_to_decimal (sql/macros/00_macros.sql) turns units back into the DECIMAL(38, 18) they were.
+-- creates: lp_gain_slices, lp_gain_lots, lp_gain_restarts
+-- reads: -
+-- params: -
 CREATE OR REPLACE TEMP TABLE lp_gain_slices (account VARCHAR, asset VARCHAR, quantity_units HUGEINT, disposed_ms BIGINT, acquired_ms BIGINT, proceeds_units HUGEINT, cost_units HUGEINT, fees_units HUGEINT, match_rule VARCHAR, trade_group VARCHAR, flags VARCHAR);
 CREATE OR REPLACE TEMP TABLE lp_gain_lots (account VARCHAR, asset VARCHAR, quantity_units HUGEINT, cost_units HUGEINT, acquired_ms BIGINT);
 -- The pools and assets whose UK days still open at the instant the computation goes on from began before it: their

@@ -22,6 +22,9 @@
 -- Only the rows from getvariable('lp_gains_from') (the instant the kept computation goes on from, src/gains/kept.ts;
 -- -infinity from the first) up to getvariable('lp_gains_until') (the range's end; NULL for all) are read. A trade
 -- group is whole within them: its legs share their millisecond (sql/ledger/10_ledger.sql ends its key with it).
+-- creates: lp_gain_events
+-- reads: lp_ledger_valued_rows, lp_valuation_fiat
+-- params: lp_gains_from, lp_gains_until, lp_gains_withdrawals
 CREATE OR REPLACE TEMP VIEW lp_gain_events AS
 WITH valued AS (
   SELECT

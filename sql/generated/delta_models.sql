@@ -2,8 +2,8 @@
 -- The typed rows of the records an incremental transform rebooks (src/transform/incremental.ts), copied into the
 -- schema lp_delta under their tables' own names: with lp_delta first on DuckDB's search path, the legs of
 -- sql/models/, and so the ledger and the checks, read these copies.
--- creates: lp_delta.typed_margin_records, lp_delta.typed_futures_fills, lp_delta.typed_withdrawals, lp_delta.typed_deposits, lp_delta.typed_futures_tax_records, lp_delta.typed_spot_tax_records, lp_delta.typed_p2p_tax_records, lp_delta.typed_uta_tax_records, lp_delta.typed_uta_financial_records, lp_delta.typed_copy_transfers, lp_delta.typed_copy_profit_shares, lp_delta.typed_lead_trader_profits
--- reads: typed_margin_records, typed_futures_fills, typed_withdrawals, typed_deposits, typed_futures_tax_records, typed_spot_tax_records, typed_p2p_tax_records, typed_uta_tax_records, typed_uta_financial_records, typed_copy_transfers, typed_copy_profit_shares, typed_lead_trader_profits, lp_delta.rebooked
+-- creates: typed_margin_records, typed_futures_fills, typed_withdrawals, typed_deposits, typed_futures_tax_records, typed_spot_tax_records, typed_p2p_tax_records, typed_uta_tax_records, typed_uta_financial_records, typed_copy_transfers, typed_copy_profit_shares, typed_lead_trader_profits
+-- reads: rebooked, typed_copy_profit_shares, typed_copy_transfers, typed_deposits, typed_futures_fills, typed_futures_tax_records, typed_lead_trader_profits, typed_margin_records, typed_p2p_tax_records, typed_spot_tax_records, typed_uta_financial_records, typed_uta_tax_records, typed_withdrawals
 -- params: -
 
 CREATE OR REPLACE TABLE lp_delta.typed_margin_records AS

@@ -2,7 +2,7 @@
 -- The models of the streams typed at load: views on their typed tables (sql/generated/typing.sql types the records
 -- as they load), and the models made from them.
 -- creates: margin_records, futures_fills, futures_fill_fees, withdrawals, deposits, futures_tax_records, spot_tax_records, p2p_tax_records, uta_tax_records, uta_financial_records, copy_transfers, copy_profit_shares, lead_trader_profits, lp_booked_streams, lp_account_type_sources, lp_paired_legs, lp_alone_legs
--- reads: typed_margin_records, typed_futures_fills, typed_withdrawals, typed_deposits, typed_futures_tax_records, typed_spot_tax_records, typed_p2p_tax_records, typed_uta_tax_records, typed_uta_financial_records, typed_copy_transfers, typed_copy_profit_shares, typed_lead_trader_profits, lp_futures_fill_fees, lp_legs_margin_records, lp_legs_futures_fills, lp_legs_withdrawals, lp_legs_deposits, lp_legs_futures_tax_records, lp_legs_spot_tax_records, lp_legs_p2p_tax_records, lp_legs_uta_tax_records, lp_legs_uta_financial_records, lp_legs_copy_transfers, lp_legs_copy_profit_shares, lp_legs_lead_trader_profits
+-- reads: lp_futures_fill_fees, lp_legs_copy_profit_shares, lp_legs_copy_transfers, lp_legs_deposits, lp_legs_futures_fills, lp_legs_futures_tax_records, lp_legs_lead_trader_profits, lp_legs_margin_records, lp_legs_p2p_tax_records, lp_legs_spot_tax_records, lp_legs_uta_financial_records, lp_legs_uta_tax_records, lp_legs_withdrawals, typed_copy_profit_shares, typed_copy_transfers, typed_deposits, typed_futures_fills, typed_futures_tax_records, typed_lead_trader_profits, typed_margin_records, typed_p2p_tax_records, typed_spot_tax_records, typed_uta_financial_records, typed_uta_tax_records, typed_withdrawals
 -- params: -
 
 CREATE OR REPLACE VIEW margin_records AS

@@ -5,6 +5,9 @@
 -- millisecond with one, before or after the change. A record whose legs stand alone (a fill) is rebooked alone.
 -- The schema lp_delta stays in the warehouse with its tables emptied: DuckDB cannot commit a transaction that
 -- made a table, wrote to it and dropped it.
+-- creates: changed, moments, rebooked
+-- reads: ledger, lp_booked_streams, lp_paired_legs, pending_changes
+-- params: -
 CREATE SCHEMA IF NOT EXISTS lp_delta;
 
 -- The records loaded or changed since the last transform, of the streams the ledger books.
@@ -28,6 +31,7 @@ SELECT DISTINCT account, source, ts FROM (
 );
 
 -- The changed records, and every record of a paired stream at one of those milliseconds.
+-- result: rebooked
 CREATE OR REPLACE TABLE lp_delta.rebooked AS
 SELECT account, source, source_id FROM lp_delta.changed
 UNION

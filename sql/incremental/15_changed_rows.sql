@@ -3,6 +3,9 @@
 -- rebooked records (lp_delta.rebooked) as they are (main.ledger) and as they will be (lp_delta.ledger), compared
 -- on what the gains read of them; rows made again the same change nothing, and note nothing. Reads main.ledger,
 -- lp_delta.rebooked, lp_delta.ledger; no parameters.
+-- creates: -
+-- reads: ledger, ledger_changes, rebooked
+-- params: -
 INSERT INTO ledger_changes
 WITH
 now_booked AS (

@@ -1,6 +1,10 @@
 -- The ledger rows of the rebooked records out (run by src/transform/incremental.ts, after sql/ledger/10_ledger.sql
 -- made their new rows in lp_delta.ledger and the checks passed over them). Rows are keyed by account, source
 -- and source id: the new rows take the old ones' place.
+-- creates: lp_later_rows
+-- reads: ledger, rebooked
+-- params: lp_in_order
+-- result: deleted
 DELETE FROM main.ledger AS l
 USING lp_delta.rebooked AS r
 WHERE l.account = r.account AND l.source = r.source AND l.source_id = r.source_id;
@@ -15,4 +19,5 @@ WHERE ts >= (SELECT min(ts) FROM lp_delta.ledger)
   AND (ts, entry_id, account) > (SELECT min((ts, entry_id, account)) FROM lp_delta.ledger);
 
 -- How many, while the ledger lies in the exports' order (the variable lp_in_order); else none are moved.
+-- result: later
 SELECT count(*) FROM lp_later_rows() WHERE getvariable('lp_in_order');

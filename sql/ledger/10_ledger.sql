@@ -17,6 +17,9 @@
 -- both. The rows are written in the exports' order (ts, entry_id, account: src/export/exporter.ts), so that the
 -- exports of a ledger made whole read them as they lie instead of sorting them; an incremental transform keeps
 -- that order only while it appends after the last row.
+-- creates: ledger
+-- reads: lp_alone_legs, lp_directed, lp_direction_by_name, lp_paired_legs, type_catalog
+-- params: -
 CREATE OR REPLACE TABLE ledger AS
 WITH
 -- The category of a type the catalog lacks, read as a scalar subquery: a CROSS JOIN with it is slow over the

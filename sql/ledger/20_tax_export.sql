@@ -1,5 +1,8 @@
 -- The views the tax-software files are made of (sql/exports/koinly.sql, sql/exports/cointracking.sql), and the
 -- ones that account for every ledger row: in a file, or left out with its reason. docs/tax-files.md.
+-- creates: category_meaning, tax_export_excluded, tax_export_rows, tax_export_entries
+-- reads: ledger, tax_classes, type_catalog
+-- params: -
 
 -- category_meaning: per ledger category, its tax class and how each tool writes it, from the type catalog (a
 -- category maps one way only: checks/00_catalog.sql), and whether its rows go into the tax files.

@@ -2,6 +2,9 @@
 -- and what they add up to in the ledger. The transform summary, the run summary and status list them; adding
 -- the type to sql/seeds/type_catalog.csv is the fix (docs/ledger.md, "Adding a type"). An unreviewed row's note is its
 -- field, a space, and its type exactly as received.
+-- creates: unreviewed_types
+-- reads: ledger, lp_total, type_catalog
+-- params: -
 CREATE OR REPLACE VIEW unreviewed_types AS
 SELECT
   account, source,

@@ -2,4 +2,7 @@
 -- kept from it (src/gains/kept.ts) are computed again from the first movement. Runs with every transform that
 -- makes the ledger whole; an incremental one notes the rows it changed (sql/incremental/15_changed_rows.sql).
 -- Reads nothing; no parameters.
+-- creates: -
+-- reads: ledger_changes
+-- params: -
 INSERT INTO ledger_changes VALUES (NULL, 'the whole ledger made again');

@@ -10,6 +10,9 @@
 --  * it is at most 7 days older than the day: no gap between two publications is longer than 4 days (Good Friday
 --    to Easter Monday), so an older one means the ECB no longer publishes the currency (BGN from 2026), and the
 --    day has no rate.
+-- creates: -
+-- reads: fx_coverage, fx_rates, fx_rates_daily
+-- params: -
 DELETE FROM fx_rates_daily;
 INSERT INTO fx_rates_daily
 WITH spans AS (

@@ -1,6 +1,9 @@
 -- The raw writer's staging (src/warehouse/raw-writer.ts; docs/extraction.md): temporary tables of
 -- its connection, where each batch of pages is appended before one statement of each kind loads it into
 -- raw_records, typed_<stream> and coverage, in the batch's transaction.
+-- creates: lp_stage_raw, lp_stage_raw_last, lp_stage_coverage
+-- reads: -
+-- params: -
 CREATE TEMP TABLE IF NOT EXISTS lp_stage_raw (
   account VARCHAR, stream VARCHAR, partition VARCHAR, key VARCHAR, ts TIMESTAMPTZ, payload VARCHAR, fetched_at TIMESTAMPTZ, seq BIGINT);
 

@@ -1,5 +1,8 @@
 -- The SQL helpers of the staging and ledger models, the checks, the exports, status and `query`: created whenever
 -- a warehouse opens (src/warehouse/macros.ts), temporary on a read-only one. Safe to run again.
+-- creates: lp_amount, lp_ms, lp_decimal_text, lp_whole, lp_frac, lp_small, lp_sum_whole, lp_sum_frac, lp_signed_text, lp_carried_text, lp_exact_text, lp_total, lp_csv_text, lp_time_text, lp_fee_detail, lp_transfer_reference, lp_transfer_note, lp_direction_by_name, lp_directed, lp_add_half_even, lp_units_to_decimal, lp_abs_mul_units, lp_mul_parts, lp_fits, lp_mul, lp_hour, lp_futures_account_type
+-- reads: -
+-- params: -
 
 -- An amount from the platform's decimal string to DECIMAL(38,18), exactly.
 -- Most amounts have at most 10 whole digits and 8 decimals: those go through DECIMAL(18,8), which DuckDB

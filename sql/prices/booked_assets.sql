@@ -5,6 +5,9 @@
 -- another stream books); a fill's main movement is its leg itself. Reads lp_paired_legs() and lp_alone_legs()
 -- (sql/generated/models.sql) and type_catalog (sql/seeds/), which the caller makes in a transaction it rolls back.
 -- Variables: lp_stream (a stream's name), lp_from and lp_to (TIMESTAMPTZ).
+-- creates: -
+-- reads: lp_alone_legs, lp_paired_legs, type_catalog
+-- params: lp_from, lp_stream, lp_to
 WITH legs AS (
   SELECT source, ts, field, type, main_field, main_type, asset FROM lp_paired_legs()
   UNION ALL

@@ -1,6 +1,9 @@
 -- The seeds: mapping tables kept as CSV files beside this file, loaded with the models. Paths are relative to
 -- ledgerpipe's folder (the transform sets DuckDB's file_search_path to it; by hand, run from that folder).
 -- Empty cells are '' rather than NULL, so that rules compare them with =.
+-- creates: lp_catalog_csv, type_catalog, tax_classes, tax_tool_vocabulary
+-- reads: -
+-- params: lp_user_catalog
 
 -- type_catalog: every type the platform documents, per stream and field, with its ledger category, direction,
 -- tax class, trade role, Koinly tag and CoinTracking type, and where it is documented (docs/ledger.md, "The

@@ -2,6 +2,9 @@
 -- written by the prices stage): the close of its USDT pair's candle, or the close of its USDC or BTC pair's
 -- candle times that of USDCUSDT or BTCUSDT in the same hour, rounded half-even at the 18th decimal (lp_mul).
 -- An hour with no candle on the route has no price.
+-- creates: asset_prices, ledger_priced
+-- reads: ledger, lp_hour, lp_mul, price_candles, price_routes
+-- params: -
 CREATE OR REPLACE VIEW asset_prices AS
 SELECT
   r.asset, c.ts,

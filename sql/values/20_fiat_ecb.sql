@@ -6,6 +6,9 @@
 -- The fiat itself is worth its amount, EUR its amount times the ECB's rate. No candle or no rate: NULL.
 -- The USDT-to-fiat rate is made once per hour (the hour's UTC day is its movements' day), not once per movement:
 -- lp_mul repeats its arguments in its expansion, and a product of products per row cost ten times the pair's view.
+-- creates: lp_ledger_valued, lp_fiat_eur_rate_at, lp_fiat_rate_at
+-- reads: fx_rates_daily, ledger_priced, lp_hour, lp_mul, lp_valuation_fiat, price_candles
+-- params: -
 CREATE OR REPLACE VIEW lp_ledger_valued AS
 SELECT
   p.*,

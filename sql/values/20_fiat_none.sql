@@ -1,6 +1,9 @@
 -- lp_ledger_valued without a fiat (docs/values.md): ledger_priced and an empty value_fiat. The table valuation
 -- says which of sql/values/20_fiat_*.sql runs (src/warehouse/values.ts); the view users read, ledger_valued, shows
 -- value_fiat as value_<fiat>, and without a fiat not at all.
+-- creates: lp_ledger_valued, lp_fiat_rate_at, lp_fiat_eur_rate_at
+-- reads: ledger_priced
+-- params: -
 CREATE OR REPLACE VIEW lp_ledger_valued AS
 SELECT p.*, CAST(NULL AS DECIMAL(38, 18)) AS value_fiat
 FROM ledger_priced AS p;

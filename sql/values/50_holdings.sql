@@ -3,6 +3,9 @@
 -- rate of that instant (lp_fiat_rate_at, of the fiat's file in sql/values/20_fiat_*.sql); the fiat itself is worth
 -- its quantity, EUR its quantity at the ECB's rate when the fiat goes through the euro (lp_fiat_eur_rate_at, NULL
 -- otherwise). src/warehouse/values.ts names value_fiat after the fiat in the view holdings.
+-- creates: lp_holdings_valued
+-- reads: asset_prices, holding_quantities, lp_fiat_eur_rate_at, lp_fiat_rate_at, lp_hour, lp_mul, lp_valuation_fiat
+-- params: -
 CREATE OR REPLACE VIEW lp_holdings_valued AS
 WITH priced AS (
   SELECT h.*,

@@ -12,6 +12,9 @@
 -- refund's 366 days are valued from 366 days before the range's start, for the accounts with a refund in it. An
 -- export reads its range's findings so: the view over the whole ledger valued every row of it (7 s of a one-day
 -- export's 12 s on a year of 1M fills, docs/performance.md, "Gains kept").
+-- creates: lp_plausibility_of, plausibility
+-- reads: ledger, lp_ledger_valued_rows
+-- params: -
 CREATE OR REPLACE MACRO lp_plausibility_of(range_from, range_to) AS TABLE
 WITH valued AS (
   SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows()

@@ -1,5 +1,8 @@
 -- ledgerpipe warehouse: the tables extraction writes. Safe to run again: every statement is idempotent.
 -- Times are TIMESTAMPTZ (absolute instants); ledgerpipe's sessions run with TimeZone = 'UTC'.
+-- creates: raw_records, coverage, learned_windows, runs, schema_drift, quarantine
+-- reads: -
+-- params: -
 
 -- One row per record as received, unique per account, stream, partition and key. Replaying the
 -- transforms needs nothing else. A record fetched again keeps first_fetched_at and takes the new payload.

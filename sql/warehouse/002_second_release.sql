@@ -1,4 +1,7 @@
 -- The second release's changes to a warehouse; runs once (schema_migrations records it).
+-- creates: model_versions
+-- reads: coverage
+-- params: -
 
 -- The version of each set of rules the last transform ran with, e.g. ('type_catalog', <SHA-256 of
 -- sql/seeds/*.csv>), so that a reader can tell which catalog booked the ledger.

@@ -1,5 +1,8 @@
 -- Prices (README, "Values"): the platform's public hourly candles, the pairs it has or has not, the route each
 -- asset is priced by, and the rates a user supplies for a fiat currency the platform has no pair for.
+-- creates: price_candles, price_coverage, price_pairs, price_routes, fiat_rates, valuation
+-- reads: -
+-- params: -
 
 -- One candle as received (payload: the JSON array the platform sent) and its close as an exact decimal.
 -- ts is the candle's open; it spans [ts, ts + 1 hour).

@@ -4,6 +4,9 @@
 -- key keeps them one row per record: a loader deletes the earlier rows of records it loads again before typing
 -- them (typeRecords in src/warehouse/typed-at-load.ts), and a transform types a stream again whenever its typed
 -- rows and its raw records differ in number. Same columns, NOT NULL where they were.
+-- creates: typed_margin_records_009, typed_futures_fills_009, typed_withdrawals_009, typed_deposits_009, typed_futures_tax_records_009, typed_spot_tax_records_009, typed_p2p_tax_records_009, typed_margin_records, typed_futures_fills, typed_withdrawals, typed_deposits, typed_futures_tax_records, typed_spot_tax_records, typed_p2p_tax_records
+-- reads: -
+-- params: -
 
 CREATE TABLE typed_margin_records_009 AS FROM typed_margin_records;
 DROP TABLE typed_margin_records;

@@ -1,4 +1,7 @@
 -- Fourth release: the warehouse as the books an accountant keeps (docs/settings.md, docs/history.md).
+-- creates: settings, opening_lots, user_catalog, account_openings
+-- reads: coverage
+-- params: -
 
 -- The settings every later command keeps, one row (src/models/settings.ts says each column; src/warehouse/settings.ts
 -- writes it). An earlier release's warehouse gets its row from what it recorded (src/warehouse/settings.ts,

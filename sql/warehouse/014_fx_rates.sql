@@ -1,5 +1,8 @@
 -- Fourth release: the European Central Bank's euro reference rates, which value a fiat the platform has no
 -- USDT<fiat> pair for (docs/values.md, "A fiat"; src/prices/ecb-rates.ts reads them).
+-- creates: fx_rates, fx_coverage, fx_rates_daily
+-- reads: -
+-- params: -
 
 -- One published rate: units of `currency` for 1 EUR on `date` (a day, as the ECB dates it). `source` says where
 -- it was read: `ecb`, the ECB's data portal.

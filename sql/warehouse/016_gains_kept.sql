@@ -1,5 +1,8 @@
 -- Realized gains kept, not recomputed (issue 45; docs/gains.md, "Kept, not recomputed"): what the gains engine
 -- (src/gains/kept.ts) keeps between runs, and where the ledger changed since it last read it.
+-- creates: ledger_changes, gains_kept, gains_kept_points, gains_kept_states
+-- reads: -
+-- params: -
 
 -- Where the ledger's rows or their values changed since the gains last read them: `since` the earliest instant
 -- changed, NULL for the whole ledger. Noted by the transform (sql/incremental/15_changed_rows.sql; a ledger made

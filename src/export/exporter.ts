@@ -9,7 +9,7 @@ import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SU
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
-import { readSqlFile } from '../warehouse/sql-files.js';
+import { param, runModel, withParams, type Params } from '../warehouse/sql-graph.js';
 import { hasTables } from '../warehouse/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
 import { timestampTzSql } from '../warehouse/time-values.js';
@@ -30,8 +30,8 @@ export function recoverExports(out: string): Promise<string> {
 }
 
 /**
- * Tax-software files: `<out>/<name>.csv` from `sql/exports/<name>.sql`, a query over the ledger of the range
- * (the variables lp_from and lp_to), with its CSV options.
+ * Tax-software files: `<out>/<name>.csv` from `sql/exports/<name>.sql`, a temporary view `lp_export_<name>` over
+ * the ledger of the range (the variables lp_from and lp_to), with its CSV options.
  */
 const TAX_FILES: Record<'koinly' | 'cointracking', string> = {
   koinly: "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')",
@@ -114,6 +114,12 @@ export interface CopyJob {
   sql: string;
 }
 
+/** The files of sql/ a COPY's connection runs first (the range's temporary tables and views), and their parameters. */
+export interface CopySetup {
+  files: readonly string[];
+  params: Params;
+}
+
 /**
  * Runs the COPY statements one after another, on a connection of their own set up by `setup`. A COPY sorts its
  * rows (rangeSelect), and two sorts side by side ran out of the 224 MB budget for a year of 300k fills; one
@@ -121,16 +127,18 @@ export interface CopyJob {
  * at the same peak RSS (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running
  * has finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
  */
-export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: readonly string[] = []): Promise<void> {
+export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: CopySetup = { files: [], params: {} }): Promise<void> {
   const connection = await warehouse.connect();
   try {
     // Rows in the order the COPY reads them: a ledger in the exports' order is read as it lies (rangeSelect).
     await setSettings(connection, { preserve_insertion_order: true });
-    for (const statement of setup) await connection.run(statement);
-    for (const job of jobs) {
-      const reader = await connection.runAndReadAll(job.sql);
-      job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
-    }
+    await withParams(connection, setup.params, async () => {
+      for (const file of setup.files) await runModel(connection, file);
+      for (const job of jobs) {
+        const reader = await connection.runAndReadAll(job.sql);
+        job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+      }
+    });
   } finally {
     connection.closeSync();
   }
@@ -185,7 +193,7 @@ async function describe(warehouse: Warehouse, query: string): Promise<Column[]> 
 
 /**
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
- * statements their connection runs first.
+ * files of sql/exports/ their connection runs first.
  */
 async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<{ jobs: CopyJob[]; setup: string[]; wholeLedger: boolean }> {
   const jobs: CopyJob[] = [];
@@ -208,7 +216,7 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
   }
   if (tables.length > 0) {
     // Made once, in the files' order, for every format (sql/exports/ledger_valued_of_range.sql).
-    setup.push((await readSqlFile('exports/ledger_valued_of_range.sql')).text);
+    setup.push('exports/ledger_valued_of_range.sql');
     const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
     for (const format of tables) {
       // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
@@ -217,8 +225,7 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     }
   }
   if (tables.length > 0) {
-    const summary = await readSqlFile('exports/year_summary_of_range.sql');
-    setup.push(summary.text);
+    setup.push('exports/year_summary_of_range.sql');
     const columns = await describe(warehouse, "SELECT * FROM lp_year_summary('lp_ledger_valued')");
     const named = valuedColumns(columns, valuation);
     for (const format of tables) {
@@ -227,23 +234,25 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     }
   }
   if (tables.length > 0 && (await warehouse.exclusive((c) => hasTables(c, [DISPOSALS])))) {
-    // Realized gains (src/gains/): the disposals of the range, and Form 8949's rows of them with the CSV.
+    // Realized gains (src/gains/): the disposals of the range (sql/exports/disposals_of_range.sql), and Form 8949's
+    // rows of them with the CSV (sql/exports/form8949.sql).
+    setup.push('exports/disposals_of_range.sql');
     const columns = await columnsOf(warehouse, DISPOSALS);
     for (const format of tables) {
       const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
-      plan(`${DISPOSALS}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM disposals WHERE disposed_at >= getvariable('lp_from') AND disposed_at < getvariable('lp_to') AND (getvariable('lp_account') IS NULL OR account = getvariable('lp_account')) ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`);
+      plan(`${DISPOSALS}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM lp_export_disposals ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`);
     }
     if (tables.includes('csv')) {
-      const query = (await readSqlFile('exports/form8949.sql')).text.trim().replace(/;$/, '');
-      plan(FORM_8949, (temp) => `COPY (${query}) TO ${temp} ${target('csv')}`);
+      setup.push('exports/form8949.sql');
+      plan(FORM_8949, (temp) => `COPY lp_export_form8949 TO ${temp} ${target('csv')}`);
     }
   }
   const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
   if (taxFormats.length > 0) {
-    setup.push((await readSqlFile('exports/tax_rows_of_range.sql')).text);
+    setup.push('exports/tax_rows_of_range.sql');
     for (const format of taxFormats) {
-      const query = (await readSqlFile(`exports/${format}.sql`)).text.trim().replace(/;$/, '');
-      plan(`${format}.csv`, (temp) => `COPY (${query}) TO ${temp} ${TAX_FILES[format]}`);
+      setup.push(`exports/${format}.sql`);
+      plan(`${format}.csv`, (temp) => `COPY ${ident(`lp_export_${format}`)} TO ${temp} ${TAX_FILES[format]}`);
     }
   }
   return { jobs, setup, wholeLedger: taxFormats.length > 0 };
@@ -271,14 +280,9 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   if (options.manifest !== undefined) set.push({ temp: tempName(MANIFEST), final: MANIFEST });
   const previous = await beginExportSet(options.out, set);
   try {
-    const copies = () =>
-      runCopies(warehouse, jobs, [
-        // The files of sql/exports/ read the range from these variables.
-        `SET VARIABLE lp_from = ${timestampTzSql(options.from)}`,
-        `SET VARIABLE lp_to = ${timestampTzSql(options.to)}`,
-        `SET VARIABLE lp_account = ${options.account === undefined ? 'NULL' : literal(options.account)}`,
-        ...setup,
-      ]);
+    // The files of sql/exports/ read the range and the account (none: all) from these parameters.
+    const params = { lp_from: param.instant(options.from), lp_to: param.instant(options.to), lp_account: param.text(options.account) };
+    const copies = () => runCopies(warehouse, jobs, { files: setup, params });
     // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
     await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
     const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));

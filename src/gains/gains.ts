@@ -1,10 +1,9 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { DEFAULT_POOL } from '../models/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { readSqlFile, readSqlFolder, runSqlFile } from '../warehouse/sql-files.js';
+import { param, readModel, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { withSettings } from '../warehouse/session.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTz } from '../warehouse/time-values.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
 import { eventPages } from './event-pages.js';
 import { gainsFingerprint } from './fingerprint.js';
@@ -124,8 +123,6 @@ interface Under {
  * await computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' });
  */
 export async function computeGains(c: DuckDBConnection, options: GainsOptions): Promise<GainsResult> {
-  await c.run('SET VARIABLE lp_gains_pool = $pool', { pool: options.pool });
-  await c.run('SET VARIABLE lp_gains_withdrawals = $withdrawals', { withdrawals: options.withdrawals ?? 'transfer' });
   const unit = String((await c.runAndReadAll(`SELECT coalesce(lp_valuation_fiat(), 'USDT')`)).getRows()[0]?.[0]);
   const uk = options.costBasis === 'uk';
   const localDay = dayOf(uk ? 'Europe/London' : undefined);
@@ -134,11 +131,41 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   const inputs = { costBasis: options.costBasis, pool: options.pool, taxYearStart: options.taxYearStart, withdrawals: options.withdrawals ?? 'transfer', timeZone, unit };
   const run: KeptRun = { fingerprint: await gainsFingerprint(c, inputs), until: options.until ?? null, openAt: options.openAt ?? null, uk };
   const restart = await planRestart(c, run);
+  return withParams(c, movementParams(options, restart.from), () => computeFrom(c, { options, unit, uk, localDay, opening, run, restart }));
+}
+
+/**
+ * The parameters of the movements' files (sql/gains/, sql/gains-kept/): the pool, what a withdrawal is, where the
+ * run goes on from (-infinity from the first movement), and the range's end (NULL for none).
+ */
+function movementParams(options: GainsOptions, from: number | null): Params {
+  return {
+    lp_gains_pool: options.pool,
+    lp_gains_withdrawals: options.withdrawals ?? 'transfer',
+    lp_gains_from: param.instant(from ?? Number.NEGATIVE_INFINITY),
+    lp_gains_from_ms: param.integer(from ?? Number.MIN_SAFE_INTEGER),
+    lp_gains_until: param.instant(options.until),
+  };
+}
+
+/** What computeFrom goes on with: the run planned, and what was read before it. */
+interface Planned {
+  options: GainsOptions;
+  unit: string;
+  uk: boolean;
+  localDay: (ts: number) => string;
+  opening: Map<string, GainEvent[]>;
+  run: KeptRun;
+  restart: Awaited<ReturnType<typeof planRestart>>;
+}
+
+/** The computation from where the run goes on, with the movements' parameters bound (computeGains). */
+async function computeFrom(c: DuckDBConnection, planned: Planned): Promise<GainsResult> {
+  const { options, unit, uk, localDay, opening, run, restart } = planned;
   const from = restart.from;
-  await setRange(c, from, options.until);
   // The movements' rowids follow their order only with the insertion order kept (sql/gains/20_event_rows.sql).
   await withSettings(c, { preserve_insertion_order: true }, async () => {
-    for (const file of await readSqlFolder('gains')) await runSqlFile(c, file);
+    for (const file of (await sqlGraph()).folder('gains')) await runModel(c, file.name);
   });
   const [total, first, last] = (await c.runAndReadAll('SELECT count(*), min(ts_ms), max(ts_ms) FROM temp.lp_gain_event_rows')).getRows()[0] ?? [];
   const movements = Number(total ?? 0);
@@ -146,7 +173,7 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   // Nothing new and nothing changed: the tables hold this run's result already (for the UK rules, when the range
   // ends where it did, the days still open to 30 days after it being the same).
   if (restart.from !== null && !restart.changed && movements === 0 && (!uk || restart.kept.openAt === run.openAt)) {
-    await runSqlFile(c, await readSqlFile('gains-tables/90_done.sql'));
+    await runModel(c, 'gains-tables/90_done.sql');
     return summarize(c, result);
   }
   await forgetKept(c, from);
@@ -186,15 +213,6 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   await recordPoints(c, points, restart.from === null ? null : restart.kept.head, head);
   await keepComputation(c, { fingerprint: run.fingerprint, head, until: run.until, openAt: run.openAt });
   return summarize(c, result);
-}
-
-/** The variables the movements' files read: where the run goes on from, and the range's end. */
-async function setRange(c: DuckDBConnection, from: number | null, until: number | undefined): Promise<void> {
-  if (from === null) await c.run(`SET VARIABLE lp_gains_from = CAST('-infinity' AS TIMESTAMPTZ)`);
-  else await c.run('SET VARIABLE lp_gains_from = $from', { from: timestampTz(from) });
-  await c.run('SET VARIABLE lp_gains_from_ms = CAST($ms AS BIGINT)', { ms: BigInt(from ?? Number.MIN_SAFE_INTEGER) });
-  if (until === undefined) await c.run('SET VARIABLE lp_gains_until = CAST(NULL AS TIMESTAMPTZ)');
-  else await c.run('SET VARIABLE lp_gains_until = $until', { until: timestampTz(until) });
 }
 
 async function openAppenders(c: DuckDBConnection): Promise<Appenders> {
@@ -276,14 +294,18 @@ function finish(computation: Computation, under: Under): void {
  * where the run went on (and the UK days still open then) and the lots filled again.
  */
 async function writeTables(c: DuckDBConnection, options: GainsOptions, unit: string, from: number | null): Promise<void> {
-  await c.run('SET VARIABLE lp_tax_year_start = $start', { start: options.taxYearStart });
-  await c.run('SET VARIABLE lp_gains_time_zone = $tz', { tz: options.costBasis === 'uk' ? 'Europe/London' : options.timeZone });
-  await c.run('SET VARIABLE lp_gains_unit = $unit', { unit });
-  await c.run('SET VARIABLE lp_cost_basis = $basis', { basis: options.costBasis });
+  const params = {
+    lp_tax_year_start: options.taxYearStart,
+    lp_gains_time_zone: options.costBasis === 'uk' ? 'Europe/London' : options.timeZone,
+    lp_gains_unit: unit,
+    lp_cost_basis: options.costBasis,
+  };
   const files = from === null
     ? ['gains-tables/00_slice_rows.sql', 'gains-tables/10_disposals.sql', 'gains-tables/20_lots.sql', 'gains-tables/90_done.sql']
     : ['gains-tables/00_slice_rows.sql', 'gains-kept/10_disposals_replaced.sql', 'gains-kept/20_lots_replaced.sql', 'gains-tables/90_done.sql'];
-  for (const file of files) await runSqlFile(c, await readSqlFile(file));
+  await withParams(c, params, async () => {
+    for (const file of files) await runModel(c, file);
+  });
   // The tables were made anew: their meanings go back on them (the data dictionary).
   if (from === null) await describeWarehouse(c);
 }
@@ -344,14 +366,7 @@ export interface GainsStatus {
 /** The gains the last export computed for `account`, or undefined when none was computed. */
 export async function readGainsStatus(c: DuckDBConnection, account: string): Promise<GainsStatus | undefined> {
   if (!(await hasTables(c, ['disposals']))) return undefined;
-  const rows = (
-    await c.runAndReadAll(
-      `SELECT any_value(cost_basis), any_value(unit), count(*) FILTER (WHERE is_disposal),
-         list({'asset': asset, 'quantity': quantity::VARCHAR} ORDER BY asset) FILTER (WHERE match_rule = 'unmatched')
-       FROM disposals WHERE account = $account`,
-      { account },
-    )
-  ).getRowObjectsJS()[0];
+  const [rows] = await withParams(c, { lp_account: param.text(account) }, () => readModel(c, 'reads/gains_status.sql'));
   const values = Object.values(rows ?? {});
   if (values[0] === null || values[0] === undefined) return undefined;
   const byAsset = new Map<string, { slices: number; quantity: Dec }>();

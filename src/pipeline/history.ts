@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { openingLotLine } from '../gains/opening-lots.js';
 import type { Settings } from '../models/settings.js';
 import { STREAMS } from '../streams/index.js';
@@ -9,8 +10,6 @@ import { formatWindow, mergeWindows, uncovered, type Window } from '../time/wind
 import { readCoverage, readEarliestReachable } from '../warehouse/coverage.js';
 import { readOpening } from '../warehouse/settings.js';
 import { hasTables } from '../warehouse/tables.js';
-import { listValue } from '../warehouse/duckdb.js';
-import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** The streams whose records carry acquisitions and disposals: read back to the account's opening (docs/history.md). */
@@ -91,14 +90,9 @@ async function historyFrom(c: DuckDBConnection, account: string, settings: Setti
  */
 async function unmatchedDisposals(c: DuckDBConnection, range: Window, accounts: readonly string[]): Promise<HistoryFindings['unmatched']> {
   if (!(await hasTables(c, ['disposals']))) return [];
-  const reader = await c.runAndReadAll(
-    `SELECT asset, count(*) AS slices, CAST(lp_total(quantity) AS VARCHAR) AS quantity FROM disposals
-     WHERE match_rule = 'unmatched' AND is_disposal AND disposed_at >= $from AND disposed_at < $to
-       AND list_contains($accounts, account)
-     GROUP BY asset ORDER BY asset`,
-    { from: timestampTz(range.start), to: timestampTz(range.end), accounts: listValue([...accounts]) },
-  );
-  return reader.getRowObjectsJS().map((r) => ({ asset: String(r['asset']), slices: Number(r['slices']), quantity: plain(String(r['quantity'])) }));
+  const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end), lp_accounts: param.texts(accounts) };
+  const found = await withParams(c, params, () => readModel(c, 'reads/unmatched_disposals.sql'));
+  return found.map((r) => ({ asset: String(r['asset']), slices: Number(r['slices']), quantity: plain(String(r['quantity'])) }));
 }
 
 /**
@@ -107,14 +101,7 @@ async function unmatchedDisposals(c: DuckDBConnection, range: Window, accounts: 
  */
 async function neededLots(c: DuckDBConnection, accounts: readonly string[], reach: HistoryFindings['earliestReachable'], unit: string): Promise<NeededLot[]> {
   if (!(await hasTables(c, ['opening_balances']))) return [];
-  const reader = await c.runAndReadAll(
-    `SELECT * FROM (
-       SELECT account, asset, lp_total(quantity) AS quantity, epoch_ms(min(first_record_at)) AS first_at, lp_total(first_fee) AS fees
-       FROM opening_balances GROUP BY account, asset)
-     WHERE NOT starts_with(quantity, '-') AND quantity <> '0' ORDER BY account, asset`,
-  );
-  return reader
-    .getRowObjectsJS()
+  return (await readModel(c, 'reads/opening_lots_needed.sql'))
     // The unit of the gains (the fiat, else USDT) has no lots: it is what the others are measured in.
     .filter((r) => accounts.includes(String(r['account'])) && String(r['asset']) !== unit)
     .map((r) => {

@@ -3,7 +3,7 @@ import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import { publicGet, type PublicAnswer } from '../http/public-get.js';
 import { packageVersion } from '../util/package-root.js';
-import { readSqlFile } from '../warehouse/sql-files.js';
+import { runModel } from '../warehouse/sql-graph.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { parseEcbCsv } from './ecb-csv.js';
@@ -122,7 +122,6 @@ export async function readEcbRates(options: EcbReadOptions): Promise<EcbRead> {
   const first = addDays(options.days.first, -LOOK_BACK_DAYS);
   const last = options.days.last < today ? options.days.last : today;
   const covered = await warehouse.exclusive((c) => coveredSpans(c, currency));
-  const daily = await readSqlFile('load/fx_rates_daily.sql');
   const read: EcbRead = { requests: 0, rates: 0 };
   for (const [a, b] of unreadStretches(first, last, covered)) {
     const url = ecbSeriesUrl(options.baseUrl, currency, a, b);
@@ -147,7 +146,7 @@ export async function readEcbRates(options: EcbReadOptions): Promise<EcbRead> {
         });
       }
       // The rate of each day read, made again with what this answer brought (sql/load/fx_rates_daily.sql).
-      await c.run(daily.text);
+      await runModel(c, 'load/fx_rates_daily.sql');
     });
     read.rates += rates.length;
   }

@@ -11,7 +11,7 @@ import { DEFAULT_RETRY } from '../http/retry.js';
 import { uncovered, type Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { readSqlFile } from '../warehouse/sql-files.js';
+import { runModel } from '../warehouse/sql-graph.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles, type Candle } from './candles.js';
@@ -250,8 +250,7 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   // The candle of the present hour is not final: only hours already past are read, on the platform's clock too.
   const present = Math.min(now, options.present ?? now);
   const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(present / HOUR_MS) * HOUR_MS) };
-  const staging = await readSqlFile('load/price_staging.sql');
-  await options.warehouse.exclusive((c) => c.run(staging.text));
+  await options.warehouse.exclusive((c) => runModel(c, 'load/price_staging.sql'));
   const sleep = options.sleep ?? sleeper;
   const client = createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock });
   const stats = emptyStreamStats();

@@ -4,9 +4,8 @@ import { formatBalanceDate } from './format.js';
 import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
 import type { Window } from '../time/window.js';
 import { readCompleteness, readResiduals, type Completeness } from '../warehouse/completeness.js';
-import { literal } from '../warehouse/quote.js';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -20,17 +19,8 @@ export interface HoldingsAtEnds {
 /** The holdings of lp_holdings_valued at the range's ends (docs/completeness.md, "Holdings"), one account or all. */
 export async function readHoldingsAtEnds(warehouse: Warehouse, range: Window, account: string | undefined): Promise<HoldingsAtEnds | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['lp_holdings_valued'])))) return undefined;
-  const rows = await warehouse.exclusive(async (c) =>
-    (
-      await c.runAndReadAll(
-        `SELECT account, account_type, asset, epoch_ms(as_of) AS as_of_ms, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt,
-           lp_decimal_text(value_fiat) AS value_fiat, source
-         FROM lp_holdings_valued
-         WHERE as_of IN (${timestampTzSql(range.start)}, ${timestampTzSql(range.end)})${account === undefined ? '' : ` AND account = ${literal(account)}`}
-         ORDER BY account, as_of, account_type, asset`,
-      )
-    ).getRowObjectsJS(),
-  );
+  const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end), lp_account: param.text(account) };
+  const rows = await warehouse.exclusive((c) => withParams(c, params, () => readModel(c, 'report/holdings_at_ends.sql')));
   return { rows, known: { rows: rows.length, notKnown: rows.filter((r) => r['quantity'] === null).length } };
 }
 

@@ -3,14 +3,12 @@ import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { Completeness } from '../warehouse/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
-import { readSqlFile } from '../warehouse/sql-files.js';
+import { param, readModel, runModel, withParams } from '../warehouse/sql-graph.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
-import { literal } from '../warehouse/quote.js';
 import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
 import { hasTables } from '../warehouse/tables.js';
-import { timestampTzSql } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection, readHoldingsAtEnds, residualsSection } from './completeness.js';
@@ -47,9 +45,28 @@ const CHARTS = [
 
 type Row = Record<string, unknown>;
 
-async function rows(warehouse: Warehouse, sql: string): Promise<Row[]> {
-  return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql)).getRowObjectsJS());
+/** Reads one of the report's files of sql/report/ (its rows), with the page's parameters bound. */
+type Read = (file: string) => Promise<Row[]>;
+
+/**
+ * The page's reads: the range and the account (rows.sql made lp_report_rows of them), the time zone of its times and
+ * months, and whether its values are the fiat's (lp_report_fiat) or USDT's.
+ */
+function reader(warehouse: Warehouse, content: { range: Window; valuation: Valuation; account?: string }): Read {
+  const params = {
+    ...reportParams(content.range, content.account),
+    lp_time_zone: content.valuation.timeZone,
+    lp_report_fiat: valueOf(content.valuation).column === 'value_fiat',
+  };
+  return (file) => warehouse.exclusive((c) => withParams(c, params, () => readModel(c, `report/${file}.sql`)));
 }
+
+/** The range and account (none: every account) as the report's files take them. */
+const reportParams = (range: Window, account: string | undefined) => ({
+  lp_from: param.instant(range.start),
+  lp_to: param.instant(range.end),
+  lp_account: param.text(account),
+});
 
 
 function warningList(warnings: readonly string[]): string {
@@ -73,16 +90,9 @@ async function warnings(warehouse: Warehouse, range: Window, facts: ReportFacts,
 }
 
 /** The monthly sums of the charts' tax classes, in the page's currency (the fiat's, else USDT). */
-async function monthly(warehouse: Warehouse, where: string, valuation: Valuation): Promise<{ months: string[]; charts: string[] }> {
-  const tz = literal(valuation.timeZone);
-  const { column, currency } = valueOf(valuation);
-  const data = await rows(
-    warehouse,
-    `SELECT strftime(timezone(${tz}, l.ts), '%Y-%m') AS month, m.tax_class, sum(CAST(l.${column} AS DOUBLE)) AS value
-     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category)
-     WHERE ${where}
-     GROUP BY ALL ORDER BY month`,
-  );
+async function monthly(read: Read, valuation: Valuation): Promise<{ months: string[]; charts: string[] }> {
+  const { currency } = valueOf(valuation);
+  const data = await read('monthly');
   const months = [...new Set(data.map((r) => String(r['month'])))].sort();
   const charts = CHARTS.map((chart) => {
     const values = months.map((month) => {
@@ -110,16 +120,9 @@ const REPORT_ROWS = 'lp_report_rows';
  */
 export async function writeReport(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }): Promise<void> {
   const { range, account } = content;
-  const where = `l.ts >= ${timestampTzSql(range.start)} AND l.ts < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND l.account = ${literal(account)}`}`;
-  const rowsFile = await readSqlFile('report/rows.sql');
-  await warehouse.exclusive(async (c) => {
-    await c.run(`SET VARIABLE lp_from = ${timestampTzSql(range.start)}`);
-    await c.run(`SET VARIABLE lp_to = ${timestampTzSql(range.end)}`);
-    await c.run(`SET VARIABLE lp_account = ${account === undefined ? 'NULL' : literal(account)}`);
-    await c.run(rowsFile.text);
-  });
+  await warehouse.exclusive((c) => withParams(c, reportParams(range, account), () => runModel(c, 'report/rows.sql')));
   try {
-    await writeReportOf(warehouse, path, content, where);
+    await writeReportOf(warehouse, path, content, reader(warehouse, content));
   } finally {
     await warehouse.exclusive((c) => c.run(`DROP TABLE IF EXISTS ${REPORT_ROWS}`)).catch(() => undefined);
   }
@@ -155,15 +158,9 @@ const classCell = (label: unknown, taxClass: unknown): string => `<td data-tax-c
  * The headline: per tax class of the tax files, in words, its total in the page's currency, as a statement's
  * first lines. A class with a movement of no value has no total (a partial sum is never shown as one).
  */
-async function totalsSection(warehouse: Warehouse, valuation: Valuation): Promise<string> {
-  const { column, currency } = valueOf(valuation);
-  const found = await rows(
-    warehouse,
-    `SELECT t.tax_class, t.label, t.meaning, CASE WHEN count(*) FILTER (WHERE l.${column} IS NULL) = 0 THEN lp_total(l.${column}) END AS total,
-       count(*) AS entries, count(*) FILTER (WHERE l.${column} IS NULL) AS unvalued
-     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category) JOIN tax_classes AS t ON t.tax_class = m.tax_class
-     WHERE t.in_tax_files GROUP BY t.tax_class, t.label, t.meaning ORDER BY min(t.rowid)`,
-  );
+async function totalsSection(read: Read, valuation: Valuation): Promise<string> {
+  const { currency } = valueOf(valuation);
+  const found = await read('totals');
   const body = found.map(
     (r) =>
       `<tr title="${escape(text(r['meaning']))}">${classCell(r['label'], r['tax_class'])}${moneyCell(r['total'], 'num total')}` +
@@ -173,8 +170,8 @@ async function totalsSection(warehouse: Warehouse, valuation: Valuation): Promis
 }
 
 /** The per-asset summary (year_summary of the page's rows): classes in words, numbers for people, exact in data-exact. */
-async function summarySection(warehouse: Warehouse, valuation: Valuation): Promise<string> {
-  const summary = await rows(warehouse, `SELECT s.*, t.label FROM lp_year_summary('${REPORT_ROWS}') AS s JOIN tax_classes AS t USING (tax_class) ORDER BY s.account, s.year, s.asset, s.tax_class`);
+async function summarySection(read: Read, valuation: Valuation): Promise<string> {
+  const summary = await read('summary');
   const fiat = valuation.fiat;
   const body = summary.map(
     (r) =>
@@ -188,16 +185,9 @@ ${table('year-summary', head, body, 'No movement in the range.')}</section>`;
 }
 
 /** The largest movements of the tax files (the catalog's tax classes that go into them), by value in the page's currency. */
-async function largestSection(warehouse: Warehouse, where: string, valuation: Valuation): Promise<string> {
-  const { column, currency } = valueOf(valuation);
-  const largest = await rows(
-    warehouse,
-    `SELECT l.account, strftime(timezone(${literal(valuation.timeZone)}, l.ts), '%Y-%m-%d %H:%M') AS time, t.tax_class, t.label, l.category, l.asset,
-       lp_decimal_text(l.amount) AS amount, lp_decimal_text(l.${column}) AS value, l.source, l.source_id
-     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category) JOIN tax_classes AS t ON t.tax_class = m.tax_class
-     WHERE ${where} AND t.in_tax_files
-     ORDER BY abs(l.${column}) DESC NULLS LAST, abs(l.amount) DESC, l.entry_id LIMIT 20`,
-  );
+async function largestSection(read: Read, valuation: Valuation): Promise<string> {
+  const { currency } = valueOf(valuation);
+  const largest = await read('largest');
   const body = largest.map(
     (r) => `<tr data-category="${escape(text(r['category']))}">${[cell(r['account']), cell(r['time'], 'time'), classCell(r['label'], r['tax_class']), cell(r['asset']), quantityCell(r['amount']), moneyCell(r['value']), cell(`${text(r['source'])} ${text(r['source_id'])}`)].join('')}</tr>`,
   );
@@ -209,22 +199,10 @@ async function largestSection(warehouse: Warehouse, where: string, valuation: Va
  * disposals table (withdrawals left out), as gains_summary adds them, with their totals; how many slices had
  * nothing to match; and how they stand beside the futures' realized profit and loss, which is no disposal.
  */
-async function gainsSection(warehouse: Warehouse, range: Window, account: string | undefined, valuation: Valuation): Promise<string> {
+async function gainsSection(warehouse: Warehouse, read: Read, valuation: Valuation): Promise<string> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['disposals'])))) return '<section><h2>Gains</h2><p class="none">Not computed: run ledgerpipe export.</p></section>';
-  const where = `is_disposal AND disposed_at >= ${timestampTzSql(range.start)} AND disposed_at < ${timestampTzSql(range.end)}${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
-  const found = await rows(
-    warehouse,
-    `SELECT account, asset, tax_year, coalesce(term, 'pool') AS term, any_value(unit) AS unit, any_value(cost_basis) AS cost_basis, count(*) AS disposals,
-       lp_decimal_text(sum(proceeds)) AS proceeds, lp_decimal_text(sum(cost)) AS cost, lp_decimal_text(sum(fees)) AS fees, lp_decimal_text(sum(gain)) AS gain,
-       count(*) FILTER (WHERE match_rule = 'unmatched') AS unmatched
-     FROM disposals WHERE ${where}
-     GROUP BY ALL ORDER BY account, asset, tax_year, term`,
-  );
-  const [totals] = await rows(
-    warehouse,
-    `SELECT count(*) AS disposals, lp_decimal_text(sum(proceeds)) AS proceeds, lp_decimal_text(sum(cost)) AS cost, lp_decimal_text(sum(fees)) AS fees,
-       lp_decimal_text(sum(gain)) AS gain FROM disposals WHERE ${where}`,
-  );
+  const found = await read('gains');
+  const [totals] = await read('gains_totals');
   const unit = text(found[0]?.['unit'] ?? '');
   const method = text(found[0]?.['cost_basis'] ?? '');
   const body = found.map(
@@ -238,7 +216,7 @@ async function gainsSection(warehouse: Warehouse, range: Window, account: string
   const warning = unmatched === 0 ? '' : `<p class="warn" id="gains-unmatched">${unmatched} disposal slices had no acquisition to match: their cost is 0, flagged no_acquisition in disposals.csv. Give the lots held before with --opening-lots (docs/history.md).</p>`;
   return `<section><h2>Gains</h2><p class="note">Realized gains by ${escape(method)}${unit === '' ? '' : ` in ${escape(unit)}`}: proceeds, allowable cost and fees of each disposal of the range, per asset and term; every slice is in disposals.csv, the sums in gains_summary (docs/gains.md).</p>${warning}
 ${tableWithTotals('gains', ['Account', 'Asset', 'Tax year', 'Term', 'Slices', 'Proceeds', 'Cost', 'Fees', 'Gain', ''], body, foot, 'No disposal in the range.')}
-${await pnlBesideGains(warehouse, valuation, text(totals?.['gain']))}</section>`;
+${await pnlBesideGains(read, valuation, text(totals?.['gain']))}</section>`;
 }
 
 /**
@@ -246,13 +224,9 @@ ${await pnlBesideGains(warehouse, valuation, text(totals?.['gain']))}</section>`
  * of its own: a contract closed, not an asset disposed of) beside the gains of the disposals of spot and margin
  * holdings above, so that neither is read as part of the other.
  */
-async function pnlBesideGains(warehouse: Warehouse, valuation: Valuation, gains: string): Promise<string> {
-  const { column, currency } = valueOf(valuation);
-  const [pnl] = await rows(
-    warehouse,
-    `SELECT CASE WHEN count(*) FILTER (WHERE l.${column} IS NULL) = 0 THEN lp_total(l.${column}) END AS total, count(*) AS entries
-     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category) WHERE m.tax_class = 'realized_pnl'`,
-  );
+async function pnlBesideGains(read: Read, valuation: Valuation, gains: string): Promise<string> {
+  const { currency } = valueOf(valuation);
+  const [pnl] = await read('realized_pnl');
   const realized = text(pnl?.['total']);
   if (Number(pnl?.['entries'] ?? 0) === 0) return '';
   const shown = (v: string) => (v === '' ? 'not known (a movement has no value)' : `${formatDecimal(v, MONEY_DECIMALS, true)} ${currency}`);
@@ -265,19 +239,8 @@ async function pnlBesideGains(warehouse: Warehouse, valuation: Valuation, gains:
  * trading or locks the other side has no records of its own (their balances are set against them in Holdings);
  * what is left unpaired is listed in Completeness.
  */
-async function transfersSection(warehouse: Warehouse, account: string | undefined): Promise<string> {
-  const found = await rows(
-    warehouse,
-    `SELECT l.asset,
-       lp_decimal_text(sum(l.amount)) AS net,
-       lp_decimal_text(coalesce(sum(l.amount) FILTER (WHERE l.category IN ('transfer_in', 'transfer_out') AND u.source_id IS NULL), 0)) AS paired,
-       lp_decimal_text(coalesce(sum(l.amount) FILTER (WHERE l.category NOT IN ('transfer_in', 'transfer_out')), 0)) AS without_records,
-       lp_decimal_text(coalesce(sum(l.amount) FILTER (WHERE u.source_id IS NOT NULL), 0)) AS unpaired
-     FROM ${REPORT_ROWS} AS l JOIN category_meaning AS m USING (category)
-     LEFT JOIN unpaired_transfers AS u ON u.account = l.account AND u.stream = l.source AND u.source_id = l.source_id AND u.asset = l.asset AND u.amount = l.amount
-     WHERE m.tax_class = 'internal_transfer'${account === undefined ? '' : ` AND l.account = ${literal(account)}`}
-     GROUP BY l.asset HAVING sum(l.amount) <> 0 OR count(*) FILTER (WHERE u.source_id IS NOT NULL) > 0 ORDER BY l.asset`,
-  );
+async function transfersSection(read: Read): Promise<string> {
+  const found = await read('transfers');
   const body = found.map((r) => `<tr data-asset="${escape(text(r['asset']))}">${[cell(r['asset']), quantityCell(r['net'], 'num net'), quantityCell(r['paired'], 'num paired'), quantityCell(r['without_records'], 'num without-records'), quantityCell(r['unpaired'], 'num unpaired')].join('')}</tr>`);
   return `<section><h2>Transfers between your own accounts</h2><p class="note">Per asset, the net of the range's internal transfers, and where it comes from: transfers between account types that both have records pair up and net to zero; those with earn, bots, copy trading or a lock have no records on their other side (their balances are in Holdings); those left unpaired are listed in Completeness. None is a disposal.</p>${table('transfers', ['Asset', 'Net', 'Paired', 'With accounts without records', 'Unpaired'], body, 'Every internal transfer of the range nets to zero.')}</section>`;
 }
@@ -294,26 +257,26 @@ async function reviewSection(warehouse: Warehouse, range: Window, account: strin
 }
 
 /** The page itself, its reads of the valued rows from REPORT_ROWS. */
-async function writeReportOf(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }, where: string): Promise<void> {
+async function writeReportOf(warehouse: Warehouse, path: string, content: { range: Window; valuation: Valuation; facts: ReportFacts; account?: string }, read: Read): Promise<void> {
   const { range, valuation, facts, account } = content;
   const unpriced = await readUnpriced(warehouse, range, valuation, account, REPORT_ROWS);
-  const { charts } = await monthly(warehouse, where, valuation);
+  const { charts } = await monthly(read, valuation);
   const warningsList = await warnings(warehouse, range, facts, unpriced, account);
   const catalog = (await readCatalogVersion(warehouse))?.version ?? 'none';
   const holdings = await readHoldingsAtEnds(warehouse, range, account);
   const sections = [
-    await totalsSection(warehouse, valuation),
+    await totalsSection(read, valuation),
     `<section><h2>Warnings</h2>${warningList(warningsList)}</section>`,
     `<section><h2>Coverage</h2>${coverageTable(facts, valuation.timeZone)}</section>`,
     await completenessSection(warehouse, account, facts.completeness, holdings?.known),
     await reviewSection(warehouse, range, account, valuation.timeZone, facts.plausibility),
     holdingsSection(holdings, range, valuation),
     await residualsSection(warehouse, range, account),
-    await transfersSection(warehouse, account),
-    await gainsSection(warehouse, range, account, valuation),
-    await summarySection(warehouse, valuation),
+    await transfersSection(read),
+    await gainsSection(warehouse, read, valuation),
+    await summarySection(read, valuation),
     `<section class="charts"><h2>By month</h2>${charts.join('\n')}</section>`,
-    await largestSection(warehouse, where, valuation),
+    await largestSection(read, valuation),
   ];
   const period = `${facts.taxYear === undefined ? '' : `${facts.taxYear}: `}${formatRange(range, valuation.timeZone)}`;
   const html = `<!doctype html>

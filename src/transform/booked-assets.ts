@@ -2,8 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Window } from '../time/window.js';
 import { packageRoot } from '../util/package-root.js';
 import { withSettings } from '../warehouse/session.js';
-import { readSqlFile, readSqlFolder, type SqlFile } from '../warehouse/sql-files.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { forgetParams, param, readModel, runModel, sqlGraph, withParams } from '../warehouse/sql-graph.js';
 import { inRolledBackTransaction } from '../warehouse/transaction.js';
 import { readRecordedVersions, releaseVersions, userCatalogFile } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -15,8 +14,8 @@ export interface LoadedSpan {
 }
 
 /** The files that make what the query reads, as the transform makes them: the type catalog, the legs' unions. */
-async function madeFirst(): Promise<SqlFile[]> {
-  return [...(await readSqlFolder('seeds')), await readSqlFile('generated/models.sql')];
+async function madeFirst(): Promise<string[]> {
+  return [...(await sqlGraph()).folder('seeds').map((f) => f.name), 'generated/models.sql'];
 }
 
 /**
@@ -35,29 +34,25 @@ export async function bookedAssets(warehouse: Pick<Warehouse, 'exclusive'>, span
   if (spans.length === 0) return [];
   const { typing } = await releaseVersions();
   const made = await madeFirst();
-  const query = await readSqlFile('prices/booked_assets.sql');
   return warehouse.exclusive(async (c) => {
     if ((await readRecordedVersions(c)).typing !== typing) return [];
     // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable.
-    const yours = userCatalogFile();
-    if (yours !== undefined) await c.run('SET VARIABLE lp_user_catalog = $path', { path: yours });
+    const catalog = { lp_user_catalog: param.text(userCatalogFile()) };
     try {
-      return await withSettings(c, { file_search_path: packageRoot() }, () => inRolledBackTransaction(c, (t) => assetsOfSpans(t, made, query, spans)));
+      return await withParams(c, catalog, () => withSettings(c, { file_search_path: packageRoot() }, () => inRolledBackTransaction(c, (t) => assetsOfSpans(t, made, spans))));
     } finally {
-      // A variable outlives the transaction: a transform of this process must not read these.
-      for (const name of ['lp_user_catalog', 'lp_stream', 'lp_from', 'lp_to']) await c.run(`RESET VARIABLE ${name}`).catch(() => undefined);
+      // A variable outlives the transaction: a transform of this process must not read it.
+      await forgetParams(c).catch(() => undefined);
     }
   });
 }
 
-async function assetsOfSpans(c: DuckDBConnection, made: readonly SqlFile[], query: SqlFile, spans: readonly LoadedSpan[]): Promise<string[]> {
-  for (const file of made) await c.run(file.text);
+async function assetsOfSpans(c: DuckDBConnection, made: readonly string[], spans: readonly LoadedSpan[]): Promise<string[]> {
+  for (const file of made) await runModel(c, file);
   const assets = new Set<string>();
   for (const { stream, window } of spans) {
-    await c.run('SET VARIABLE lp_stream = $stream', { stream });
-    await c.run('SET VARIABLE lp_from = $from', { from: timestampTz(window.start) });
-    await c.run('SET VARIABLE lp_to = $to', { to: timestampTz(window.end) });
-    for (const row of (await c.runAndReadAll(query.text)).getRows()) assets.add(String(row[0]));
+    const span = { lp_stream: stream, lp_from: param.instant(window.start), lp_to: param.instant(window.end) };
+    for (const row of await withParams(c, span, () => readModel(c, 'prices/booked_assets.sql'))) assets.add(String(row['asset']));
   }
   return [...assets].sort();
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { SqlFile } from '../warehouse/sql-files.js';
+import { readModel, type SqlFile } from '../warehouse/sql-graph.js';
 import type { Steps } from './steps.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Steps } from './steps.js';
 export async function runChecks(c: DuckDBConnection, checks: readonly SqlFile[], steps: Steps): Promise<string[]> {
   const found: string[] = [];
   for (const check of checks) {
-    const rows = await steps.time(check.name, async () => (await c.runAndReadAll(check.text)).getRowObjectsJS(), 'checks');
+    const rows = await steps.time(check.name, () => readModel(c, check.name), 'checks');
     for (const row of rows) found.push(`${String(row['check_name'])}: ${String(row['problem'])}`);
   }
   return found;

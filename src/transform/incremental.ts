@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ident } from '../warehouse/quote.js';
 import { withSettings } from '../warehouse/session.js';
-import { readSqlFile, runSqlFile, type SqlFile } from '../warehouse/sql-files.js';
+import { runModel, withParams, type SqlFile } from '../warehouse/sql-graph.js';
 import { runChecks } from './checks.js';
 import type { Steps } from './steps.js';
 
@@ -41,8 +41,6 @@ export interface UpdateResult {
 }
 
 export interface UpdateOptions {
-  /** The ledger's file (LEDGER_FILE), as the transform read it. */
-  ledger: SqlFile;
   checks: readonly SqlFile[];
   steps: Steps;
   /** Whether the ledger lies in the exports' order, and how many of its rows may be moved to keep it so. */
@@ -67,12 +65,11 @@ export async function updateLedger(c: DuckDBConnection, options: UpdateOptions):
   if (changed === 0) return { problems: [], update, inOrder: options.inOrder };
   const { steps } = options;
   await steps.time('the changed records', async () => {
-    const counts = await runSqlFile(c, await readSqlFile('incremental/10_rebooked.sql'));
-    update.rebooked = counts.at(-1) ?? 0;
-    await runSqlFile(c, await readSqlFile('generated/delta_models.sql'));
+    update.rebooked = (await runModel(c, 'incremental/10_rebooked.sql'))['rebooked'] ?? 0;
+    await runModel(c, 'generated/delta_models.sql');
   });
   const problems = await withSettings(c, { search_path: `${DELTA},main` }, async () => {
-    await steps.time(`${options.ledger.name} (changed records)`, () => c.run(options.ledger.text));
+    await steps.time(`${LEDGER_FILE} (changed records)`, () => runModel(c, LEDGER_FILE));
     return runChecks(c, options.checks, steps);
   });
   if (problems.length > 0) return { problems, update, inOrder: false };
@@ -83,15 +80,13 @@ export async function updateLedger(c: DuckDBConnection, options: UpdateOptions):
 
 /** The rebooked records' rows out and their new rows in, keeping the exports' order when few rows must move. */
 async function replaceRows(c: DuckDBConnection, update: LedgerUpdate, options: UpdateOptions): Promise<boolean> {
-  await c.run('SET VARIABLE lp_in_order = $inOrder', { inOrder: options.inOrder });
   // Where the rows change, for the gains kept from them (src/gains/kept.ts): before the old rows go.
-  await runSqlFile(c, await readSqlFile('incremental/15_changed_rows.sql'));
-  const [deleted = 0, , later = 0] = await runSqlFile(c, await readSqlFile('incremental/20_rows_out.sql'));
-  const keepOrder = options.inOrder && later <= options.movedRowsMax;
-  await c.run('SET VARIABLE lp_keep_order = $keep', { keep: keepOrder });
-  const [, moved = 0, inserted = 0] = await runSqlFile(c, await readSqlFile('incremental/30_rows_in.sql'));
-  update.deleted = deleted;
-  update.inserted = inserted - moved;
+  await runModel(c, 'incremental/15_changed_rows.sql');
+  const out = await withParams(c, { lp_in_order: options.inOrder }, () => runModel(c, 'incremental/20_rows_out.sql'));
+  const keepOrder = options.inOrder && (out['later'] ?? 0) <= options.movedRowsMax;
+  const into = await withParams(c, { lp_keep_order: keepOrder }, () => runModel(c, 'incremental/30_rows_in.sql'));
+  update.deleted = out['deleted'] ?? 0;
+  update.inserted = (into['inserted'] ?? 0) - (into['moved'] ?? 0);
   return keepOrder;
 }
 

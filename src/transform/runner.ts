@@ -2,8 +2,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckError } from '../errors/check-error.js';
 import { packageRoot } from '../util/package-root.js';
 import { ident, literal } from '../warehouse/quote.js';
+import { forgetParams, param, runModel, sqlGraph, withParams, type SqlFile } from '../warehouse/sql-graph.js';
 import { withSettings, withSettingsOn } from '../warehouse/session.js';
-import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, readSqlFolder, sqlFileNamed, transformFiles, type SqlFile } from '../warehouse/sql-files.js';
+import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, transformFiles } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
@@ -11,7 +12,7 @@ import { makeValueViews } from '../warehouse/values.js';
 import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, userCatalogFile, type ReleaseVersions } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { runChecks } from './checks.js';
-import { LEDGER_FILE, MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate, type UpdateResult } from './incremental.js';
+import { MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate, type UpdateResult } from './incremental.js';
 import { planLedger, type LedgerPlan } from './plan.js';
 import { Steps, type Step } from './steps.js';
 
@@ -63,7 +64,7 @@ interface Context {
  */
 export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | 'exclusive' | 'withMemoryLimit'>, options: TransformOptions = {}): Promise<TransformReport> {
   const steps = new Steps(options.clock ?? (() => performance.now()));
-  const context: Context = { release: await releaseVersions(), files: await transformFiles(), checks: await readSqlFolder('checks'), options, steps, now: options.now ?? Date.now };
+  const context: Context = { release: await releaseVersions(), files: await transformFiles(), checks: (await sqlGraph()).folder('checks'), options, steps, now: options.now ?? Date.now };
   // Set and put back outside the transactions, which a failed statement leaves refusing all but their rollback.
   return withSettingsOn((run) => warehouse.exclusive(run), { preserve_insertion_order: false }, async () => {
     const retyped = await steps.time('typed tables', () => warehouse.transaction((c) => ensureTyped(c, context.release.typing, context.now(), options.full === true)));
@@ -75,8 +76,9 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
       // The whole ledger's sort in the exports' order spills within the warehouse's budget (wholeLedgerMemoryBudget).
       return await (plan.full ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), transform) : transform());
     } finally {
-      // A variable outlives a rolled-back transaction: the next transform of this process must not read it.
-      await warehouse.exclusive((c) => c.run('RESET VARIABLE lp_user_catalog')).catch(() => undefined);
+      // A variable outlives a rolled-back transaction, which refused its reset: the next transform of this process
+      // must not read it.
+      await warehouse.exclusive(forgetParams).catch(() => undefined);
     }
   });
 }
@@ -87,10 +89,10 @@ export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | '
  */
 async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<TransformReport> {
   const { steps, release } = context;
-  // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable.
-  const yours = userCatalogFile();
-  if (yours !== undefined) await c.run(`SET VARIABLE lp_user_catalog = ${literal(yours)}`);
-  const update = await withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context));
+  // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable. The
+  // holdings are those of the runs' ranges and snapshots, no instant asked for besides (ensureHoldingsAt).
+  const params = { lp_user_catalog: param.text(userCatalogFile()), lp_holding_instants: param.instants(null) };
+  const update = await withParams(c, params, () => withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context)));
   if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;
   if (problems.length > 0) throw new CheckError(problems);
@@ -118,21 +120,17 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
 async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context): Promise<UpdateResult | undefined> {
   if (plan.full) {
     await dropEarlierModelTables(c);
-    for (const file of context.files) await context.steps.time(file.name, () => c.run(file.text));
+    for (const file of context.files) await context.steps.time(file.name, () => runModel(c, file.name));
     return undefined;
   }
   const pending = await pendingStreams(c);
-  for (const model of RAW_MADE_MODELS.filter((m) => pending.has(m.stream))) {
-    const file = sqlFileNamed(context.files, model.file);
-    await context.steps.time(file.name, () => c.run(file.text));
-  }
+  for (const model of RAW_MADE_MODELS.filter((m) => pending.has(m.stream))) await context.steps.time(model.file, () => runModel(c, model.file));
   const inOrder = (await readRecordedVersions(c)).ledgerOrder === context.release.models;
-  const ledger = sqlFileNamed(context.files, LEDGER_FILE);
-  const result = await updateLedger(c, { ledger, checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
+  const result = await updateLedger(c, { checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
   // The holdings are a table over the whole ledger and the snapshots: made again when records came in (the views
   // read what is there). Nothing loaded since the last transform: nothing they depend on changed.
   if (pending.size > 0) {
-    for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`))) await context.steps.time(file.name, () => c.run(file.text));
+    for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`))) await context.steps.time(file.name, () => runModel(c, file.name));
   }
   return result;
 }

@@ -5,6 +5,7 @@ import { readmitQuarantined, type Readmitted } from './readmit.js';
 import { runTransforms, type TransformReport } from './runner.js';
 import { readUnreviewed, type UnreviewedType } from './unreviewed.js';
 import { summaryMemoryBudget } from '../warehouse/memory-budget.js';
+import { readModel } from '../warehouse/sql-graph.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface TransformSummary {
@@ -41,14 +42,7 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
     warehouse.exclusive(async (c) => {
       const counts = await c.runAndReadAll(TRANSFORMED_MODELS.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM ${name}`).join(' UNION ALL '));
       const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
-      const totals = (
-        await c.runAndReadAll(
-          `SELECT account, asset, category, count(*) AS entries, lp_total(amount) AS amount
-           FROM ledger GROUP BY ALL ORDER BY account, asset, category`,
-        )
-      )
-        .getRowObjectsJS()
-        .map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
+      const totals = (await readModel(c, 'reads/ledger_totals.sql')).map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
       const unreviewed = await readUnreviewed(c);
       // One warning, however many: the summary and status list each type.
       const types = new Set(unreviewed.map((u) => `${u.source} ${u.field} ${u.type}`)).size;

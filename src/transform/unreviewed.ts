@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../warehouse/tables.js';
 
 /** A type the catalog lacks, per account, stream, field and asset (the view `unreviewed_types`). */
@@ -21,12 +22,8 @@ export interface UnreviewedType {
  */
 export async function readUnreviewed(connection: DuckDBConnection, account?: string): Promise<UnreviewedType[]> {
   if (!(await hasTables(connection, ['unreviewed_types']))) return [];
-  const reader = await connection.runAndReadAll(
-    `SELECT account, source, field, type, asset, records, total FROM unreviewed_types
-     WHERE $account IS NULL OR account = $account ORDER BY account, source, field, type, asset`,
-    { account: account ?? null },
-  );
-  return reader.getRowObjectsJS().map((r) => ({
+  const found = await withParams(connection, { lp_account: param.text(account) }, () => readModel(connection, 'reads/unreviewed_types.sql'));
+  return found.map((r) => ({
     account: String(r['account']),
     source: String(r['source']),
     field: String(r['field']),

@@ -1,11 +1,10 @@
-import { readSqlFile } from './sql-files.js';
+import { param, readModel, runModel, withParams, type Params } from './sql-graph.js';
 import { hasTables } from './tables.js';
-import { timestampTzSql } from './time-values.js';
 import type { Window } from '../time/window.js';
+import type { Warehouse } from './warehouse.js';
 
 /** The file that makes holding_quantities. */
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';
-import type { Warehouse } from './warehouse.js';
 
 /**
  * What proves an account's export complete, or shows where it is not (sql/completeness/; docs/completeness.md, "Completeness"):
@@ -104,50 +103,29 @@ const text = (v: unknown): string => String(v);
 const amountText = (v: unknown): string => (v === null ? 'beyond DECIMAL(38,18)' : String(v));
 const ms = (v: unknown): number => Number(v);
 
-async function rows(warehouse: Warehouse, sql: string, account: string | undefined): Promise<Record<string, unknown>[]> {
-  const where = account === undefined ? '' : ' WHERE account = $account';
-  return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql.replaceAll('/*where*/', where), account === undefined ? {} : { account })).getRowObjectsJS());
+/** The rows of one of the reads of sql/reads/, with its parameters bound. */
+async function read(warehouse: Warehouse, file: string, params: Params = {}): Promise<Record<string, unknown>[]> {
+  return warehouse.exclusive((c) => withParams(c, params, () => readModel(c, `reads/${file}.sql`)));
 }
 
 /** The most breaks and unpaired transfers of each account read into a summary (each view holds them all; counts are whole). */
 export const LISTED = 1000;
 
 /**
- * The queries of readCompletenessByAccount, over the views of sql/completeness/, every account at once: the views
- * walk every account's chains whatever the filter, so one read serves a run's accounts, their own files and
- * reports. Amounts are read as exact text.
+ * The reads of readCompletenessByAccount (sql/reads/), over the views of sql/completeness/, every account at once:
+ * the views walk every account's chains whatever the filter, so one read serves a run's accounts, their own files
+ * and reports. Amounts are read as exact text; the lists hold the first LISTED of each account.
  */
-const QUERIES = {
-  // The chains are walked once for the steps and the breaks (balance_breaks is the checked steps that broke).
-  steps: `SELECT account, count(*) FILTER (WHERE checked) AS checked, count(*) FILTER (WHERE previous IS NOT NULL AND NOT checked) AS unchecked,
-       count(*) FILTER (WHERE checked AND broken AND NOT reversed) AS breaks, count(*) FILTER (WHERE checked AND broken AND reversed) AS reversed
-     FROM lp_balance_steps() GROUP BY account ORDER BY account`,
-  breaks: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS ts_ms, lp_decimal_text(expected) AS expected, lp_decimal_text(reported) AS reported,
-       lp_decimal_text(difference) AS difference FROM balance_breaks
-     QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
-  signMismatches: `SELECT account, stream, partition, asset, source_id, epoch_ms(ts) AS ts_ms, field, type, lp_decimal_text(amount) AS amount,
-       lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step FROM sign_mismatches
-     QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
-  unexplained: `SELECT account, account_type, asset, epoch_ms(period_start) AS f, epoch_ms(period_end) AS t, lp_decimal_text(snapshot_change) AS snapshot_change,
-       lp_decimal_text(ledger_change) AS ledger_change, lp_decimal_text(unexplained) AS unexplained
-     FROM reconciliation WHERE unexplained <> 0 AND account_type NOT IN ('earn', 'bots', 'copy')
-     ORDER BY account, f, account_type, asset`,
-  // lp_whole_snapshots() holds each account type's snapshot once: its pairs are its snapshots less one.
-  snapshots: `SELECT account, count(DISTINCT snapshot_at) AS taken, count(*) - count(DISTINCT account_type) AS pairs
-     FROM lp_whole_snapshots() GROUP BY account ORDER BY account`,
-  unpairedCount: 'SELECT account, count(*) AS unpaired FROM unpaired_transfers GROUP BY account ORDER BY account',
-  unpaired: `SELECT account, stream, account_type, asset, source_id, epoch_ms(ts) AS ts_ms, lp_decimal_text(amount) AS amount, possible_reason
-     FROM unpaired_transfers QUALIFY row_number() OVER (PARTITION BY account ORDER BY ts_ms, source_id) <= ${LISTED} ORDER BY account, ts_ms, source_id`,
-  unavailable: `SELECT account, account_type, unavailable FROM (SELECT * FROM asset_balances QUALIFY snapshot_at = max(snapshot_at) OVER (PARTITION BY account))
-     WHERE unavailable IS NOT NULL ORDER BY account, account_type`,
-  withoutSnapshot: `SELECT account, account_type, lp_decimal_text(usdt_balance) AS usdt_balance
-     FROM (SELECT * FROM account_balances QUALIFY ts = max(ts) OVER (PARTITION BY account)) AS b
-     WHERE b.usdt_balance > 0 AND NOT EXISTS (
-       SELECT 1 FROM asset_balances AS a
-       WHERE a.account = b.account AND a.unavailable IS NULL AND a.snapshot_at >= b.ts - INTERVAL 1 HOUR AND a.snapshot_at <= b.ts + INTERVAL 1 HOUR
-         AND (a.account_type = b.account_type OR (b.account_type = 'futures' AND a.account_type LIKE '%\\_futures' ESCAPE '\\')
-           OR (b.account_type = 'margin' AND a.account_type LIKE 'margin\\_%' ESCAPE '\\')))
-     ORDER BY account, account_type`,
+const READS = {
+  steps: 'balance_steps_by_account',
+  breaks: 'balance_breaks_listed',
+  signMismatches: 'sign_mismatches_listed',
+  unexplained: 'unexplained',
+  snapshots: 'snapshots_by_account',
+  unpairedCount: 'unpaired_by_account',
+  unpaired: 'unpaired_listed',
+  unavailable: 'snapshots_unavailable',
+  withoutSnapshot: 'without_snapshot',
 } as const;
 
 type Row = Record<string, unknown>;
@@ -178,7 +156,8 @@ const nothingFound = (): Completeness => ({
  */
 export async function readCompletenessByAccount(warehouse: Warehouse): Promise<Map<string, Completeness> | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'sign_mismatches', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
-  const read = (name: keyof typeof QUERIES) => rows(warehouse, QUERIES[name], undefined);
+  const listed = { lp_listed: param.integer(LISTED) };
+  const readAll = (name: keyof typeof READS) => read(warehouse, READS[name], ['breaks', 'signMismatches', 'unpaired'].includes(name) ? listed : {});
   const found = new Map<string, Completeness>();
   const of = (r: Row): Completeness => {
     const account = text(r['account']);
@@ -186,21 +165,21 @@ export async function readCompletenessByAccount(warehouse: Warehouse): Promise<M
     found.set(account, c);
     return c;
   };
-  for (const r of await read('steps')) {
+  for (const r of await readAll('steps')) {
     const c = of(r);
     c.steps = { checked: Number(r['checked']), unchecked: Number(r['unchecked']) };
     c.counts.breaks = Number(r['breaks']);
     c.counts.signMismatches = Number(r['reversed']);
   }
-  for (const r of await read('snapshots')) of(r).snapshots = { taken: Number(r['taken']), pairs: Number(r['pairs']) };
-  for (const r of await read('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
+  for (const r of await readAll('snapshots')) of(r).snapshots = { taken: Number(r['taken']), pairs: Number(r['pairs']) };
+  for (const r of await readAll('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
   const any = (count: (c: Completeness) => number) => [...found.values()].some((c) => count(c) > 0);
-  if (any((c) => c.counts.breaks)) for (const r of await read('breaks')) of(r).breaks.push(toBreak(r));
-  if (any((c) => c.counts.signMismatches)) for (const r of await read('signMismatches')) of(r).signMismatches.push(toSignMismatch(r));
-  if (any((c) => c.counts.unpaired)) for (const r of await read('unpaired')) of(r).unpaired.push(toUnpaired(r));
-  for (const r of await read('unexplained')) of(r).unexplained.push(toUnexplained(r));
-  for (const r of await read('unavailable')) of(r).unavailable.push({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) });
-  for (const r of await read('withoutSnapshot')) of(r).withoutSnapshot.push({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) });
+  if (any((c) => c.counts.breaks)) for (const r of await readAll('breaks')) of(r).breaks.push(toBreak(r));
+  if (any((c) => c.counts.signMismatches)) for (const r of await readAll('signMismatches')) of(r).signMismatches.push(toSignMismatch(r));
+  if (any((c) => c.counts.unpaired)) for (const r of await readAll('unpaired')) of(r).unpaired.push(toUnpaired(r));
+  for (const r of await readAll('unexplained')) of(r).unexplained.push(toUnexplained(r));
+  for (const r of await readAll('unavailable')) of(r).unavailable.push({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) });
+  for (const r of await readAll('withoutSnapshot')) of(r).withoutSnapshot.push({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) });
   return found;
 }
 
@@ -243,32 +222,17 @@ export const findingsOf = (c: Completeness): number => c.counts.breaks + c.count
  */
 export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly number[]): Promise<void> {
   if (instants.length === 0 || !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))) return;
-  const list = instants.map(timestampTzSql).join(', ');
-  const [held] = await rows(warehouse, `SELECT count(DISTINCT as_of) AS n FROM holding_quantities WHERE as_of IN (${list})`, undefined);
+  const asked = { lp_holding_instants: param.instants(instants) };
+  const [held] = await read(warehouse, 'holdings_held', asked);
   if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
-  const file = await readSqlFile(HOLDINGS_FILE);
-  await warehouse.exclusive(async (c) => {
-    await c.run(`SET VARIABLE lp_holding_instants = [${list}]`);
-    try {
-      await c.run(file.text);
-    } finally {
-      await c.run('RESET VARIABLE lp_holding_instants');
-    }
-  });
+  await warehouse.exclusive((c) => withParams(c, asked, () => runModel(c, HOLDINGS_FILE)));
 }
 
 /** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */
 export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['holdings'])))) return [];
-  const list = instants.map(timestampTzSql).join(', ');
-  if (list === '') return [];
-  const found = await rows(
-    warehouse,
-    `SELECT account, account_type, asset, epoch_ms(as_of) AS t, lp_decimal_text(quantity) AS quantity, lp_decimal_text(value_usdt) AS value_usdt, source
-     FROM (SELECT * FROM holdings WHERE as_of IN (${list}))/*where*/
-     ORDER BY account, t, account_type, asset`,
-    account,
-  );
+  if (instants.length === 0) return [];
+  const found = await read(warehouse, 'holdings_at', { lp_holding_instants: param.instants(instants), lp_account: param.text(account) });
   return found.map((r) => ({
     account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), asOf: ms(r['t']),
     quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
@@ -306,23 +270,9 @@ export interface BotResult {
 export async function readResiduals(warehouse: Warehouse, range: Window | undefined, account?: string): Promise<{ loans: OpenLoan[]; bots: BotResult[] }> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['loans', 'bot_results'])))) return { loans: [], bots: [] };
   const opt = (v: unknown): string | null => (v === null ? null : String(v));
-  const loanRows = await rows(
-    warehouse,
-    `SELECT account, epoch_ms(as_of) AS at_ms, order_id, coin, lp_decimal_text(amount) AS amount, lp_decimal_text(interest) AS interest, collateral_coin,
-       lp_decimal_text(collateral_amount) AS collateral_amount
-     FROM (SELECT * FROM loans QUALIFY as_of = max(as_of) OVER (PARTITION BY account))/*where*/
-     ORDER BY account, order_id`,
-    account,
-  );
-  const within = range === undefined ? '' : ` AND period_end > ${timestampTzSql(range.start)} AND period_end <= ${timestampTzSql(range.end)}`;
-  const botRows = await rows(
-    warehouse,
-    `SELECT account, asset, epoch_ms(period_start) AS f, epoch_ms(period_end) AS t, lp_decimal_text(bot_assets_change) AS change,
-       lp_decimal_text(net_strategy_transfers) AS transfers, lp_decimal_text(residual) AS residual
-     FROM (SELECT * FROM bot_results WHERE true${within})/*where*/
-     ORDER BY account, f, asset`,
-    account,
-  );
+  const loanRows = await read(warehouse, 'open_loans', { lp_account: param.text(account) });
+  const ending = { lp_from: param.instant(range?.start), lp_to: param.instant(range?.end) };
+  const botRows = await read(warehouse, 'bot_results_ending', { ...ending, lp_account: param.text(account) });
   return {
     loans: loanRows.filter((r) => r['order_id'] !== null).map((r) => ({
       account: text(r['account']), asOf: ms(r['at_ms']), orderId: text(r['order_id']), coin: text(r['coin']), amount: opt(r['amount']), interest: opt(r['interest']),

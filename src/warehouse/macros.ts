@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openingFiles, readSqlFolder } from './sql-files.js';
+import { openingFiles } from './sql-files.js';
+import { sqlGraph } from './sql-graph.js';
 
 /**
  * Creates the SQL helpers of `sql/macros/` (lp_amount, lp_total, lp_csv_text...), or with `models` every macro a
@@ -9,7 +10,7 @@ import { openingFiles, readSqlFolder } from './sql-files.js';
  * maybe while another process holds it) they are `temporary`, this session's own.
  */
 export async function createMacros(connection: DuckDBConnection, options: { models?: boolean; temporary?: boolean } = {}): Promise<void> {
-  for (const file of options.models === true ? await openingFiles() : await readSqlFolder('macros')) {
+  for (const file of options.models === true ? await openingFiles() : (await sqlGraph()).folder('macros')) {
     await connection.run(options.temporary === true ? file.text.replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO') : file.text);
   }
 }

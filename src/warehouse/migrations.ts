@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readSqlFile, readSqlFolder } from './sql-files.js';
+import { runModel, sqlGraph } from './sql-graph.js';
 import { inTransaction } from './transaction.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
@@ -16,14 +16,14 @@ import { remakeDroppedViews, viewNames } from './upgrade-views.js';
  * const applied = await migrate(connection, Date.now()); // ['warehouse/002_second_release.sql'] on a first-release warehouse
  */
 export async function migrate(connection: DuckDBConnection, now: number): Promise<string[]> {
-  await connection.run((await readSqlFile('load/schema_migrations.sql')).text);
+  await runModel(connection, 'load/schema_migrations.sql');
   const done = new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
   const applied: string[] = [];
-  for (const file of await readSqlFolder('warehouse')) {
+  for (const file of (await sqlGraph()).folder('warehouse')) {
     if (done.has(file.name)) continue;
     await inTransaction(connection, async (c) => {
       const views = await viewNames(c);
-      await c.run(file.text);
+      await runModel(c, file.name);
       await remakeDroppedViews(c, views);
       await c.run('INSERT INTO schema_migrations VALUES ($name, $now)', { name: file.name, now: timestampTz(now) });
     });
@@ -37,5 +37,5 @@ export async function pendingMigrations(connection: DuckDBConnection): Promise<s
   const done = !(await hasTables(connection, ['schema_migrations']))
     ? new Set<string>()
     : new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
-  return (await readSqlFolder('warehouse')).map((f) => f.name).filter((name) => !done.has(name));
+  return (await sqlGraph()).folder('warehouse').map((f) => f.name).filter((name) => !done.has(name));
 }

@@ -1,6 +1,6 @@
 import type { Window } from '../time/window.js';
+import { param, readModel, withParams } from './sql-graph.js';
 import { hasTables } from './tables.js';
-import { timestampTz } from './time-values.js';
 import type { Warehouse } from './warehouse.js';
 
 /** One movement far outside the account's scale (view plausibility; docs/review.md). */
@@ -28,14 +28,9 @@ export interface Implausible {
 export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];
-    const reader = await c.runAndReadAll(
-      `SELECT account, asset, epoch_ms(ts) AS ms, source, source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(value_usdt) AS value_usdt,
-         lp_decimal_text(compared_with) AS compared_with, compared_as
-       FROM lp_plausibility_of($from, $to) WHERE $account IS NULL OR account = $account
-       ORDER BY abs(value_usdt) DESC NULLS LAST, ts, source, source_id`,
-      { from: timestampTz(range.start), to: timestampTz(range.end), account: account ?? null },
-    );
-    return reader.getRowObjectsJS().map((r) => ({
+    const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end), lp_account: param.text(account) };
+    const found = await withParams(c, params, () => readModel(c, 'reads/plausibility_of_range.sql'));
+    return found.map((r) => ({
       account: String(r['account']),
       asset: String(r['asset']),
       ts: Number(r['ms']),

@@ -1,7 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBTimestampTZValue } from '@duckdb/node-api';
 import { timestampTz } from './time-values.js';
 import { withSettingsOn } from './session.js';
-import { readSqlFile } from './sql-files.js';
+import { runModel } from './sql-graph.js';
 import { TYPED_STREAMS, typeRecords, typesAtLoad } from './typed-at-load.js';
 import { releaseVersions } from './versions.js';
 import type { Window } from '../time/window.js';
@@ -335,8 +335,7 @@ export async function createRawWriter(
   warehouse: Pick<Warehouse, 'transaction' | 'exclusive'>,
   options: RawWriterOptions,
 ): Promise<RawWriter> {
-  const staging = await readSqlFile('load/staging.sql');
-  await warehouse.exclusive((c) => c.run(staging.text));
+  await warehouse.exclusive((c) => runModel(c, 'load/staging.sql'));
   let group = groups.get(warehouse);
   if (group === undefined) {
     group = { queue: [], writing: false, sinceCheckpoint: 0 };

@@ -3,7 +3,7 @@ import { STREAMS } from '../streams/index.js';
 import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
 import { ident, literal } from './quote.js';
-import { header } from './sql-header.js';
+import { headerLines } from './sql-graph.js';
 import { typingFile } from './typing-sql.js';
 
 /**
@@ -69,15 +69,17 @@ export function modelsFile(): string {
         )
       : [],
   );
-  const derived = STREAM_MODELS.flatMap((m) => (m.typedAtLoad === undefined ? [] : (m.derived ?? [])));
-  const typedViews = TYPED_AT_LOAD.flatMap((m) => [m.name, ...(m.derived ?? []).map((d) => d.name)]);
-  const creates = [...typedViews, 'lp_booked_streams', 'lp_account_type_sources', 'lp_paired_legs', 'lp_alone_legs'];
-  const legs = LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`);
-  const reads = [...TYPED_AT_LOAD.map((m) => `typed_${m.name}`), ...derived.map((d) => `lp_${d.name}`), ...legs];
+  const typed = STREAM_MODELS.filter((m) => m.typedAtLoad !== undefined);
+  const derived = STREAM_MODELS.flatMap((m) => m.derived ?? []);
+  const header = headerLines({
+    creates: [...STREAM_MODELS.flatMap((m) => [...(m.typedAtLoad === undefined ? [] : [m.name]), ...(m.derived ?? []).map((d) => d.name)]), 'lp_booked_streams', 'lp_account_type_sources', 'lp_paired_legs', 'lp_alone_legs'],
+    reads: [...typed.map((m) => `typed_${m.name}`), ...derived.map((d) => `lp_${d.name}`), ...LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`)].sort(),
+    params: [],
+  });
   return `${GENERATED}
 -- The models of the streams typed at load: views on their typed tables (sql/generated/typing.sql types the records
 -- as they load), and the models made from them.
-${header(creates, reads)}
+${header}
 
 ${views.join('\n\n')}
 
@@ -113,13 +115,13 @@ export function deltaModelsFile(): string {
 SELECT t.* FROM main.typed_${m.name} AS t
 SEMI JOIN lp_delta.rebooked AS r ON r.account = t.account AND r.source = ${literal(m.name)} AND r.source_id = t.key;`,
   );
-  const creates = LEDGER_SOURCES.map((m) => `lp_delta.typed_${m.name}`);
-  const reads = [...LEDGER_SOURCES.map((m) => `typed_${m.name}`), 'lp_delta.rebooked'];
+  // Each copy is made of the table of its own name (main's): a copy, which the graph's other readers do not wait for.
+  const tables = LEDGER_SOURCES.map((m) => `typed_${m.name}`);
   return `${GENERATED}
 -- The typed rows of the records an incremental transform rebooks (src/transform/incremental.ts), copied into the
 -- schema lp_delta under their tables' own names: with lp_delta first on DuckDB's search path, the legs of
 -- sql/models/, and so the ledger and the checks, read these copies.
-${header(creates, reads)}
+${headerLines({ creates: tables, reads: [...tables, 'rebooked'].sort(), params: [] })}
 
 ${copies.join('\n\n')}
 `;

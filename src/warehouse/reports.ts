@@ -1,5 +1,5 @@
 import type { Window } from '../time/window.js';
-import { literal } from './quote.js';
+import { param, readModel, withParams } from './sql-graph.js';
 import { hasTables } from './tables.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -115,17 +115,8 @@ export interface Reconciliation {
  */
 export async function readReconciliation(warehouse: Warehouse, account: string, years: { timeZone: string; taxYearStart: string }): Promise<Reconciliation | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger'])))) return undefined;
-  const movements = await query(
-    warehouse,
-    `WITH dated AS (
-       SELECT CAST(timezone($tz, ts) AS DATE) AS day, asset, amount FROM ledger WHERE account = $account
-     ), named AS (
-       SELECT CASE WHEN strftime(day, '%m-%d') >= $start THEN year(day) ELSE year(day) - 1 END AS y, asset, amount FROM dated
-     )
-     SELECT CASE WHEN $start = '01-01' THEN CAST(y AS VARCHAR) ELSE y || '-' || lpad(CAST((y + 1) % 100 AS VARCHAR), 2, '0') END AS yr, asset, lp_total(amount) AS net
-     FROM named GROUP BY y, asset ORDER BY y, asset`,
-    { account, tz: years.timeZone, start: years.taxYearStart },
-  );
+  const params = { lp_account: account, lp_time_zone: years.timeZone, lp_tax_year_start: years.taxYearStart };
+  const movements = await warehouse.exclusive((c) => withParams(c, params, () => readModel(c, 'reads/ledger_by_tax_year.sql')));
   return { movements: movements.map((m) => ({ year: String(m['yr']), asset: String(m['asset']), net: String(m['net']) })) };
 }
 
@@ -153,22 +144,14 @@ export async function readNotFinal(
   account?: string,
 ): Promise<NotFinal[]> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['withdrawals', 'deposits'])))) return [];
-  const part = (stream: 'withdrawals' | 'deposits') => {
-    const open = openStatuses[stream].map(literal).join(', ');
-    return `SELECT account, '${stream}' AS stream, coin AS asset,
-        CASE WHEN status IN (${open}) THEN 'open' ELSE 'final later' END AS state, size
-      FROM ${stream}
-      WHERE ts >= make_timestamptz(CAST($from AS BIGINT) * 1000) AND ts < make_timestamptz(CAST($to AS BIGINT) * 1000)
-        AND (status IN (${open}) OR u_time >= make_timestamptz(CAST($to AS BIGINT) * 1000))
-        AND ($account = '' OR account = $account)`;
+  const params = {
+    lp_from: param.instant(range.start),
+    lp_to: param.instant(range.end),
+    lp_account: param.text(account),
+    lp_open_withdrawals: param.texts(openStatuses.withdrawals),
+    lp_open_deposits: param.texts(openStatuses.deposits),
   };
-  const rows = await query(
-    warehouse,
-    `SELECT account, stream, asset, state, count(*) AS n, lp_total(size) AS total
-     FROM (${part('withdrawals')} UNION ALL ${part('deposits')})
-     GROUP BY ALL ORDER BY account, stream, state, asset`,
-    { from: String(range.start), to: String(range.end), account: account ?? '' },
-  );
+  const rows = await warehouse.exclusive((c) => withParams(c, params, () => readModel(c, 'reads/not_final.sql')));
   return rows.map((r) => ({
     account: String(r['account']),
     stream: r['stream'] === 'deposits' ? 'deposits' : 'withdrawals',

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
-import { readSqlFile, runSqlFile } from './sql-files.js';
+import { runModel } from './sql-graph.js';
 import { hasTables } from './tables.js';
 import { timestampTz } from './time-values.js';
 
@@ -143,7 +143,7 @@ export interface BooksSnapshot {
  * The tables are copied into temporary tables of the connection (exact types, one statement each).
  */
 export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot> {
-  await runSqlFile(c, await readSqlFile('books/snapshot.sql'));
+  await runModel(c, 'books/snapshot.sql');
   return { settings: await readSettings(c) };
 }
 
@@ -151,5 +151,5 @@ export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot>
 export async function restoreBooks(c: DuckDBConnection, snapshot: BooksSnapshot): Promise<void> {
   await c.run('DELETE FROM settings');
   if (snapshot.settings !== undefined) await writeSettings(c, snapshot.settings);
-  await runSqlFile(c, await readSqlFile('books/restore.sql'));
+  await runModel(c, 'books/restore.sql');
 }

@@ -10,7 +10,7 @@ export function timestampTz(ms: number): DuckDBTimestampTZValue {
   return new DuckDBTimestampTZValue(BigInt(ms) * 1000n);
 }
 
-/** The same instant as SQL text, for statements that take no bind values (COPY, SET VARIABLE). */
+/** The same instant as SQL text, for statements that take no bind values (COPY). */
 export function timestampTzSql(ms: number): string {
   return `make_timestamptz(${BigInt(ms) * 1000n})`;
 }

@@ -2,7 +2,7 @@ import { STREAM_MODELS } from '../models/index.js';
 import { typedColumns, type Column, type StreamModel } from '../streams/model.js';
 import { fieldsOf, type Cast, type ColumnSource } from '../streams/source.js';
 import { ident, literal } from './quote.js';
-import { header } from './sql-header.js';
+import { headerLines } from './sql-graph.js';
 
 /**
  * The typing SQL of the streams, made from their columns' sources (each column's field and cast,
@@ -126,7 +126,7 @@ export function typingFile(models: readonly StreamModel[] = STREAM_MODELS): stri
 -- relation with raw_records' columns. Of a stream typed at load, the raw writer runs it over each batch as it is
 -- committed (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed; of the others,
 -- their SQL model makes its table of it. What is more than a cast is in the stream's SQL model (sql/models/).
-${header(creates, reads)}
+${headerLines({ creates, reads, params: [] })}
 
 ${macros.join('\n\n')}
 `;

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readSqlFile } from './sql-files.js';
+import { runModel } from './sql-graph.js';
 import { makeValueViews } from './values.js';
 
 /**
@@ -9,7 +9,7 @@ import { makeValueViews } from './values.js';
  */
 const MAKERS: Readonly<Record<string, (c: DuckDBConnection) => Promise<void>>> = {
   reconciliation: async (c) => {
-    await c.run((await readSqlFile('completeness/40_reconciliation.sql')).text);
+    await runModel(c, 'completeness/40_reconciliation.sql');
   },
   // The views of values, holdings among them, with the valuation the warehouse records (src/warehouse/values.ts).
   holdings: makeValueViews,
@@ -30,7 +30,7 @@ export async function viewNames(c: DuckDBConnection): Promise<Set<string>> {
  *
  * @example
  * const before = await viewNames(c);
- * await c.run(migration.text);
+ * await runModel(c, migration.name);
  * await remakeDroppedViews(c, before); // ['holdings', 'lp_holdings_valued', 'reconciliation'] after 013
  */
 export async function remakeDroppedViews(c: DuckDBConnection, before: ReadonlySet<string>): Promise<string[]> {

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { describeWarehouse } from './dictionary.js';
 import type { FiatSource } from '../models/settings.js';
 import { ident, literal } from './quote.js';
-import { readSqlFile, readSqlFolder, type SqlFile } from './sql-files.js';
+import { runModel, sqlGraph, type SqlFile } from './sql-graph.js';
 
 /** How values are made: the fiat currency (none: USDT only), where its rates come from, and the time zone of years. */
 export interface Valuation {
@@ -30,9 +30,8 @@ export async function readValuation(c: DuckDBConnection): Promise<Valuation> {
  * files' values. Each reads the fiat and the time zone from the table `valuation`.
  */
 export async function valuesFiles(v: Pick<Valuation, 'fiatSource'>): Promise<SqlFile[]> {
-  const files = await readSqlFolder('values');
-  const fiat = await readSqlFile(`values/20_fiat_${v.fiatSource ?? 'none'}.sql`);
-  return files.flatMap((f) => (f.name.startsWith('values/20_fiat_') ? (f.name === fiat.name ? [fiat] : []) : [f]));
+  const fiat = `values/20_fiat_${v.fiatSource ?? 'none'}.sql`;
+  return (await sqlGraph()).folder('values').filter((f) => !f.name.startsWith('values/20_fiat_') || f.name === fiat);
 }
 
 /**
@@ -57,7 +56,7 @@ export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   const valuation = await readValuation(c);
   await c.run(`CREATE OR REPLACE MACRO lp_valuation_fiat() AS CAST(${valuation.fiat === null ? 'NULL' : literal(valuation.fiat)} AS VARCHAR)`);
   await c.run(`CREATE OR REPLACE MACRO lp_valuation_time_zone() AS ${literal(valuation.timeZone)}`);
-  for (const file of await valuesFiles(valuation)) await c.run(file.text);
+  for (const file of await valuesFiles(valuation)) await runModel(c, file.name);
   const named = valuation.fiat === null ? 'EXCLUDE (value_fiat)' : `RENAME (value_fiat AS ${ident(fiatColumn(valuation.fiat))})`;
   // ledger_valued is its files' rows (sql/values/35_ledger_valued_rows.sql), tax class and all: the view and
   // ledger_valued.csv cannot differ.

@@ -7,7 +7,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { DICTIONARY } from '../models/index.js';
 import { packageRoot } from '../util/package-root.js';
-import { openingFiles, readSqlFolder, transformFiles } from './sql-files.js';
+import { openingFiles, transformFiles } from './sql-files.js';
+import { sqlGraph } from './sql-graph.js';
 import { timestampTz } from './time-values.js';
 
 /**
@@ -127,7 +128,8 @@ export function releaseVersions(): Promise<ReleaseVersions> {
     const typing = sha256((await openingFiles()).map((f) => f.text));
     // The user's rows after the package's: without them, the version is the package's alone.
     const catalog = sha256([...(await seedFiles()), ...(userCatalog === undefined ? [] : [userCatalog.bytes])]);
-    const rules = [...(await transformFiles()), ...(await readSqlFolder('values')), ...(await readSqlFolder('checks'))];
+    const graph = await sqlGraph();
+    const rules = [...(await transformFiles()), ...graph.folder('values'), ...graph.folder('checks')];
     const models = sha256([typing, catalog, ...rules.flatMap((f) => [f.name, f.text])]);
     const opening = sha256([typing, JSON.stringify(DICTIONARY)]);
     return { typing, catalog, models, opening };

@@ -14,6 +14,7 @@ const KNOWN: Readonly<Record<string, string>> = {
   'src/warehouse/versions.ts storedCopy': "the folder of stored catalogs' copies, removed at exit: each copy is named by its content's hash, so a command's catalog is its own file",
   'src/warehouse/versions.ts release': "this release's versions: reset with the catalog, the rest is the same files",
   'src/util/package-root.ts cached': 'the package folder: the same for every command',
+  'src/warehouse/sql-graph.ts graph': "the files of sql/ with their headers, read and ordered once: the same for every command",
   'src/util/collect-garbage.ts collect': "Node's own collector, found once: the same for every command",
 };
 

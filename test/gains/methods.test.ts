@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { param, runModel, withParams } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 import { disposalRows, lotRows, plain, runEngine, trade, type GoldenRow } from './engine-helpers.js';
@@ -161,12 +162,13 @@ describe('Form 8949', () => {
       ...trade('2025-04-01T10:00:00Z', 'BTC', '1.125', '1000.126', 'sell', 'USD'),
     ], { fiat: 'USD' });
     const c = warehouse.connection;
-    await c.run("SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'");
-    await c.run("SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00'");
-    await c.run('SET VARIABLE lp_account = NULL');
-    const { readFile } = await import('node:fs/promises');
-    const query = (await readFile(new URL('../../sql/exports/form8949.sql', import.meta.url), 'utf8')).trim().replace(/;$/, '');
-    expect(await rows(warehouse, query)).toEqual([
+    const range = { lp_from: param.instant(Date.UTC(2025, 0, 1)), lp_to: param.instant(Date.UTC(2026, 0, 1)), lp_account: param.text(undefined) };
+    // The view reads the range when it is read (the export copies it with the range bound).
+    const found = await withParams(c, range, async () => {
+      await runModel(c, 'exports/form8949.sql');
+      return rows(warehouse, 'SELECT * FROM lp_export_form8949');
+    });
+    expect(found).toEqual([
       // 0.125 of the March lot (cost 25) for 1000.126 x 0.125 / 1.125 = 111.125111...: short term.
       { part: 'I', description: '0.125 BTC', date_acquired: '03/01/2025', date_sold: '04/01/2025', proceeds: '111.13', cost_basis: '25.00', adjustment_code: '', adjustment_amount: '', gain_or_loss: '86.13', unit: 'USD', account: 'default', flags: '' },
       // The whole January 2024 lot (cost 100.005, to 100.01): held more than a year, long term.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSqlFile, runSqlFile } from '../../src/warehouse/sql-files.js';
+import { runModel } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
@@ -23,7 +23,7 @@ async function plausibility(ledger: readonly Row[]): Promise<Record<string, stri
   await c.run('CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden');
   // The balance before a range is the ledger's own sum (unvalued): the same rows.
   await c.run('DROP VIEW IF EXISTS ledger; DROP TABLE IF EXISTS ledger; CREATE TABLE ledger AS SELECT account, entry_id, ts, asset, amount FROM golden');
-  await runSqlFile(c, await readSqlFile('values/60_plausibility.sql'));
+  await runModel(c, 'values/60_plausibility.sql');
   return rows(warehouse, "SELECT source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with FROM plausibility ORDER BY ts, source_id");
 }
 

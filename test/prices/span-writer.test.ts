@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSpanWriter, MISSING_REASON, type SpanRead } from '../../src/prices/span-writer.js';
-import { readSqlFile } from '../../src/warehouse/sql-files.js';
+import { runModel } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
@@ -22,8 +22,7 @@ let transactions: number;
 beforeEach(async () => {
   const temp = await tempWarehouse();
   dispose = temp.dispose;
-  const staging = await readSqlFile('load/price_staging.sql');
-  await temp.warehouse.exclusive((c) => c.run(staging.text));
+  await temp.warehouse.exclusive((c) => runModel(c, 'load/price_staging.sql'));
   transactions = 0;
   // The warehouse as the stage sees it, counting the transactions it is asked for.
   warehouse = { ...temp.warehouse, transaction: (work) => (transactions++, temp.warehouse.transaction(work)) };

@@ -110,7 +110,7 @@ async function cli(args: readonly string[], baseUrl: string): Promise<CliResult>
 beforeAll(async () => {
   const root = packageRoot();
   copy = await mkdtemp(join(tmpdir(), 'lp-new-stream-'));
-  for (const part of ['src', 'sql', 'scripts', 'pipelines', 'docs', 'package.json']) await cp(join(root, part), join(copy, part), { recursive: true });
+  for (const part of ['src', 'sql', 'scripts', 'pipelines', 'docs', 'package.json', 'ARCHITECTURE.md']) await cp(join(root, part), join(copy, part), { recursive: true });
   await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
   // The copy builds what the package ships, not the tests and the bench.
   const tsconfig = JSON.parse(await readFile(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
@@ -140,6 +140,8 @@ describe('a stream added in two files', () => {
     expect(await readFile(join(copy, 'docs', 'extraction.md'), 'utf8')).toContain(
       '| `throwaway_records` | `/api/v2/test/throwaway-records` |  | 30 days | 2 | 10/s | `idLessThan` (a record id) | classic |',
     );
+    // Its model takes its place in the graph of sql/, after the typing it reads.
+    expect(await readFile(join(copy, 'ARCHITECTURE.md'), 'utf8')).toMatch(/\d+\. `models\/throwaway_records\.sql`: lp_legs_throwaway_records\n/);
   });
 
   it('is read from its endpoint page by page, checked, typed as it loads and booked', async () => {

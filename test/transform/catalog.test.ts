@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTransforms } from '../../src/transform/runner.js';
 import { releaseVersions } from '../../src/warehouse/versions.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { readSqlFolder } from '../../src/warehouse/sql-files.js';
+import { sqlGraph } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
@@ -17,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => dispose());
 
 async function catalogProblems(): Promise<string[]> {
-  const check = (await readSqlFolder('checks')).find((f) => f.name === 'checks/00_catalog.sql') as { text: string };
+  const check = (await sqlGraph()).file('checks/00_catalog.sql');
   return (await rows(warehouse, check.text)).map((r) => String(r['problem']));
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckError } from '../../src/errors/check-error.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { readSqlFolder } from '../../src/warehouse/sql-files.js';
+import { sqlGraph } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
 import { at, GOLDEN } from './fixtures.js';
@@ -18,7 +18,7 @@ afterEach(() => dispose());
 
 async function problems(): Promise<string[]> {
   const out: string[] = [];
-  for (const check of await readSqlFolder('checks')) {
+  for (const check of (await sqlGraph()).folder('checks')) {
     for (const row of await rows(warehouse, check.text)) out.push(`${row['check_name']}: ${row['problem']}`);
   }
   return out;

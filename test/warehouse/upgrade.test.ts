@@ -8,7 +8,7 @@ import { planNightly } from '../../src/pipeline/nightly-range.js';
 import { readmitQuarantined } from '../../src/transform/readmit.js';
 import { runTransformStage } from '../../src/transform/stage.js';
 import { STREAMS } from '../../src/streams/index.js';
-import { readSqlFolder } from '../../src/warehouse/sql-files.js';
+import { sqlGraph } from '../../src/warehouse/sql-graph.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { rows } from '../helpers/raw.js';
 
@@ -37,8 +37,7 @@ async function firstReleaseWarehouse(): Promise<void> {
   const c = await instance.connect();
   try {
     await c.run("SET TimeZone = 'UTC'");
-    const [bookkeeping] = await readSqlFolder('warehouse');
-    await c.run((bookkeeping as { text: string }).text);
+    await c.run((await sqlGraph()).file('warehouse/001_bookkeeping.sql').text);
     await c.run("CREATE TABLE margin_tax_types (margin_tax_type VARCHAR PRIMARY KEY, category VARCHAR NOT NULL, direction INTEGER NOT NULL); INSERT INTO margin_tax_types VALUES ('deal_in', 'trade_in', 1)");
     const ts = (ms: number) => `make_timestamptz(${ms * 1000})`;
     const window = [T - 10 * DAY, T + 20 * DAY];
@@ -173,7 +172,7 @@ describe('a warehouse of the release before the typed tables lost their keys', (
     const c = await instance.connect();
     try {
       await c.run('CREATE TABLE schema_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
-      for (const file of (await readSqlFolder('warehouse')).filter((f) => f.name < 'warehouse/009')) {
+      for (const file of (await sqlGraph()).folder('warehouse').filter((f) => f.name < 'warehouse/009')) {
         await c.run(file.text);
         await c.run('INSERT INTO schema_migrations VALUES ($name, now())', { name: file.name });
       }
