@@ -17,7 +17,8 @@ const LONG_FUNCTION_LINES = 60;
 const LONG_LINE_CHARS = 120;
 /** A literal that starts a statement with one of these words, in capitals, is SQL (`'SELECT 1'`, `\`CREATE TABLE\``). */
 const SQL_STATEMENT = /(^|[\s(])(SELECT|INSERT INTO|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?(TABLE|VIEW|MACRO|INDEX|SCHEMA)|DELETE FROM|UPDATE \w|COPY |WITH \w+ AS|ALTER TABLE|DROP (TABLE|VIEW|MACRO))\b/;
-const SET_VARIABLE = /SET VARIABLE (lp_\w+)/g;
+/** A variable set by its name (`SET VARIABLE lp_from`), or by a name the code passes (`SET VARIABLE ${name}`). */
+const SET_VARIABLE = /SET VARIABLE (lp_\w+|\$\{\w+\})/g;
 
 /** The files below `dir` whose names end with one of `endings`, as paths relative to `root`. */
 function filesBelow(root: string, dir: string, endings: readonly string[]): string[] {
@@ -105,7 +106,7 @@ function main(argv: readonly string[]): void {
   const places = [...f.variablesSet.values()].flat();
   const rows: [string, number, readonly string[]][] = [
     ['SQL strings in src/ outside src/sim/', f.sqlStrings.length, f.sqlStrings],
-    ['session variables set (SET VARIABLE lp_...)', f.variablesSet.size, [...f.variablesSet.keys()].sort()],
+    ['session variables set (SET VARIABLE lp_..., or ${name}: any the caller binds)', f.variablesSet.size, [...f.variablesSet.keys()].sort()],
     ['  places that set them', places.length, places],
     [`functions over ${LONG_FUNCTION_LINES} lines in src/`, f.longFunctions.length, f.longFunctions],
     ...[...f.longLines].map(([dir, lines]): [string, number, readonly string[]] => [
