@@ -8,6 +8,7 @@ import { DEFAULT_IP_LIMIT_PER_MINUTE } from '../src/extract/ip-budget.js';
 import { generateDataset } from '../src/sim/data/dataset.js';
 import { simAccountOf } from '../src/sim/server.js';
 import { STREAMS } from '../src/streams/index.js';
+import { streamsForAccount } from '../src/streams/stream.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { rateLimitBound } from './extract-bound.js';
 import { ipBreachesOf, spawnSimulator, stopChild } from './sim-process.js';
@@ -50,7 +51,9 @@ export function accountsBound(options: { accounts: number; from: string; to: str
     // Some of them only (`only`: their indexes), as one shard of them.
     if (options.only !== undefined && !options.only.includes(i)) continue;
     const dataset = generateDataset({ seed: simAccountOf(options.seed, i).seed, from, to, records: options.records, marginWindowDays: 366 });
-    const bounds = Object.values(rateLimitBound(dataset, STREAMS, from, to));
+    // The streams a classic account is read with, as the simulator's accounts are (not a unified account's, the copy
+    // projects' nor a lead trader's).
+    const bounds = Object.values(rateLimitBound(dataset, streamsForAccount(STREAMS, 'classic', undefined), from, to));
     fewestRequests += bounds.reduce((n, b) => n + b.fewestRequests, 0);
     perKeyBoundSeconds = Math.max(perKeyBoundSeconds, ...bounds.map((b) => b.boundSeconds));
   }
