@@ -1,3 +1,4 @@
+import type { DuckDBAppender } from '@duckdb/node-api';
 import { dec, round, text } from '../../src/gains/decimal.js';
 import { readFile } from 'node:fs/promises';
 import { computeGains, type GainsOptions } from '../../src/gains/gains.js';
@@ -44,6 +45,19 @@ export function swap(ts: string, given: [string, string, string], received: [str
  * Puts `ledger` in the warehouse as its valued ledger, valued in `fiat` (the engine reads lp_ledger_valued_rows()
  * and lp_valuation_fiat(), which the transform and the valuation make from real records), and runs the engine.
  */
+/** One row of the table golden as a valued ledger's row: value_usdt NULL, value_fiat the row's value. */
+export function appendGolden(
+  appender: DuckDBAppender,
+  r: { account: string; entryId: string; ts: string; asset: string; amount: string; category: string; taxClass: string; tradeGroup: string | null; value: string | null },
+): void {
+  for (const text of [r.account, r.entryId, r.ts, r.asset, r.amount, r.category, r.taxClass]) appender.appendVarchar(text);
+  for (const text of [r.tradeGroup, null, r.value]) {
+    if (text === null) appender.appendNull();
+    else appender.appendVarchar(text);
+  }
+  appender.endRow();
+}
+
 export async function runEngine(warehouse: Warehouse, ledger: readonly GoldenRow[], options: Partial<GainsOptions> & { fiat?: string; openingLots?: string }) {
   const c = warehouse.connection;
   // The lots of --opening-lots, as the settings keep them (table opening_lots).
@@ -53,21 +67,7 @@ export async function runEngine(warehouse: Warehouse, ledger: readonly GoldenRow
   await c.run(`CREATE OR REPLACE MACRO lp_valuation_fiat() AS CAST('${fiat}' AS VARCHAR)`);
   await c.run(`CREATE OR REPLACE TABLE golden (account VARCHAR, entry_id VARCHAR, ts TIMESTAMPTZ, asset VARCHAR, amount DECIMAL(38,18), category VARCHAR, tax_class VARCHAR, trade_group VARCHAR, value_usdt DECIMAL(38,18), value_fiat DECIMAL(38,18))`);
   const appender = await c.createAppender('golden');
-  ledger.forEach((r, i) => {
-    appender.appendVarchar(r.account ?? 'default');
-    appender.appendVarchar(`e${String(i).padStart(5, '0')}`);
-    appender.appendVarchar(r.ts);
-    appender.appendVarchar(r.asset);
-    appender.appendVarchar(r.amount);
-    appender.appendVarchar(r.category);
-    appender.appendVarchar(r.taxClass);
-    if (r.tradeGroup === undefined) appender.appendNull();
-    else appender.appendVarchar(r.tradeGroup);
-    appender.appendNull();
-    if (r.value === null) appender.appendNull();
-    else appender.appendVarchar(r.value);
-    appender.endRow();
-  });
+  ledger.forEach((r, i) => appendGolden(appender, { ...r, account: r.account ?? 'default', entryId: `e${String(i).padStart(5, '0')}`, tradeGroup: r.tradeGroup ?? null }));
   appender.closeSync();
   await c.run(`CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden`);
   // A valued ledger put in whole, as a transform that makes the ledger whole notes it (sql/ledger/40_ledger_changed.sql).

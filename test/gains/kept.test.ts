@@ -4,6 +4,7 @@ import { replaceOpeningLots } from '../../src/gains/opening-lots.js';
 import { dec } from '../../src/gains/decimal.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
+import { appendGolden } from './engine-helpers.js';
 
 /** A small deterministic generator (mulberry32): the same histories on every run. */
 function random(seed: number): () => number {
@@ -80,21 +81,7 @@ async function putLedger(warehouse: Warehouse, ledger: readonly Row[]): Promise<
   const c = warehouse.connection;
   await c.run('DELETE FROM golden');
   const appender = await c.createAppender('golden');
-  for (const r of ledger) {
-    appender.appendVarchar(r.account);
-    appender.appendVarchar(r.entryId);
-    appender.appendVarchar(new Date(r.ts).toISOString());
-    appender.appendVarchar(r.asset);
-    appender.appendVarchar(r.amount);
-    appender.appendVarchar(r.category);
-    appender.appendVarchar(r.taxClass);
-    if (r.tradeGroup === null) appender.appendNull();
-    else appender.appendVarchar(r.tradeGroup);
-    appender.appendNull();
-    if (r.value === null) appender.appendNull();
-    else appender.appendVarchar(r.value);
-    appender.endRow();
-  }
+  for (const r of ledger) appendGolden(appender, { ...r, ts: new Date(r.ts).toISOString() });
   appender.closeSync();
 }
 
