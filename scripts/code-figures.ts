@@ -18,7 +18,7 @@ const LONG_LINE_CHARS = 120;
 /** A literal that starts a statement with one of these words, in capitals, is SQL (`'SELECT 1'`, `\`CREATE TABLE\``). */
 const SQL_STATEMENT = /(^|[\s(])(SELECT|INSERT INTO|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?(TABLE|VIEW|MACRO|INDEX|SCHEMA)|DELETE FROM|UPDATE \w|COPY |WITH \w+ AS|ALTER TABLE|DROP (TABLE|VIEW|MACRO))\b/;
 /** A variable set by its name (`SET VARIABLE lp_from`), or by a name the code passes (`SET VARIABLE ${name}`). */
-const SET_VARIABLE = /SET VARIABLE (lp_\w+|\$\{\w+\})/g;
+const SET_VARIABLE = /(?<!RE)SET VARIABLE (lp_\w+|\$\{\w+\})/g;
 
 /** The files below `dir` whose names end with one of `endings`, as paths relative to `root`. */
 function filesBelow(root: string, dir: string, endings: readonly string[]): string[] {
