@@ -75,7 +75,10 @@ export function onePassCopies(out: string): string[] {
  * `node dist/bench/baseline.js <db> <out>`, in a process of its own.
  */
 export async function runOnePass(db: string, out: string): Promise<void> {
-  const instance = await DuckDBInstance.create(db, { memory_limit: DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT, preserve_insertion_order: 'false' });
+  const instance = await DuckDBInstance.create(db, {
+    memory_limit: DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT,
+    preserve_insertion_order: 'false',
+  });
   const c = await instance.connect();
   try {
     for (const sql of [...ONE_PASS_SQL, ...onePassCopies(out)]) await c.run(sql);

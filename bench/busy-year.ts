@@ -24,7 +24,13 @@ const MAIN = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
 const REPORT_RSS = pathToFileURL(fileURLToPath(new URL('./report-rss.js', import.meta.url))).href;
 
 export async function measureBusyYear(fills: number, signal: AbortSignal): Promise<BusyYearFigures> {
-  const { child: sim, info } = await spawnSimulator({ records: fills, rateScale: 1000, startTimeoutMs: 300_000, seed: 'busy', pendingSeconds: 0 });
+  const { child: sim, info } = await spawnSimulator({
+    records: fills,
+    rateScale: 1000,
+    startTimeoutMs: 300_000,
+    seed: 'busy',
+    pendingSeconds: 0,
+  });
   const dir = await mkdtemp(join(tmpdir(), 'lp-busy-'));
   try {
     const rssFile = join(dir, 'rss');
@@ -37,7 +43,19 @@ export async function measureBusyYear(fills: number, signal: AbortSignal): Promi
     };
     // The default budget, whatever the shell that runs the bench says.
     delete env['LEDGERPIPE_MEMORY_LIMIT'];
-    const args = ['--import', REPORT_RSS, MAIN, 'run', 'year-end', '--year', '2025', '--base-url', info.baseUrl, '--rate-scale', '1000'];
+    const args = [
+      '--import',
+      REPORT_RSS,
+      MAIN,
+      'run',
+      'year-end',
+      '--year',
+      '2025',
+      '--base-url',
+      info.baseUrl,
+      '--rate-scale',
+      '1000',
+    ];
     args.push('--db', join(dir, 'busy.duckdb'), '--out', join(dir, 'exports'));
     const started = performance.now();
     const run = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], signal });
@@ -45,8 +63,13 @@ export async function measureBusyYear(fills: number, signal: AbortSignal): Promi
     run.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-16_384)));
     const [code] = (await once(run, 'exit')) as [number | null];
     const wallSeconds = (performance.now() - started) / 1000;
-    const summary = stderr.trim().split('\n').filter((line) => !line.startsWith('warn:')).slice(-6);
-    if (code !== 0) throw new Error(`run year-end over ${fills} fills exited with ${String(code)}: ${summary.join(' | ')}`);
+    const summary = stderr
+      .trim()
+      .split('\n')
+      .filter((line) => !line.startsWith('warn:'))
+      .slice(-6);
+    if (code !== 0)
+      throw new Error(`run year-end over ${fills} fills exited with ${String(code)}: ${summary.join(' | ')}`);
     return { fills, wallSeconds, peakRssMb: Number(await readFile(rssFile, 'utf8')), summary };
   } finally {
     await stopChild(sim);

@@ -33,7 +33,13 @@ export interface StreamBound {
  * `historyFrom`, the streams that carry lots are read from there (docs/history.md), as a run that extracts reads
  * them: their windows start there.
  */
-export function rateLimitBound(dataset: Dataset, streams: readonly StreamDef[], from: number, to: number, historyFrom?: number): Record<string, StreamBound> {
+export function rateLimitBound(
+  dataset: Dataset,
+  streams: readonly StreamDef[],
+  from: number,
+  to: number,
+  historyFrom?: number,
+): Record<string, StreamBound> {
   const out: Record<string, StreamBound> = {};
   for (const stream of streams) {
     let requests = 0;
@@ -41,7 +47,10 @@ export function rateLimitBound(dataset: Dataset, streams: readonly StreamDef[], 
       // Each part once; parts of one path share its limiter.
       const byPath = new Map<string, { n: number; rate: number }>();
       for (const p of stream.parts) byPath.set(p.path, { n: (byPath.get(p.path)?.n ?? 0) + 1, rate: p.ratePerSecond });
-      out[stream.name] = { fewestRequests: stream.parts.length, boundSeconds: Math.max(...[...byPath.values()].map((p) => p.n / p.rate)) };
+      out[stream.name] = {
+        fewestRequests: stream.parts.length,
+        boundSeconds: Math.max(...[...byPath.values()].map((p) => p.n / p.rate)),
+      };
       continue;
     } else {
       const partitions = dataset.streams[stream.name as PagedStream];
@@ -81,13 +90,28 @@ export async function measureExtraction(
   const to = Date.parse(`${options.to}T00:00:00Z`);
   const dataset = generateDataset({ seed: options.seed, from, to, records: options.records, marginWindowDays: 366 });
   const bounds = rateLimitBound(dataset, STREAMS, from, to);
-  const { child, info } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 60_000, seed: options.seed, from: options.from, to: options.to });
+  const { child, info } = await spawnSimulator({
+    records: options.records,
+    rateScale: 1,
+    startTimeoutMs: 60_000,
+    seed: options.seed,
+    from: options.from,
+    to: options.to,
+  });
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-'));
   const warehouse = await openWarehouse(join(dir, 'bench.duckdb'));
   const client = createSignedClient({ baseUrl: info.baseUrl, credentials: info });
   try {
     const started = performance.now();
-    const result: ExtractResult = await (options.extractWith ?? extract)({ warehouse, client, account: 'bench', runId: 'bench', streams: STREAMS, from, to });
+    const result: ExtractResult = await (options.extractWith ?? extract)({
+      warehouse,
+      client,
+      account: 'bench',
+      runId: 'bench',
+      streams: STREAMS,
+      from,
+      to,
+    });
     const wallSeconds = (performance.now() - started) / 1000;
     const boundSeconds = Math.max(...Object.values(bounds).map((b) => b.boundSeconds));
     const perStream = Object.fromEntries(

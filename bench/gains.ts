@@ -48,11 +48,25 @@ export async function measureGains(options: { trades: number; costBasis: CostBas
       SELECT 'bench', 'e' || i || 'f', ts, token, CAST(-quantity / 1000 AS DECIMAL(38, 18)), 'spot_fee', 'trading_fee', 'g' || i, NULL, CAST(-eur / 1000 AS DECIMAL(38, 18))
       FROM trades WHERE i % 5 = 0`);
     await c.run(`CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM bench_ledger`);
-    const events = Number((await c.runAndReadAll(`SELECT count(*) FROM bench_ledger WHERE asset <> 'EUR'`)).getRows()[0]?.[0]);
+    const events = Number(
+      (await c.runAndReadAll(`SELECT count(*) FROM bench_ledger WHERE asset <> 'EUR'`)).getRows()[0]?.[0],
+    );
     const started = performance.now();
-    const result = await computeGains(c, { costBasis: options.costBasis, pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' });
+    const result = await computeGains(c, {
+      costBasis: options.costBasis,
+      pool: 'account',
+      taxYearStart: '01-01',
+      timeZone: 'UTC',
+    });
     const seconds = (performance.now() - started) / 1000;
-    return { trades: options.trades, events, costBasis: options.costBasis, seconds, disposals: result.disposals, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
+    return {
+      trades: options.trades,
+      events,
+      costBasis: options.costBasis,
+      seconds,
+      disposals: result.disposals,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    };
   } finally {
     await warehouse.close();
     await rm(dir, { recursive: true, force: true });
@@ -61,6 +75,9 @@ export async function measureGains(options: { trades: number; costBasis: CostBas
 
 /** Run as a script (`node dist/bench/gains.js 300000 fifo`): one measurement in a process of its own, as JSON. */
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await measureGains({ trades: Number(process.argv[2] ?? 300_000), costBasis: (process.argv[3] ?? 'fifo') as CostBasis });
+  const result = await measureGains({
+    trades: Number(process.argv[2] ?? 300_000),
+    costBasis: (process.argv[3] ?? 'fifo') as CostBasis,
+  });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -55,18 +55,32 @@ const DAY_MS = 86_400_000;
 const NEW_FILLS = 3_000;
 const MOVED_WITHDRAWALS = 20;
 
-/** Runs the CLI (`main`, this build's by default) as a user does, at the default memory budget, and reads its peak RSS. */
-export async function cli(args: string[], dir: string, signal: AbortSignal, main = MAIN): Promise<{ seconds: number; peakRssMb: number; stderr: string }> {
+/**
+ * Runs the CLI (`main`, this build's by default) as a user does, at the default memory budget, and reads its peak RSS.
+ */
+export async function cli(
+  args: string[],
+  dir: string,
+  signal: AbortSignal,
+  main = MAIN,
+): Promise<{ seconds: number; peakRssMb: number; stderr: string }> {
   const rssFile = join(dir, 'rss');
   const env: NodeJS.ProcessEnv = { ...process.env, LEDGERPIPE_BENCH_RSS_FILE: rssFile };
   delete env['LEDGERPIPE_MEMORY_LIMIT'];
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', REPORT_RSS, main, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], signal });
+  const child = spawn(process.execPath, ['--import', REPORT_RSS, main, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    signal,
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
   const [code] = (await once(child, 'exit')) as [number | null];
   const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`ledgerpipe ${args[0]} exited with ${String(code)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (code !== 0)
+    throw new Error(
+      `ledgerpipe ${args[0]} exited with ${String(code)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   return { seconds, peakRssMb: Number(await readFile(rssFile, 'utf8')), stderr };
 }
 
@@ -74,7 +88,9 @@ export async function cli(args: string[], dir: string, signal: AbortSignal, main
 export async function shapeHistory(warehouse: Warehouse, held: number, fills: number): Promise<void> {
   const c = warehouse.connection;
   if (fills < held) {
-    await c.run(`DELETE FROM raw_records WHERE stream = 'futures_fills' AND hash(key) % 1000 >= ${Math.round((1000 * fills) / held)}`);
+    await c.run(
+      `DELETE FROM raw_records WHERE stream = 'futures_fills' AND hash(key) % 1000 >= ${Math.round((1000 * fills) / held)}`,
+    );
     return;
   }
   for (let year = 1; year < Math.round(fills / held); year++) {
@@ -87,7 +103,10 @@ export async function shapeHistory(warehouse: Warehouse, held: number, fills: nu
   }
 }
 
-/** Loads a night as extraction does: 3,000 new fills (copies of the year's, under new keys) and 20 withdrawals moved to success. */
+/**
+ * Loads a night as extraction does: 3,000 new fills (copies of the year's, under new keys) and 20 withdrawals moved to
+ * success.
+ */
 async function loadNight(warehouse: Warehouse): Promise<void> {
   const read = async (sql: string) => (await warehouse.connection.runAndReadAll(sql)).getRowObjectsJS();
   const fills = await read(`SELECT partition, 'night-' || key AS key, epoch_ms(ts) AS ts,
@@ -102,7 +121,8 @@ async function loadNight(warehouse: Warehouse): Promise<void> {
     for (const row of rows) {
       const partition = String(row['partition']);
       let page = out.at(-1);
-      if (page === undefined || page.partition !== partition || page.records.length === 100) out.push((page = { stream, partition, records: [] }));
+      if (page === undefined || page.partition !== partition || page.records.length === 100)
+        out.push((page = { stream, partition, records: [] }));
       page.records.push({ key: String(row['key']), ts: Number(row['ts']), payload: String(row['payload']) });
     }
     return out;
@@ -120,14 +140,29 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
   const dir = await mkdtemp(join(tmpdir(), 'lp-incremental-'));
   try {
     const base = join(dir, 'base.duckdb');
-    const { child, info } = await spawnSimulator({ records: yearFills, rateScale: 1000, startTimeoutMs: 300_000, seed: 'incremental', pendingSeconds: 0 });
+    const { child, info } = await spawnSimulator({
+      records: yearFills,
+      rateScale: 1000,
+      startTimeoutMs: 300_000,
+      seed: 'incremental',
+      pendingSeconds: 0,
+    });
     let held: number;
     try {
       const warehouse = await openWarehouse(base);
       const client = createSignedClient({ baseUrl: info.baseUrl, credentials: info });
       try {
         const result = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-          extract({ warehouse, client, account: 'default', runId: 'bench', streams: [futuresFills, withdrawals], from: FROM, to: TO, rateScale: 1000 }),
+          extract({
+            warehouse,
+            client,
+            account: 'default',
+            runId: 'bench',
+            streams: [futuresFills, withdrawals],
+            from: FROM,
+            to: TO,
+            rateScale: 1000,
+          }),
         );
         held = result.streams['futures_fills']?.records ?? 0;
       } finally {
@@ -137,7 +172,10 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
     } finally {
       await stopChild(child);
     }
-    const figures: IncrementalFigures = { nights: [], fullRebuild: { fills: 0, transformSeconds: 0, exportSeconds: 0 } };
+    const figures: IncrementalFigures = {
+      nights: [],
+      fullRebuild: { fills: 0, transformSeconds: 0, exportSeconds: 0 },
+    };
     for (const fills of sizes) {
       const db = join(dir, `history-${fills}.duckdb`);
       await copyFile(base, db);
@@ -155,22 +193,52 @@ export async function measureIncremental(signal: AbortSignal, quick = false): Pr
         // its export, is the full rebuild's figure; the others say how a whole transform grows with the history.
         await runTransforms(warehouse, { full: true });
         fullTransformSeconds = (performance.now() - started) / 1000;
-        history = Number((await warehouse.connection.runAndReadAll('SELECT count(*) FROM futures_fills')).getRows()[0]?.[0]);
+        history = Number(
+          (await warehouse.connection.runAndReadAll('SELECT count(*) FROM futures_fills')).getRows()[0]?.[0],
+        );
         if (fills === yearFills) {
           started = performance.now();
-          await exportFiles(warehouse, { out: join(dir, 'full-export'), from: FROM, to: TO, formats: ['csv', 'parquet'] });
-          figures.fullRebuild = { fills: history, transformSeconds: fullTransformSeconds, exportSeconds: (performance.now() - started) / 1000 };
-          step(`full rebuild: transform ${fullTransformSeconds.toFixed(2)} s, export ${figures.fullRebuild.exportSeconds.toFixed(2)} s`);
+          await exportFiles(warehouse, {
+            out: join(dir, 'full-export'),
+            from: FROM,
+            to: TO,
+            formats: ['csv', 'parquet'],
+          });
+          figures.fullRebuild = {
+            fills: history,
+            transformSeconds: fullTransformSeconds,
+            exportSeconds: (performance.now() - started) / 1000,
+          };
+          step(
+            `full rebuild: transform ${fullTransformSeconds.toFixed(2)} s, export ${figures.fullRebuild.exportSeconds.toFixed(2)} s`,
+          );
         }
         step('loading the night');
         await warehouse.withMemoryLimit(extractionMemoryBudget(), () => loadNight(warehouse));
       } finally {
         await warehouse.close();
       }
-      step('the night\'s transform and export');
+      step("the night's transform and export");
       const transform = await cli(['transform', '--db', db], dir, signal);
       const line = transform.stderr.split('\n').find((l) => l.includes('transform, ')) ?? '';
-      const exported = await cli(['export', '--from', '2025-01-01', '--to', '2026-01-01', '--format', 'csv,parquet', '--db', db, '--out', join(dir, `ytd-${fills}`), '--quiet'], dir, signal);
+      const exported = await cli(
+        [
+          'export',
+          '--from',
+          '2025-01-01',
+          '--to',
+          '2026-01-01',
+          '--format',
+          'csv,parquet',
+          '--db',
+          db,
+          '--out',
+          join(dir, `ytd-${fills}`),
+          '--quiet',
+        ],
+        dir,
+        signal,
+      );
       figures.nights.push({
         fills: history,
         fullTransformSeconds,

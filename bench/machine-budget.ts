@@ -39,7 +39,10 @@ export interface MachineBudgetMeasurement {
   rateLimitedByStream: Record<string, number>;
 }
 
-/** The simulator's last line on stderr says what it answered: `stopped after N requests; by status {...}; IP cap breaches K`. */
+/**
+ * The simulator's last line on stderr says what it answered: `stopped after N requests; by status {...}; IP cap
+ * breaches K`.
+ */
 function simulatorCounts(stderr: string): { requests: number; rateLimited: number; ipBreaches: number } {
   const match = /stopped after (\d+) requests; by status (\{[^}]*\}); IP cap breaches (\d+)/.exec(stderr);
   if (match === null) throw new Error(`bench: the simulator did not say what it answered: ${stderr}`);
@@ -54,9 +57,26 @@ function simulatorCounts(stderr: string): { requests: number; rateLimited: numbe
  * warehouse and the default budget of 5,400 a minute. Beside the bound of all the accounts together (however they
  * are split, the address's budget is one): the slowest key's, or every account's fewest requests over the budget.
  */
-export async function measureMachineBudget(options: { scenario: MachineScenario; accounts: number; from: string; to: string; records: number; seed: string; signal?: AbortSignal }): Promise<MachineBudgetMeasurement> {
+export async function measureMachineBudget(options: {
+  scenario: MachineScenario;
+  accounts: number;
+  from: string;
+  to: string;
+  records: number;
+  seed: string;
+  signal?: AbortSignal;
+}): Promise<MachineBudgetMeasurement> {
   const bound = scenarioBound(options);
-  const sim = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 300_000, seed: options.seed, from: options.from, to: options.to, accounts: options.accounts, front: true });
+  const sim = await spawnSimulator({
+    records: options.records,
+    rateScale: 1,
+    startTimeoutMs: 300_000,
+    seed: options.seed,
+    from: options.from,
+    to: options.to,
+    accounts: options.accounts,
+    front: true,
+  });
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-machine-'));
   let measured: Omit<MachineBudgetMeasurement, 'requests' | 'rateLimited' | 'ipBreaches'>;
   try {
@@ -66,7 +86,12 @@ export async function measureMachineBudget(options: { scenario: MachineScenario;
     const dbs: string[] = [];
     const processSeconds: number[] = [];
     if (options.scenario === 'shards-one-after-another') {
-      const config = await writeConfig(sim.info, dir, 'all', sim.info.accounts.map((_, i) => i));
+      const config = await writeConfig(
+        sim.info,
+        dir,
+        'all',
+        sim.info.accounts.map((_, i) => i),
+      );
       for (let i = 0; i < 3; i++) {
         dbs.push(join(dir, `shard-${i}.duckdb`));
         processSeconds.push(await run(config, dbs[i] as string, ['--shard', `${i}/3`]));
@@ -74,7 +99,10 @@ export async function measureMachineBudget(options: { scenario: MachineScenario;
     } else {
       const half = Math.ceil(sim.info.accounts.length / 2);
       const indexes = sim.info.accounts.map((_, i) => i);
-      const configs = await Promise.all([writeConfig(sim.info, dir, 'first', indexes.slice(0, half)), writeConfig(sim.info, dir, 'second', indexes.slice(half))]);
+      const configs = await Promise.all([
+        writeConfig(sim.info, dir, 'first', indexes.slice(0, half)),
+        writeConfig(sim.info, dir, 'second', indexes.slice(half)),
+      ]);
       dbs.push(join(dir, 'first.duckdb'), join(dir, 'second.duckdb'));
       processSeconds.push(...(await Promise.all(configs.map((config, i) => run(config, dbs[i] as string, [])))));
     }
@@ -84,14 +112,27 @@ export async function measureMachineBudget(options: { scenario: MachineScenario;
     for (const db of dbs) {
       const warehouse = await openWarehouse(db);
       try {
-        const row = (await warehouse.connection.runAndReadAll('SELECT sum(requests), sum(rate_limited) FROM runs')).getRows()[0];
+        const row = (
+          await warehouse.connection.runAndReadAll('SELECT sum(requests), sum(rate_limited) FROM runs')
+        ).getRows()[0];
         clientRequests += Number(row?.[0] ?? 0);
         clientRateLimited += Number(row?.[1] ?? 0);
       } finally {
         await warehouse.close();
       }
     }
-    measured = { scenario: options.scenario, accounts: options.accounts, processes: dbs.length, wallSeconds, processSeconds, bound, ratio: wallSeconds / bound.boundSeconds, clientRequests, clientRateLimited, rateLimitedByStream };
+    measured = {
+      scenario: options.scenario,
+      accounts: options.accounts,
+      processes: dbs.length,
+      wallSeconds,
+      processSeconds,
+      bound,
+      ratio: wallSeconds / bound.boundSeconds,
+      clientRequests,
+      clientRateLimited,
+      rateLimitedByStream,
+    };
   } finally {
     await stopChild(sim.child);
     await rm(dir, { recursive: true, force: true });
@@ -104,7 +145,14 @@ export async function measureMachineBudget(options: { scenario: MachineScenario;
  * key still sets a floor. One after another, each shard also waits for its own slowest key before the next starts:
  * the sum of the shards' per-key bounds, if that is slower than every account's requests over the budget.
  */
-function scenarioBound(options: { scenario: MachineScenario; accounts: number; from: string; to: string; records: number; seed: string }): AccountsBound {
+function scenarioBound(options: {
+  scenario: MachineScenario;
+  accounts: number;
+  from: string;
+  to: string;
+  records: number;
+  seed: string;
+}): AccountsBound {
   const all = accountsBound(options);
   if (options.scenario === 'two-at-once') return all;
   const names = Array.from({ length: options.accounts }, (_, i) => simAccountOf(options.seed, i).name);
@@ -119,7 +167,11 @@ function scenarioBound(options: { scenario: MachineScenario; accounts: number; f
 /** A config of some of the simulator's accounts, their keys in variables named after their index. */
 async function writeConfig(info: SimInfo, dir: string, name: string, indexes: readonly number[]): Promise<string> {
   const config = join(dir, `${name}.config.json`);
-  const accounts = indexes.map((i) => ({ name: info.accounts[i]?.name, baseUrl: info.baseUrl, env: { key: `BENCH_${i}_KEY`, secret: `BENCH_${i}_SECRET`, passphrase: `BENCH_${i}_PASSPHRASE` } }));
+  const accounts = indexes.map((i) => ({
+    name: info.accounts[i]?.name,
+    baseUrl: info.baseUrl,
+    env: { key: `BENCH_${i}_KEY`, secret: `BENCH_${i}_SECRET`, passphrase: `BENCH_${i}_PASSPHRASE` },
+  }));
   await writeFile(config, JSON.stringify({ accounts }));
   return config;
 }
@@ -128,25 +180,55 @@ async function writeConfig(info: SimInfo, dir: string, name: string, indexes: re
  * Runs `ledgerpipe extract` of a config into `db`; resolves with its wall time in seconds, or throws unless it exits 0.
  * The 429s its summary lists are added to `byStream`.
  */
-function runner(info: SimInfo, dir: string, range: { from: string; to: string; signal?: AbortSignal }, byStream: Record<string, number>): (config: string, db: string, more: readonly string[]) => Promise<number> {
-  const keys = Object.fromEntries(info.accounts.flatMap((a, i) => [[`BENCH_${i}_KEY`, a.apiKey], [`BENCH_${i}_SECRET`, a.secretKey], [`BENCH_${i}_PASSPHRASE`, a.passphrase]]));
+function runner(
+  info: SimInfo,
+  dir: string,
+  range: { from: string; to: string; signal?: AbortSignal },
+  byStream: Record<string, number>,
+): (config: string, db: string, more: readonly string[]) => Promise<number> {
+  const keys = Object.fromEntries(
+    info.accounts.flatMap((a, i) => [
+      [`BENCH_${i}_KEY`, a.apiKey],
+      [`BENCH_${i}_SECRET`, a.secretKey],
+      [`BENCH_${i}_PASSPHRASE`, a.passphrase],
+    ]),
+  );
   // Every process of the bench shares one state directory, as the processes of one user on one machine do.
   const env = { ...process.env, ...keys, LEDGERPIPE_STATE_DIR: join(dir, 'state') };
   const main = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
   return async (config, db, more) => {
     const started = performance.now();
-    const args = [main, 'extract', '--from', range.from, '--to', range.to, '--config', config, '--db', db, '--quiet', ...more];
-    const cli = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'], ...(range.signal === undefined ? {} : { signal: range.signal }) });
+    const args = [
+      main,
+      'extract',
+      '--from',
+      range.from,
+      '--to',
+      range.to,
+      '--config',
+      config,
+      '--db',
+      db,
+      '--quiet',
+      ...more,
+    ];
+    const cli = spawn(process.execPath, args, {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      ...(range.signal === undefined ? {} : { signal: range.signal }),
+    });
     let out = '';
     cli.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     const [code] = (await once(cli, 'exit')) as [number | null];
     if (process.env['LP_BENCH_DEBUG'] !== undefined) process.stderr.write(out);
     if (code !== 0) throw new Error(`bench: extract ${more.join(' ')} of ${config} exited with ${String(code)}`);
-    // The summary's lines per account and stream: account, stream, windows, skipped, pages, records, outside, requests, 429s, retries.
+    // The summary's lines per account and stream: account, stream, windows, skipped, pages, records, outside, requests,
+    // 429s, retries.
     for (const line of out.split('\n')) {
       const cells = line.trim().split(/\s+/);
       const limited = Number(cells[8]);
-      if (cells.length === 10 && cells[0] !== 'account' && limited > 0) byStream[cells[1] as string] = (byStream[cells[1] as string] ?? 0) + limited;
+      if (cells.length === 10 && cells[0] !== 'account' && limited > 0)
+        byStream[cells[1] as string] = (byStream[cells[1] as string] ?? 0) + limited;
     }
     return (performance.now() - started) / 1000;
   };

@@ -60,13 +60,28 @@ export interface PreparedNight {
 
 /** Extracts one simulator year of `records` fills (and its withdrawals) into `db`; returns the fills held. */
 export async function extractYear(db: string, records: number, seed: string): Promise<number> {
-  const { child, info } = await spawnSimulator({ records, rateScale: 1000, startTimeoutMs: 300_000, seed, pendingSeconds: 0 });
+  const { child, info } = await spawnSimulator({
+    records,
+    rateScale: 1000,
+    startTimeoutMs: 300_000,
+    seed,
+    pendingSeconds: 0,
+  });
   try {
     const warehouse = await openWarehouse(db);
     const client = createSignedClient({ baseUrl: info.baseUrl, credentials: info });
     try {
       const result = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-        extract({ warehouse, client, account: 'default', runId: 'bench', streams: [futuresFills, withdrawals], from: FROM, to: TO, rateScale: 1000 }),
+        extract({
+          warehouse,
+          client,
+          account: 'default',
+          runId: 'bench',
+          streams: [futuresFills, withdrawals],
+          from: FROM,
+          to: TO,
+          rateScale: 1000,
+        }),
       );
       return result.streams['futures_fills']?.records ?? 0;
     } finally {
@@ -81,9 +96,19 @@ export async function extractYear(db: string, records: number, seed: string): Pr
 /** Takes the records of the last day out of raw_records, to be loaded later as that night's. */
 export async function holdBackNight(warehouse: Warehouse): Promise<HeldRecord[]> {
   const where = `ts >= make_timestamptz(${DAY * 1000})`;
-  const rows = (await warehouse.connection.runAndReadAll(`SELECT stream, partition, key, epoch_ms(ts), CAST(payload AS VARCHAR) FROM raw_records WHERE ${where} ORDER BY stream, partition, ts, key`)).getRows();
+  const rows = (
+    await warehouse.connection.runAndReadAll(
+      `SELECT stream, partition, key, epoch_ms(ts), CAST(payload AS VARCHAR) FROM raw_records WHERE ${where} ORDER BY stream, partition, ts, key`,
+    )
+  ).getRows();
   await warehouse.connection.run(`DELETE FROM raw_records WHERE ${where}`);
-  return rows.map((r) => ({ stream: String(r[0]), partition: String(r[1]), key: String(r[2]), ts: Number(r[3]), payload: String(r[4]) }));
+  return rows.map((r) => ({
+    stream: String(r[0]),
+    partition: String(r[1]),
+    key: String(r[2]),
+    ts: Number(r[3]),
+    payload: String(r[4]),
+  }));
 }
 
 /**
@@ -94,12 +119,17 @@ export async function holdBackNight(warehouse: Warehouse): Promise<HeldRecord[]>
  * Read from a transformed warehouse.
  */
 export async function writeOpeningLots(warehouse: Warehouse, file: string): Promise<void> {
-  const rows = (await warehouse.connection.runAndReadAll(
-    `SELECT account, asset, CAST(ceil(greatest(0, -min(running)) + 0.01 * sum(-amount) FILTER (WHERE amount < 0)) AS BIGINT)
+  const rows = (
+    await warehouse.connection.runAndReadAll(
+      `SELECT account, asset, CAST(ceil(greatest(0, -min(running)) + 0.01 * sum(-amount) FILTER (WHERE amount < 0)) AS BIGINT)
      FROM (SELECT account, asset, amount, sum(amount) OVER (PARTITION BY account, asset ORDER BY ts, entry_id ROWS UNBOUNDED PRECEDING) AS running FROM ledger WHERE asset <> 'USDT')
      GROUP BY ALL HAVING min(running) < 0 ORDER BY ALL`,
-  )).getRows();
-  const lines = rows.map(([account, asset, quantity]) => `${String(account)},${String(asset)},${String(quantity)},${String(quantity)},USDT,2024-12-01`);
+    )
+  ).getRows();
+  const lines = rows.map(
+    ([account, asset, quantity]) =>
+      `${String(account)},${String(asset)},${String(quantity)},${String(quantity)},USDT,2024-12-01`,
+  );
   await writeFile(file, ['account,asset,quantity,cost,currency,acquired_at', ...lines, ''].join('\n'));
 }
 
@@ -109,11 +139,19 @@ export async function loadNight(warehouse: Warehouse, night: readonly HeldRecord
   const pages: { stream: string; partition: string; records: LoadRecord[] }[] = [];
   for (const row of night) {
     let page = pages.at(-1);
-    if (page === undefined || page.stream !== row.stream || page.partition !== row.partition || page.records.length === 100) pages.push((page = { stream: row.stream, partition: row.partition, records: [] }));
+    if (
+      page === undefined ||
+      page.stream !== row.stream ||
+      page.partition !== row.partition ||
+      page.records.length === 100
+    )
+      pages.push((page = { stream: row.stream, partition: row.partition, records: [] }));
     page.records.push({ key: row.key, ts: row.ts, payload: row.payload });
   }
   await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-    Promise.all(pages.map((p) => writer.commit({ ...p, cursor: null, done: true, tie: false, drift: [], quarantine: [] }))),
+    Promise.all(
+      pages.map((p) => writer.commit({ ...p, cursor: null, done: true, tie: false, drift: [], quarantine: [] })),
+    ),
   );
 }
 
@@ -121,7 +159,14 @@ export async function loadNight(warehouse: Warehouse, night: readonly HeldRecord
  * A history of `fills` fills made from the extracted year in `base`, its last day held back, transformed whole and
  * exported up to that day by `main` (the CLI whose gains it keeps).
  */
-export async function prepareNight(base: string, held: number, fills: number, dir: string, main: string, signal: AbortSignal): Promise<PreparedNight & { lots: string }> {
+export async function prepareNight(
+  base: string,
+  held: number,
+  fills: number,
+  dir: string,
+  main: string,
+  signal: AbortSignal,
+): Promise<PreparedNight & { lots: string }> {
   const db = join(dir, `one-day-${fills}.duckdb`);
   const lots = join(dir, `opening-${fills}.csv`);
   await copyFile(base, db);
@@ -133,16 +178,43 @@ export async function prepareNight(base: string, held: number, fills: number, di
     night = await holdBackNight(warehouse);
     await runTransforms(warehouse, { full: true });
     await writeOpeningLots(warehouse, lots);
-    total = Number((await warehouse.connection.runAndReadAll('SELECT count(*) FROM futures_fills')).getRows()[0]?.[0]) + night.filter((r) => r.stream === 'futures_fills').length;
+    total =
+      Number((await warehouse.connection.runAndReadAll('SELECT count(*) FROM futures_fills')).getRows()[0]?.[0]) +
+      night.filter((r) => r.stream === 'futures_fills').length;
   } finally {
     await warehouse.close();
   }
-  await cli(['export', '--from', isoDay(DAY - DAY_MS), '--to', isoDay(DAY), '--format', 'csv', '--opening-lots', lots, '--db', db, '--out', join(dir, `before-${fills}`), '--quiet'], dir, signal, main);
+  await cli(
+    [
+      'export',
+      '--from',
+      isoDay(DAY - DAY_MS),
+      '--to',
+      isoDay(DAY),
+      '--format',
+      'csv',
+      '--opening-lots',
+      lots,
+      '--db',
+      db,
+      '--out',
+      join(dir, `before-${fills}`),
+      '--quiet',
+    ],
+    dir,
+    signal,
+    main,
+  );
   return { db, night, fills: total, lots };
 }
 
 /** The night loaded and transformed (no gains: runTransforms alone), then the day's export twice. */
-export async function measureNight(prepared: PreparedNight, dir: string, main: string, signal: AbortSignal): Promise<OneDayFigures> {
+export async function measureNight(
+  prepared: PreparedNight,
+  dir: string,
+  main: string,
+  signal: AbortSignal,
+): Promise<OneDayFigures> {
   const warehouse = await openWarehouse(prepared.db);
   try {
     await loadNight(warehouse, prepared.night);
@@ -150,7 +222,20 @@ export async function measureNight(prepared: PreparedNight, dir: string, main: s
   } finally {
     await warehouse.close();
   }
-  const args = ['export', '--from', isoDay(DAY), '--to', isoDay(TO), '--format', 'csv', '--db', prepared.db, '--out', join(dir, `day-${prepared.fills}`), '--quiet'];
+  const args = [
+    'export',
+    '--from',
+    isoDay(DAY),
+    '--to',
+    isoDay(TO),
+    '--format',
+    'csv',
+    '--db',
+    prepared.db,
+    '--out',
+    join(dir, `day-${prepared.fills}`),
+    '--quiet',
+  ];
   const first = await cli(args, dir, signal, main);
   const again = await cli(args, dir, signal, main);
   return {
@@ -165,7 +250,10 @@ export async function measureNight(prepared: PreparedNight, dir: string, main: s
 
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** What the benchmark export-scale measures (bench/run.ts): the nights of both histories, and a year's transform and export. */
+/**
+ * What the benchmark export-scale measures (bench/run.ts): the nights of both histories, and a year's transform and
+ * export.
+ */
 export interface ExportScaleFigures {
   nights: OneDayFigures[];
   transformExport: TransformExportFigures;

@@ -12,7 +12,9 @@ const { measureScale } = await import('./scale-measure.js');
 measureScale(Number(process.argv[2] ?? '100000')).then(
   (figures) => process.stdout.write(`${JSON.stringify(figures)}\n`),
   (error: unknown) => {
-    process.stderr.write(`pipeline-scale: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `pipeline-scale: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

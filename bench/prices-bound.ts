@@ -58,13 +58,28 @@ export async function measurePrices(options: { from: string; to: string }): Prom
   const warehouse = await openWarehouse(join(dir, 'prices.duckdb'));
   try {
     const started = performance.now();
-    const result = await extractPrices({ warehouse, baseUrl: sim.baseUrl, assets, range: { start: from, end: to }, log: silentLogger });
+    const result = await extractPrices({
+      warehouse,
+      baseUrl: sim.baseUrl,
+      assets,
+      range: { start: from, end: to },
+      log: silentLogger,
+    });
     const wallSeconds = (performance.now() - started) / 1000;
     const fewestRequests = symbols * Math.ceil((to - from) / HOUR_MS / CANDLES_PER_PAGE) + probes;
     const boundSeconds = fewestRequests / CANDLE_RATE_PER_SECOND;
     const unpriced = [...result.routes].filter(([, route]) => route === undefined);
     if (unpriced.length > 0) throw new Error(`bench: ${unpriced.length} assets found no route`);
-    return { assets: assets.length, wallSeconds, fewestRequests, boundSeconds, ratio: wallSeconds / boundSeconds, requests: result.requests, rateLimited: result.rateLimited, candles: result.candles };
+    return {
+      assets: assets.length,
+      wallSeconds,
+      fewestRequests,
+      boundSeconds,
+      ratio: wallSeconds / boundSeconds,
+      requests: result.requests,
+      rateLimited: result.rateLimited,
+      candles: result.candles,
+    };
   } finally {
     await warehouse.close();
     await sim.close();

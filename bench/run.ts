@@ -27,7 +27,11 @@ const SIM_TARGET_RPS = 3000;
 const simThroughput: Benchmark = {
   name: 'sim-throughput',
   async run({ quick, signal }) {
-    const result = await measureSimThroughput({ durationMs: quick ? 2000 : 5000, warmupMs: quick ? 500 : 1000, signal });
+    const result = await measureSimThroughput({
+      durationMs: quick ? 2000 : 5000,
+      warmupMs: quick ? 500 : 1000,
+      signal,
+    });
     const others = Object.entries(result.byStatus)
       .filter(([status]) => status !== '200' && status !== '429')
       .reduce((sum, [, count]) => sum + count, 0);
@@ -44,8 +48,15 @@ const simThroughput: Benchmark = {
       { name: 'simulator 429 answers', value: result.rateLimited, unit: 'requests', target: '' },
       { name: 'simulator other non-200 / invalid', value: others + result.invalidBodies, unit: 'requests', target: '' },
       // Next to the client's share, it shows which side limits the figure; /proc only exists on Linux.
-      ...(result.serverCpuPercent === undefined ? [] : [{ name: 'simulator CPU', value: result.serverCpuPercent, unit: '% of a core', target: '' }]),
-      { name: `load generator CPU (${result.threads} threads, ${result.connections} sockets)`, value: result.clientCpuPercent, unit: '% of a core', target: '' },
+      ...(result.serverCpuPercent === undefined
+        ? []
+        : [{ name: 'simulator CPU', value: result.serverCpuPercent, unit: '% of a core', target: '' }]),
+      {
+        name: `load generator CPU (${result.threads} threads, ${result.connections} sockets)`,
+        value: result.clientCpuPercent,
+        unit: '% of a core',
+        target: '',
+      },
     ];
     return { figures, raw: result };
   },
@@ -59,12 +70,25 @@ const extractionAtRealRates: Benchmark = {
   async run({ quick }) {
     // One year (a quarter with --quick) of the simulator's default scale, at the platform's real limits.
     // Imported here, not at the top: DuckDB loads with them, after main() configured its allocator.
-    const [{ measureExtraction }, { extractOneByOne }] = await Promise.all([import('./extract-bound.js'), import('./baseline.js')]);
-    const data = { seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 };
+    const [{ measureExtraction }, { extractOneByOne }] = await Promise.all([
+      import('./extract-bound.js'),
+      import('./baseline.js'),
+    ]);
+    const data = {
+      seed: 'bench',
+      from: '2025-01-01',
+      to: quick ? '2025-04-01' : '2026-01-01',
+      records: quick ? 500 : 2000,
+    };
     const result = await measureExtraction(data);
     const baseline = await measureExtraction({ ...data, extractWith: extractOneByOne });
     const figures: Figure[] = [
-      { name: `extraction wall time (${quick ? 'one quarter' : 'one year'}, real rates)`, value: round(result.wallSeconds, 2), unit: 's', target: '' },
+      {
+        name: `extraction wall time (${quick ? 'one quarter' : 'one year'}, real rates)`,
+        value: round(result.wallSeconds, 2),
+        unit: 's',
+        target: '',
+      },
       { name: 'rate-limit bound (slowest endpoint)', value: round(result.boundSeconds, 2), unit: 's', target: '' },
       {
         name: 'extraction / bound',
@@ -73,7 +97,12 @@ const extractionAtRealRates: Benchmark = {
         target: `<= ${EXTRACTION_TARGET_RATIO}`,
         met: result.ratio <= EXTRACTION_TARGET_RATIO,
       },
-      { name: 'baseline: one request at a time, streams in turn', value: round(baseline.wallSeconds, 2), unit: 's', target: '' },
+      {
+        name: 'baseline: one request at a time, streams in turn',
+        value: round(baseline.wallSeconds, 2),
+        unit: 's',
+        target: '',
+      },
       { name: 'baseline / bound', value: round(baseline.ratio, 3), unit: '', target: '' },
       { name: 'requests sent', value: result.requests, unit: `(fewest possible ${result.fewestRequests})`, target: '' },
       { name: '429s received', value: result.rateLimited, unit: '', target: '0', met: result.rateLimited === 0 },
@@ -107,7 +136,12 @@ const pipelineAtScale: Benchmark = {
     const transformExport = l.transformSeconds + l.exportSeconds;
     const growth = l.peakRssMb / s.peakRssMb;
     const figures: Figure[] = [
-      { name: `extraction at --rate-scale 1000, ${label(large)} fills`, value: Math.round(l.extractRecordsPerSecond), unit: 'records/s', target: '' },
+      {
+        name: `extraction at --rate-scale 1000, ${label(large)} fills`,
+        value: Math.round(l.extractRecordsPerSecond),
+        unit: 'records/s',
+        target: '',
+      },
       { name: `transform, ${label(large)} fills`, value: round(l.transformSeconds, 2), unit: 's', target: '' },
       { name: `export CSV + Parquet, ${label(large)} fills`, value: round(l.exportSeconds, 2), unit: 's', target: '' },
       {
@@ -117,9 +151,25 @@ const pipelineAtScale: Benchmark = {
         target: quick ? '' : `<= ${TRANSFORM_EXPORT_TARGET_S} s`,
         ...(quick ? {} : { met: transformExport <= TRANSFORM_EXPORT_TARGET_S }),
       },
-      { name: `peak RSS, ${label(small)} fills (whole pipeline)`, value: Math.round(s.peakRssMb), unit: 'MB', target: '' },
-      { name: `peak RSS, ${label(large)} fills (whole pipeline)`, value: Math.round(l.peakRssMb), unit: 'MB', target: '' },
-      { name: `peak RSS ${label(large)} / ${label(small)}`, value: round(growth, 2), unit: '', target: `<= ${RSS_GROWTH_TARGET}`, met: growth <= RSS_GROWTH_TARGET },
+      {
+        name: `peak RSS, ${label(small)} fills (whole pipeline)`,
+        value: Math.round(s.peakRssMb),
+        unit: 'MB',
+        target: '',
+      },
+      {
+        name: `peak RSS, ${label(large)} fills (whole pipeline)`,
+        value: Math.round(l.peakRssMb),
+        unit: 'MB',
+        target: '',
+      },
+      {
+        name: `peak RSS ${label(large)} / ${label(small)}`,
+        value: round(growth, 2),
+        unit: '',
+        target: `<= ${RSS_GROWTH_TARGET}`,
+        met: growth <= RSS_GROWTH_TARGET,
+      },
     ];
     return { figures, raw: { small: s, large: l } };
   },
@@ -137,8 +187,19 @@ const busyYear: Benchmark = {
       const result = await measureBusyYear(fills, signal);
       raw[label(fills)] = result;
       figures.push(
-        { name: `run year-end, ${label(fills)} fills + every stream (default budget)`, value: round(result.wallSeconds, 1), unit: 's', target: 'exit 0', met: true },
-        { name: `peak RSS, run year-end, ${label(fills)} fills + every stream`, value: Math.round(result.peakRssMb), unit: 'MB', target: '' },
+        {
+          name: `run year-end, ${label(fills)} fills + every stream (default budget)`,
+          value: round(result.wallSeconds, 1),
+          unit: 's',
+          target: 'exit 0',
+          met: true,
+        },
+        {
+          name: `peak RSS, run year-end, ${label(fills)} fills + every stream`,
+          value: Math.round(result.peakRssMb),
+          unit: 'MB',
+          target: '',
+        },
       );
     }
     return { figures, raw };
@@ -154,10 +215,26 @@ const pricesAtRealRates: Benchmark = {
     const result = await measurePrices({ from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01' });
     const span = quick ? 'one quarter' : 'one year';
     const figures: Figure[] = [
-      { name: `prices wall time (${result.assets} assets, ${span}, 20 req/s per IP)`, value: round(result.wallSeconds, 2), unit: 's', target: '' },
+      {
+        name: `prices wall time (${result.assets} assets, ${span}, 20 req/s per IP)`,
+        value: round(result.wallSeconds, 2),
+        unit: 's',
+        target: '',
+      },
       { name: 'prices rate-limit bound', value: round(result.boundSeconds, 2), unit: 's', target: '' },
-      { name: 'prices / bound', value: round(result.ratio, 3), unit: '', target: `<= ${PRICES_TARGET_RATIO}`, met: result.ratio <= PRICES_TARGET_RATIO },
-      { name: 'prices requests sent', value: result.requests, unit: `(fewest possible ${result.fewestRequests})`, target: '' },
+      {
+        name: 'prices / bound',
+        value: round(result.ratio, 3),
+        unit: '',
+        target: `<= ${PRICES_TARGET_RATIO}`,
+        met: result.ratio <= PRICES_TARGET_RATIO,
+      },
+      {
+        name: 'prices requests sent',
+        value: result.requests,
+        unit: `(fewest possible ${result.fewestRequests})`,
+        target: '',
+      },
       { name: 'prices 429s received', value: result.rateLimited, unit: '', target: '0', met: result.rateLimited === 0 },
       { name: 'hourly candles stored', value: result.candles, unit: '', target: '' },
     ];
@@ -173,14 +250,23 @@ const gainsEngine: Benchmark = {
     const figures: Figure[] = [];
     const raw: Record<string, unknown> = {};
     for (const method of ['fifo', 'hifo', 'average', 'uk']) {
-      const child = spawn(process.execPath, [fileURLToPath(new URL('./gains.js', import.meta.url)), String(trades), method], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        [fileURLToPath(new URL('./gains.js', import.meta.url)), String(trades), method],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
       const [code] = (await once(child, 'exit')) as [number | null];
       if (code !== 0) throw new Error(`bench: gains ${method} exited with ${String(code)}`);
       const result = JSON.parse(out) as { events: number; seconds: number; disposals: number; peakRssMb: number };
       raw[method] = result;
-      figures.push({ name: `gains, ${trades.toLocaleString('en-US')} spot trades (${result.events.toLocaleString('en-US')} token movements), ${method}`, value: round(result.seconds, 2), unit: `s, peak RSS ${result.peakRssMb} MB, ${result.disposals} slices`, target: '' });
+      figures.push({
+        name: `gains, ${trades.toLocaleString('en-US')} spot trades (${result.events.toLocaleString('en-US')} token movements), ${method}`,
+        value: round(result.seconds, 2),
+        unit: `s, peak RSS ${result.peakRssMb} MB, ${result.disposals} slices`,
+        target: '',
+      });
     }
     return { figures, raw };
   },
@@ -194,7 +280,9 @@ const YEAR_END_RUNS = 3;
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**
@@ -207,7 +295,12 @@ const yearEndAtRealRates: Benchmark = {
   name: 'year-end-real-rates',
   async run({ quick }) {
     const { measureYearEnd } = await import('./year-end-bound.js');
-    const data = { seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 };
+    const data = {
+      seed: 'bench',
+      from: '2025-01-01',
+      to: quick ? '2025-04-01' : '2026-01-01',
+      records: quick ? 500 : 2000,
+    };
     const cases = [
       { label: 'every stream', options: {} },
       { label: 'without asset_balances', options: { snapshot: false } },
@@ -226,9 +319,24 @@ const yearEndAtRealRates: Benchmark = {
       const s = mid.stageSeconds;
       const bound = Math.max(mid.extractBoundSeconds, mid.candleBoundSeconds);
       figures.push(
-        { name: `run year-end, ${label} (${quick ? 'one quarter' : 'one year'}, real rates, ${mid.files} files): wall, median of ${runs.length}`, value: round(median(runs.map((r) => r.wallSeconds)), 2), unit: `s (${runs.map((r) => round(r.wallSeconds, 1)).join(' / ')})`, target: '' },
-        { name: '  bounds: extraction (slowest stream) / candles (fewest requests / 20 a second)', value: round(mid.extractBoundSeconds, 2), unit: `/ ${round(mid.candleBoundSeconds, 2)} s (${mid.candleFewestRequests} requests)`, target: '' },
-        { name: '  median run: extract (candles beside) / transform / prices after / export', value: round(s['extract'] ?? 0, 2), unit: `/ ${round(s['transform'] ?? 0, 2)} / ${round(s['prices'] ?? 0, 2)} / ${round(s['export'] ?? 0, 2)} s`, target: '' },
+        {
+          name: `run year-end, ${label} (${quick ? 'one quarter' : 'one year'}, real rates, ${mid.files} files): wall, median of ${runs.length}`,
+          value: round(median(runs.map((r) => r.wallSeconds)), 2),
+          unit: `s (${runs.map((r) => round(r.wallSeconds, 1)).join(' / ')})`,
+          target: '',
+        },
+        {
+          name: '  bounds: extraction (slowest stream) / candles (fewest requests / 20 a second)',
+          value: round(mid.extractBoundSeconds, 2),
+          unit: `/ ${round(mid.candleBoundSeconds, 2)} s (${mid.candleFewestRequests} requests)`,
+          target: '',
+        },
+        {
+          name: '  median run: extract (candles beside) / transform / prices after / export',
+          value: round(s['extract'] ?? 0, 2),
+          unit: `/ ${round(s['transform'] ?? 0, 2)} / ${round(s['prices'] ?? 0, 2)} / ${round(s['export'] ?? 0, 2)} s`,
+          target: '',
+        },
         {
           name: `  (wall - transform - export) / larger bound (${round(bound, 2)} s), median`,
           value: round(ratio, 3),
@@ -236,8 +344,18 @@ const yearEndAtRealRates: Benchmark = {
           target: `<= ${YEAR_END_TARGET_RATIO}`,
           met: ratio <= YEAR_END_TARGET_RATIO,
         },
-        { name: '  (extract + prices after) / larger bound, median: the warehouse\'s opening and closing left out', value: round(median(runs.map((r) => r.readingRatio)), 3), unit: `(${runs.map((r) => round(r.readingRatio, 3)).join(' / ')})`, target: '' },
-        { name: '  median run: requests, records / candles', value: mid.requests, unit: `/ ${mid.candleRequests}`, target: '' },
+        {
+          name: "  (extract + prices after) / larger bound, median: the warehouse's opening and closing left out",
+          value: round(median(runs.map((r) => r.readingRatio)), 3),
+          unit: `(${runs.map((r) => round(r.readingRatio, 3)).join(' / ')})`,
+          target: '',
+        },
+        {
+          name: '  median run: requests, records / candles',
+          value: mid.requests,
+          unit: `/ ${mid.candleRequests}`,
+          target: '',
+        },
         {
           name: '  429s received, every run: records / candles',
           value: runs.reduce((n, r) => n + r.rateLimited, 0),
@@ -262,13 +380,36 @@ const manyAccounts: Benchmark = {
     const figures: Figure[] = [];
     const raw: Record<string, unknown> = {};
     for (const accounts of counts) {
-      const result = await measureAccounts({ accounts, seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000 });
+      const result = await measureAccounts({
+        accounts,
+        seed: 'bench',
+        from: '2025-01-01',
+        to: quick ? '2025-04-01' : '2026-01-01',
+        records: quick ? 500 : 2000,
+      });
       raw[String(accounts)] = result;
       const limit = result.ipBoundSeconds > result.perKeyBoundSeconds ? 'IP budget' : 'per key';
       figures.push(
-        { name: `${accounts} accounts, ${span}, real rates: wall time`, value: round(result.wallSeconds, 1), unit: `s (bound ${round(result.boundSeconds, 1)} s, ${limit})`, target: '' },
-        { name: `${accounts} accounts / bound`, value: round(result.ratio, 3), unit: `(${result.requests} requests)`, target: `<= ${ACCOUNTS_TARGET_RATIO}`, met: result.ratio <= ACCOUNTS_TARGET_RATIO },
-        { name: `${accounts} accounts: 429s received / IP cap breaches`, value: result.rateLimited, unit: `/ ${result.ipBreaches}`, target: '0 / 0', met: result.rateLimited === 0 && result.ipBreaches === 0 },
+        {
+          name: `${accounts} accounts, ${span}, real rates: wall time`,
+          value: round(result.wallSeconds, 1),
+          unit: `s (bound ${round(result.boundSeconds, 1)} s, ${limit})`,
+          target: '',
+        },
+        {
+          name: `${accounts} accounts / bound`,
+          value: round(result.ratio, 3),
+          unit: `(${result.requests} requests)`,
+          target: `<= ${ACCOUNTS_TARGET_RATIO}`,
+          met: result.ratio <= ACCOUNTS_TARGET_RATIO,
+        },
+        {
+          name: `${accounts} accounts: 429s received / IP cap breaches`,
+          value: result.rateLimited,
+          unit: `/ ${result.ipBreaches}`,
+          target: '0 / 0',
+          met: result.rateLimited === 0 && result.ipBreaches === 0,
+        },
       );
     }
     return { figures, raw };
@@ -286,19 +427,56 @@ const machineBudget: Benchmark = {
   async run({ quick, signal }) {
     const { measureMachineBudget } = await import('./machine-budget.js');
     const span = quick ? 'one quarter' : 'one year';
-    const data = { accounts: quick ? 10 : 40, seed: 'bench', from: '2025-01-01', to: quick ? '2025-04-01' : '2026-01-01', records: quick ? 500 : 2000, signal };
+    const data = {
+      accounts: quick ? 10 : 40,
+      seed: 'bench',
+      from: '2025-01-01',
+      to: quick ? '2025-04-01' : '2026-01-01',
+      records: quick ? 500 : 2000,
+      signal,
+    };
     const figures: Figure[] = [];
     const raw: Record<string, unknown> = {};
-    const label = { 'shards-one-after-another': `${data.accounts} accounts as 3 shards one after another`, 'two-at-once': `two runs of ${data.accounts / 2} accounts at once` } as const;
+    const label = {
+      'shards-one-after-another': `${data.accounts} accounts as 3 shards one after another`,
+      'two-at-once': `two runs of ${data.accounts / 2} accounts at once`,
+    } as const;
     for (const scenario of ['shards-one-after-another', 'two-at-once'] as const) {
       const r = await measureMachineBudget({ ...data, scenario });
       raw[scenario] = r;
-      const limit = r.bound.ipBoundSeconds > r.bound.perKeyBoundSeconds ? 'IP budget' : scenario === 'two-at-once' ? 'per key' : "the shards' slowest keys in turn";
+      const limit =
+        r.bound.ipBoundSeconds > r.bound.perKeyBoundSeconds
+          ? 'IP budget'
+          : scenario === 'two-at-once'
+            ? 'per key'
+            : "the shards' slowest keys in turn";
       figures.push(
-        { name: `${label[scenario]}, ${span}, real rates: wall time`, value: round(r.wallSeconds, 1), unit: `s (bound ${round(r.bound.boundSeconds, 1)} s, ${limit}; processes ${r.processSeconds.map((s) => round(s, 1)).join(' / ')} s)`, target: '' },
+        {
+          name: `${label[scenario]}, ${span}, real rates: wall time`,
+          value: round(r.wallSeconds, 1),
+          unit: `s (bound ${round(r.bound.boundSeconds, 1)} s, ${limit}; processes ${r.processSeconds.map((s) => round(s, 1)).join(' / ')} s)`,
+          target: '',
+        },
         { name: `  wall / bound`, value: round(r.ratio, 3), unit: '', target: '' },
-        { name: `  requests at the simulator`, value: r.requests, unit: `(fewest possible ${r.bound.fewestRequests}; the processes counted ${r.clientRequests})`, target: '' },
-        { name: `  429s / per-IP cap breaches at the simulator`, value: r.rateLimited, unit: `/ ${r.ipBreaches}${r.rateLimited === 0 ? '' : ` (by stream: ${Object.entries(r.rateLimitedByStream).map(([k, n]) => `${k} ${n}`).join(', ')})`}`, target: '0 / 0', met: r.rateLimited === 0 && r.ipBreaches === 0 },
+        {
+          name: `  requests at the simulator`,
+          value: r.requests,
+          unit: `(fewest possible ${r.bound.fewestRequests}; the processes counted ${r.clientRequests})`,
+          target: '',
+        },
+        {
+          name: `  429s / per-IP cap breaches at the simulator`,
+          value: r.rateLimited,
+          unit: `/ ${r.ipBreaches}${
+            r.rateLimited === 0
+              ? ''
+              : ` (by stream: ${Object.entries(r.rateLimitedByStream)
+                  .map(([k, n]) => `${k} ${n}`)
+                  .join(', ')})`
+          }`,
+          target: '0 / 0',
+          met: r.rateLimited === 0 && r.ipBreaches === 0,
+        },
       );
     }
     return { figures, raw };
@@ -309,7 +487,10 @@ const FULL_REBUILD_TARGET_S = 6;
 const NIGHT_TRANSFORM_TARGET_S = 2;
 const NIGHT_RSS_TARGET_MB = 300;
 
-/** Issue 17: a full rebuild of 1M fills, and a night's transform against 0.3M, 1M and 3M fills of history (bench/incremental.ts). */
+/**
+ * Issue 17: a full rebuild of 1M fills, and a night's transform against 0.3M, 1M and 3M fills of history
+ * (bench/incremental.ts).
+ */
 const incrementalModels: Benchmark = {
   name: 'incremental',
   async run({ quick, signal }) {
@@ -320,14 +501,52 @@ const incrementalModels: Benchmark = {
     const fullSeconds = full.transformSeconds + full.exportSeconds;
     const largest = result.nights.at(-1);
     const figures: Figure[] = [
-      { name: `full rebuild, ${label(full.fills)} fills: typed again, ledger, checks`, value: round(full.transformSeconds, 2), unit: 's', target: '' },
-      { name: `full rebuild, ${label(full.fills)} fills: CSV + Parquet`, value: round(full.exportSeconds, 2), unit: 's', target: '' },
-      { name: `full rebuild, ${label(full.fills)} fills, raw_records to files`, value: round(fullSeconds, 2), unit: 's', target: quick ? '' : `<= ${FULL_REBUILD_TARGET_S} s`, ...(quick ? {} : { met: fullSeconds <= FULL_REBUILD_TARGET_S }) },
-      ...result.nights.map((n) => ({ name: `whole transform of a history of ${label(n.fills)} fills, default budget`, value: round(n.fullTransformSeconds, 2), unit: 's', target: '' })),
+      {
+        name: `full rebuild, ${label(full.fills)} fills: typed again, ledger, checks`,
+        value: round(full.transformSeconds, 2),
+        unit: 's',
+        target: '',
+      },
+      {
+        name: `full rebuild, ${label(full.fills)} fills: CSV + Parquet`,
+        value: round(full.exportSeconds, 2),
+        unit: 's',
+        target: '',
+      },
+      {
+        name: `full rebuild, ${label(full.fills)} fills, raw_records to files`,
+        value: round(fullSeconds, 2),
+        unit: 's',
+        target: quick ? '' : `<= ${FULL_REBUILD_TARGET_S} s`,
+        ...(quick ? {} : { met: fullSeconds <= FULL_REBUILD_TARGET_S }),
+      },
+      ...result.nights.map((n) => ({
+        name: `whole transform of a history of ${label(n.fills)} fills, default budget`,
+        value: round(n.fullTransformSeconds, 2),
+        unit: 's',
+        target: '',
+      })),
       ...result.nights.flatMap((n) => [
-        { name: `night of 3,000 fills + 20 moved withdrawals on ${label(n.fills)} fills: transform (its log)`, value: round(n.transformSeconds, 2), unit: 's', target: n === largest && !quick ? `<= ${NIGHT_TRANSFORM_TARGET_S} s` : '', ...(n === largest && !quick ? { met: n.transformSeconds <= NIGHT_TRANSFORM_TARGET_S } : {}) },
-        { name: `  ledgerpipe transform, wall / peak RSS, ${label(n.fills)} fills`, value: round(n.transformWallSeconds, 2), unit: `s / ${Math.round(n.transformPeakRssMb)} MB`, target: n === largest && !quick ? `< ${NIGHT_RSS_TARGET_MB} MB` : '', ...(n === largest && !quick ? { met: n.transformPeakRssMb < NIGHT_RSS_TARGET_MB } : {}) },
-        { name: `  ledgerpipe export of the year to date, wall / peak RSS, ${label(n.fills)} fills`, value: round(n.exportWallSeconds, 2), unit: `s / ${Math.round(n.exportPeakRssMb)} MB`, target: '' },
+        {
+          name: `night of 3,000 fills + 20 moved withdrawals on ${label(n.fills)} fills: transform (its log)`,
+          value: round(n.transformSeconds, 2),
+          unit: 's',
+          target: n === largest && !quick ? `<= ${NIGHT_TRANSFORM_TARGET_S} s` : '',
+          ...(n === largest && !quick ? { met: n.transformSeconds <= NIGHT_TRANSFORM_TARGET_S } : {}),
+        },
+        {
+          name: `  ledgerpipe transform, wall / peak RSS, ${label(n.fills)} fills`,
+          value: round(n.transformWallSeconds, 2),
+          unit: `s / ${Math.round(n.transformPeakRssMb)} MB`,
+          target: n === largest && !quick ? `< ${NIGHT_RSS_TARGET_MB} MB` : '',
+          ...(n === largest && !quick ? { met: n.transformPeakRssMb < NIGHT_RSS_TARGET_MB } : {}),
+        },
+        {
+          name: `  ledgerpipe export of the year to date, wall / peak RSS, ${label(n.fills)} fills`,
+          value: round(n.exportWallSeconds, 2),
+          unit: `s / ${Math.round(n.exportPeakRssMb)} MB`,
+          target: '',
+        },
       ]),
     ];
     return { figures, raw: result };
@@ -358,13 +577,49 @@ const exportScale: Benchmark = {
     const rss = Math.max(t.transformPeakRssMb, t.exportPeakRssMb);
     const figures: Figure[] = [
       ...result.nights.flatMap((n) => [
-        { name: `one-day export (CSV) after a night of ${n.nightFills} fills, ${label(n.fills)} fills of history: wall / peak RSS`, value: round(n.exportSeconds, 2), unit: `s / ${Math.round(n.exportPeakRssMb)} MB`, target: n === large && !quick ? `<= ${ONE_DAY_TARGET_S} s, <= ${ONE_DAY_RSS_TARGET_MB} MB` : '', ...(n === large && !quick ? { met: n.exportSeconds <= ONE_DAY_TARGET_S && n.exportPeakRssMb <= ONE_DAY_RSS_TARGET_MB } : {}) },
-        { name: `  the same export again, nothing new, ${label(n.fills)} fills`, value: round(n.againSeconds, 2), unit: `s / ${Math.round(n.againPeakRssMb)} MB`, target: '' },
+        {
+          name: `one-day export (CSV) after a night of ${n.nightFills} fills, ${label(n.fills)} fills of history: wall / peak RSS`,
+          value: round(n.exportSeconds, 2),
+          unit: `s / ${Math.round(n.exportPeakRssMb)} MB`,
+          target: n === large && !quick ? `<= ${ONE_DAY_TARGET_S} s, <= ${ONE_DAY_RSS_TARGET_MB} MB` : '',
+          ...(n === large && !quick
+            ? { met: n.exportSeconds <= ONE_DAY_TARGET_S && n.exportPeakRssMb <= ONE_DAY_RSS_TARGET_MB }
+            : {}),
+        },
+        {
+          name: `  the same export again, nothing new, ${label(n.fills)} fills`,
+          value: round(n.againSeconds, 2),
+          unit: `s / ${Math.round(n.againPeakRssMb)} MB`,
+          target: '',
+        },
       ]),
-      { name: `one-day export ${label(large.fills)} / ${label(small.fills)}`, value: round(growth, 2), unit: '', target: `<= ${ONE_DAY_GROWTH_TARGET}`, met: growth <= ONE_DAY_GROWTH_TARGET },
-      { name: `transform + export (CSV, Parquet), ${label(large.fills)} fills: transform / export`, value: round(t.transformSeconds, 2), unit: `/ ${round(t.exportSeconds, 2)} s, peak RSS ${Math.round(t.transformPeakRssMb)} / ${Math.round(t.exportPeakRssMb)} MB`, target: quick ? '' : `<= ${TRANSFORM_EXPORT_RSS_TARGET_MB} MB`, ...(quick ? {} : { met: rss <= TRANSFORM_EXPORT_RSS_TARGET_MB }) },
-      { name: `  the plain one-pass DuckDB script (bench/baseline.ts): wall / peak RSS`, value: round(t.baselineSeconds, 2), unit: `s / ${Math.round(t.baselinePeakRssMb)} MB`, target: '' },
-      { name: `  one-pass script / ledgerpipe (${round(ours, 2)} s)`, value: round(t.ratio, 3), unit: '', target: `>= ${TRANSFORM_EXPORT_RATIO_TARGET}`, met: t.ratio >= TRANSFORM_EXPORT_RATIO_TARGET },
+      {
+        name: `one-day export ${label(large.fills)} / ${label(small.fills)}`,
+        value: round(growth, 2),
+        unit: '',
+        target: `<= ${ONE_DAY_GROWTH_TARGET}`,
+        met: growth <= ONE_DAY_GROWTH_TARGET,
+      },
+      {
+        name: `transform + export (CSV, Parquet), ${label(large.fills)} fills: transform / export`,
+        value: round(t.transformSeconds, 2),
+        unit: `/ ${round(t.exportSeconds, 2)} s, peak RSS ${Math.round(t.transformPeakRssMb)} / ${Math.round(t.exportPeakRssMb)} MB`,
+        target: quick ? '' : `<= ${TRANSFORM_EXPORT_RSS_TARGET_MB} MB`,
+        ...(quick ? {} : { met: rss <= TRANSFORM_EXPORT_RSS_TARGET_MB }),
+      },
+      {
+        name: `  the plain one-pass DuckDB script (bench/baseline.ts): wall / peak RSS`,
+        value: round(t.baselineSeconds, 2),
+        unit: `s / ${Math.round(t.baselinePeakRssMb)} MB`,
+        target: '',
+      },
+      {
+        name: `  one-pass script / ledgerpipe (${round(ours, 2)} s)`,
+        value: round(t.ratio, 3),
+        unit: '',
+        target: `>= ${TRANSFORM_EXPORT_RATIO_TARGET}`,
+        met: t.ratio >= TRANSFORM_EXPORT_RATIO_TARGET,
+      },
     ];
     return { figures, raw: result };
   },
@@ -373,18 +628,45 @@ const exportScale: Benchmark = {
 type OneDay = import('./one-day-export.js').OneDayFigures;
 
 /** Every benchmark `npm run bench` runs, in order; add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [simThroughput, extractionAtRealRates, pricesAtRealRates, yearEndAtRealRates, manyAccounts, machineBudget, gainsEngine, pipelineAtScale, busyYear, incrementalModels, exportScale];
+const BENCHMARKS: readonly Benchmark[] = [
+  simThroughput,
+  extractionAtRealRates,
+  pricesAtRealRates,
+  yearEndAtRealRates,
+  manyAccounts,
+  machineBudget,
+  gainsEngine,
+  pipelineAtScale,
+  busyYear,
+  incrementalModels,
+  exportScale,
+];
 
 function formatRow(cells: readonly string[], widths: readonly number[]): string {
-  return cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return cells
+    .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+    .join('  ')
+    .trimEnd();
 }
 
 /** A plain-text table: figure, value, target, and whether the target is met. */
 function formatTable(figures: readonly Figure[]): string {
-  const rows = figures.map((f) => [f.name, `${f.value} ${f.unit}`, f.target === '' ? '-' : f.target, f.met === undefined ? '' : f.met ? 'ok' : 'MISSED']);
+  const rows = figures.map((f) => [
+    f.name,
+    `${f.value} ${f.unit}`,
+    f.target === '' ? '-' : f.target,
+    f.met === undefined ? '' : f.met ? 'ok' : 'MISSED',
+  ]);
   const header = ['figure', 'value', 'target', ''];
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => (row[i] ?? '').length)));
-  return [formatRow(header, widths), formatRow(widths.map((w) => '-'.repeat(w)), widths), ...rows.map((r) => formatRow(r, widths))].join('\n');
+  return [
+    formatRow(header, widths),
+    formatRow(
+      widths.map((w) => '-'.repeat(w)),
+      widths,
+    ),
+    ...rows.map((r) => formatRow(r, widths)),
+  ].join('\n');
 }
 
 /** How long the bench may run before it gives up. */
@@ -397,9 +679,15 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   // --only a,b: those benchmarks alone (their names: BENCHMARKS), e.g. to measure again the ones a change touches.
-  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = args
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const unknown = (only ?? []).filter((name) => !BENCHMARKS.some((b) => b.name === name));
-  if (unknown.length > 0) throw new Error(`--only: no benchmark named ${unknown.join(', ')}; the names are ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `--only: no benchmark named ${unknown.join(', ')}; the names are ${BENCHMARKS.map((b) => b.name).join(', ')}`,
+    );
   // Ctrl-C or a CI timeout ends the run through the benchmarks' own cleanup, so no simulator is left behind.
   const controller = new AbortController();
   const abort = (): void => controller.abort(new Error('interrupted'));
@@ -421,7 +709,9 @@ async function main(): Promise<void> {
     const started = performance.now();
     const outcome = await benchmark.run({ quick, signal: controller.signal });
     // Each benchmark's figures as it finishes, on stderr: a later one that fails does not lose them.
-    process.stderr.write(`bench: ${benchmark.name} done in ${Math.round((performance.now() - started) / 1000)} s\n${formatTable(outcome.figures)}\n`);
+    process.stderr.write(
+      `bench: ${benchmark.name} done in ${Math.round((performance.now() - started) / 1000)} s\n${formatTable(outcome.figures)}\n`,
+    );
     figures.push(...outcome.figures);
     raw[benchmark.name] = outcome.raw;
   }
@@ -442,7 +732,12 @@ main().then(
   },
   (error: unknown) => {
     // An interruption is not a bug: its stack would only hide the message.
-    const text = error instanceof Error ? (error.message === 'interrupted' ? error.message : (error.stack ?? error.message)) : String(error);
+    const text =
+      error instanceof Error
+        ? error.message === 'interrupted'
+          ? error.message
+          : (error.stack ?? error.message)
+        : String(error);
     process.stderr.write(`bench: ${text}\n`);
     process.exitCode = 1;
   },

@@ -39,7 +39,16 @@ export async function measureScale(records: number): Promise<ScaleFigures> {
       let started = performance.now();
       // As runPipeline does: extraction within its own budget, and a collection before the transform.
       const result = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-        extract({ warehouse, client, account: 'bench', runId: 'bench', streams: [futuresFills], from, to, rateScale: 1000 }),
+        extract({
+          warehouse,
+          client,
+          account: 'bench',
+          runId: 'bench',
+          streams: [futuresFills],
+          from,
+          to,
+          rateScale: 1000,
+        }),
       );
       const extractSeconds = (performance.now() - started) / 1000;
       const peakAfter = (): number => Math.round(process.resourceUsage().maxRSS / 1024);

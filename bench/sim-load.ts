@@ -45,14 +45,21 @@ function planned(path: string, params: Record<string, string>): PlannedRequest {
  * so that pages come from all over the data rather than one hot slice.
  */
 export function buildPlan(options: { marginEvery: number }): PlannedRequest[] {
-  const fills = windows(7, 7).map((w) => planned('/api/v2/mix/order/fill-history', { ...w, limit: '100', productType: 'USDT-FUTURES' }));
-  const withdrawals = windows(90, 7).map((w) => planned('/api/v2/spot/wallet/withdrawal-records', { ...w, limit: '100' }));
-  const margins = windows(30, 15).map((w) => planned('/api/v2/tax/margin-record', { ...w, limit: '500', marginType: 'crossed' }));
+  const fills = windows(7, 7).map((w) =>
+    planned('/api/v2/mix/order/fill-history', { ...w, limit: '100', productType: 'USDT-FUTURES' }),
+  );
+  const withdrawals = windows(90, 7).map((w) =>
+    planned('/api/v2/spot/wallet/withdrawal-records', { ...w, limit: '100' }),
+  );
+  const margins = windows(30, 15).map((w) =>
+    planned('/api/v2/tax/margin-record', { ...w, limit: '500', marginType: 'crossed' }),
+  );
   const plan: PlannedRequest[] = [];
   const counts = { fill: 0, withdrawal: 0, margin: 0 };
   // Long enough that every window of every kind comes up several times before the plan repeats.
   for (let i = 0; i < 40 * fills.length; i++) {
-    if (i % options.marginEvery === options.marginEvery - 1) plan.push(margins[counts.margin++ % margins.length] as PlannedRequest);
+    if (i % options.marginEvery === options.marginEvery - 1)
+      plan.push(margins[counts.margin++ % margins.length] as PlannedRequest);
     else if (i % 2 === 0) plan.push(fills[counts.fill++ % fills.length] as PlannedRequest);
     else plan.push(withdrawals[counts.withdrawal++ % withdrawals.length] as PlannedRequest);
   }
@@ -64,7 +71,12 @@ function signedHeaders(info: SimInfo, request: PlannedRequest): Record<string, s
   const timestamp = String(Date.now());
   return {
     'ACCESS-KEY': info.apiKey,
-    'ACCESS-SIGN': sign(info.secretKey, { timestamp, method: 'GET', requestPath: request.path, queryString: request.query }),
+    'ACCESS-SIGN': sign(info.secretKey, {
+      timestamp,
+      method: 'GET',
+      requestPath: request.path,
+      queryString: request.query,
+    }),
     'ACCESS-TIMESTAMP': timestamp,
     'ACCESS-PASSPHRASE': info.passphrase,
     'Content-Type': 'application/json',
@@ -116,7 +128,12 @@ export interface LoadTally {
  */
 export async function runLoad(options: LoadOptions): Promise<LoadTally> {
   // Timeouts well under the run's length: a server that hangs must fail requests, not stall the benchmark.
-  const pool = new Pool(options.info.baseUrl, { connections: options.connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const pool = new Pool(options.info.baseUrl, {
+    connections: options.connections,
+    pipelining: 1,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
   const byStatus: Record<string, number> = {};
   const latencies: number[] = [];
   let valid = 0;
@@ -129,7 +146,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadTally> {
       let status: string;
       let ok = false;
       try {
-        const response = await pool.request({ path: request.url, method: 'GET', headers: signedHeaders(options.info, request) });
+        const response = await pool.request({
+          path: request.url,
+          method: 'GET',
+          headers: signedHeaders(options.info, request),
+        });
         const text = await response.body.text();
         status = String(response.statusCode);
         ok = response.statusCode === 200 && isSuccessBody(text);

@@ -34,7 +34,10 @@ function firstLine(child: ChildProcess, timeoutMs: number, stderr: () => string)
     const onExit = (code: number | null, signal: string | null): void =>
       done(new Error(`simulator exited (${signal ?? code}) before printing its address: ${stderr()}`));
     const onError = (error: Error): void => done(error);
-    const timer = setTimeout(() => done(new Error(`simulator printed nothing within ${timeoutMs} ms: ${stderr()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`simulator printed nothing within ${timeoutMs} ms: ${stderr()}`)),
+      timeoutMs,
+    );
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
@@ -78,9 +81,27 @@ export async function spawnSimulator(options: {
   front?: boolean;
 }): Promise<{ child: ChildProcess; info: SimInfo; stderr: () => string }> {
   const main = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
-  const args = [main, 'sim', '--rate-scale', String(options.rateScale), '--records', String(options.records), '--seed', options.seed ?? 'bench'];
+  const args = [
+    main,
+    'sim',
+    '--rate-scale',
+    String(options.rateScale),
+    '--records',
+    String(options.records),
+    '--seed',
+    options.seed ?? 'bench',
+  ];
   // --host is the default, but a benchmark must never listen beyond loopback, so it is spelled out.
-  args.push('--from', options.from ?? '2025-01-01', '--to', options.to ?? '2026-01-01', '--port', '0', '--host', '127.0.0.1');
+  args.push(
+    '--from',
+    options.from ?? '2025-01-01',
+    '--to',
+    options.to ?? '2026-01-01',
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+  );
   if (options.pendingSeconds !== undefined) args.push('--pending-seconds', String(options.pendingSeconds));
   if (options.accounts !== undefined) args.push('--accounts', String(options.accounts));
   if (options.front === true) args.push('--front');
@@ -88,11 +109,11 @@ export async function spawnSimulator(options: {
   const tail = stderrTail(child);
   try {
     const info = JSON.parse(await firstLine(child, options.startTimeoutMs, tail)) as SimInfo;
-    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(info.baseUrl)) throw new Error(`simulator is not on loopback: ${info.baseUrl}`);
+    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(info.baseUrl))
+      throw new Error(`simulator is not on loopback: ${info.baseUrl}`);
     return { child, info, stderr: tail };
   } catch (error) {
     await stopChild(child);
     throw error;
   }
 }
-

@@ -118,7 +118,9 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
 /** Calls `sample` when the measured window opens and closes; `results()` gives what it returned at each. */
 function sampleAt<T>(measureFrom: number, measureTo: number, sample: () => T): { results(): [T, T]; cancel(): void } {
   const taken: T[] = [];
-  const timers = [measureFrom, measureTo].map((at) => setTimeout(() => taken.push(sample()), Math.max(0, at - wallNow())));
+  const timers = [measureFrom, measureTo].map((at) =>
+    setTimeout(() => taken.push(sample()), Math.max(0, at - wallNow())),
+  );
   return {
     results: () => [taken[0] as T, (taken[1] ?? sample()) as T],
     cancel: () => timers.forEach((timer) => clearTimeout(timer)),
@@ -154,10 +156,21 @@ export async function measureSimThroughput(options: SimThroughputOptions = {}): 
     // Thread start-up takes tens of ms, and the warm-up absorbs it: the window is fixed in wall-clock time.
     const measureFrom = wallNow() + warmupMs;
     const measureTo = measureFrom + durationMs;
-    const cpu = sampleAt(measureFrom, measureTo, () => ({ client: process.cpuUsage(), server: processCpuSeconds(child.pid) }));
+    const cpu = sampleAt(measureFrom, measureTo, () => ({
+      client: process.cpuUsage(),
+      server: processCpuSeconds(child.pid),
+    }));
     const loads = Array.from({ length: threads }, (_, thread) =>
       runLoadThread(
-        { info, plan, connections: perThread, inFlight: perThread, planOffset: Math.floor((thread * plan.length) / threads), measureFrom, measureTo },
+        {
+          info,
+          plan,
+          connections: perThread,
+          inFlight: perThread,
+          planOffset: Math.floor((thread * plan.length) / threads),
+          measureFrom,
+          measureTo,
+        },
         abort.signal,
       ),
     );
@@ -171,7 +184,8 @@ export async function measureSimThroughput(options: SimThroughputOptions = {}): 
     const [before, after] = cpu.results();
     const clientUs = after.client.user + after.client.system - before.client.user - before.client.system;
     const seconds = durationMs / 1000;
-    const serverSeconds = before.server !== undefined && after.server !== undefined ? after.server - before.server : undefined;
+    const serverSeconds =
+      before.server !== undefined && after.server !== undefined ? after.server - before.server : undefined;
     return {
       requestsPerSecond: Math.round(tally.valid / seconds),
       requests: tally.latencies.length,

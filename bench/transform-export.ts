@@ -26,14 +26,25 @@ const MAIN = fileURLToPath(new URL('../ledgerpipe.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline.js', import.meta.url));
 
 /** Both, from the raw records of `base` (extracted, never transformed), with the opening lots of `lots`. */
-export async function measureTransformExport(base: string, lots: string, dir: string, signal: AbortSignal, main = MAIN): Promise<TransformExportFigures> {
+export async function measureTransformExport(
+  base: string,
+  lots: string,
+  dir: string,
+  signal: AbortSignal,
+  main = MAIN,
+): Promise<TransformExportFigures> {
   const ours = join(dir, 'transform-export.duckdb');
   const theirs = join(dir, 'one-pass.duckdb');
   await copyFile(base, ours);
   await copyFile(base, theirs);
   try {
     const transform = await cli(['transform', '--opening-lots', lots, '--db', ours, '--quiet'], dir, signal, main);
-    const exported = await cli(['export', '--year', '2025', '--db', ours, '--out', join(dir, 'transform-export-out'), '--quiet'], dir, signal, main);
+    const exported = await cli(
+      ['export', '--year', '2025', '--db', ours, '--out', join(dir, 'transform-export-out'), '--quiet'],
+      dir,
+      signal,
+      main,
+    );
     const baseline = await cli([theirs, dir], dir, signal, BASELINE);
     return {
       transformSeconds: transform.seconds,

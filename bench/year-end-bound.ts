@@ -45,11 +45,27 @@ interface Served {
 async function serve(options: YearEndOptions, from: number, to: number): Promise<Served> {
   if (options.account === 'sold-off') {
     // Requests stamped as they arrive (front): the run's own pauses in this process must not bunch them at the limits.
-    const sim = await startSimulator({ dataset: 'retail', seed: options.seed, from, to, openedAt: from - 5 * DAY_MS, soldOff: true, rateScale: 1, front: true });
+    const sim = await startSimulator({
+      dataset: 'retail',
+      seed: options.seed,
+      from,
+      to,
+      openedAt: from - 5 * DAY_MS,
+      soldOff: true,
+      rateScale: 1,
+      front: true,
+    });
     return { baseUrl: sim.baseUrl, credentials: sim.credentials, dataset: sim.dataset, stop: () => sim.close() };
   }
   const dataset = generateDataset({ seed: options.seed, from, to, records: options.records, marginWindowDays: 366 });
-  const { child, info } = await spawnSimulator({ records: options.records, rateScale: 1, startTimeoutMs: 60_000, seed: options.seed, from: options.from, to: options.to });
+  const { child, info } = await spawnSimulator({
+    records: options.records,
+    rateScale: 1,
+    startTimeoutMs: 60_000,
+    seed: options.seed,
+    from: options.from,
+    to: options.to,
+  });
   return { baseUrl: info.baseUrl, credentials: info, dataset, stop: () => stopChild(child) };
 }
 
@@ -73,7 +89,10 @@ export interface YearEndMeasurement {
    * against it, as every candle is one the bound counts.
    */
   boundRatio: number;
-  /** (extract + prices after) / the larger bound: the reading of records and candles alone, without opening and closing the warehouse. */
+  /**
+   * (extract + prices after) / the larger bound: the reading of records and candles alone, without opening and closing
+   * the warehouse.
+   */
   readingRatio: number;
   /** The extraction stage (with the candles read beside it) over the larger bound. */
   extractRatio: number;
@@ -99,7 +118,11 @@ export async function measureYearEnd(options: YearEndOptions): Promise<YearEndMe
   // the streams, those the simulator's classic account is read with, as the run reads them (a unified account's,
   // the copy projects' and a lead trader's are not its).
   const read = streamsForAccount(streams, 'classic', undefined);
-  const extractBoundSeconds = Math.max(...Object.values(rateLimitBound(served.dataset, read, from, to, served.dataset.openedAt)).map((b) => b.boundSeconds));
+  const extractBoundSeconds = Math.max(
+    ...Object.values(rateLimitBound(served.dataset, read, from, to, served.dataset.openedAt)).map(
+      (b) => b.boundSeconds,
+    ),
+  );
   const dir = await mkdtemp(join(tmpdir(), 'lp-bench-year-end-'));
   const dbPath = join(dir, 'bench.duckdb');
   try {
@@ -121,7 +144,13 @@ export async function measureYearEnd(options: YearEndOptions): Promise<YearEndMe
     const seconds = result.stageSeconds;
     const afterExtractSeconds = (seconds.transform ?? 0) + (seconds.prices ?? 0) + (seconds.export ?? 0);
     const bound = Math.max(extractBoundSeconds, candleBoundSeconds);
-    const total = result.accounts.reduce((sum, a) => ({ requests: sum.requests + a.extract.total.requests, rateLimited: sum.rateLimited + a.extract.total.rateLimited }), { requests: 0, rateLimited: 0 });
+    const total = result.accounts.reduce(
+      (sum, a) => ({
+        requests: sum.requests + a.extract.total.requests,
+        rateLimited: sum.rateLimited + a.extract.total.rateLimited,
+      }),
+      { requests: 0, rateLimited: 0 },
+    );
     return {
       wallSeconds,
       extractBoundSeconds,

@@ -19,7 +19,9 @@ await build({
   target: 'node20',
   external: ['@duckdb/node-api', 'echarts'],
   // Packages bundled from CommonJS call require for Node's own modules: an ES module has none of its own.
-  banner: { js: "import { createRequire as lpCreateRequire } from 'node:module'; const require = lpCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as lpCreateRequire } from 'node:module'; const require = lpCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 await chmod(outfile, 0o755);

@@ -15,8 +15,11 @@ import { parseSync } from 'oxc-parser';
 
 const LONG_FUNCTION_LINES = 60;
 const LONG_LINE_CHARS = 120;
-/** A literal that starts a statement with one of these words, in capitals, is SQL (`'SELECT 1'`, `\`CREATE TABLE\``). */
-const SQL_STATEMENT = /(^|[\s(])(SELECT|INSERT INTO|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?(TABLE|VIEW|MACRO|INDEX|SCHEMA)|DELETE FROM|UPDATE \w|COPY |WITH \w+ AS|ALTER TABLE|DROP (TABLE|VIEW|MACRO))\b/;
+/**
+ * A literal that starts a statement with one of these words, in capitals, is SQL (`'SELECT 1'`, `\`CREATE TABLE\``).
+ */
+const SQL_STATEMENT =
+  /(^|[\s(])(SELECT|INSERT INTO|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?(TABLE|VIEW|MACRO|INDEX|SCHEMA)|DELETE FROM|UPDATE \w|COPY |WITH \w+ AS|ALTER TABLE|DROP (TABLE|VIEW|MACRO))\b/;
 /** A variable set by its name (`SET VARIABLE lp_from`), or by a name the code passes (`SET VARIABLE ${name}`). */
 const SET_VARIABLE = /(?<!RE)SET VARIABLE (lp_\w+|\$\{\w+\})/g;
 
@@ -50,7 +53,8 @@ function* nodesOf(node: unknown): Generator<Node> {
   if (node === null || typeof node !== 'object') return;
   const n = node as Node;
   if (typeof n.type === 'string') yield n;
-  for (const [key, value] of Object.entries(n)) if (key !== 'parent' && typeof value === 'object') yield* nodesOf(value);
+  for (const [key, value] of Object.entries(n))
+    if (key !== 'parent' && typeof value === 'object') yield* nodesOf(value);
 }
 
 const lineOf = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
@@ -74,17 +78,22 @@ export function measure(root: string): Figures {
     for (const node of nodesOf(program)) {
       if (outsideSim && (node.type === 'Literal' || node.type === 'TemplateLiteral')) {
         const value = node.type === 'Literal' ? node['value'] : text.slice(node.start, node.end);
-        if (typeof value === 'string' && SQL_STATEMENT.test(value)) figures.sqlStrings.push(`${file}:${lineOf(text, node.start)}`);
+        if (typeof value === 'string' && SQL_STATEMENT.test(value))
+          figures.sqlStrings.push(`${file}:${lineOf(text, node.start)}`);
       }
       if (FUNCTIONS.has(node.type)) {
         const lines = lineOf(text, node.end) - lineOf(text, node.start) + 1;
-        if (lines > LONG_FUNCTION_LINES) figures.longFunctions.push(`${file}:${lineOf(text, node.start)} (${lines} lines)`);
+        if (lines > LONG_FUNCTION_LINES)
+          figures.longFunctions.push(`${file}:${lineOf(text, node.start)} (${lines} lines)`);
       }
     }
     if (outsideSim) {
       for (const match of text.matchAll(SET_VARIABLE)) {
         const name = match[1] ?? '';
-        figures.variablesSet.set(name, [...(figures.variablesSet.get(name) ?? []), `${file}:${lineOf(text, match.index)}`]);
+        figures.variablesSet.set(name, [
+          ...(figures.variablesSet.get(name) ?? []),
+          `${file}:${lineOf(text, match.index)}`,
+        ]);
       }
     }
   }
@@ -106,7 +115,11 @@ function main(argv: readonly string[]): void {
   const places = [...f.variablesSet.values()].flat();
   const rows: [string, number, readonly string[]][] = [
     ['SQL strings in src/ outside src/sim/', f.sqlStrings.length, f.sqlStrings],
-    ['session variables set (SET VARIABLE lp_..., or ${name}: any the caller binds)', f.variablesSet.size, [...f.variablesSet.keys()].sort()],
+    [
+      'session variables set (SET VARIABLE lp_..., or ${name}: any the caller binds)',
+      f.variablesSet.size,
+      [...f.variablesSet.keys()].sort(),
+    ],
     ['  places that set them', places.length, places],
     [`functions over ${LONG_FUNCTION_LINES} lines in src/`, f.longFunctions.length, f.longFunctions],
     ...[...f.longLines].map(([dir, lines]): [string, number, readonly string[]] => [

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../src/util/package-root.js';
+import { lintConfig } from './layers.js';
 import { declaredStreams, streamIndex } from './stream-index.js';
 
 // `npm run generate` (after npm run build): writes what is made from the streams and the registry of models after a
@@ -52,3 +53,7 @@ for (const [path, regions] of Object.entries(generatedRegions())) {
 const architecture = join(root, 'ARCHITECTURE.md');
 await writeFile(architecture, withGraphSection(await readFile(architecture, 'utf8'), (await sqlGraph()).files));
 process.stderr.write('wrote ARCHITECTURE.md (the graph of sql/)\n');
+
+// The linter's configuration, its import rules made from the layers of src/ (scripts/layers.ts).
+await writeFile(join(root, '.oxlintrc.json'), `${JSON.stringify(lintConfig(), null, 2)}\n`);
+process.stderr.write('wrote .oxlintrc.json (the layers of src/ as import rules)\n');

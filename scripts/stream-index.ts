@@ -38,7 +38,10 @@ export async function declaredStreams(dir: string): Promise<Declared[]> {
 /** The constants the list in `index` names, in its order. */
 function listed(index: string): string[] {
   const list = /export const STREAMS = \[([^\]]*)\]/.exec(index)?.[1] ?? '';
-  return list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** The text of `src/streams/index.ts` for the streams `declared`, keeping the order of the list in `current`. */
@@ -54,7 +57,10 @@ export function streamIndex(declared: readonly Declared[], current: string): str
   }
   const files = [...new Set(declared.map((d) => d.file))].sort();
   const imports = files.map((file) => {
-    const names = declared.filter((d) => d.file === file).map((d) => d.constant).sort();
+    const names = declared
+      .filter((d) => d.file === file)
+      .map((d) => d.constant)
+      .sort();
     return `import { ${names.join(', ')} } from './${file}.js';`;
   });
   return `// Generated from the stream files of src/streams/ by \`npm run generate\` (scripts/stream-index.ts): the

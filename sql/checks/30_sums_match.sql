@@ -1,7 +1,8 @@
 -- Check: per account, asset and category, the ledger adds up to the legs of the models it comes from (sql/models/),
--- summed here straight from the legs by type and booked by the type catalog, apart from the ledger's trades and
--- joins. A row lost or doubled on the way shows up as a difference. Totals are summed as whole and decimal parts (lp_sum_whole, lp_sum_frac, lp_exact_text in
--- sql/macros/00_macros.sql) and compared as exact text: two amounts at the platform's limit add up past DECIMAL(38,18).
+-- summed here straight from the legs by type and booked by the type catalog, apart from the ledger's trades and joins.
+-- A row lost or doubled on the way shows up as a difference. Totals are summed as whole and decimal parts
+-- (lp_sum_whole, lp_sum_frac, lp_exact_text in sql/macros/00_macros.sql) and compared as exact text: two amounts at the
+-- platform's limit add up past DECIMAL(38,18).
 -- creates: -
 -- reads: ledger, lp_alone_legs, lp_direction_by_name, lp_exact_text, lp_paired_legs, lp_sum_frac, lp_sum_whole, lp_total, type_catalog
 -- params: -

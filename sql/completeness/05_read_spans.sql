@@ -20,10 +20,10 @@ marked AS (
 )
 SELECT account, stream, partition, min(s) AS span_start, max(e) AS span_end FROM marked GROUP BY account, stream, partition, island;
 
--- Whether the ledger covers [a, b) of an account type: it has streams that move it (earn and bots have none), and
--- every one of them read that span. Call it with qualified columns (l.account): DuckDB puts a macro's arguments
--- into its body as written, where an unqualified account_type would name the subquery's own column.
--- The streams of the account's kind only (lp_account_mode: a unified account reads the v3 streams, a classic one the v2).
+-- Whether the ledger covers [a, b) of an account type: it has streams that move it (earn and bots have none), and every
+-- one of them read that span. Call it with qualified columns (l.account): DuckDB puts a macro's arguments into its body
+-- as written, where an unqualified account_type would name the subquery's own column. The streams of the account's kind
+-- only (lp_account_mode: a unified account reads the v3 streams, a classic one the v2).
 CREATE OR REPLACE MACRO lp_account_mode(acct) AS
   coalesce((SELECT m.mode FROM account_modes AS m WHERE m.account = acct), 'classic');
 

@@ -1,17 +1,17 @@
--- Running balances (docs/completeness.md, "Running balances"): records that carry the balance after them form chains, one per
--- account, stream, partition and asset: a spot tax record's `balance` per coin; a margin record's `total` per coin
--- in cross margin, per pair and coin in isolated margin (whose accounts the balance endpoint lists per pair). Each
--- step from one record to the next must equal the later record's own movement: its amount and fee, signed as the
--- type catalog says (as written where the catalog books the movement from another stream, a deposit say), whichever
--- stream the ledger books it from. Records of one chain follow by time, then id.
+-- Running balances (docs/completeness.md, "Running balances"): records that carry the balance after them form chains,
+-- one per account, stream, partition and asset: a spot tax record's `balance` per coin; a margin record's `total` per
+-- coin in cross margin, per pair and coin in isolated margin (whose accounts the balance endpoint lists per pair). Each
+-- step from one record to the next must equal the later record's own movement: its amount and fee, signed as the type
+-- catalog says (as written where the catalog books the movement from another stream, a deposit say), whichever stream
+-- the ledger books it from. Records of one chain follow by time, then id.
 --
--- What is settled and what is not (docs/completeness.md, "Running balances", which cites each): the docs call both fields
--- "Total accounts"; every published example, each of one record, holds the balance after its record (the margin
--- docs' transfer_in of 13333 with total 13333; the spot bill, whose field the docs call "the assets after
--- transfer"). No published example shows whether a fee is in the balance. So a step whose record has a fee is not
--- checked: the chain starts again from that record's balance. Nor is a step across a span no run read in full.
--- A step that adds up only with its record's movement reversed is a sign mismatch (view sign_mismatches), not a break.
--- a + b + c + d as exact text, whatever their size (each within DECIMAL(38,18)).
+-- What is settled and what is not (docs/completeness.md, "Running balances", which cites each): the docs call both
+-- fields "Total accounts"; every published example, each of one record, holds the balance after its record (the margin
+-- docs' transfer_in of 13333 with total 13333; the spot bill, whose field the docs call "the assets after transfer").
+-- No published example shows whether a fee is in the balance. So a step whose record has a fee is not checked: the
+-- chain starts again from that record's balance. Nor is a step across a span no run read in full. A step that adds up
+-- only with its record's movement reversed is a sign mismatch (view sign_mismatches), not a break. a + b + c + d as
+-- exact text, whatever their size (each within DECIMAL(38,18)).
 -- creates: lp_sum_text, lp_chain_direction, lp_balance_steps, balance_breaks, sign_mismatches
 -- reads: lp_directed, lp_direction_by_name, lp_exact_text, lp_frac, lp_read_spans, lp_whole, type_catalog, typed_margin_records, typed_spot_tax_records, typed_uta_financial_records, typed_uta_tax_records
 -- params: -

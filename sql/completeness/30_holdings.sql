@@ -1,6 +1,6 @@
--- Holdings (docs/completeness.md, "Holdings"): per account, account type and asset, the quantity held at the start and the end
--- of every run's range and at each snapshot. No balance endpoint answers for a past instant, so each is derived,
--- by the first of these that can be had:
+-- Holdings (docs/completeness.md, "Holdings"): per account, account type and asset, the quantity held at the start and
+-- the end of every run's range and at each snapshot. No balance endpoint answers for a past instant, so each is
+-- derived, by the first of these that can be had:
 --   snapshot         a readable snapshot of that account type at that instant (an asset it does not list: none);
 --   rolled back      the nearest later readable snapshot less the ledger's movements of that account type in
 --                    between, only where the ledger covers that span for every stream that moves the account type
@@ -22,7 +22,8 @@ instants AS (
     SELECT account, range_from AS as_of FROM runs WHERE account IS NOT NULL AND range_from IS NOT NULL
     UNION ALL SELECT account, range_to FROM runs WHERE account IS NOT NULL AND range_to IS NOT NULL
     UNION ALL SELECT account, snapshot_at FROM asset_balances
-    -- And those an export asks for (src/warehouse/completeness.ts, ensureHoldingsAt): a nightly exports the year so far.
+    -- And those an export asks for (src/warehouse/completeness.ts, ensureHoldingsAt): a nightly exports the year so
+    -- far.
     UNION ALL SELECT a.account, u.t FROM (SELECT DISTINCT account FROM runs WHERE account IS NOT NULL) AS a,
       unnest(CAST(coalesce(getvariable('lp_holding_instants'), []) AS TIMESTAMPTZ[])) AS u(t)
   )

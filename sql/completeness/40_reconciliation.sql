@@ -1,11 +1,12 @@
 -- reconciliation (docs/completeness.md, "Reconciliation"): per account, account type and asset, between each two
 -- consecutive snapshots of that account type whose every row has its quantity, the change the snapshots show against
--- the change the ledger books in [period_start, period_end). An account type with records of its own is compared
--- where the ledger covers the span (lp_covered, sql/completeness/05_read_spans.sql); a difference is unexplained: a
--- record missing or misread. Earn and bots have no records: their change is set against the transfers in and out
--- seen in the other streams (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains
--- is that account type's own result (interest, a bot's trading), said so and not counted as unexplained. A copy-trading account (copy) is set
--- against its own transfers and profit shares (copy_transfers, copy_profit_shares): what remains is its trading.
+-- the change the ledger books in [period_start, period_end). An account type with records of its own is compared where
+-- the ledger covers the span (lp_covered, sql/completeness/05_read_spans.sql); a difference is unexplained: a record
+-- missing or misread. Earn and bots have no records: their change is set against the transfers in and out seen in the
+-- other streams (earn: earn_transfer; bots: strategy_transfer and copy_trade_transfer), and what remains is that
+-- account type's own result (interest, a bot's trading), said so and not counted as unexplained. A copy-trading account
+-- (copy) is set against its own transfers and profit shares (copy_transfers, copy_profit_shares): what remains is its
+-- trading.
 -- creates: reconciliation
 -- reads: ledger, lp_covered, lp_exact_text, lp_snapshot_quantities, lp_sum_frac, lp_sum_text, lp_sum_whole, lp_whole_snapshots
 -- params: -

@@ -1,6 +1,7 @@
 -- koinly.csv: the tax rows of [lp_from, lp_to) in Koinly's universal import format (docs/tax-files.md).
 -- Run by hand with
---   SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01 00:00:00+00';
+-- SET VARIABLE lp_from = TIMESTAMPTZ '2025-01-01 00:00:00+00'; SET VARIABLE lp_to = TIMESTAMPTZ '2026-01-01
+-- 00:00:00+00';
 --   SET VARIABLE lp_account = NULL;  -- or one account's name: its own file (<out>/accounts/<name>/)
 -- then sql/exports/tax_rows_of_range.sql, which makes the range's rows (lp_export_tax_rows) and their values, then
 -- this file, and COPY lp_export_koinly TO 'koinly.csv' (src/export/exporter.ts writes it so).

@@ -6,10 +6,10 @@
 -- reads: typed_margin_records
 -- params: -
 
--- The ledger's legs of each record (sql/ledger/10_ledger.sql, which says what each column means): its main
--- movement by marginTaxType, and its fee when not zero. Like every stream's legs, read from the typed table (the
--- view's columns and the raw key): an incremental transform's copies of it in lp_delta are read the same way. A margin buy or sell is two records of one symbol in one
--- millisecond: the legs pair by margin type and symbol.
+-- The ledger's legs of each record (sql/ledger/10_ledger.sql, which says what each column means): its main movement by
+-- marginTaxType, and its fee when not zero. Like every stream's legs, read from the typed table (the view's columns and
+-- the raw key): an incremental transform's copies of it in lp_delta are read the same way. A margin buy or sell is two
+-- records of one symbol in one millisecond: the legs pair by margin type and symbol.
 CREATE OR REPLACE MACRO lp_legs_margin_records() AS TABLE
 SELECT account, 'margin_records' AS source, id AS source_id, 'main' AS leg, ts, 'marginTaxType' AS field, margin_tax_type AS type,
   'marginTaxType' AS main_field, margin_tax_type AS main_type, coin AS asset, amount AS written, NULL AS default_direction,

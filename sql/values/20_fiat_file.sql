@@ -1,6 +1,7 @@
--- lp_ledger_valued with the valuation's fiat (lp_valuation_fiat(), src/warehouse/values.ts) priced by the user's rates file (fiat_rates; docs/values.md):
--- value_fiat = value_usdt x the rate in force at the row's time (the last rate at or before it), exact,
--- rounded half-even at the 18th decimal (lp_mul); the fiat itself is worth its amount. No rate yet: NULL.
+-- lp_ledger_valued with the valuation's fiat (lp_valuation_fiat(), src/warehouse/values.ts) priced by the user's rates
+-- file (fiat_rates; docs/values.md): value_fiat = value_usdt x the rate in force at the row's time (the last rate at or
+-- before it), exact, rounded half-even at the 18th decimal (lp_mul); the fiat itself is worth its amount. No rate yet:
+-- NULL.
 -- creates: lp_ledger_valued, lp_fiat_rate_at, lp_fiat_eur_rate_at
 -- reads: fiat_rates, ledger_priced, lp_mul, lp_valuation_fiat
 -- params: -

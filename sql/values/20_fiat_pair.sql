@@ -1,6 +1,7 @@
--- lp_ledger_valued with the valuation's fiat (lp_valuation_fiat(), src/warehouse/values.ts) priced by the platform's USDT<fiat> pair (docs/values.md):
--- value_fiat = value_usdt x the close of the USDT<fiat> candle of the row's hour, exact, rounded
--- half-even at the 18th decimal (lp_mul); the fiat itself is worth its amount. No candle for the hour: NULL.
+-- lp_ledger_valued with the valuation's fiat (lp_valuation_fiat(), src/warehouse/values.ts) priced by the platform's
+-- USDT<fiat> pair (docs/values.md): value_fiat = value_usdt x the close of the USDT<fiat> candle of the row's hour,
+-- exact, rounded half-even at the 18th decimal (lp_mul); the fiat itself is worth its amount. No candle for the hour:
+-- NULL.
 -- creates: lp_ledger_valued, lp_fiat_rate_at, lp_fiat_eur_rate_at
 -- reads: ledger_priced, lp_hour, lp_mul, lp_valuation_fiat, price_candles
 -- params: -

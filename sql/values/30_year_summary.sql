@@ -1,8 +1,9 @@
 -- Year summaries (docs/values.md): per account, asset, tax class and year in the valuation's time zone
--- (lp_valuation_time_zone(), src/warehouse/values.ts): the amount, the values, how many entries, how many without
--- a price. A value total is NULL when any of its rows has no value: a partial sum is never shown as a total. Totals are exact decimal text (lp_total): a year's total may
--- pass what DECIMAL(38,18) holds. `rows` names a relation of valued ledger rows: lp_ledger_valued, or a part of
--- it (the export's range, the report's rows). value_fiat is shown as value_<fiat> where users read it.
+-- (lp_valuation_time_zone(), src/warehouse/values.ts): the amount, the values, how many entries, how many without a
+-- price. A value total is NULL when any of its rows has no value: a partial sum is never shown as a total. Totals are
+-- exact decimal text (lp_total): a year's total may pass what DECIMAL(38,18) holds. `rows` names a relation of valued
+-- ledger rows: lp_ledger_valued, or a part of it (the export's range, the report's rows). value_fiat is shown as
+-- value_<fiat> where users read it.
 -- creates: lp_year_summary, lp_year_summary_decimal
 -- reads: category_meaning, lp_total, lp_valuation_time_zone
 -- params: -

@@ -1,8 +1,8 @@
--- Holdings valued (docs/completeness.md, "Holdings"): holding_quantities (sql/completeness/30_holdings.sql) with value_usdt =
--- quantity x the USDT price of the hour holding `as_of` (asset_prices; 1 for USDT), and value_fiat at the valuation's
--- rate of that instant (lp_fiat_rate_at, of the fiat's file in sql/values/20_fiat_*.sql); the fiat itself is worth
--- its quantity, EUR its quantity at the ECB's rate when the fiat goes through the euro (lp_fiat_eur_rate_at, NULL
--- otherwise). src/warehouse/values.ts names value_fiat after the fiat in the view holdings.
+-- Holdings valued (docs/completeness.md, "Holdings"): holding_quantities (sql/completeness/30_holdings.sql) with
+-- value_usdt = quantity x the USDT price of the hour holding `as_of` (asset_prices; 1 for USDT), and value_fiat at the
+-- valuation's rate of that instant (lp_fiat_rate_at, of the fiat's file in sql/values/20_fiat_*.sql); the fiat itself
+-- is worth its quantity, EUR its quantity at the ECB's rate when the fiat goes through the euro (lp_fiat_eur_rate_at,
+-- NULL otherwise). src/warehouse/values.ts names value_fiat after the fiat in the view holdings.
 -- creates: lp_holdings_valued
 -- reads: asset_prices, holding_quantities, lp_fiat_eur_rate_at, lp_fiat_rate_at, lp_hour, lp_mul, lp_valuation_fiat
 -- params: -

@@ -1,5 +1,5 @@
--- Fourth release: names users type in SQL that are not DuckDB keywords (docs/upgrading.md; test/models/keywords.test.ts):
--- `WHERE at = ...` and `WHERE from < ...` do not parse. Renamed in place, the data kept.
+-- Fourth release: names users type in SQL that are not DuckDB keywords (docs/upgrading.md;
+-- test/models/keywords.test.ts): `WHERE at = ...` and `WHERE from < ...` do not parse. Renamed in place, the data kept.
 -- creates: -
 -- reads: disposals, holding_quantities, holdings, lp_holdings_valued, reconciliation
 -- params: -

@@ -14,7 +14,10 @@ const lowerFirst = (t: string): string => (/^[A-Z][a-z]/.test(t) ? t[0]?.toLower
  * what to look at, then what is listed but not a finding (unpaired transfers, account types not read).
  */
 export function completenessLines(c: Completeness, holdings?: readonly Holding[]): string[] {
-  const known = holdings === undefined ? undefined : { rows: holdings.length, notKnown: holdings.filter((h) => h.quantity === null).length };
+  const known =
+    holdings === undefined
+      ? undefined
+      : { rows: holdings.length, notKnown: holdings.filter((h) => h.quantity === null).length };
   const [headline, ...more] = completenessHeadline(c, known);
   const lines = ['completeness', `  ${lowerFirst(headline as string)}`, ...more.map((l) => `  ${l}`)];
   if (c.counts.breaks > 0 || c.counts.signMismatches > 0 || c.unexplained.length > 0) {
@@ -36,17 +39,28 @@ export function completenessLines(c: Completeness, holdings?: readonly Holding[]
       );
     }
     if (c.unexplained.length > SHOWN) lines.push(`  and ${c.unexplained.length - SHOWN} more unexplained differences`);
-    lines.push(`  look at: SELECT * FROM balance_breaks;${c.counts.signMismatches > 0 ? ' SELECT * FROM sign_mismatches;' : ''} SELECT * FROM reconciliation WHERE unexplained <> 0`);
+    lines.push(
+      `  look at: SELECT * FROM balance_breaks;${c.counts.signMismatches > 0 ? ' SELECT * FROM sign_mismatches;' : ''} SELECT * FROM reconciliation WHERE unexplained <> 0`,
+    );
   }
   if (c.counts.unpaired > 0) {
-    lines.push(`  ${count(c.counts.unpaired, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`);
-    for (const t of c.unpaired.slice(0, SHOWN)) lines.push(`    ${t.account} ${t.accountType} ${t.asset} ${t.amount} at ${formatInstant(t.ts)} (${t.stream} ${t.sourceId}): ${t.possibleReason}`);
+    lines.push(
+      `  ${count(c.counts.unpaired, 'internal transfer')} without a counterpart (SELECT * FROM unpaired_transfers):`,
+    );
+    for (const t of c.unpaired.slice(0, SHOWN))
+      lines.push(
+        `    ${t.account} ${t.accountType} ${t.asset} ${t.amount} at ${formatInstant(t.ts)} (${t.stream} ${t.sourceId}): ${t.possibleReason}`,
+      );
     if (c.counts.unpaired > SHOWN) lines.push(`    and ${c.counts.unpaired - SHOWN} more`);
   } else {
     lines.push('  every internal transfer has its counterpart');
   }
-  for (const u of c.unavailable) lines.push(`  ${u.account} ${u.accountType}: balances not readable with this key (${u.reason}); its holdings are not known`);
-  for (const w of c.withoutSnapshot) lines.push(`  ${w.account} ${w.accountType}: holds ${w.usdt} USDT of value with no per-asset balance read`);
+  for (const u of c.unavailable)
+    lines.push(
+      `  ${u.account} ${u.accountType}: balances not readable with this key (${u.reason}); its holdings are not known`,
+    );
+  for (const w of c.withoutSnapshot)
+    lines.push(`  ${w.account} ${w.accountType}: holds ${w.usdt} USDT of value with no per-asset balance read`);
   return lines;
 }
 
@@ -79,15 +93,21 @@ export function holdingsLines(holdings: readonly Holding[]): string[] {
 export function residualLines(residuals: { loans: readonly OpenLoan[]; bots: readonly BotResult[] }): string[] {
   const lines: string[] = [];
   if (residuals.loans.length > 0) {
-    lines.push('open loans (SELECT * FROM loans): what is owed now; the ledger books a loan only where a record shows its borrow or repayment');
+    lines.push(
+      'open loans (SELECT * FROM loans): what is owed now; the ledger books a loan only where a record shows its borrow or repayment',
+    );
     for (const l of residuals.loans) {
-      lines.push(`  ${l.account} ${formatInstant(l.asOf)} loan ${l.orderId}: ${l.amount ?? '?'} ${l.coin} owed${l.interest === null ? '' : ` (interest ${l.interest})`}, ${l.collateralAmount ?? '?'} ${l.collateralCoin ?? '?'} pledged`);
+      lines.push(
+        `  ${l.account} ${formatInstant(l.asOf)} loan ${l.orderId}: ${l.amount ?? '?'} ${l.coin} owed${l.interest === null ? '' : ` (interest ${l.interest})`}, ${l.collateralAmount ?? '?'} ${l.collateralCoin ?? '?'} pledged`,
+      );
     }
   }
   if (residuals.bots.length > 0) {
     lines.push("bots' results (SELECT * FROM bot_results): residuals between snapshots, never booked as income");
     for (const b of residuals.bots) {
-      lines.push(`  ${b.account} ${b.asset} ${formatInstant(b.from)} to ${formatInstant(b.to)}: bot assets changed by ${b.change ?? '?'}, net transfers in ${b.transfers ?? '?'}, residual ${b.residual ?? 'not known'}`);
+      lines.push(
+        `  ${b.account} ${b.asset} ${formatInstant(b.from)} to ${formatInstant(b.to)}: bot assets changed by ${b.change ?? '?'}, net transfers in ${b.transfers ?? '?'}, residual ${b.residual ?? 'not known'}`,
+      );
     }
   }
   return lines;

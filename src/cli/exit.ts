@@ -4,7 +4,8 @@ import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../warehouse/
 
 /** What an error says, its stable code, and the status to exit with. */
 function failure(error: unknown): { message: string; code: string; status: number } {
-  if (error instanceof LedgerpipeError) return { message: error.message, code: error.code, status: EXIT_STATUS[error.exit] };
+  if (error instanceof LedgerpipeError)
+    return { message: error.message, code: error.code, status: EXIT_STATUS[error.exit] };
   if (isOutOfMemory(error)) {
     return {
       message: `the warehouse needed more memory than its budget (${describeMemoryBudget()}); ${memoryAdvice()}; committed work is kept`,

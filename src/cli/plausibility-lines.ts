@@ -5,7 +5,11 @@ import type { Implausible } from '../warehouse/plausibility.js';
 
 /** A finding in words, as the summary and the demo say it. */
 export function describeImplausible(i: Implausible): string {
-  const what = { fee_above_1pct: 'a fee above 1% of its movement', income_above_holdings: 'interest above the holdings that earned it', refund_above_fees: 'a fee refund above the fees paid' }[i.finding];
+  const what = {
+    fee_above_1pct: 'a fee above 1% of its movement',
+    income_above_holdings: 'interest above the holdings that earned it',
+    refund_above_fees: 'a fee refund above the fees paid',
+  }[i.finding];
   return `${what}: ${i.amount} ${i.asset} (${i.valueUsdt ?? '?'} USDT) beside ${i.comparedWith ?? '?'} (${i.comparedAs}), ${i.source} ${i.sourceId} at ${new Date(i.ts).toISOString()}`;
 }
 

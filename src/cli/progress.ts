@@ -30,7 +30,8 @@ export function terminalProgress(clock: () => number = Date.now): ProgressReport
       stream: process.stderr,
       clearOnComplete: false,
       hideCursor: true,
-      format: '{name} [{bar}] {value}/{total} windows | {records} records | {rps} req/s | {retries} retries | ETA {eta}',
+      format:
+        '{name} [{bar}] {value}/{total} windows | {records} records | {rps} req/s | {retries} retries | ETA {eta}',
       barsize: 20,
     },
     cliProgress.Presets.shades_classic,

@@ -11,14 +11,14 @@ import { processIo, type CliIo } from './io.js';
 import { typedFlags, unknownFlagsLine } from './unknown-flags.js';
 import { packageVersion } from '../util/package-root.js';
 
-
 /** The commands, as their first word. */
 const COMMANDS = ['run', 'extract', 'transform', 'prices', 'export', 'report', 'status', 'query', 'sim', 'demo'];
 
 /** The line for a first word that is no command: a pipeline's name says how to run it. */
 function unknownCommand(first: string | undefined): string | undefined {
   if (first === undefined || first.startsWith('-') || COMMANDS.includes(first)) return undefined;
-  if (first === 'year-end' || first === 'nightly' || /\.(json|js)$/.test(first)) return `${first} is a pipeline, not a command; run it with: ledgerpipe run ${first}`;
+  if (first === 'year-end' || first === 'nightly' || /\.(json|js)$/.test(first))
+    return `${first} is a pipeline, not a command; run it with: ledgerpipe run ${first}`;
   return `unknown command "${first}"; the commands are ${COMMANDS.join(', ')} (see ledgerpipe --help)`;
 }
 
@@ -29,7 +29,11 @@ function unknownCommand(first: string | undefined): string | undefined {
  * the instance is yargs's own (its commands do it); if a release hides it, the text is rendered as before.
  */
 function skipHelpCache(parser: Argv): void {
-  const usage = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  const usage = (
+    parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }
+  )
+    .getInternalMethods?.()
+    .getUsageInstance?.();
   if (usage?.cacheHelpMessage !== undefined) usage.cacheHelpMessage = () => undefined;
 }
 
@@ -59,7 +63,11 @@ function unknownFlags(parser: Argv, message: string, argv: readonly string[]): s
  * Runs the CLI on `argv` and resolves to the exit status. The commands are an explicit list; each handler
  * imports what it runs when it runs, so `--help` and `--version` load no DuckDB.
  */
-export async function runCli(argv: readonly string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const parser = yargs([...argv])
     .scriptName('ledgerpipe')
     .command(runCommand(io, env))
@@ -79,7 +87,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       if (error !== undefined) throw error;
-      throw new UsageError(unknownCommand(argv[0]) ?? unknownFlags(parser, message, argv) ?? `${message}; see ledgerpipe --help`);
+      throw new UsageError(
+        unknownCommand(argv[0]) ?? unknownFlags(parser, message, argv) ?? `${message}; see ledgerpipe --help`,
+      );
     });
   skipHelpCache(parser);
   try {

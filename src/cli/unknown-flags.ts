@@ -12,7 +12,9 @@
  */
 export function editDistance(a: string, b: string): number {
   // d[i][j]: the distance of a's first i letters and b's first j, one row per i, kept whole for the swap's look back.
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number): number => (d[i] as number[])[j] as number;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
@@ -66,7 +68,11 @@ export function typedFlags(unknown: readonly string[], argv: readonly string[]):
  * @example
  * unknownFlagsLine(['--fait'], ['fiat', 'from'], 'run') // 'unknown flag --fait; did you mean --fiat? (see ledgerpipe run --help)'
  */
-export function unknownFlagsLine(flags: readonly string[], known: readonly string[], command: string | undefined): string {
+export function unknownFlagsLine(
+  flags: readonly string[],
+  known: readonly string[],
+  command: string | undefined,
+): string {
   const help = `(see ledgerpipe ${command === undefined ? '' : `${command} `}--help)`;
   const suggested = flags.flatMap((flag) => {
     const typed = flag.replace(/^--?/, '');
@@ -76,7 +82,8 @@ export function unknownFlagsLine(flags: readonly string[], known: readonly strin
     const meant = nearestFlag(typed, known) ?? (off === undefined ? undefined : `no-${off}`);
     return meant === undefined ? [] : [{ flag, near: `--${meant}` }];
   });
-  if (flags.length === 1) return `unknown flag ${flags[0]}${suggested[0] === undefined ? '' : `; did you mean ${suggested[0].near}?`} ${help}`;
+  if (flags.length === 1)
+    return `unknown flag ${flags[0]}${suggested[0] === undefined ? '' : `; did you mean ${suggested[0].near}?`} ${help}`;
   const meant = suggested.map((s) => `${s.near} for ${s.flag}`).join(', ');
   return `unknown flags ${flags.join(', ')}${meant === '' ? '' : `; did you mean ${meant}?`} ${help}`;
 }

@@ -12,10 +12,13 @@ export class CheckError extends LedgerpipeError {
 
   constructor(problems: readonly string[]) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    super(`the ledger failed its checks, so the previous one was kept: ${problems[0] ?? 'unknown problem'}${more}; report this with the warehouse`, {
-      code: 'LP_CHECK_FAILED',
-      exit: 'incomplete',
-    });
+    super(
+      `the ledger failed its checks, so the previous one was kept: ${problems[0] ?? 'unknown problem'}${more}; report this with the warehouse`,
+      {
+        code: 'LP_CHECK_FAILED',
+        exit: 'incomplete',
+      },
+    );
     this.problems = problems;
   }
 }

@@ -14,5 +14,8 @@ const INVALIDATED = /database has been invalidated/i;
  * // => the second
  */
 export function firstCause<T extends { reason: unknown }>(failures: readonly T[]): T | undefined {
-  return failures.find((f) => !INVALIDATED.test(f.reason instanceof Error ? f.reason.message : String(f.reason))) ?? failures[0];
+  return (
+    failures.find((f) => !INVALIDATED.test(f.reason instanceof Error ? f.reason.message : String(f.reason))) ??
+    failures[0]
+  );
 }

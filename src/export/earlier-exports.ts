@@ -18,16 +18,25 @@ import { JOURNAL } from './export-set.js';
  * step: a run killed halfway leaves either the manifest at the top (the next run moves the rest) or the hidden
  * folder complete (the next run renames it).
  */
-export async function adoptEarlierExports(root: string, timeZone: string, log: Logger, now = Date.now()): Promise<void> {
+export async function adoptEarlierExports(
+  root: string,
+  timeZone: string,
+  log: Logger,
+  now = Date.now(),
+): Promise<void> {
   await finishMoves(root);
   const manifestPath = join(root, MANIFEST);
   let manifest: { range?: { from?: string; to?: string; time_zone?: string; to_date?: string } };
   try {
     manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as typeof manifest;
   } catch {
-    const left = (await readdir(root).catch(() => [] as string[])).filter((n) => n === 'report.html' || n.endsWith('.csv'));
+    const left = (await readdir(root).catch(() => [] as string[])).filter(
+      (n) => n === 'report.html' || n.endsWith('.csv'),
+    );
     if (left.length > 0 && !(await exists(join(root, JOURNAL)))) {
-      log.warn(`${root} holds files of an earlier release at its top (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}) without a manifest saying their period; this release writes each period in its own folder (docs/upgrading.md)`);
+      log.warn(
+        `${root} holds files of an earlier release at its top (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}) without a manifest saying their period; this release writes each period in its own folder (docs/upgrading.md)`,
+      );
     }
     return;
   }
@@ -37,7 +46,9 @@ export async function adoptEarlierExports(root: string, timeZone: string, log: L
   const period = windowPeriod({ start: from, end: to }, manifest.range?.time_zone ?? timeZone, now);
   const target = join(root, period.folder);
   if (await exists(target)) {
-    log.warn(`${root} holds the files of ${period.label} an earlier release wrote at its top, and ${target} exists already: they stay where they are (docs/upgrading.md)`);
+    log.warn(
+      `${root} holds the files of ${period.label} an earlier release wrote at its top, and ${target} exists already: they stay where they are (docs/upgrading.md)`,
+    );
     return;
   }
   const staging = join(root, `.${period.folder}${MOVING}`);
@@ -46,7 +57,9 @@ export async function adoptEarlierExports(root: string, timeZone: string, log: L
   const moving = (await readdir(root)).filter((n) => names.has(n) && n !== MANIFEST);
   for (const name of [...moving, MANIFEST]) await rename(join(root, name), join(staging, name));
   await rename(staging, target);
-  log.info(`moved the ${moving.length + 1} files of ${period.label} an earlier release wrote at the top of ${root} into ${target}, where this release writes that period (docs/upgrading.md)`);
+  log.info(
+    `moved the ${moving.length + 1} files of ${period.label} an earlier release wrote at the top of ${root} into ${target}, where this release writes that period (docs/upgrading.md)`,
+  );
 }
 
 /** How the hidden folder of a set being moved ends: `.<period>.moving`. */

@@ -68,11 +68,18 @@ async function readJournal(out: string): Promise<Journal | undefined> {
   }
   try {
     const journal = JSON.parse(text) as Journal;
-    if (['writing', 'renaming', 'complete'].includes(journal.state) && Array.isArray(journal.files) && Number.isInteger(journal.pid)) return journal;
+    if (
+      ['writing', 'renaming', 'complete'].includes(journal.state) &&
+      Array.isArray(journal.files) &&
+      Number.isInteger(journal.pid)
+    )
+      return journal;
   } catch {
     // Said below.
   }
-  throw new UsageError(`--out ${out} holds an export journal (${JOURNAL}) that ledgerpipe cannot read; remove that file (the exports beside it are kept) and run again`);
+  throw new UsageError(
+    `--out ${out} holds an export journal (${JOURNAL}) that ledgerpipe cannot read; remove that file (the exports beside it are kept) and run again`,
+  );
 }
 
 /**
@@ -86,7 +93,10 @@ async function readJournal(out: string): Promise<Journal | undefined> {
  * @example
  * await recoverExportSet('./exports'); // 'finished', 'rolled back' or 'nothing to do'
  */
-export async function recoverExportSet(out: string, knownFiles: readonly string[]): Promise<'finished' | 'rolled back' | 'nothing to do'> {
+export async function recoverExportSet(
+  out: string,
+  knownFiles: readonly string[],
+): Promise<'finished' | 'rolled back' | 'nothing to do'> {
   let names: string[];
   try {
     names = await readdir(out);
@@ -132,8 +142,14 @@ async function restoreJournal(out: string, previous: Journal | undefined): Promi
  */
 export async function beginExportSet(out: string, files: readonly SetFile[]): Promise<Journal | undefined> {
   const previous = await readJournal(out);
-  const complete = previous?.state === 'complete' ? { state: previous.state, files: previous.files, pid: previous.pid } : undefined;
-  await writeJournal(out, { state: 'writing', files: [...files], pid: process.pid, ...(complete === undefined ? {} : { previous: complete }) });
+  const complete =
+    previous?.state === 'complete' ? { state: previous.state, files: previous.files, pid: previous.pid } : undefined;
+  await writeJournal(out, {
+    state: 'writing',
+    files: [...files],
+    pid: process.pid,
+    ...(complete === undefined ? {} : { previous: complete }),
+  });
   return complete;
 }
 
@@ -148,7 +164,11 @@ export async function commitExportSet(out: string, files: readonly SetFile[]): P
 }
 
 /** Gives up a set being written: its temporary files go, and the journal of the set before is put back. */
-export async function abandonExportSet(out: string, files: readonly SetFile[], previous: Journal | undefined): Promise<void> {
+export async function abandonExportSet(
+  out: string,
+  files: readonly SetFile[],
+  previous: Journal | undefined,
+): Promise<void> {
   await Promise.all(files.map((f) => rm(join(out, f.temp), { force: true }).catch(() => undefined)));
   await restoreJournal(out, previous).catch(() => undefined);
 }

@@ -17,7 +17,6 @@ import { isOutOfMemory, wholeLedgerMemoryBudget } from '../warehouse/memory-budg
 import { setSettings } from '../warehouse/session.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
-
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking', 'report'];
 
@@ -69,7 +68,8 @@ export interface ExportedFile {
  * disposals.csv in another order. The names are those of each file's cells (in the CSV their text: quantities of
  * one instant then sort as text), as they have always been: so the files are made each by its own query.
  */
-const DISPOSALS_ORDER = 'disposed_at, asset, account, acquired_at NULLS LAST, match_rule, quantity, proceeds NULLS LAST, cost NULLS LAST, fees NULLS LAST, trade_group NULLS LAST, flags NULLS LAST';
+const DISPOSALS_ORDER =
+  'disposed_at, asset, account, acquired_at NULLS LAST, match_rule, quantity, proceeds NULLS LAST, cost NULLS LAST, fees NULLS LAST, trade_group NULLS LAST, flags NULLS LAST';
 
 interface Column {
   name: string;
@@ -79,7 +79,10 @@ interface Column {
 export async function columnsOf(warehouse: Warehouse, table: string): Promise<Column[]> {
   const reader = await warehouse.exclusive((c) =>
     // duckdb_columns(), of which information_schema.columns is a view: 4.6 ms where the view took 7.5 ms.
-    c.runAndReadAll("SELECT column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $table ORDER BY column_index", { table }),
+    c.runAndReadAll(
+      "SELECT column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $table ORDER BY column_index",
+      { table },
+    ),
   );
   return reader.getRowObjectsJS().map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
 }
@@ -103,7 +106,13 @@ function csvCell(column: Column, as = column.name): string {
  * already lie in it (`inOrder`: a ledger that does, ledgerInExportOrder), read as they lie with DuckDB's
  * insertion order kept (runCopies).
  */
-function rangeSelect(relation: string, key: string, cells: readonly string[], options: ExportOptions, inOrder: boolean): string {
+function rangeSelect(
+  relation: string,
+  key: string,
+  cells: readonly string[],
+  options: ExportOptions,
+  inOrder: boolean,
+): string {
   const select = `SELECT ${cells.join(', ')} FROM ${relation} AS t WHERE t.ts >= ${timestampTzSql(options.from)} AND t.ts < ${timestampTzSql(options.to)}`;
   return inOrder ? select : `${select}\n    ORDER BY t.ts, t.${ident(key)}, t.account`;
 }
@@ -127,7 +136,11 @@ export interface CopySetup {
  * at the same peak RSS (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running
  * has finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
  */
-export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: CopySetup = { files: [], params: {} }): Promise<void> {
+export async function runCopies(
+  warehouse: Warehouse,
+  jobs: CopyJob[],
+  setup: CopySetup = { files: [], params: {} },
+): Promise<void> {
   const connection = await warehouse.connect();
   try {
     // Rows in the order the COPY reads them: a ledger in the exports' order is read as it lies (rangeSelect).
@@ -151,7 +164,10 @@ export async function runCopies(warehouse: Warehouse, jobs: CopyJob[], setup: Co
 function localTimeCells(timeZone: string, format: 'csv' | 'parquet'): string[] {
   if (timeZone === 'UTC') return [];
   const local = `timezone(${literal(timeZone)}, ts)`;
-  return [format === 'csv' ? `strftime(${local}, '%Y-%m-%dT%H:%M:%S.%g') AS ts_local` : `${local} AS ts_local`, `CAST(${local} AS DATE) AS date_local`];
+  return [
+    format === 'csv' ? `strftime(${local}, '%Y-%m-%dT%H:%M:%S.%g') AS ts_local` : `${local} AS ts_local`,
+    `CAST(${local} AS DATE) AS date_local`,
+  ];
 }
 
 /** Makes sure `out` is a folder ledgerpipe can write, or says which flag to change. */
@@ -188,14 +204,19 @@ function valuedColumns(columns: readonly Column[], valuation: Valuation): { colu
 
 /** The columns a query gives, with their types. */
 async function describe(warehouse: Warehouse, query: string): Promise<Column[]> {
-  return warehouse.exclusive(async (c) => (await c.runAndReadAll(`DESCRIBE ${query}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })));
+  return warehouse.exclusive(async (c) =>
+    (await c.runAndReadAll(`DESCRIBE ${query}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) })),
+  );
 }
 
 /**
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
  * files of sql/exports/ their connection runs first.
  */
-async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<{ jobs: CopyJob[]; setup: string[]; wholeLedger: boolean }> {
+async function planCopies(
+  warehouse: Warehouse,
+  options: ExportOptions,
+): Promise<{ jobs: CopyJob[]; setup: string[]; wholeLedger: boolean }> {
   const jobs: CopyJob[] = [];
   const setup: string[] = [];
   /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
@@ -204,14 +225,24 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     jobs.push({ file: { temp, final: resolve(join(options.out, name)), rows: 0 }, sql: copy(literal(temp)) });
   };
   const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
-  const target = (format: 'csv' | 'parquet') => (format === 'csv' ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')" : '(FORMAT parquet, COMPRESSION snappy)');
+  const target = (format: 'csv' | 'parquet') =>
+    format === 'csv'
+      ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')"
+      : '(FORMAT parquet, COMPRESSION snappy)';
   const valuation = options.valuation ?? NO_VALUATION;
   const ledgerInOrder = tables.length > 0 && (await ledgerInExportOrder(warehouse));
   for (const { name, key, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
-      const cells = [...(format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name))), ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : [])];
-      plan(`${name}.${format}`, (temp) => `COPY (${rangeSelect(ident(name), key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`);
+      const cells = [
+        ...(format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name))),
+        ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : []),
+      ];
+      plan(
+        `${name}.${format}`,
+        (temp) =>
+          `COPY (${rangeSelect(ident(name), key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`,
+      );
     }
   }
   if (tables.length > 0) {
@@ -220,8 +251,16 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
     for (const format of tables) {
       // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
-      const cells = [...columns.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`)), ...localTimeCells(valuation.timeZone, format)];
-      plan(`${LEDGER_VALUED}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${LEDGER_VALUED_TABLE}) TO ${temp} ${target(format)}`);
+      const cells = [
+        ...columns.map(({ column, as }) =>
+          format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
+        ),
+        ...localTimeCells(valuation.timeZone, format),
+      ];
+      plan(
+        `${LEDGER_VALUED}.${format}`,
+        (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${LEDGER_VALUED_TABLE}) TO ${temp} ${target(format)}`,
+      );
     }
   }
   if (tables.length > 0) {
@@ -229,8 +268,14 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     const columns = await describe(warehouse, "SELECT * FROM lp_year_summary('lp_ledger_valued')");
     const named = valuedColumns(columns, valuation);
     for (const format of tables) {
-      const cells = named.map(({ column, as }) => (format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`));
-      plan(`${YEAR_SUMMARY}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`);
+      const cells = named.map(({ column, as }) =>
+        format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
+      );
+      plan(
+        `${YEAR_SUMMARY}.${format}`,
+        (temp) =>
+          `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`,
+      );
     }
   }
   if (tables.length > 0 && (await warehouse.exclusive((c) => hasTables(c, [DISPOSALS])))) {
@@ -240,14 +285,20 @@ async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise
     const columns = await columnsOf(warehouse, DISPOSALS);
     for (const format of tables) {
       const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
-      plan(`${DISPOSALS}.${format}`, (temp) => `COPY (SELECT ${cells.join(', ')} FROM lp_export_disposals ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`);
+      plan(
+        `${DISPOSALS}.${format}`,
+        (temp) =>
+          `COPY (SELECT ${cells.join(', ')} FROM lp_export_disposals ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`,
+      );
     }
     if (tables.includes('csv')) {
       setup.push('exports/form8949.sql');
       plan(FORM_8949, (temp) => `COPY lp_export_form8949 TO ${temp} ${target('csv')}`);
     }
   }
-  const taxFormats = options.formats.filter((f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking');
+  const taxFormats = options.formats.filter(
+    (f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking',
+  );
   if (taxFormats.length > 0) {
     setup.push('exports/tax_rows_of_range.sql');
     for (const format of taxFormats) {
@@ -281,7 +332,11 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   const previous = await beginExportSet(options.out, set);
   try {
     // The files of sql/exports/ read the range and the account (none: all) from these parameters.
-    const params = { lp_from: param.instant(options.from), lp_to: param.instant(options.to), lp_account: param.text(options.account) };
+    const params = {
+      lp_from: param.instant(options.from),
+      lp_to: param.instant(options.to),
+      lp_account: param.text(options.account),
+    };
     const copies = () => runCopies(warehouse, jobs, { files: setup, params });
     // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
     await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
@@ -290,7 +345,12 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       const path = join(options.out, tempName(REPORT));
       // Loaded only when a report is written: the charting library is large.
       const { writeReport } = await import('../report/report.js');
-      await writeReport(warehouse, path, { range: { start: options.from, end: options.to }, valuation: options.valuation ?? NO_VALUATION, facts: report, ...(options.account === undefined ? {} : { account: options.account }) });
+      await writeReport(warehouse, path, {
+        range: { start: options.from, end: options.to },
+        valuation: options.valuation ?? NO_VALUATION,
+        facts: report,
+        ...(options.account === undefined ? {} : { account: options.account }),
+      });
       files.push({ name: REPORT, path, rows: 0 });
     }
     if (options.manifest !== undefined) {
@@ -307,8 +367,19 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     // Out of the memory budget is not a problem of --out: the CLI says which setting to raise (cli/exit.ts).
     if (isOutOfMemory(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    if (/No space left/i.test(message)) throw new WarehouseError(`the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`, 'LP_DISK_FULL', 'unexpected', error);
-    throw new WarehouseError(`cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`, 'LP_EXPORT_FAILED', 'unexpected', error);
+    if (/No space left/i.test(message))
+      throw new WarehouseError(
+        `the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`,
+        'LP_DISK_FULL',
+        'unexpected',
+        error,
+      );
+    throw new WarehouseError(
+      `cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`,
+      'LP_EXPORT_FAILED',
+      'unexpected',
+      error,
+    );
   }
   try {
     await commitExportSet(options.out, set);
@@ -321,5 +392,8 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       error,
     );
   }
-  return [...jobs.map(({ file }) => ({ path: file.final, rows: file.rows })), ...(report === undefined ? [] : [{ path: resolve(join(options.out, REPORT)) }])];
+  return [
+    ...jobs.map(({ file }) => ({ path: file.final, rows: file.rows })),
+    ...(report === undefined ? [] : [{ path: resolve(join(options.out, REPORT)) }]),
+  ];
 }

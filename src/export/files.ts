@@ -20,7 +20,12 @@ export const YEAR_SUMMARY = 'year_summary';
 export const DISPOSALS = 'disposals';
 
 /** The tables written as `<name>.csv` and `<name>.parquet`, in the order they are written. */
-export const TABLE_FILES: readonly string[] = [...EXPORTED_TABLES.map(({ name }) => name), LEDGER_VALUED, YEAR_SUMMARY, DISPOSALS];
+export const TABLE_FILES: readonly string[] = [
+  ...EXPORTED_TABLES.map(({ name }) => name),
+  LEDGER_VALUED,
+  YEAR_SUMMARY,
+  DISPOSALS,
+];
 
 /** Form 8949's rows of the disposals, written with the tables' CSV. */
 export const FORM_8949 = 'form8949.csv';
@@ -38,7 +43,8 @@ export const EXPORT_FILE_NAMES: readonly string[] = [
 ];
 
 /** `a, b and c`. */
-const listed = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+const listed = (names: readonly string[]): string =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
 /**
  * What an export writes, for `--help` (export, run): made from the lists above, so that the help names every

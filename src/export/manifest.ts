@@ -18,7 +18,10 @@ export interface ManifestFacts {
   /** Per account and stream checked by the gap rule: its covered spans and its gaps within the range. */
   coverage: readonly { account: string; stream: string; covered: readonly Window[]; gaps: readonly Window[] }[];
   catalogVersion: string | null;
-  /** Per account and stream, the earliest instant the platform answered where it did not reach the history's start (docs/history.md). */
+  /**
+   * Per account and stream, the earliest instant the platform answered where it did not reach the history's start
+   * (docs/history.md).
+   */
   earliestReachable?: readonly { account: string; stream: string; at: number }[];
   /** The range ends after the present: the period to date, its records read up to this instant (Unix ms). */
   toDate?: { readUpTo: number };
@@ -30,20 +33,66 @@ export interface ManifestFacts {
 function completenessOf(c: Completeness): Record<string, unknown> {
   return {
     findings: c.counts.breaks + c.counts.signMismatches + c.unexplained.length,
-    counts: { balance_breaks: c.counts.breaks, sign_mismatches: c.counts.signMismatches, unexplained: c.unexplained.length, unpaired_transfers: c.counts.unpaired },
+    counts: {
+      balance_breaks: c.counts.breaks,
+      sign_mismatches: c.counts.signMismatches,
+      unexplained: c.unexplained.length,
+      unpaired_transfers: c.counts.unpaired,
+    },
     running_balance_steps: { checked: c.steps.checked, not_checked: c.steps.unchecked },
     snapshots: { whole: c.snapshots.taken, pairs_compared: c.snapshots.pairs },
-    balance_breaks: c.breaks.map((b) => ({ account: b.account, stream: b.stream, partition: b.partition, asset: b.asset, ts: formatInstant(b.ts), source_id: b.sourceId, expected: b.expected, reported: b.reported, difference: b.difference })),
-    sign_mismatches: c.signMismatches.map((m) => ({ account: m.account, stream: m.stream, partition: m.partition, asset: m.asset, ts: formatInstant(m.ts), source_id: m.sourceId, field: m.field, type: m.type, amount: m.amount, booked: m.booked, step: m.step })),
-    unexplained: c.unexplained.map((u) => ({ account: u.account, account_type: u.accountType, asset: u.asset, period_start: formatInstant(u.periodStart), period_end: formatInstant(u.periodEnd), snapshot_change: u.snapshotChange, ledger_change: u.ledgerChange, unexplained: u.unexplained })),
-    unpaired_transfers: c.unpaired.map((t) => ({ account: t.account, stream: t.stream, account_type: t.accountType, asset: t.asset, ts: formatInstant(t.ts), source_id: t.sourceId, amount: t.amount, possible_reason: t.possibleReason })),
+    balance_breaks: c.breaks.map((b) => ({
+      account: b.account,
+      stream: b.stream,
+      partition: b.partition,
+      asset: b.asset,
+      ts: formatInstant(b.ts),
+      source_id: b.sourceId,
+      expected: b.expected,
+      reported: b.reported,
+      difference: b.difference,
+    })),
+    sign_mismatches: c.signMismatches.map((m) => ({
+      account: m.account,
+      stream: m.stream,
+      partition: m.partition,
+      asset: m.asset,
+      ts: formatInstant(m.ts),
+      source_id: m.sourceId,
+      field: m.field,
+      type: m.type,
+      amount: m.amount,
+      booked: m.booked,
+      step: m.step,
+    })),
+    unexplained: c.unexplained.map((u) => ({
+      account: u.account,
+      account_type: u.accountType,
+      asset: u.asset,
+      period_start: formatInstant(u.periodStart),
+      period_end: formatInstant(u.periodEnd),
+      snapshot_change: u.snapshotChange,
+      ledger_change: u.ledgerChange,
+      unexplained: u.unexplained,
+    })),
+    unpaired_transfers: c.unpaired.map((t) => ({
+      account: t.account,
+      stream: t.stream,
+      account_type: t.accountType,
+      asset: t.asset,
+      ts: formatInstant(t.ts),
+      source_id: t.sourceId,
+      amount: t.amount,
+      possible_reason: t.possibleReason,
+    })),
     unavailable: c.unavailable.map((u) => ({ account: u.account, account_type: u.accountType, reason: u.reason })),
   };
 }
 
 export const MANIFEST = 'manifest.json';
 
-export const spans = (windows: readonly Window[]) => windows.map((w) => ({ from: formatInstant(w.start), to: formatInstant(w.end) }));
+export const spans = (windows: readonly Window[]) =>
+  windows.map((w) => ({ from: formatInstant(w.start), to: formatInstant(w.end) }));
 
 export async function sha256(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -59,7 +108,12 @@ export async function sha256(path: string): Promise<string> {
  */
 export async function writeManifest(
   path: string,
-  content: { range: Window; facts: ManifestFacts; files: readonly { name: string; path: string; rows: number }[]; now: number },
+  content: {
+    range: Window;
+    facts: ManifestFacts;
+    files: readonly { name: string; path: string; rows: number }[];
+    now: number;
+  },
 ): Promise<void> {
   const { range, facts } = content;
   const files = [];
@@ -80,7 +134,13 @@ export async function writeManifest(
     streams: facts.streams,
     coverage: facts.coverage.map((c) => {
       const reach = facts.earliestReachable?.find((e) => e.account === c.account && e.stream === c.stream);
-      return { account: c.account, stream: c.stream, covered: spans(c.covered), gaps: spans(c.gaps), earliest_reachable: reach === undefined ? null : formatInstant(reach.at) };
+      return {
+        account: c.account,
+        stream: c.stream,
+        covered: spans(c.covered),
+        gaps: spans(c.gaps),
+        earliest_reachable: reach === undefined ? null : formatInstant(reach.at),
+      };
     }),
     ...(facts.completeness === undefined ? {} : { completeness: completenessOf(facts.completeness) }),
     files,

@@ -33,22 +33,44 @@ const MOVING = new Set(['upgrading', 'switching']);
  * public clients do "on any uncertainty" (enarjord/passivbot#601), with a warning: a unified key then finds every
  * classic stream refused, and the run says so (exit 4).
  */
-export async function accountMode(options: { warehouse: Warehouse; account: string; fetch: () => Promise<string>; now: () => number; log: Logger }): Promise<RecordedMode> {
+export async function accountMode(options: {
+  warehouse: Warehouse;
+  account: string;
+  fetch: () => Promise<string>;
+  now: () => number;
+  log: Logger;
+}): Promise<RecordedMode> {
   const { account, log } = options;
   let found: RecordedMode;
   try {
     const accountModeField = await options.fetch();
-    found = { mode: 'uta', accountMode: accountModeField, how: `GET ${ACCOUNT_SETTINGS.path} answered accountMode "${accountModeField}"` };
+    found = {
+      mode: 'uta',
+      accountMode: accountModeField,
+      how: `GET ${ACCOUNT_SETTINGS.path} answered accountMode "${accountModeField}"`,
+    };
     if (MOVING.has(accountModeField)) {
-      log.warn(`${account}: the platform says the account is ${accountModeField === 'upgrading' ? 'being upgraded to a unified account' : 'switching back to a classic account'}; it is read as a unified account, and a record of its other kind may be missing until the switch is done (docs/unified-accounts.md)`);
+      log.warn(
+        `${account}: the platform says the account is ${accountModeField === 'upgrading' ? 'being upgraded to a unified account' : 'switching back to a classic account'}; it is read as a unified account, and a record of its other kind may be missing until the switch is done (docs/unified-accounts.md)`,
+      );
     }
   } catch (error) {
     if (error instanceof PlatformError && error.exit === 'auth') throw error;
-    if (!(error instanceof PlatformError || error instanceof TransportError || error instanceof ExtractError)) throw error;
-    const refused = error instanceof PlatformError ? `HTTP ${error.httpStatus}, code ${error.platformCode}` : error.message;
-    const classic = error instanceof PlatformError && (OTHER_ACCOUNT_MODE.has(error.platformCode) || error.httpStatus === 404);
-    if (!classic) log.warn(`${account}: GET ${ACCOUNT_SETTINGS.path} could not tell the account's kind (${refused}); read as a classic account (docs/unified-accounts.md)`);
-    found = { mode: 'classic' as AccountMode, accountMode: null, how: `GET ${ACCOUNT_SETTINGS.path} refused: ${refused}` };
+    if (!(error instanceof PlatformError || error instanceof TransportError || error instanceof ExtractError))
+      throw error;
+    const refused =
+      error instanceof PlatformError ? `HTTP ${error.httpStatus}, code ${error.platformCode}` : error.message;
+    const classic =
+      error instanceof PlatformError && (OTHER_ACCOUNT_MODE.has(error.platformCode) || error.httpStatus === 404);
+    if (!classic)
+      log.warn(
+        `${account}: GET ${ACCOUNT_SETTINGS.path} could not tell the account's kind (${refused}); read as a classic account (docs/unified-accounts.md)`,
+      );
+    found = {
+      mode: 'classic' as AccountMode,
+      accountMode: null,
+      how: `GET ${ACCOUNT_SETTINGS.path} refused: ${refused}`,
+    };
   }
   await options.warehouse.transaction((c) => recordAccountMode(c, { account, found, now: options.now() }));
   return found;

@@ -31,7 +31,13 @@ export type Opening = { at: number } | { unknown: string };
  * warning; the history is then read from the range's start only, and the gains say what lacks an acquisition);
  * refused credentials stop the run as anywhere else.
  */
-export async function accountOpening(options: { warehouse: Warehouse; account: string; fetch: () => Promise<number>; now: () => number; log: Logger }): Promise<Opening> {
+export async function accountOpening(options: {
+  warehouse: Warehouse;
+  account: string;
+  fetch: () => Promise<number>;
+  now: () => number;
+  log: Logger;
+}): Promise<Opening> {
   const { warehouse, account } = options;
   const recorded = await warehouse.exclusive((c) => readOpening(c, account));
   if (recorded !== undefined) return { at: recorded };
@@ -41,10 +47,18 @@ export async function accountOpening(options: { warehouse: Warehouse; account: s
   } catch (error) {
     // Refused credentials stop the run as anywhere; a key that may not read this endpoint (40014, missing
     // permission: docs/platform.md), like any other failure, leaves the opening unknown.
-    const refused = error instanceof PlatformError ? error.exit === 'auth' && error.platformCode !== NO_PERMISSION : !(error instanceof TransportError || error instanceof ExtractError);
+    const refused =
+      error instanceof PlatformError
+        ? error.exit === 'auth' && error.platformCode !== NO_PERMISSION
+        : !(error instanceof TransportError || error instanceof ExtractError);
     if (refused) throw error;
-    const why = error instanceof PlatformError ? `GET ${ACCOUNT_INFO.path} answered HTTP ${error.httpStatus}, code ${error.platformCode}` : (error as Error).message;
-    options.log.warn(`${account}: the platform did not say when the account was opened (${why}); the history before the range is not read: give --history-from DATE to read it from a date (docs/history.md)`);
+    const why =
+      error instanceof PlatformError
+        ? `GET ${ACCOUNT_INFO.path} answered HTTP ${error.httpStatus}, code ${error.platformCode}`
+        : (error as Error).message;
+    options.log.warn(
+      `${account}: the platform did not say when the account was opened (${why}); the history before the range is not read: give --history-from DATE to read it from a date (docs/history.md)`,
+    );
     return { unknown: why };
   }
   await warehouse.transaction((c) => recordOpening(c, { account, registeredAt: at, now: options.now() }));

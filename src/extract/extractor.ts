@@ -3,7 +3,17 @@ import { PlatformError } from '../errors/platform-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { SignedClient } from '../http/client.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../http/retry.js';
-import { partKeyed, streamsForAccount, type AccountMode, type CopyTrading, type PageRead, type PagedStreamDef, type SnapshotPart, type SnapshotStreamDef, type StreamDef } from '../streams/stream.js';
+import {
+  partKeyed,
+  streamsForAccount,
+  type AccountMode,
+  type CopyTrading,
+  type PageRead,
+  type PagedStreamDef,
+  type SnapshotPart,
+  type SnapshotStreamDef,
+  type StreamDef,
+} from '../streams/stream.js';
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
@@ -108,7 +118,6 @@ function stopsOnlyItsStream(error: unknown): boolean {
   return error instanceof TransportError || error instanceof ExtractError;
 }
 
-
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -131,7 +140,12 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const policy = { ...DEFAULT_RETRY, ...options.retry };
   const log = options.log ?? silentLogger;
   // The clock offset first: a machine minutes off would have every signed request refused (40008).
-  const offset = await withRetry(syncTime, { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) }, retryDeps, 'GET /api/v2/public/time');
+  const offset = await withRetry(
+    syncTime,
+    { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) },
+    retryDeps,
+    'GET /api/v2/public/time',
+  );
   log.debug('clock synced', { offsetMs: Math.round(offset) });
   const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
   const base = { ...options, clock, retryDeps, policy, log, writer };
@@ -139,36 +153,71 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const mode = options.accountMode ?? (await findMode(base)).mode;
   const streams = streamsForAccount(options.streams, mode, options.copyTrading);
   const skipped = options.streams.filter((s) => !streams.some((t) => t.name === s.name)).map((s) => s.name);
-  if (skipped.length > 0 && options.streams.length < STREAM_COUNT_ALL) log.info(`${options.account}: ${skipped.join(', ')} not read: ${mode === 'uta' ? 'a unified account has no such records' : 'for unified accounts only'} (docs/unified-accounts.md)`);
+  if (skipped.length > 0 && options.streams.length < STREAM_COUNT_ALL)
+    log.info(
+      `${options.account}: ${skipped.join(', ')} not read: ${mode === 'uta' ? 'a unified account has no such records' : 'for unified accounts only'} (docs/unified-accounts.md)`,
+    );
   const stats: Record<string, StreamStats> = Object.fromEntries(streams.map((s) => [s.name, emptyStreamStats()]));
   // The snapshots first, at the platform's present, then the records up to a present measured after them: the
   // records read then cover the moment of each snapshot (docs/completeness.md, "Holdings").
   const takenAt = Math.floor(clock() + offset);
   const snapshots = streams.filter((s): s is SnapshotStreamDef => s.kind === 'snapshot');
-  const snapshotOutcomes = await Promise.allSettled(snapshots.map((stream) => extractSnapshot(stream, stats[stream.name] as StreamStats, { ...base, takenAt })));
+  const snapshotOutcomes = await Promise.allSettled(
+    snapshots.map((stream) => extractSnapshot(stream, stats[stream.name] as StreamStats, { ...base, takenAt })),
+  );
   // Nothing is read, or marked covered, past the platform's present: a record of a later instant does not exist
   // yet, and a window closed over it would be skipped by the run that could read it. A range that ends at this
   // machine's now (a nightly) means the platform's: clocks differ.
   const present = Math.floor(clock() + offset);
-  const to = options.to >= clock() - NOW_TOLERANCE_MS ? Math.max(options.from, present) : Math.max(options.from, Math.min(options.to, present));
+  const to =
+    options.to >= clock() - NOW_TOLERANCE_MS
+      ? Math.max(options.from, present)
+      : Math.max(options.from, Math.min(options.to, present));
   if (to < options.to) {
-    log.info(`the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`);
+    log.info(
+      `the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`,
+    );
   }
   // A unified account's opening is not asked: the account-info endpoint is a classic one (docs/unified-accounts.md).
   const byReach = options.history?.from === 'opening' && mode === 'uta';
-  const history = options.history === undefined ? undefined : byReach ? unifiedHistory(options.from, streams, present) : await historyStart(options.history.from, { ...base, to });
+  const history =
+    options.history === undefined
+      ? undefined
+      : byReach
+        ? unifiedHistory(options.from, streams, present)
+        : await historyStart(options.history.from, { ...base, to });
   const fromOf = (stream: PagedStreamDef) => {
     if (stream.carriesLots !== true || history === undefined) return options.from;
     // Without an opening, as far back as the docs say the stream's records reach.
-    if (byReach) return Math.min(options.from, stream.reachDays === undefined ? options.from : present - stream.reachDays * DAY_MS);
+    if (byReach)
+      return Math.min(
+        options.from,
+        stream.reachDays === undefined ? options.from : present - stream.reachDays * DAY_MS,
+      );
     return Math.min(options.from, history);
   };
   const paged = streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
-  const pagedOutcomes = await Promise.allSettled(paged.map((stream) => extractPaged(stream, stats[stream.name] as StreamStats, { ...base, from: fromOf(stream), to, historyEnd: options.from })));
+  const pagedOutcomes = await Promise.allSettled(
+    paged.map((stream) =>
+      extractPaged(stream, stats[stream.name] as StreamStats, {
+        ...base,
+        from: fromOf(stream),
+        to,
+        historyEnd: options.from,
+      }),
+    ),
+  );
   // In the streams' order, as the failures are reported.
-  const settled = streams.map((s) => (s.kind === 'snapshot' ? snapshotOutcomes[snapshots.indexOf(s)] : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>);
+  const settled = streams.map(
+    (s) =>
+      (s.kind === 'snapshot'
+        ? snapshotOutcomes[snapshots.indexOf(s)]
+        : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>,
+  );
   const failures: StreamFailure[] = [];
-  const fatal = firstCause(settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)));
+  const fatal = firstCause(
+    settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)),
+  );
   if (fatal !== undefined) throw fatal.reason;
   for (const [i, outcome] of settled.entries()) {
     if (outcome.status === 'fulfilled') continue;
@@ -187,8 +236,20 @@ const STREAM_COUNT_ALL = STREAMS.length;
 async function findMode(context: Context): Promise<RecordedMode> {
   // Three attempts, as for the clock: an answer that cannot be read leaves the account classic, it stops nothing.
   const policy = { ...context.policy, maxAttempts: Math.min(context.policy.maxAttempts, 3) };
-  const fetch = createFetcher(ACCOUNT_SETTINGS.path, readAccountModeField, { client: context.client, limiter: limiterFor(ACCOUNT_SETTINGS, context), policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
-  return accountMode({ warehouse: context.warehouse, account: context.account, fetch: () => fetch({}), now: context.clock, log: context.log });
+  const fetch = createFetcher(ACCOUNT_SETTINGS.path, readAccountModeField, {
+    client: context.client,
+    limiter: limiterFor(ACCOUNT_SETTINGS, context),
+    policy,
+    retryDeps: context.retryDeps,
+    stats: emptyStreamStats(),
+  });
+  return accountMode({
+    warehouse: context.warehouse,
+    account: context.account,
+    fetch: () => fetch({}),
+    now: context.clock,
+    log: context.log,
+  });
 }
 
 /**
@@ -197,7 +258,9 @@ async function findMode(context: Context): Promise<RecordedMode> {
  * (`reachDays`); the earliest of those is where its history starts.
  */
 function unifiedHistory(from: number, streams: readonly StreamDef[], present: number): number {
-  const reaches = streams.flatMap((s) => (s.kind === 'paged' && s.carriesLots === true && s.reachDays !== undefined ? [present - s.reachDays * DAY_MS] : []));
+  const reaches = streams.flatMap((s) =>
+    s.kind === 'paged' && s.carriesLots === true && s.reachDays !== undefined ? [present - s.reachDays * DAY_MS] : [],
+  );
   return Math.min(from, ...reaches);
 }
 
@@ -209,8 +272,20 @@ async function historyStart(from: number | 'opening', context: Context): Promise
   if (from !== 'opening') return from;
   // Three attempts, as for the clock: an answer that cannot be read leaves the opening unknown, it stops nothing.
   const policy = { ...context.policy, maxAttempts: Math.min(context.policy.maxAttempts, 3) };
-  const fetch = createFetcher(ACCOUNT_INFO.path, readRegisTime, { client: context.client, limiter: limiterFor(ACCOUNT_INFO, context), policy, retryDeps: context.retryDeps, stats: emptyStreamStats() });
-  const opening = await accountOpening({ warehouse: context.warehouse, account: context.account, fetch: () => fetch({}), now: context.clock, log: context.log });
+  const fetch = createFetcher(ACCOUNT_INFO.path, readRegisTime, {
+    client: context.client,
+    limiter: limiterFor(ACCOUNT_INFO, context),
+    policy,
+    retryDeps: context.retryDeps,
+    stats: emptyStreamStats(),
+  });
+  const opening = await accountOpening({
+    warehouse: context.warehouse,
+    account: context.account,
+    fetch: () => fetch({}),
+    now: context.clock,
+    log: context.log,
+  });
   return 'at' in opening ? opening.at : context.from;
 }
 
@@ -228,17 +303,27 @@ type Context = ExtractOptions & {
 function limiterFor(endpoint: { path: string; ratePerSecond: number }, context: Context): RateLimiter {
   const existing = context.limiters?.get(endpoint.path);
   if (existing !== undefined) return existing;
-  const make = () => createRateLimiter({ perSecond: endpoint.ratePerSecond * (context.rateScale ?? 1), clock: context.clock, sleep: context.retryDeps.sleep });
+  const make = () =>
+    createRateLimiter({
+      perSecond: endpoint.ratePerSecond * (context.rateScale ?? 1),
+      clock: context.clock,
+      sleep: context.retryDeps.sleep,
+    });
   const limiter = context.ipLimiter === undefined ? make() : underBudget(make(), context.ipLimiter);
   context.limiters?.set(endpoint.path, limiter);
   return limiter;
 }
 
 /** Per partition, the latest start of a done window of the stream: where the platform answered before this run. */
-async function answeredWindows(warehouse: Warehouse, account: string, stream: PagedStreamDef): Promise<Map<string, number>> {
+async function answeredWindows(
+  warehouse: Warehouse,
+  account: string,
+  stream: PagedStreamDef,
+): Promise<Map<string, number>> {
   const coverage = await warehouse.exclusive((c) => readCoverage(c, account, stream.name));
   const out = new Map<string, number>();
-  for (const r of coverage) if (r.status === 'done') out.set(r.partition, Math.max(out.get(r.partition) ?? -Infinity, r.window.start));
+  for (const r of coverage)
+    if (r.status === 'done') out.set(r.partition, Math.max(out.get(r.partition) ?? -Infinity, r.window.start));
   return out;
 }
 
@@ -246,11 +331,27 @@ async function answeredWindows(warehouse: Warehouse, account: string, stream: Pa
  * The page reader of each partition of a stream: the stream's endpoint, or the partition's own (with its own
  * limiter) where it has one.
  */
-function partitionFetcher(stream: PagedStreamDef, stats: StreamStats, context: Context): (partition: string, params: Readonly<Record<string, string | undefined>>) => Promise<PageRead> {
+function partitionFetcher(
+  stream: PagedStreamDef,
+  stats: StreamStats,
+  context: Context,
+): (partition: string, params: Readonly<Record<string, string | undefined>>) => Promise<PageRead> {
   const deps = { client: context.client, policy: context.policy, retryDeps: context.retryDeps, stats };
   const own = createFetcher(stream.path, stream.readPage, { ...deps, limiter: limiterFor(stream, context) });
   const byPartition = new Map(
-    stream.partitions.flatMap((p) => (p.endpoint === undefined ? [] : [[p.name, createFetcher(p.endpoint.path, p.endpoint.readPage, { ...deps, limiter: limiterFor(p.endpoint, context) })] as const])),
+    stream.partitions.flatMap((p) =>
+      p.endpoint === undefined
+        ? []
+        : [
+            [
+              p.name,
+              createFetcher(p.endpoint.path, p.endpoint.readPage, {
+                ...deps,
+                limiter: limiterFor(p.endpoint, context),
+              }),
+            ] as const,
+          ],
+    ),
   );
   return (partition, params) => (byPartition.get(partition) ?? own)(params);
 }
@@ -281,7 +382,10 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
   await runPool(tasks, { concurrency: context.concurrency ?? 4 }, async (task) => {
     if (task.window.end - task.window.start > reading.windowMs && task.cursor === undefined) {
       // A window planned before the server taught a narrower one: split it and read the parts.
-      const parts = planWindows(task.window.start, task.window.end, reading.windowMs).map((window) => ({ ...task, window }));
+      const parts = planWindows(task.window.start, task.window.end, reading.windowMs).map((window) => ({
+        ...task,
+        window,
+      }));
       stats.windowsPlanned += parts.length - 1;
       return parts;
     }
@@ -294,12 +398,16 @@ async function extractPaged(stream: PagedStreamDef, stats: StreamStats, context:
 }
 
 /**
- * Reads every part of a snapshot stream (one endpoint each) and files their records under one snapshot time,
- * the server's present when they were asked, so two machines' snapshots of one moment agree. A part the key may not read (the stream's
- * `unavailable` says which refusals mean that) is filed as one marker record, `{"ledgerpipeUnavailable": why}`
- * (docs/completeness.md, "Balances"), and the others go on; any other failure fails the stream.
+ * Reads every part of a snapshot stream (one endpoint each) and files their records under one snapshot time, the
+ * server's present when they were asked, so two machines' snapshots of one moment agree. A part the key may not read
+ * (the stream's `unavailable` says which refusals mean that) is filed as one marker record, `{"ledgerpipeUnavailable":
+ * why}` (docs/completeness.md, "Balances"), and the others go on; any other failure fails the stream.
  */
-async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, context: Context & { takenAt: number }): Promise<void> {
+async function extractSnapshot(
+  stream: SnapshotStreamDef,
+  stats: StreamStats,
+  context: Context & { takenAt: number },
+): Promise<void> {
   const answers = await Promise.all(stream.parts.map((part) => readPart(stream, part, stats, context)));
   const { takenAt } = context;
   await Promise.all(
@@ -307,9 +415,32 @@ async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, co
       const answer = answers[i] as PartAnswer;
       const checked =
         'unavailable' in answer
-          ? { load: [{ key: `${takenAt}:unavailable`, ts: takenAt, payload: JSON.stringify({ ledgerpipeUnavailable: answer.unavailable }) }], drift: [], quarantine: [] }
-          : checkRecords(partKeyed(stream, part), answer.records, { time: () => takenAt, keyPrefix: `${takenAt}:`, seenFields: new Set() });
-      await context.writer.commit({ stream: stream.name, partition: part.name, records: checked.load, cursor: null, done: true, tie: false, drift: checked.drift, quarantine: checked.quarantine });
+          ? {
+              load: [
+                {
+                  key: `${takenAt}:unavailable`,
+                  ts: takenAt,
+                  payload: JSON.stringify({ ledgerpipeUnavailable: answer.unavailable }),
+                },
+              ],
+              drift: [],
+              quarantine: [],
+            }
+          : checkRecords(partKeyed(stream, part), answer.records, {
+              time: () => takenAt,
+              keyPrefix: `${takenAt}:`,
+              seenFields: new Set(),
+            });
+      await context.writer.commit({
+        stream: stream.name,
+        partition: part.name,
+        records: checked.load,
+        cursor: null,
+        done: true,
+        tie: false,
+        drift: checked.drift,
+        quarantine: checked.quarantine,
+      });
       stats.pages++;
       stats.records += checked.load.length;
       stats.quarantined += checked.quarantine.length;
@@ -320,13 +451,26 @@ async function extractSnapshot(stream: SnapshotStreamDef, stats: StreamStats, co
 
 type PartAnswer = { records: unknown[] } | { unavailable: string };
 
-async function readPart(stream: SnapshotStreamDef, part: SnapshotPart, stats: StreamStats, context: Context): Promise<PartAnswer> {
-  const fetch = createFetcher(part.path, part.readPage, { client: context.client, limiter: limiterFor(part, context), policy: context.policy, retryDeps: context.retryDeps, stats });
+async function readPart(
+  stream: SnapshotStreamDef,
+  part: SnapshotPart,
+  stats: StreamStats,
+  context: Context,
+): Promise<PartAnswer> {
+  const fetch = createFetcher(part.path, part.readPage, {
+    client: context.client,
+    limiter: limiterFor(part, context),
+    policy: context.policy,
+    retryDeps: context.retryDeps,
+    stats,
+  });
   try {
     return { records: await fetch(part.params) };
   } catch (error) {
     if (!(error instanceof PlatformError) || stream.unavailable?.(error) !== true) throw error;
-    context.log.warn(`${stream.name} ${part.name}: GET ${part.path} is not readable with this key (HTTP ${error.httpStatus}, code ${error.platformCode}); recorded as unavailable`);
+    context.log.warn(
+      `${stream.name} ${part.name}: GET ${part.path} is not readable with this key (HTTP ${error.httpStatus}, code ${error.platformCode}); recorded as unavailable`,
+    );
     return { unavailable: `HTTP ${error.httpStatus}, code ${error.platformCode} "${error.platformMessage}"` };
   }
 }

@@ -18,7 +18,12 @@ export interface FetcherDeps {
  * afresh (or, for the public market endpoints, `signed: false`, sent without the ACCESS headers). A page whose
  * shape the stream cannot read counts as a transient failure (a proxy may have cut it).
  */
-export function createFetcher<T>(path: string, read: (data: unknown) => T, deps: FetcherDeps, options: { signed?: boolean } = {}) {
+export function createFetcher<T>(
+  path: string,
+  read: (data: unknown) => T,
+  deps: FetcherDeps,
+  options: { signed?: boolean } = {},
+) {
   const { client, limiter, policy, retryDeps, stats } = deps;
   const onEvent: RetryDeps['onEvent'] = (event) => {
     if (event.kind === 'rate-limited') {
@@ -42,8 +47,13 @@ export function createFetcher<T>(path: string, read: (data: unknown) => T, deps:
         try {
           return read(data);
         } catch (error) {
-          const detail = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : String(error);
-          throw new TransportError(`GET ${path}: an answer ledgerpipe cannot read (${detail})`, 'LP_BAD_PAGE', { cause: error });
+          const detail =
+            error instanceof z.ZodError
+              ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+              : String(error);
+          throw new TransportError(`GET ${path}: an answer ledgerpipe cannot read (${detail})`, 'LP_BAD_PAGE', {
+            cause: error,
+          });
         }
       },
       policy,

@@ -16,7 +16,12 @@ import { pidNamespace, withLockFile } from '../util/lock-file.js';
  * (the file is named by a hash of it), no key, no account.
  */
 const grantSchema = z.object({ at: z.number(), until: z.number(), n: z.number().int().positive() });
-const processSchema = z.object({ pid: z.number().int(), ns: z.string().optional(), waitingUntil: z.number().optional(), grants: z.array(grantSchema) });
+const processSchema = z.object({
+  pid: z.number().int(),
+  ns: z.string().optional(),
+  waitingUntil: z.number().optional(),
+  grants: z.array(grantSchema),
+});
 const stateSchema = z.object({ version: z.literal(1), processes: z.array(processSchema) });
 
 export type BudgetState = z.infer<typeof stateSchema>;
@@ -41,7 +46,9 @@ export interface ClaimRequest {
   perMinute: number;
   /** How long a grant made now counts: the lease plus the window. */
   holdMs: number;
-  /** The process's previous grant, whose lease has ended: only `used` of its `n` were spent, the rest are given back. */
+  /**
+   * The process's previous grant, whose lease has ended: only `used` of its `n` were spent, the rest are given back.
+   */
   settle?: { at: number; n: number; used: number };
 }
 
@@ -79,7 +86,8 @@ export function claimIn(state: BudgetState, request: ClaimRequest): ClaimResult 
   const total = state.processes.reduce((sum, p) => sum + counted(p), 0);
   const free = Math.max(0, request.perMinute - total);
   const waiting = state.processes.filter((p) => p !== me && (p.waitingUntil ?? 0) > now).length;
-  const share = waiting === 0 ? free : Math.min(free, Math.max(0, Math.floor(request.perMinute / (waiting + 1)) - counted(me)));
+  const share =
+    waiting === 0 ? free : Math.min(free, Math.max(0, Math.floor(request.perMinute / (waiting + 1)) - counted(me)));
   const granted = Math.max(0, Math.min(request.want, share));
   // More frees up when a grant stops counting: one of this process's when its share holds it back, else anyone's.
   const holding = share < free ? me.grants : state.processes.flatMap((p) => p.grants);
@@ -118,7 +126,9 @@ export interface BudgetFileOptions {
   isAlive?: (pid: number) => boolean;
 }
 
-/** Files no process has written for this long belong to addresses no longer read: removed when the folder is first used. */
+/**
+ * Files no process has written for this long belong to addresses no longer read: removed when the folder is first used.
+ */
 const FORGET_AFTER_MS = 86_400_000;
 
 /**
@@ -144,15 +154,25 @@ export function budgetFile(options: BudgetFileOptions): BudgetFile {
         forgetOld(options.dir, options.clock());
         ready = true;
       }
-      const lock = { clock: options.clock, sleep: options.sleep, pid, ...(ns === undefined ? {} : { ns }), ...(options.isAlive === undefined ? {} : { isAlive: options.isAlive }) };
-      return withLockFile(`${path}.lock`, () => {
-        const { state, replaced } = readState(path);
-        const result = claimIn(state, { ...request, pid, ...(ns === undefined ? {} : { ns }), now: options.clock() });
-        const temporary = `${path}.${pid}.tmp`;
-        writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
-        renameSync(temporary, path);
-        return replaced ? { ...result, replaced } : result;
-      }, lock);
+      const lock = {
+        clock: options.clock,
+        sleep: options.sleep,
+        pid,
+        ...(ns === undefined ? {} : { ns }),
+        ...(options.isAlive === undefined ? {} : { isAlive: options.isAlive }),
+      };
+      return withLockFile(
+        `${path}.lock`,
+        () => {
+          const { state, replaced } = readState(path);
+          const result = claimIn(state, { ...request, pid, ...(ns === undefined ? {} : { ns }), now: options.clock() });
+          const temporary = `${path}.${pid}.tmp`;
+          writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+          renameSync(temporary, path);
+          return replaced ? { ...result, replaced } : result;
+        },
+        lock,
+      );
     },
   };
 }
@@ -162,7 +182,8 @@ function readState(path: string): { state: BudgetState; replaced: boolean } {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: { version: 1, processes: [] }, replaced: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { state: { version: 1, processes: [] }, replaced: false };
     throw error;
   }
   try {
@@ -172,7 +193,10 @@ function readState(path: string): { state: BudgetState; replaced: boolean } {
   }
 }
 
-/** Removes what was left in the folder long ago: budgets of addresses no longer read, a temporary file of a killed process. */
+/**
+ * Removes what was left in the folder long ago: budgets of addresses no longer read, a temporary file of a killed
+ * process.
+ */
 function forgetOld(dir: string, now: number): void {
   for (const entry of readdirSync(dir)) {
     try {

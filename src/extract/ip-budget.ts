@@ -77,7 +77,12 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
   const shared = (origin: string): SharedLease | undefined => {
     const machine = options.machine;
     if (machine === undefined) return undefined;
-    const file = budgetFile({ dir: join(machine.dir, 'ip-budget'), origin, clock: options.clock, sleep: options.sleep });
+    const file = budgetFile({
+      dir: join(machine.dir, 'ip-budget'),
+      origin,
+      clock: options.clock,
+      sleep: options.sleep,
+    });
     const lease = createSharedLease({
       file,
       perMinute: options.perMinute,
@@ -91,7 +96,8 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
           `the IP budget of ${origin} is this process's alone: ${reasonOf(error, file.path)}. Other processes reading it at once, ` +
             `or just before, are not counted; set LEDGERPIPE_STATE_DIR to a folder this user can write (${SEE})`,
         ),
-      onReplaced: () => warnOnce('replaced', `${file.path} held something other than an IP budget: started afresh (${SEE})`),
+      onReplaced: () =>
+        warnOnce('replaced', `${file.path} held something other than an IP budget: started afresh (${SEE})`),
     });
     leases.push(lease);
     return lease;
@@ -101,7 +107,13 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
       const origin = new URL(baseUrl).origin;
       let limiter = limiters.get(origin);
       if (limiter === undefined) {
-        const own = createRateLimiter({ perSecond: (options.perMinute * scale) / 60, windowMs, marginMs: ARRIVAL_MARGIN_MS, clock: options.clock, sleep: options.sleep });
+        const own = createRateLimiter({
+          perSecond: (options.perMinute * scale) / 60,
+          windowMs,
+          marginMs: ARRIVAL_MARGIN_MS,
+          clock: options.clock,
+          sleep: options.sleep,
+        });
         const lease = shared(origin);
         limiter = lease === undefined ? own : withLease(own, lease);
         limiters.set(origin, limiter);

@@ -24,8 +24,9 @@ export function narrowedWindowMs(error: unknown, currentMs: number): number | un
 }
 
 /**
- * Whether the server refused a window because it holds too many records (40303 "Can only query up to 20,000
- * data", docs/platform.md, "Answers and errors"): that window is split in two, but the endpoint's window is not narrowed for good.
+ * Whether the server refused a window because it holds too many records (40303 "Can only query up to 20,000 data",
+ * docs/platform.md, "Answers and errors"): that window is split in two, but the endpoint's window is not narrowed for
+ * good.
  */
 export function tooManyRecords(error: unknown): boolean {
   return error instanceof PlatformError && error.platformCode === '40303';

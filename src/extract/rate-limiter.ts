@@ -48,7 +48,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const windowMs = (1000 * capacity) / options.perSecond + (options.marginMs ?? 50);
   const grants = new Float64Array(capacity);
   /** For a grant not yet sent: the promise that it is. */
-  const unsent: (Promise<void> | undefined)[] = new Array(capacity);
+  const unsent: (Promise<void> | undefined)[] = Array.from({ length: capacity }, () => undefined);
   let head = 0;
   let size = 0;
   let tail: Promise<unknown> = Promise.resolve();

@@ -20,7 +20,9 @@ export interface CheckedRecords {
  * know, and schema fields a record lacks, are reported once per stream through `seenFields`.
  */
 export function checkRecords(
-  stream: Pick<PagedStreamDef | SnapshotStreamDef, 'schema' | 'keyField' | 'optionalFields'> & { keyOf?: (record: Record<string, unknown>) => string },
+  stream: Pick<PagedStreamDef | SnapshotStreamDef, 'schema' | 'keyField' | 'optionalFields'> & {
+    keyOf?: (record: Record<string, unknown>) => string;
+  },
   records: readonly unknown[],
   options: {
     /** The record's time; for snapshots, the snapshot time. */
@@ -50,7 +52,10 @@ export function checkRecords(
     const keyOf = stream.keyOf ?? ((r: Record<string, unknown>) => r[stream.keyField]);
     const rawKey = typeof raw === 'object' && raw !== null ? keyOf(raw as Record<string, unknown>) : undefined;
     if (!parsed.success) {
-      const key = typeof rawKey === 'string' && rawKey !== '' ? rawKey : `sha256:${createHash('sha256').update(payload).digest('hex').slice(0, 32)}`;
+      const key =
+        typeof rawKey === 'string' && rawKey !== ''
+          ? rawKey
+          : `sha256:${createHash('sha256').update(payload).digest('hex').slice(0, 32)}`;
       const error = parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ');
       out.quarantine.push({ key: `${options.keyPrefix ?? ''}${key}`, payload, error });
       continue;

@@ -78,11 +78,13 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
 
   const spendable = (l: Lease | undefined): l is Lease => l !== undefined && l.used < l.n && clock() < l.at + LEASE_MS;
   /** The previous lease's unspent part, to give back with the next claim (its lease over, it cannot be spent). */
-  const toSettle = (l: Lease | undefined) => (l !== undefined && l.used < l.n ? { settle: { at: l.at, n: l.n, used: l.used } } : {});
+  const toSettle = (l: Lease | undefined) =>
+    l !== undefined && l.used < l.n ? { settle: { at: l.at, n: l.n, used: l.used } } : {};
 
   const wantNow = (): number => {
     // What the last lease showed of the demand, if it is recent: all of it spent, twice as much; else what was spent.
-    const recent = lease === undefined || clock() > lease.at + 2 * LEASE_MS ? 0 : lease.used === lease.n ? 2 * lease.n : lease.used;
+    const recent =
+      lease === undefined || clock() > lease.at + 2 * LEASE_MS ? 0 : lease.used === lease.n ? 2 * lease.n : lease.used;
     return Math.min(maxBatch, Math.max(1, waiters.length, recent));
   };
 
@@ -128,7 +130,13 @@ export function createSharedLease(options: SharedLeaseOptions): SharedLease {
       }
       let result: ClaimResult & { replaced?: boolean };
       try {
-        result = await file.claim({ want: wantNow(), needed: waiters.length, perMinute: options.perMinute, holdMs, ...toSettle(lease) });
+        result = await file.claim({
+          want: wantNow(),
+          needed: waiters.length,
+          perMinute: options.perMinute,
+          holdMs,
+          ...toSettle(lease),
+        });
       } catch (error) {
         busy = false;
         fail(error);

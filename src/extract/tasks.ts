@@ -19,8 +19,8 @@ export function describeWindow(stream: { name: string }, task: Pick<Task, 'parti
 }
 
 /**
- * The windows still to read of `[from, to)`: unfinished ones resume at their cursor, the rest of the range is
- * planned anew at `windowMs`, newest first. Windows inside `refresh` are forgotten first, so they are read afresh. Counts the
+ * The windows still to read of `[from, to)`: unfinished ones resume at their cursor, the rest of the range is planned
+ * anew at `windowMs`, newest first. Windows inside `refresh` are forgotten first, so they are read afresh. Counts the
  * done windows it skips in `stats`.
  */
 export async function planTasks(
@@ -34,7 +34,8 @@ export async function planTasks(
   if (refresh.length > 0) {
     await warehouse.transaction(async (c) => {
       for (const row of await readCoverage(c, account, stream.name)) {
-        if (refresh.some((r) => row.window.start >= r.start && row.window.end <= r.end)) await dropWindow(c, account, stream.name, row.partition, row.window);
+        if (refresh.some((r) => row.window.start >= r.start && row.window.end <= r.end))
+          await dropWindow(c, account, stream.name, row.partition, row.window);
       }
     });
   }
@@ -46,13 +47,23 @@ export async function planTasks(
     // A window refused as older than the platform reaches is not asked again (docs/history.md).
     const done = rows.filter((r) => r.status === 'done' || r.status === 'unreachable');
     stats.windowsSkipped += done.filter((r) => r.window.start < to && r.window.end > from).length;
-    for (const r of resumable) tasks.push({ partition: partition.name, params: partition.params, window: r.window, ...(r.cursor === null ? {} : { cursor: r.cursor }) });
+    for (const r of resumable)
+      tasks.push({
+        partition: partition.name,
+        params: partition.params,
+        window: r.window,
+        ...(r.cursor === null ? {} : { cursor: r.cursor }),
+      });
     // A refreshed range counts as not covered, even where a done window reaches into it.
-    const covered = [...done.flatMap((r) => uncovered(r.window.start, r.window.end, refresh)), ...resumable.map((r) => r.window)];
+    const covered = [
+      ...done.flatMap((r) => uncovered(r.window.start, r.window.end, refresh)),
+      ...resumable.map((r) => r.window),
+    ];
     // Newest first: where the platform's reach ends (docs/history.md), the first window refused tells that every
     // older one is refused too, and they are recorded unreachable without being asked.
     for (const gap of uncovered(from, to, covered).reverse()) {
-      for (const window of planWindows(gap.start, gap.end, windowMs).reverse()) tasks.push({ partition: partition.name, params: partition.params, window });
+      for (const window of planWindows(gap.start, gap.end, windowMs).reverse())
+        tasks.push({ partition: partition.name, params: partition.params, window });
     }
   }
   return tasks;

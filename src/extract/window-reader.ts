@@ -94,7 +94,12 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
     try {
       // An endpoint without a time range is asked for its pages only (windowless).
       const when = stream.windowless === true ? {} : windowParams(task.window);
-      page = await reading.fetchPage(task.partition, { ...task.params, ...when, limit: String(stream.pageLimit), [cursorOf(stream).param]: cursor });
+      page = await reading.fetchPage(task.partition, {
+        ...task.params,
+        ...when,
+        limit: String(stream.pageLimit),
+        [cursorOf(stream).param]: cursor,
+      });
     } catch (error) {
       return replaceRefusedWindow(reading, task, error, { resumed: cursor !== undefined, settle });
     }
@@ -108,7 +113,9 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
     if (pages >= maxPages) {
       // Started over by the next run: what this window loaded stays (keys dedupe), its cursor does not.
       await settle();
-      await reading.warehouse.transaction((c) => dropWindow(c, reading.account, stream.name, task.partition, task.window));
+      await reading.warehouse.transaction((c) =>
+        dropWindow(c, reading.account, stream.name, task.partition, task.window),
+      );
       throw new ExtractError(
         `${describeWindow(stream, task)} went on past ${maxPages} pages (${MAX_WINDOW_RECORDS} records, the most ledgerpipe reads from one window) without an end; its paging looks broken, so the window is left unread — report this`,
         'LP_PAGE_CAP',
@@ -121,13 +128,25 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
 }
 
 /** How a stream asks for its next page: idLessThan and a falling record id, unless it says otherwise. */
-const cursorOf = (stream: PagedStreamDef): { param: string; descending: boolean } => stream.cursor ?? { param: 'idLessThan', descending: true };
+const cursorOf = (stream: PagedStreamDef): { param: string; descending: boolean } =>
+  stream.cursor ?? { param: 'idLessThan', descending: true };
 
 /** Checks a page's records and its cursor, and updates what the window has shown so far. */
-function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: string | undefined, tally: WindowTally): PageStep {
+function checkPage(
+  reading: StreamReading,
+  task: Task,
+  page: PageRead,
+  cursor: string | undefined,
+  tally: WindowTally,
+): PageStep {
   const { stream } = reading;
   // Loaded when inside the run's range, even if the server returned it for another window: keys dedupe.
-  const checked = checkRecords(stream, page.records, { time: stream.time, range: { start: reading.range.start, end: reading.range.end }, window: task.window, seenFields: reading.seenFields });
+  const checked = checkRecords(stream, page.records, {
+    time: stream.time,
+    range: { start: reading.range.start, end: reading.range.end },
+    window: task.window,
+    seenFields: reading.seenFields,
+  });
   const valid = page.records.length - checked.quarantine.length;
   tally.returned += valid;
   tally.inside += valid - checked.outsideWindow;
@@ -137,17 +156,28 @@ function checkPage(reading: StreamReading, task: Task, page: PageRead, cursor: s
   const stray = !full && tally.returned > 0 && tally.inside === 0 && stream.windowless !== true;
   if (stray) {
     const n = tally.returned;
-    reading.log.warn(`${describeWindow(stream, task)} returned ${n} record${n === 1 ? '' : 's'} and none lay inside it (the first at ${String(tally.firstOutside)}); the window stays unread`, {
-      stream: stream.name,
-    });
+    reading.log.warn(
+      `${describeWindow(stream, task)} returned ${n} record${n === 1 ? '' : 's'} and none lay inside it (the first at ${String(tally.firstOutside)}); the window stays unread`,
+      {
+        stream: stream.name,
+      },
+    );
   }
   if (full && page.cursor === undefined) {
-    throw new ExtractError(`${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`, 'LP_CURSOR_MISSING');
+    throw new ExtractError(
+      `${stream.name}: a full page came without a cursor to the next one; the platform's paging changed — report this`,
+      'LP_CURSOR_MISSING',
+    );
   }
   // A record id falls page by page; a token the platform hands out need only change.
-  const stuck = cursorOf(stream).descending ? (next: string, last: string) => compareIds(next, last) >= 0 : (next: string, last: string) => next === last;
+  const stuck = cursorOf(stream).descending
+    ? (next: string, last: string) => compareIds(next, last) >= 0
+    : (next: string, last: string) => next === last;
   if (full && cursor !== undefined && stuck(page.cursor as string, cursor)) {
-    throw new ExtractError(`${stream.name}: the paging cursor did not move forward (${String(page.cursor)} after ${cursor}); stopping rather than loop — report this`, 'LP_CURSOR_STUCK');
+    throw new ExtractError(
+      `${stream.name}: the paging cursor did not move forward (${String(page.cursor)} after ${cursor}); stopping rather than loop — report this`,
+      'LP_CURSOR_STUCK',
+    );
   }
   const time = (i: number) => stream.time(page.records[i] as Record<string, unknown>);
   const tie = tally.previousLastTs !== undefined && page.records.length > 0 && time(0) === tally.previousLastTs;
@@ -179,7 +209,11 @@ function commitPage(reading: StreamReading, task: Task, page: PageRead, step: Pa
     if (tie) stats.tiePages++;
     if (stray) stats.strayWindows++;
     else if (!full) stats.windowsDone++;
-    if (!full && !stray) reading.answeredFrom.set(task.partition, Math.max(reading.answeredFrom.get(task.partition) ?? -Infinity, task.window.start));
+    if (!full && !stray)
+      reading.answeredFrom.set(
+        task.partition,
+        Math.max(reading.answeredFrom.get(task.partition) ?? -Infinity, task.window.start),
+      );
     reading.onProgress?.(stream.name, stats, checked.load.length > 0 ? task.window : undefined);
   });
   // Awaited by readWindow; the no-op handler keeps a failed batch from also surfacing as an unhandled rejection.
@@ -199,12 +233,16 @@ async function splitUnreachable(reading: StreamReading, task: Task, error: unkno
   // newest first). Otherwise the window alone is split and asked again, its neighbours asked as planned.
   const answered = reading.answeredFrom.get(task.partition);
   const boundary = (answered !== undefined && answered >= task.window.end) || task.window.end <= reading.historyEnd;
-  if (boundary && (before === undefined || task.window.start > before)) reading.refusedBefore.set(task.partition, task.window.start);
+  if (boundary && (before === undefined || task.window.start > before))
+    reading.refusedBefore.set(task.partition, task.window.start);
   const width = task.window.end - task.window.start;
   if (width <= REACH_PRECISION_MS) {
     await commitUnreachable(reading, task);
     if (before === undefined) {
-      reading.log.warn(`${describeWindow(reading.stream, task)} is older than the platform reaches (${(error as Error).message}); recorded unreachable, with every window before it (docs/history.md)`, { stream: reading.stream.name });
+      reading.log.warn(
+        `${describeWindow(reading.stream, task)} is older than the platform reaches (${(error as Error).message}); recorded unreachable, with every window before it (docs/history.md)`,
+        { stream: reading.stream.name },
+      );
     }
     return [];
   }
@@ -217,7 +255,18 @@ async function splitUnreachable(reading: StreamReading, task: Task, error: unkno
 
 /** Records a window as unreachable: no records, no cursor, never asked again (docs/history.md). */
 async function commitUnreachable(reading: StreamReading, task: Task): Promise<void> {
-  await reading.writer.commit({ stream: reading.stream.name, partition: task.partition, window: task.window, records: [], cursor: null, done: false, unreachable: true, tie: false, drift: [], quarantine: [] });
+  await reading.writer.commit({
+    stream: reading.stream.name,
+    partition: task.partition,
+    window: task.window,
+    records: [],
+    cursor: null,
+    done: false,
+    unreachable: true,
+    tie: false,
+    drift: [],
+    quarantine: [],
+  });
   reading.stats.windowsUnreachable++;
   reading.onProgress?.(reading.stream.name, reading.stats);
 }
@@ -227,20 +276,36 @@ async function commitUnreachable(reading: StreamReading, task: Task): Promise<vo
  * again, after the narrower width is learned (saved for later runs). The window's partial coverage is dropped,
  * so its halves or parts are read whole. Any other failure is thrown as it is.
  */
-async function replaceRefusedWindow(reading: StreamReading, task: Task, error: unknown, how: { resumed: boolean; settle: () => Promise<unknown> }): Promise<Task[]> {
+async function replaceRefusedWindow(
+  reading: StreamReading,
+  task: Task,
+  error: unknown,
+  how: { resumed: boolean; settle: () => Promise<unknown> },
+): Promise<Task[]> {
   const { stream, warehouse, account, log } = reading;
   const width = task.window.end - task.window.start;
   if (error instanceof PlatformError && stream.emptyWhen?.(error) === true) {
     // The account has none of these records (the stream says which refusals mean so): the window is read, empty.
     await how.settle();
-    await reading.writer.commit({ stream: stream.name, partition: task.partition, window: task.window, records: [], cursor: null, done: true, tie: false, drift: [], quarantine: [] });
+    await reading.writer.commit({
+      stream: stream.name,
+      partition: task.partition,
+      window: task.window,
+      records: [],
+      cursor: null,
+      done: true,
+      tie: false,
+      drift: [],
+      quarantine: [],
+    });
     reading.stats.windowsDone++;
     reading.onProgress?.(stream.name, reading.stats);
     return [];
   }
   if (outOfReach(error)) {
     await how.settle();
-    if (how.resumed) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
+    if (how.resumed)
+      await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
     return splitUnreachable(reading, task, error);
   }
   const halve = tooManyRecords(error) && width >= 2 * MIN_WINDOW_MS;
@@ -248,13 +313,22 @@ async function replaceRefusedWindow(reading: StreamReading, task: Task, error: u
   if (!halve && narrower === undefined) throw error;
   await how.settle();
   if (narrower !== undefined && narrower < MIN_WINDOW_MS) {
-    throw new ExtractError(`${stream.name}: the server refuses even ${narrower} ms windows (${(error as Error).message})`, 'LP_WINDOW_TOO_NARROW', { cause: error });
+    throw new ExtractError(
+      `${stream.name}: the server refuses even ${narrower} ms windows (${(error as Error).message})`,
+      'LP_WINDOW_TOO_NARROW',
+      { cause: error },
+    );
   }
   if (narrower !== undefined && narrower < reading.windowMs) {
     reading.windowMs = narrower;
     const reason = (error as Error).message;
-    await warehouse.transaction((c) => saveLearnedWindow(c, { account, stream: stream.name, windowMs: narrower, reason, now: reading.clock() }));
-    log.warn(`${stream.name}: the server refused a window as too wide; using ${Math.round((narrower / DAY_MS) * 1000) / 1000}-day windows from now on`, { stream: stream.name });
+    await warehouse.transaction((c) =>
+      saveLearnedWindow(c, { account, stream: stream.name, windowMs: narrower, reason, now: reading.clock() }),
+    );
+    log.warn(
+      `${stream.name}: the server refused a window as too wide; using ${Math.round((narrower / DAY_MS) * 1000) / 1000}-day windows from now on`,
+      { stream: stream.name },
+    );
   }
   if (how.resumed) await warehouse.transaction((c) => dropWindow(c, account, stream.name, task.partition, task.window));
   if (narrower !== undefined) return [{ partition: task.partition, params: task.params, window: task.window }];

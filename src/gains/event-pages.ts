@@ -24,14 +24,20 @@ export const PAGE_ROWS = 20_480;
  * @example
  * for await (const page of eventPages(c, total, localDay)) for (const { pool, asset, event } of page) ...
  */
-export async function* eventPages(c: DuckDBConnection, total: number, localDay: (ts: number) => string): AsyncGenerator<PooledEvent[]> {
+export async function* eventPages(
+  c: DuckDBConnection,
+  total: number,
+  localDay: (ts: number) => string,
+): AsyncGenerator<PooledEvent[]> {
   for (let first = 0; first < total; first += PAGE_ROWS) {
     const reader = await c.runAndReadAll(
       `SELECT pool, asset, account, ts_ms, kind, quantity, own, other, side_value, side_legs, group_fees, trade_group, flags
        FROM temp.lp_gain_event_rows WHERE rowid >= $first AND rowid < $next ORDER BY rowid`,
       { first: BigInt(first), next: BigInt(first + PAGE_ROWS) },
     );
-    yield reader.getRows().map((r) => ({ pool: String(r[0]), asset: String(r[1]), event: eventOf(r.slice(2), localDay) }));
+    yield reader
+      .getRows()
+      .map((r) => ({ pool: String(r[0]), asset: String(r[1]), event: eventOf(r.slice(2), localDay) }));
   }
 }
 
@@ -40,10 +46,23 @@ function eventOf(r: readonly unknown[], localDay: (ts: number) => string): GainE
   const ts = Number(r[1]);
   const flags = String(r[10] ?? '');
   const kind = r[2] as GainEvent['kind'];
-  const { value, fees } = valueAndFees(kind, { own: optionalDec(r[4]), other: optionalDec(r[5]), sideValue: optionalDec(r[6]), sideLegs: Number(r[7] ?? 1), groupFees: optionalDec(r[8]) ?? ZERO });
+  const { value, fees } = valueAndFees(kind, {
+    own: optionalDec(r[4]),
+    other: optionalDec(r[5]),
+    sideValue: optionalDec(r[6]),
+    sideLegs: Number(r[7] ?? 1),
+    groupFees: optionalDec(r[8]) ?? ZERO,
+  });
   return {
-    account: String(r[0]), ts, day: localDay(ts), kind, quantity: optionalDec(r[3]) ?? ZERO, value, fees,
-    tradeGroup: r[9] === null ? null : String(r[9]), flags: flags === '' ? [] : flags.split(' '),
+    account: String(r[0]),
+    ts,
+    day: localDay(ts),
+    kind,
+    quantity: optionalDec(r[3]) ?? ZERO,
+    value,
+    fees,
+    tradeGroup: r[9] === null ? null : String(r[9]),
+    flags: flags === '' ? [] : flags.split(' '),
   };
 }
 
@@ -59,8 +78,16 @@ function optionalDec(cell: unknown): Dec | null {
  * of it when alone on its side, else by its own value, rounded once), else its own value (0 when it has none);
  * the group's fees shared the same way, part of the cost of an acquisition.
  */
-function valueAndFees(kind: GainEvent['kind'], row: { own: Dec | null; other: Dec | null; sideValue: Dec | null; sideLegs: number; groupFees: Dec }): { value: Dec; fees: Dec } {
-  const share = (total: Dec): Dec => (row.sideLegs <= 1 ? total : row.sideValue === null || row.sideValue === ZERO ? ZERO : mulDiv(total, row.own ?? ZERO, row.sideValue));
+function valueAndFees(
+  kind: GainEvent['kind'],
+  row: { own: Dec | null; other: Dec | null; sideValue: Dec | null; sideLegs: number; groupFees: Dec },
+): { value: Dec; fees: Dec } {
+  const share = (total: Dec): Dec =>
+    row.sideLegs <= 1
+      ? total
+      : row.sideValue === null || row.sideValue === ZERO
+        ? ZERO
+        : mulDiv(total, row.own ?? ZERO, row.sideValue);
   const value = row.other === null ? (row.own ?? ZERO) : share(row.other);
   const fees = row.groupFees === ZERO ? ZERO : share(row.groupFees);
   return kind === 'acquire' ? { value: value + fees, fees: ZERO } : { value, fees };

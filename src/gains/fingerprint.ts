@@ -42,6 +42,8 @@ const MEANINGS = `SELECT md5(coalesce(string_agg(concat_ws('|', category, tax_cl
  */
 export async function gainsFingerprint(c: DuckDBConnection, inputs: FingerprintInputs): Promise<string> {
   const digests = (await c.runAndReadAll(DIGESTS)).getRows()[0]?.map(String) ?? [];
-  const meanings = (await hasTables(c, ['category_meaning'])) ? String((await c.runAndReadAll(MEANINGS)).getRows()[0]?.[0]) : '';
+  const meanings = (await hasTables(c, ['category_meaning']))
+    ? String((await c.runAndReadAll(MEANINGS)).getRows()[0]?.[0])
+    : '';
   return JSON.stringify({ engine: KEPT_ENGINE, ...inputs, digests, meanings });
 }

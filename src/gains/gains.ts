@@ -7,11 +7,32 @@ import { hasTables } from '../warehouse/tables.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
 import { eventPages } from './event-pages.js';
 import { gainsFingerprint } from './fingerprint.js';
-import { appendState, forgetKept, keepComputation, keptKeys, monthStarts, planRestart, readState, recordPoints, type KeptRun } from './kept.js';
+import {
+  appendState,
+  forgetKept,
+  keepComputation,
+  keptKeys,
+  monthStarts,
+  planRestart,
+  readState,
+  recordPoints,
+  type KeptRun,
+} from './kept.js';
 import { openingLotEvents } from './opening-lots.js';
-import { createMatcher, type CostBasis, type GainEvent, type Matcher, type MatcherState, type OpenLot, type Slice } from './match.js';
+import {
+  createMatcher,
+  type CostBasis,
+  type GainEvent,
+  type Matcher,
+  type MatcherState,
+  type OpenLot,
+  type Slice,
+} from './match.js';
 
-/** How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start; the opening lots are the warehouse's (table opening_lots). */
+/**
+ * How gains are computed (docs/gains.md): --cost-basis, --pool, --tax-year-start; the opening lots are the warehouse's
+ * (table opening_lots).
+ */
 export interface GainsOptions {
   costBasis: CostBasis;
   /** `account`: each account's lots apart; `all`: one pool of every account's. */
@@ -27,7 +48,9 @@ export interface GainsOptions {
    * range's last disposals), and the disposals and pools are those of the range, up to `openAt`.
    */
   openAt?: number;
-  /** --withdrawals: coins withdrawn to outside leave the lots (`transfer`, the default) or are disposed of (`disposal`). */
+  /**
+   * --withdrawals: coins withdrawn to outside leave the lots (`transfer`, the default) or are disposed of (`disposal`).
+   */
   withdrawals?: 'transfer' | 'disposal';
 }
 
@@ -128,10 +151,24 @@ export async function computeGains(c: DuckDBConnection, options: GainsOptions): 
   const localDay = dayOf(uk ? 'Europe/London' : undefined);
   const timeZone = uk ? 'Europe/London' : options.timeZone;
   const opening = groupByPoolAndAsset(await openingLotEvents(c, unit, options.pool, localDay));
-  const inputs = { costBasis: options.costBasis, pool: options.pool, taxYearStart: options.taxYearStart, withdrawals: options.withdrawals ?? 'transfer', timeZone, unit };
-  const run: KeptRun = { fingerprint: await gainsFingerprint(c, inputs), until: options.until ?? null, openAt: options.openAt ?? null, uk };
+  const inputs = {
+    costBasis: options.costBasis,
+    pool: options.pool,
+    taxYearStart: options.taxYearStart,
+    withdrawals: options.withdrawals ?? 'transfer',
+    timeZone,
+    unit,
+  };
+  const run: KeptRun = {
+    fingerprint: await gainsFingerprint(c, inputs),
+    until: options.until ?? null,
+    openAt: options.openAt ?? null,
+    uk,
+  };
   const restart = await planRestart(c, run);
-  return withParams(c, movementParams(options, restart.from), () => computeFrom(c, { options, unit, uk, localDay, opening, run, restart }));
+  return withParams(c, movementParams(options, restart.from), () =>
+    computeFrom(c, { options, unit, uk, localDay, opening, run, restart }),
+  );
 }
 
 /**
@@ -167,9 +204,19 @@ async function computeFrom(c: DuckDBConnection, planned: Planned): Promise<Gains
   await withSettings(c, { preserve_insertion_order: true }, async () => {
     for (const file of (await sqlGraph()).folder('gains')) await runModel(c, file.name);
   });
-  const [total, first, last] = (await c.runAndReadAll('SELECT count(*), min(ts_ms), max(ts_ms) FROM temp.lp_gain_event_rows')).getRows()[0] ?? [];
+  const [total, first, last] =
+    (await c.runAndReadAll('SELECT count(*), min(ts_ms), max(ts_ms) FROM temp.lp_gain_event_rows')).getRows()[0] ?? [];
   const movements = Number(total ?? 0);
-  const result: GainsResult = { unit, costBasis: options.costBasis, disposals: 0, unmatched: 0, unmatchedByAsset: new Map(), lots: 0, wentOnFrom: from, movements };
+  const result: GainsResult = {
+    unit,
+    costBasis: options.costBasis,
+    disposals: 0,
+    unmatched: 0,
+    unmatchedByAsset: new Map(),
+    lots: 0,
+    wentOnFrom: from,
+    movements,
+  };
   // Nothing new and nothing changed: the tables hold this run's result already (for the UK rules, when the range
   // ends where it did, the days still open to 30 days after it being the same).
   if (restart.from !== null && !restart.changed && movements === 0 && (!uk || restart.kept.openAt === run.openAt)) {
@@ -180,9 +227,21 @@ async function computeFrom(c: DuckDBConnection, planned: Planned): Promise<Gains
   // Every movement before the head is taken in: up to the last one read (a later one, even at the range's end,
   // goes on from there), else where the run went on from.
   const head = movements === 0 ? (from ?? 0) : Math.min(options.until ?? Number.POSITIVE_INFINITY, Number(last) + 1);
-  const points = [...new Set([...monthStarts(from, first === null || first === undefined ? null : Number(first), head), head])];
+  const points = [
+    ...new Set([...monthStarts(from, first === null || first === undefined ? null : Number(first), head), head]),
+  ];
   const out = await openAppenders(c);
-  const computation: Computation = { c, options, from, head, points, opening, kept: new Set(from === null ? [] : await keptKeys(c)), out, result };
+  const computation: Computation = {
+    c,
+    options,
+    from,
+    head,
+    points,
+    opening,
+    kept: new Set(from === null ? [] : await keptKeys(c)),
+    out,
+    result,
+  };
   try {
     const done = new Set<string>();
     let under: Under | undefined;
@@ -242,12 +301,25 @@ async function begin(computation: Computation, pool: string, asset: string): Pro
     restarts.endRow();
   }
   const openings = (computation.opening.get(key) ?? []).filter((e) => from === null || e.ts >= from);
-  return { key, pool, asset, matcher: createMatcher(options.costBasis, state, options.openAt), openings, nextOpening: 0, nextPoint: 0, moved: false };
+  return {
+    key,
+    pool,
+    asset,
+    matcher: createMatcher(options.costBasis, state, options.openAt),
+    openings,
+    nextOpening: 0,
+    nextPoint: 0,
+    moved: false,
+  };
 }
 
 /** Feeds the opening lots up to `event` (they come first at one instant), then the event. */
 function feedUpTo(computation: Computation, under: Under, event: GainEvent): void {
-  for (let o = under.openings[under.nextOpening]; o !== undefined && o.ts <= event.ts; o = under.openings[under.nextOpening]) {
+  for (
+    let o = under.openings[under.nextOpening];
+    o !== undefined && o.ts <= event.ts;
+    o = under.openings[under.nextOpening]
+  ) {
     feed(computation, under, o);
     under.nextOpening++;
   }
@@ -283,7 +355,8 @@ function finish(computation: Computation, under: Under): void {
   const rest = under.openings.slice(under.nextOpening);
   for (const o of rest.filter((e) => e.ts < head)) feed(computation, under, o);
   keepUpTo(computation, under, Number.POSITIVE_INFINITY);
-  for (const o of rest.filter((e) => e.ts >= head)) for (const slice of under.matcher.feed(o)) appendSlice(out.slices, under.asset, slice);
+  for (const o of rest.filter((e) => e.ts >= head))
+    for (const slice of under.matcher.feed(o)) appendSlice(out.slices, under.asset, slice);
   const end = under.matcher.finish(options.openAt);
   for (const slice of end.slices) appendSlice(out.slices, under.asset, slice);
   for (const lot of end.open) appendLot(out.lots, options.pool === 'all' ? under.pool : lot.account, under.asset, lot);
@@ -293,16 +366,32 @@ function finish(computation: Computation, under: Under): void {
  * The tables from the appended slices and lots: made anew from the first movement, else the disposals replaced from
  * where the run went on (and the UK days still open then) and the lots filled again.
  */
-async function writeTables(c: DuckDBConnection, options: GainsOptions, unit: string, from: number | null): Promise<void> {
+async function writeTables(
+  c: DuckDBConnection,
+  options: GainsOptions,
+  unit: string,
+  from: number | null,
+): Promise<void> {
   const params = {
     lp_tax_year_start: options.taxYearStart,
     lp_gains_time_zone: options.costBasis === 'uk' ? 'Europe/London' : options.timeZone,
     lp_gains_unit: unit,
     lp_cost_basis: options.costBasis,
   };
-  const files = from === null
-    ? ['gains-tables/00_slice_rows.sql', 'gains-tables/10_disposals.sql', 'gains-tables/20_lots.sql', 'gains-tables/90_done.sql']
-    : ['gains-tables/00_slice_rows.sql', 'gains-kept/10_disposals_replaced.sql', 'gains-kept/20_lots_replaced.sql', 'gains-tables/90_done.sql'];
+  const files =
+    from === null
+      ? [
+          'gains-tables/00_slice_rows.sql',
+          'gains-tables/10_disposals.sql',
+          'gains-tables/20_lots.sql',
+          'gains-tables/90_done.sql',
+        ]
+      : [
+          'gains-tables/00_slice_rows.sql',
+          'gains-kept/10_disposals_replaced.sql',
+          'gains-kept/20_lots_replaced.sql',
+          'gains-tables/90_done.sql',
+        ];
   await withParams(c, params, async () => {
     for (const file of files) await runModel(c, file);
   });
@@ -310,12 +399,30 @@ async function writeTables(c: DuckDBConnection, options: GainsOptions, unit: str
   if (from === null) await describeWarehouse(c);
 }
 
-/** The result's figures, from the tables: every disposal slice, those nothing matched and their quantity per asset, the lots. */
+/**
+ * The result's figures, from the tables: every disposal slice, those nothing matched and their quantity per asset, the
+ * lots.
+ */
 async function summarize(c: DuckDBConnection, result: GainsResult): Promise<GainsResult> {
-  const [disposals, unmatched] = (await c.runAndReadAll(`SELECT count(*) FILTER (WHERE proceeds IS NOT NULL), count(*) FILTER (WHERE proceeds IS NOT NULL AND match_rule LIKE '%unmatched') FROM disposals`)).getRows()[0] ?? [];
-  const byAsset = (await c.runAndReadAll(`SELECT asset, lp_total(quantity) FROM disposals WHERE proceeds IS NOT NULL AND match_rule LIKE '%unmatched' GROUP BY asset`)).getRows();
+  const [disposals, unmatched] =
+    (
+      await c.runAndReadAll(
+        `SELECT count(*) FILTER (WHERE proceeds IS NOT NULL), count(*) FILTER (WHERE proceeds IS NOT NULL AND match_rule LIKE '%unmatched') FROM disposals`,
+      )
+    ).getRows()[0] ?? [];
+  const byAsset = (
+    await c.runAndReadAll(
+      `SELECT asset, lp_total(quantity) FROM disposals WHERE proceeds IS NOT NULL AND match_rule LIKE '%unmatched' GROUP BY asset`,
+    )
+  ).getRows();
   const lots = (await c.runAndReadAll('SELECT count(*) FROM lots')).getRows()[0]?.[0];
-  return { ...result, disposals: Number(disposals ?? 0), unmatched: Number(unmatched ?? 0), unmatchedByAsset: new Map(byAsset.map((r) => [String(r[0]), dec(String(r[1]))])), lots: Number(lots ?? 0) };
+  return {
+    ...result,
+    disposals: Number(disposals ?? 0),
+    unmatched: Number(unmatched ?? 0),
+    unmatchedByAsset: new Map(byAsset.map((r) => [String(r[0]), dec(String(r[1]))])),
+    lots: Number(lots ?? 0),
+  };
 }
 
 /** Events by pool and asset (a JSON key), each list in time order, those of one instant in the order given. */
@@ -355,7 +462,10 @@ function appendLot(appender: DuckDBAppender, account: string, asset: string, lot
   appender.endRow();
 }
 
-/** What `status` says of an account's gains: the last computation's method and unit, its slices, and what nothing matched. */
+/**
+ * What `status` says of an account's gains: the last computation's method and unit, its slices, and what nothing
+ * matched.
+ */
 export interface GainsStatus {
   costBasis: string;
   unit: string;

@@ -54,14 +54,18 @@ export async function planRestart(c: DuckDBConnection, run: KeptRun): Promise<Re
   const earlier = run.until !== null && run.until < kept.head;
   if (earlier) limit = Math.min(limit, run.until as number);
   if (run.uk && run.until !== null) limit = Math.min(limit, run.until - DAY_MS);
-  const point = (await c.runAndReadAll('SELECT max(at_ms) FROM gains_kept_points WHERE at_ms <= $limit', { limit: BigInt(limit) })).getRows()[0]?.[0];
+  const point = (
+    await c.runAndReadAll('SELECT max(at_ms) FROM gains_kept_points WHERE at_ms <= $limit', { limit: BigInt(limit) })
+  ).getRows()[0]?.[0];
   if (point === null || point === undefined) return { from: null, why: 'no kept instant is early enough' };
   return { from: Number(point), kept, changed: marks.since !== null || earlier || limit < kept.head };
 }
 
 /** The row of gains_kept, if any. */
 async function readKept(c: DuckDBConnection): Promise<KeptComputation | undefined> {
-  const row = (await c.runAndReadAll('SELECT fingerprint, head_ms, until_ms, open_at_ms FROM gains_kept LIMIT 1')).getRows()[0];
+  const row = (
+    await c.runAndReadAll('SELECT fingerprint, head_ms, until_ms, open_at_ms FROM gains_kept LIMIT 1')
+  ).getRows()[0];
   if (row === undefined) return undefined;
   const optional = (v: unknown) => (v === null ? null : Number(v));
   return { fingerprint: String(row[0]), head: Number(row[1]), until: optional(row[2]), openAt: optional(row[3]) };
@@ -69,7 +73,9 @@ async function readKept(c: DuckDBConnection): Promise<KeptComputation | undefine
 
 /** The changes noted since the last computation: whether the whole ledger, else the earliest instant (null: none). */
 async function readMarks(c: DuckDBConnection): Promise<{ whole: boolean; since: number | null }> {
-  const row = (await c.runAndReadAll('SELECT count(*) FILTER (WHERE since IS NULL) > 0, epoch_ms(min(since)) FROM ledger_changes')).getRows()[0];
+  const row = (
+    await c.runAndReadAll('SELECT count(*) FILTER (WHERE since IS NULL) > 0, epoch_ms(min(since)) FROM ledger_changes')
+  ).getRows()[0];
   return { whole: row?.[0] === true, since: row?.[1] === null || row?.[1] === undefined ? null : Number(row[1]) };
 }
 
@@ -97,7 +103,12 @@ export async function keptKeys(c: DuckDBConnection): Promise<string[]> {
 
 /** The state of one pool and asset at the instant a run goes on from (its last row: later ones are forgotten). */
 export async function readState(c: DuckDBConnection, pool: string, asset: string): Promise<string | undefined> {
-  const row = (await c.runAndReadAll('SELECT state FROM gains_kept_states WHERE pool = $pool AND asset = $asset ORDER BY at_ms DESC LIMIT 1', { pool, asset })).getRows()[0];
+  const row = (
+    await c.runAndReadAll(
+      'SELECT state FROM gains_kept_states WHERE pool = $pool AND asset = $asset ORDER BY at_ms DESC LIMIT 1',
+      { pool, asset },
+    )
+  ).getRows()[0];
   return row === undefined ? undefined : String(row[0]);
 }
 
@@ -119,7 +130,12 @@ export function monthStarts(from: number | null, first: number | null, head: num
   if (start === null) return [];
   const starts: number[] = [];
   const d = new Date(start);
-  for (let m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1); m <= head; m = Date.UTC(new Date(m).getUTCFullYear(), new Date(m).getUTCMonth() + 1, 1)) starts.push(m);
+  for (
+    let m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    m <= head;
+    m = Date.UTC(new Date(m).getUTCFullYear(), new Date(m).getUTCMonth() + 1, 1)
+  )
+    starts.push(m);
   return starts;
 }
 
@@ -141,11 +157,20 @@ export const KEPT_MONTHS_MS = 400 * DAY_MS;
  * start) and the month starts more than KEPT_MONTHS_MS before the new head; then every state no instant kept needs
  * any more: a pool and asset's row serves the instants from it up to its next row.
  */
-export async function recordPoints(c: DuckDBConnection, points: readonly number[], previousHead: number | null, head: number): Promise<void> {
-  await c.run('INSERT INTO gains_kept_points SELECT DISTINCT at_ms FROM (SELECT unnest($points) AS at_ms) WHERE at_ms NOT IN (SELECT at_ms FROM gains_kept_points)', {
-    points: listValue(points.map((p) => BigInt(p))),
-  });
-  if (previousHead !== null && previousHead < head && !isMonthStart(previousHead)) await c.run('DELETE FROM gains_kept_points WHERE at_ms = $at', { at: BigInt(previousHead) });
+export async function recordPoints(
+  c: DuckDBConnection,
+  points: readonly number[],
+  previousHead: number | null,
+  head: number,
+): Promise<void> {
+  await c.run(
+    'INSERT INTO gains_kept_points SELECT DISTINCT at_ms FROM (SELECT unnest($points) AS at_ms) WHERE at_ms NOT IN (SELECT at_ms FROM gains_kept_points)',
+    {
+      points: listValue(points.map((p) => BigInt(p))),
+    },
+  );
+  if (previousHead !== null && previousHead < head && !isMonthStart(previousHead))
+    await c.run('DELETE FROM gains_kept_points WHERE at_ms = $at', { at: BigInt(previousHead) });
   await c.run('DELETE FROM gains_kept_points WHERE at_ms < $oldest', { oldest: BigInt(head - KEPT_MONTHS_MS) });
   await c.run(
     `DELETE FROM gains_kept_states AS s WHERE NOT EXISTS (

@@ -1,6 +1,14 @@
 import { min, ZERO, type Dec } from './decimal.js';
 import type { GainEvent, OpenLot } from './events.js';
-import { lotFromState, lotState, fromUnits, units, type LotsState, type Matcher, type PoolState } from './matcher-state.js';
+import {
+  lotFromState,
+  lotState,
+  fromUnits,
+  units,
+  type LotsState,
+  type Matcher,
+  type PoolState,
+} from './matcher-state.js';
 import { slicesOf, takeFrom, takeFromPool, type Take } from './slices.js';
 
 /** What the matchers of lots (fifo, hifo) do: take lots in, give takes out, say what is left open. */
@@ -31,7 +39,13 @@ function fifoBook(kept: readonly OpenLot[]): LotBook {
   let head = 0;
   return {
     acquire: (lot) => void lots.push(lot),
-    take: (quantity) => takeLots(quantity, 'fifo', () => lots[head], () => void head++),
+    take: (quantity) =>
+      takeLots(
+        quantity,
+        'fifo',
+        () => lots[head],
+        () => void head++,
+      ),
     open: () => lots.slice(head),
     lying: () => lots.slice(head),
   };
@@ -51,10 +65,11 @@ function hifoBook(kept: readonly OpenLot[]): LotBook {
   };
   const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j] as OpenLot, heap[i] as OpenLot]);
   const up = (start: number) => {
-    for (let i = start; i > 0 && before(heap[i] as OpenLot, heap[(i - 1) >> 1] as OpenLot); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    for (let i = start; i > 0 && before(heap[i] as OpenLot, heap[(i - 1) >> 1] as OpenLot); i = (i - 1) >> 1)
+      swap(i, (i - 1) >> 1);
   };
   const down = () => {
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const [l, r] = [2 * i + 1, 2 * i + 2];
       let best = i;
       if (l < heap.length && before(heap[l] as OpenLot, heap[best] as OpenLot)) best = l;
@@ -121,6 +136,12 @@ export function averageMatcher(kept?: PoolState): Matcher {
       return slicesOf(event, takeFromPool(pool, event.quantity, 'average'));
     },
     state: () => ({ method: 'average', account, pool: [units(pool.quantity), units(pool.cost)] }),
-    finish: () => ({ slices: [], open: pool.quantity === ZERO ? [] : [{ account: account ?? '', quantity: pool.quantity, cost: pool.cost, acquiredAt: null }] }),
+    finish: () => ({
+      slices: [],
+      open:
+        pool.quantity === ZERO
+          ? []
+          : [{ account: account ?? '', quantity: pool.quantity, cost: pool.cost, acquiredAt: null }],
+    }),
   };
 }

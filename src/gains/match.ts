@@ -19,7 +19,8 @@ export type { CostBasis, GainEvent, Matcher, MatcherState, OpenLot, Slice };
  * const m = createMatcher('hifo', kept); m.feed(event);
  */
 export function createMatcher(method: CostBasis, kept?: MatcherState, hold?: number): Matcher {
-  if (kept !== undefined && kept.method !== method) throw new Error(`a ${kept.method} state given to the ${method} matcher`);
+  if (kept !== undefined && kept.method !== method)
+    throw new Error(`a ${kept.method} state given to the ${method} matcher`);
   switch (method) {
     case 'fifo':
     case 'hifo':
@@ -39,7 +40,11 @@ export function createMatcher(method: CostBasis, kept?: MatcherState, hold?: num
  * @example
  * const { slices, open } = matchEvents(events, 'fifo');
  */
-export function matchEvents(events: readonly GainEvent[], method: CostBasis, openAt?: number): { slices: Slice[]; open: OpenLot[] } {
+export function matchEvents(
+  events: readonly GainEvent[],
+  method: CostBasis,
+  openAt?: number,
+): { slices: Slice[]; open: OpenLot[] } {
   const matcher = createMatcher(method, undefined, openAt);
   const slices = events.flatMap((e) => matcher.feed(e));
   const end = matcher.finish(openAt);

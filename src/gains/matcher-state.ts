@@ -57,15 +57,53 @@ export const units = (value: Dec): string => value.toString();
 export const fromUnits = (text: string): Dec => BigInt(text);
 
 export const lotState = (lot: OpenLot): LotState => [lot.account, units(lot.quantity), units(lot.cost), lot.acquiredAt];
-export const lotFromState = ([account, quantity, cost, acquiredAt]: LotState): OpenLot => ({ account, quantity: fromUnits(quantity), cost: fromUnits(cost), acquiredAt });
+export const lotFromState = ([account, quantity, cost, acquiredAt]: LotState): OpenLot => ({
+  account,
+  quantity: fromUnits(quantity),
+  cost: fromUnits(cost),
+  acquiredAt,
+});
 
-export const eventState = (e: GainEvent): EventState => [e.account, e.ts, e.day, e.kind, units(e.quantity), units(e.value), units(e.fees), e.tradeGroup, e.flags.join(' ')];
-export const eventFromState = ([account, ts, day, kind, quantity, value, fees, tradeGroup, flags]: EventState): GainEvent => ({
-  account, ts, day, kind, quantity: fromUnits(quantity), value: fromUnits(value), fees: fromUnits(fees), tradeGroup, flags: flags === '' ? [] : flags.split(' '),
+export const eventState = (e: GainEvent): EventState => [
+  e.account,
+  e.ts,
+  e.day,
+  e.kind,
+  units(e.quantity),
+  units(e.value),
+  units(e.fees),
+  e.tradeGroup,
+  e.flags.join(' '),
+];
+export const eventFromState = ([
+  account,
+  ts,
+  day,
+  kind,
+  quantity,
+  value,
+  fees,
+  tradeGroup,
+  flags,
+]: EventState): GainEvent => ({
+  account,
+  ts,
+  day,
+  kind,
+  quantity: fromUnits(quantity),
+  value: fromUnits(value),
+  fees: fromUnits(fees),
+  tradeGroup,
+  flags: flags === '' ? [] : flags.split(' '),
 });
 
 export const takeState = (t: Take): TakeState => [units(t.quantity), units(t.cost), t.acquiredAt, t.rule];
-export const takeFromState = ([quantity, cost, acquiredAt, rule]: TakeState): Take => ({ quantity: fromUnits(quantity), cost: fromUnits(cost), acquiredAt, rule });
+export const takeFromState = ([quantity, cost, acquiredAt, rule]: TakeState): Take => ({
+  quantity: fromUnits(quantity),
+  cost: fromUnits(cost),
+  acquiredAt,
+  rule,
+});
 
 /**
  * One pool and asset's matching: movements in, in time order; the slices final as they become so; the state to

@@ -33,7 +33,10 @@ export function takeFrom(lot: { quantity: Dec; cost: Dec }, take: Dec): Dec {
  */
 export function slicesOf(event: GainEvent, takes: readonly Take[]): Slice[] {
   const covered = takes.reduce((sum, t) => sum + t.quantity, ZERO);
-  const all = covered < event.quantity ? [...takes, { quantity: event.quantity - covered, cost: ZERO, acquiredAt: null, rule: 'unmatched' }] : takes;
+  const all =
+    covered < event.quantity
+      ? [...takes, { quantity: event.quantity - covered, cost: ZERO, acquiredAt: null, rule: 'unmatched' }]
+      : takes;
   let proceedsLeft = event.value;
   let feesLeft = event.fees;
   let quantityLeft = event.quantity;
@@ -47,9 +50,16 @@ export function slicesOf(event: GainEvent, takes: readonly Take[]): Slice[] {
     const removal = event.kind === 'remove';
     const flags = take.rule === 'unmatched' ? [...event.flags, 'no_acquisition'] : [...event.flags];
     return {
-      account: event.account, quantity: take.quantity, disposedAt: event.ts, acquiredAt: take.acquiredAt,
-      proceeds: removal ? null : proceeds, cost: take.cost, fees: removal ? null : fees,
-      matchRule: removal ? `withdrawal_${take.rule}` : take.rule, tradeGroup: event.tradeGroup, flags,
+      account: event.account,
+      quantity: take.quantity,
+      disposedAt: event.ts,
+      acquiredAt: take.acquiredAt,
+      proceeds: removal ? null : proceeds,
+      cost: take.cost,
+      fees: removal ? null : fees,
+      matchRule: removal ? `withdrawal_${take.rule}` : take.rule,
+      tradeGroup: event.tradeGroup,
+      flags,
     };
   });
 }

@@ -1,6 +1,16 @@
 import { min, ZERO, type Dec } from './decimal.js';
 import type { GainEvent, OpenLot, Slice } from './events.js';
-import { eventFromState, eventState, fromUnits, takeFromState, takeState, units, type DayState, type Matcher, type UkState } from './matcher-state.js';
+import {
+  eventFromState,
+  eventState,
+  fromUnits,
+  takeFromState,
+  takeState,
+  units,
+  type DayState,
+  type Matcher,
+  type UkState,
+} from './matcher-state.js';
 import { slicesOf, takeFrom, takeFromPool, type Take } from './slices.js';
 
 /** One UK day's acquisitions (one acquisition, HMRC's rule) or disposals, with what is still unmatched. */
@@ -51,7 +61,12 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
   const complete = (day: UkDay): void => {
     const same = min(day.acquired.quantity, day.open);
     if (same > ZERO) {
-      day.takes.push({ quantity: same, cost: takeFrom(day.acquired, same), acquiredAt: day.acquired.at, rule: 'same_day' });
+      day.takes.push({
+        quantity: same,
+        cost: takeFrom(day.acquired, same),
+        acquiredAt: day.acquired.at,
+        rule: 'same_day',
+      });
       day.open -= same;
     }
     for (const earlier of days) {
@@ -59,7 +74,12 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
       if (earlier.open === ZERO || dayNumber(day.day) - dayNumber(earlier.day) > 30) continue;
       const quantity = min(day.acquired.quantity, earlier.open);
       if (quantity === ZERO) continue;
-      earlier.takes.push({ quantity, cost: takeFrom(day.acquired, quantity), acquiredAt: day.acquired.at, rule: 'thirty_day' });
+      earlier.takes.push({
+        quantity,
+        cost: takeFrom(day.acquired, quantity),
+        acquiredAt: day.acquired.at,
+        rule: 'thirty_day',
+      });
       earlier.open -= quantity;
     }
     day.complete = true;
@@ -72,7 +92,8 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
     pool.cost += day.acquired.cost;
     day.takes.push(...takeFromPool(pool, day.open, 'section_104'));
     const slices = daySlices(day);
-    for (const removal of day.removals) slices.push(...slicesOf(removal, takeFromPool(pool, removal.quantity, 'section_104')));
+    for (const removal of day.removals)
+      slices.push(...slicesOf(removal, takeFromPool(pool, removal.quantity, 'section_104')));
     return slices;
   };
 
@@ -84,8 +105,24 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
       if (last === undefined || last.day !== event.day) {
         if (last !== undefined && !last.complete) complete(last);
         // Days more than 30 before this one can match nothing more: closed, in order (but those held to the end).
-        for (let first = days[0]; first !== undefined && dayNumber(event.day) - dayNumber(first.day) > 30 && (hold === undefined || first.first < hold); first = days[0]) slices.push(...close());
-        last = { day: event.day, first: event.ts, acquired: { quantity: ZERO, cost: ZERO, at: event.ts }, disposals: [], removals: [], takes: [], open: ZERO, complete: false };
+        for (
+          let first = days[0];
+          first !== undefined &&
+          dayNumber(event.day) - dayNumber(first.day) > 30 &&
+          (hold === undefined || first.first < hold);
+          first = days[0]
+        )
+          slices.push(...close());
+        last = {
+          day: event.day,
+          first: event.ts,
+          acquired: { quantity: ZERO, cost: ZERO, at: event.ts },
+          disposals: [],
+          removals: [],
+          takes: [],
+          open: ZERO,
+          complete: false,
+        };
         days.push(last);
       }
       if (event.kind === 'acquire') {
@@ -114,7 +151,17 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
       const open = atOpen ?? pool;
       return {
         slices: openAt === undefined ? slices : slices.filter((s) => s.disposedAt < openAt),
-        open: open.quantity === ZERO ? [] : [{ account: account ?? '', quantity: open.quantity, cost: open.cost, acquiredAt: null } satisfies OpenLot],
+        open:
+          open.quantity === ZERO
+            ? []
+            : [
+                {
+                  account: account ?? '',
+                  quantity: open.quantity,
+                  cost: open.cost,
+                  acquiredAt: null,
+                } satisfies OpenLot,
+              ],
       };
     },
   };
@@ -145,14 +192,26 @@ function daySlices(day: UkDay): Slice[] {
 
 function dayState(d: UkDay): DayState {
   return {
-    day: d.day, first: d.first, acquired: [units(d.acquired.quantity), units(d.acquired.cost), d.acquired.at],
-    disposals: d.disposals.map(eventState), removals: d.removals.map(eventState), takes: d.takes.map(takeState), open: units(d.open), complete: d.complete,
+    day: d.day,
+    first: d.first,
+    acquired: [units(d.acquired.quantity), units(d.acquired.cost), d.acquired.at],
+    disposals: d.disposals.map(eventState),
+    removals: d.removals.map(eventState),
+    takes: d.takes.map(takeState),
+    open: units(d.open),
+    complete: d.complete,
   };
 }
 
 function dayFromState(d: DayState): UkDay {
   return {
-    day: d.day, first: d.first, acquired: { quantity: fromUnits(d.acquired[0]), cost: fromUnits(d.acquired[1]), at: d.acquired[2] },
-    disposals: d.disposals.map(eventFromState), removals: d.removals.map(eventFromState), takes: d.takes.map(takeFromState), open: fromUnits(d.open), complete: d.complete,
+    day: d.day,
+    first: d.first,
+    acquired: { quantity: fromUnits(d.acquired[0]), cost: fromUnits(d.acquired[1]), at: d.acquired[2] },
+    disposals: d.disposals.map(eventFromState),
+    removals: d.removals.map(eventFromState),
+    takes: d.takes.map(takeFromState),
+    open: fromUnits(d.open),
+    complete: d.complete,
   };
 }

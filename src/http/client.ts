@@ -18,7 +18,12 @@ export interface ClientTimeouts {
   totalMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ClientTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 45_000 };
+export const DEFAULT_TIMEOUTS: ClientTimeouts = {
+  connectMs: 10_000,
+  headersMs: 30_000,
+  bodyMs: 30_000,
+  totalMs: 45_000,
+};
 
 /**
  * The largest answer read: 16 MiB. The largest page of any record endpoint (500 tax records, 100 fills with
@@ -83,18 +88,29 @@ function networkError(error: unknown, where: string, baseUrl: string, timeoutMs:
   // DOMException-style errors (AbortSignal.timeout) carry a numeric code; only string codes name the failure.
   const code = [e.code, e.cause?.code, e.name].find((c): c is string => typeof c === 'string') ?? 'UNKNOWN';
   if (code === 'ECONNREFUSED') {
-    return new TransportError(`nothing answers at ${printable(baseUrl)} (connection refused); check --base-url and that the service is up`, 'LP_NET_REFUSED', { cause: error });
+    return new TransportError(
+      `nothing answers at ${printable(baseUrl)} (connection refused); check --base-url and that the service is up`,
+      'LP_NET_REFUSED',
+      { cause: error },
+    );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new TransportError(`cannot resolve the host of ${printable(baseUrl)}; check --base-url and DNS`, 'LP_NET_DNS', { cause: error });
+    return new TransportError(
+      `cannot resolve the host of ${printable(baseUrl)}; check --base-url and DNS`,
+      'LP_NET_DNS',
+      { cause: error },
+    );
   }
-  if (e.name === 'TimeoutError') return new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', { cause: error });
-  if (code.includes('TIMEOUT')) return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', { cause: error });
+  if (e.name === 'TimeoutError')
+    return new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', { cause: error });
+  if (code.includes('TIMEOUT'))
+    return new TransportError(`${where}: no answer in time (${code})`, 'LP_NET_TIMEOUT', { cause: error });
   return new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', { cause: error });
 }
 
 /** A size for messages: "16 MiB", or "1000 bytes" below a mebibyte. */
-const size = (bytes: number) => (bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`);
+const size = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`;
 
 /**
  * Reads a body to its end as UTF-8, stopping (and dropping the connection) as soon as it passes `max` bytes,
@@ -133,13 +149,23 @@ function ownAgent(timeouts: ClientTimeouts, connections: number | undefined): Ag
 }
 
 /** The headers of a GET: the four ACCESS headers when `signedAt` (a timestamp) is given, else none of them. */
-function requestHeaders(credentials: Credentials, signedAt: string | undefined, path: string, query: string): Record<string, string> {
+function requestHeaders(
+  credentials: Credentials,
+  signedAt: string | undefined,
+  path: string,
+  query: string,
+): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', locale: 'en-US' };
   if (signedAt === undefined) return headers;
   headers['ACCESS-KEY'] = credentials.apiKey;
   headers['ACCESS-PASSPHRASE'] = credentials.passphrase;
   headers['ACCESS-TIMESTAMP'] = signedAt;
-  headers['ACCESS-SIGN'] = sign(credentials.secretKey, { timestamp: signedAt, method: 'GET', requestPath: path, queryString: query });
+  headers['ACCESS-SIGN'] = sign(credentials.secretKey, {
+    timestamp: signedAt,
+    method: 'GET',
+    requestPath: path,
+    queryString: query,
+  });
   return headers;
 }
 
@@ -187,13 +213,24 @@ interface AnswerSource {
 }
 
 /** One answer, its text capped and redacted; a redirect is not followed but said, as a --base-url to check. */
-async function fetchAnswer(source: AnswerSource, where: string, url: string, headers: Record<string, string>, onSent?: () => void): Promise<{ status: number; text: string }> {
+async function fetchAnswer(
+  source: AnswerSource,
+  where: string,
+  url: string,
+  headers: Record<string, string>,
+  onSent?: () => void,
+): Promise<{ status: number; text: string }> {
   let status: number;
   let text: string;
   let location: string | undefined;
   try {
     const dispatcher = onSent === undefined ? source.dispatcher : markingSent(source.dispatcher, onSent);
-    const res = await request(url, { method: 'GET', headers, dispatcher, signal: AbortSignal.timeout(source.timeouts.totalMs) });
+    const res = await request(url, {
+      method: 'GET',
+      headers,
+      dispatcher,
+      signal: AbortSignal.timeout(source.timeouts.totalMs),
+    });
     status = res.statusCode;
     const header = res.headers['location'];
     location = header === undefined ? undefined : source.redact(String(header));
@@ -213,7 +250,11 @@ async function fetchAnswer(source: AnswerSource, where: string, url: string, hea
 }
 
 /** The `data` of a successful envelope (HTTP 200 and code 00000); anything else is the error it is. */
-function readEnvelope(answer: { status: number; text: string }, path: string, redact: (text: string) => string): unknown {
+function readEnvelope(
+  answer: { status: number; text: string },
+  path: string,
+  redact: (text: string) => string,
+): unknown {
   const { status, text } = answer;
   let json: unknown;
   try {
@@ -221,13 +262,26 @@ function readEnvelope(answer: { status: number; text: string }, path: string, re
     // A \u escape may spell a secret: the parsed strings then go through the redaction too.
     if (text.includes('\\u')) json = redactStrings(json, redact);
   } catch (error) {
-    throw new TransportError(`GET ${path}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`, 'LP_BAD_BODY', { cause: error });
+    throw new TransportError(
+      `GET ${path}: HTTP ${status} with a body that is not JSON (${text.length} bytes)`,
+      'LP_BAD_BODY',
+      { cause: error },
+    );
   }
   const parsed = envelopeSchema.safeParse(json);
-  if (!parsed.success) throw new TransportError(`GET ${path}: HTTP ${status} with JSON that is not the platform's envelope`, 'LP_BAD_ENVELOPE');
+  if (!parsed.success)
+    throw new TransportError(
+      `GET ${path}: HTTP ${status} with JSON that is not the platform's envelope`,
+      'LP_BAD_ENVELOPE',
+    );
   const envelope = parsed.data;
   if (envelope.code !== SUCCESS_CODE || status !== 200) {
-    throw new PlatformError({ path, httpStatus: status, platformCode: envelope.code, platformMessage: envelope.msg ?? '' });
+    throw new PlatformError({
+      path,
+      httpStatus: status,
+      platformCode: envelope.code,
+      platformMessage: envelope.msg ?? '',
+    });
   }
   return envelope.data;
 }
@@ -249,12 +303,22 @@ export function createSignedClient(options: SignedClientOptions): SignedClient {
   const answers = { base, dispatcher, timeouts, maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES, redact };
   let offsetMs = 0;
 
-  const get = async (path: string, params: Readonly<Record<string, string | undefined>> = {}, opts: GetOptions = {}) => {
+  const get = async (
+    path: string,
+    params: Readonly<Record<string, string | undefined>> = {},
+    opts: GetOptions = {},
+  ) => {
     const query = canonicalQuery(params);
     // A fresh timestamp and signature on every attempt: a retried request with an old one would be refused.
     const signedAt = opts.signed === false ? undefined : String(Math.round(clock() + offsetMs));
     const headers = requestHeaders(options.credentials, signedAt, path, query);
-    const answer = await fetchAnswer(answers, `GET ${path}`, `${base}${path}${query === '' ? '' : `?${query}`}`, headers, opts.onSent);
+    const answer = await fetchAnswer(
+      answers,
+      `GET ${path}`,
+      `${base}${path}${query === '' ? '' : `?${query}`}`,
+      headers,
+      opts.onSent,
+    );
     return readEnvelope(answer, path, redact);
   };
 

@@ -56,7 +56,11 @@ export async function publicGet(url: string, options: PublicGetOptions): Promise
       read += chunk.length;
       if (read > max) {
         res.body.destroy();
-        throw new TransportError(`${where}: the answer is larger than ${max} bytes, more than ${options.service} sends; not read`, 'LP_BODY_TOO_LARGE', { retryable: false });
+        throw new TransportError(
+          `${where}: the answer is larger than ${max} bytes, more than ${options.service} sends; not read`,
+          'LP_BODY_TOO_LARGE',
+          { retryable: false },
+        );
       }
       chunks.push(chunk);
     }
@@ -65,9 +69,18 @@ export async function publicGet(url: string, options: PublicGetOptions): Promise
     if (error instanceof TransportError) throw error;
     const e = error as { code?: unknown; name?: string; cause?: { code?: unknown } };
     const code = [e.code, e.cause?.code, e.name].find((c): c is string => typeof c === 'string') ?? 'UNKNOWN';
-    if (code === 'ECONNREFUSED') throw new TransportError(`${where}: connection refused; check ${options.service}`, 'LP_NET_REFUSED', { cause: error });
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new TransportError(`${where}: cannot resolve the host; check ${options.service} and the network`, 'LP_NET_DNS', { cause: error });
-    if (e.name === 'TimeoutError' || code.includes('TIMEOUT')) throw new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', { cause: error });
+    if (code === 'ECONNREFUSED')
+      throw new TransportError(`${where}: connection refused; check ${options.service}`, 'LP_NET_REFUSED', {
+        cause: error,
+      });
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      throw new TransportError(
+        `${where}: cannot resolve the host; check ${options.service} and the network`,
+        'LP_NET_DNS',
+        { cause: error },
+      );
+    if (e.name === 'TimeoutError' || code.includes('TIMEOUT'))
+      throw new TransportError(`${where}: no answer within ${timeoutMs} ms`, 'LP_NET_TIMEOUT', { cause: error });
     throw new TransportError(`${where}: connection failed (${code})`, 'LP_NET_FAILED', { cause: error });
   }
 }

@@ -14,7 +14,13 @@ export interface RetryPolicy {
   maxRateLimited: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseMs: 250, capMs: 15_000, rateLimitWaitMs: 1000, maxRateLimited: 60 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 8,
+  baseMs: 250,
+  capMs: 15_000,
+  rateLimitWaitMs: 1000,
+  maxRateLimited: 60,
+};
 
 export interface RetryDeps {
   sleep: (ms: number) => Promise<void>;
@@ -39,7 +45,12 @@ export function backoffMs(policy: RetryPolicy, attempt: number, random: () => nu
  * @example
  * const data = await withRetry(() => limiter.acquire().then(() => client.get(path, params)), DEFAULT_RETRY, deps, 'fill-history');
  */
-export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolicy, deps: RetryDeps, label: string): Promise<T> {
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  deps: RetryDeps,
+  label: string,
+): Promise<T> {
   let failures = 0;
   let rateLimited = 0;
   let resyncs = 0;
@@ -52,7 +63,11 @@ export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolic
         rateLimited++;
         deps.onEvent?.({ kind: 'rate-limited', error, attempt: rateLimited });
         if (rateLimited > policy.maxRateLimited) {
-          throw new ExtractError(`${label}: the platform answered 429 Too Many Requests ${rateLimited} times in a row; another client may share this API key — run again later to resume`, 'LP_RATE_LIMITED', { exit: 'incomplete', cause: error });
+          throw new ExtractError(
+            `${label}: the platform answered 429 Too Many Requests ${rateLimited} times in a row; another client may share this API key — run again later to resume`,
+            'LP_RATE_LIMITED',
+            { exit: 'incomplete', cause: error },
+          );
         }
         await deps.sleep(policy.rateLimitWaitMs);
         continue;
@@ -74,7 +89,11 @@ export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolic
       if (!failure.retryable) throw failure;
       failures++;
       if (failures >= policy.maxAttempts) {
-        throw new ExtractError(`${label}: gave up after ${failures} attempts (last: ${failure.message}); everything fetched so far is saved, run again later to resume`, 'LP_RETRIES_EXHAUSTED', { exit: 'incomplete', cause: failure });
+        throw new ExtractError(
+          `${label}: gave up after ${failures} attempts (last: ${failure.message}); everything fetched so far is saved, run again later to resume`,
+          'LP_RETRIES_EXHAUSTED',
+          { exit: 'incomplete', cause: failure },
+        );
       }
       deps.onEvent?.({ kind: 'retry', error: failure, attempt: failures });
       await deps.sleep(backoffMs(policy, failures - 1, deps.random));

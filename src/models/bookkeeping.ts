@@ -10,8 +10,14 @@ export const rawRecords: Model = {
   columns: [
     accountColumn,
     text('stream', 'The stream the record was read from (margin_records, futures_fills, ...).'),
-    text('partition', "The partition it was read under: marginType, productType, side:status for P2P advertisements; '' for none."),
-    text('key', "The record's key: its id (id, tradeId, orderId, advId); for a balance snapshot, the snapshot time and accountType."),
+    text(
+      'partition',
+      "The partition it was read under: marginType, productType, side:status for P2P advertisements; '' for none.",
+    ),
+    text(
+      'key',
+      "The record's key: its id (id, tradeId, orderId, advId); for a balance snapshot, the snapshot time and accountType.",
+    ),
     instant('ts', "The record's own time (ts, cTime, or the snapshot time), as an instant; shown in UTC."),
     json('payload', "The record exactly as served, fields the stream's schema does not know included."),
     instant('first_fetched_at', 'When the record was first loaded.'),
@@ -30,14 +36,31 @@ export const coverage: Model = {
     text('partition', "The partition read, as in raw_records; '' for none."),
     instant('window_start', 'Where the window starts (inclusive).'),
     instant('window_end', 'Where it ends (exclusive): the window is [window_start, window_end).'),
-    text('status', 'done; open: not read to its end yet, or reopened to be read again; unreachable: refused as older than the platform reaches (docs/history.md).'),
-    text('cursor', 'While open, the idLessThan the next page is asked with; NULL to read the window from its first page.'),
+    text(
+      'status',
+      'done; open: not read to its end yet, or reopened to be read again; unreachable: refused as older than the platform reaches (docs/history.md).',
+    ),
+    text(
+      'cursor',
+      'While open, the idLessThan the next page is asked with; NULL to read the window from its first page.',
+    ),
     { name: 'pages', type: 'INTEGER', description: 'Pages read in the window, added up over runs.' },
-    { name: 'rows', type: 'BIGINT', description: "Records of the window loaded (those inside the run's range), added up over runs." },
-    { name: 'tie_pages', type: 'INTEGER', description: 'Page breaks that fell inside a run of records sharing one millisecond (docs/extraction.md).' },
+    {
+      name: 'rows',
+      type: 'BIGINT',
+      description: "Records of the window loaded (those inside the run's range), added up over runs.",
+    },
+    {
+      name: 'tie_pages',
+      type: 'INTEGER',
+      description: 'Page breaks that fell inside a run of records sharing one millisecond (docs/extraction.md).',
+    },
     text('run_id', 'The run that last wrote the row (runs.run_id).'),
     instant('updated_at', 'When the row was last written.'),
-    instant('earliest_reachable', "On a window the platform refused as older than it reaches (status unreachable): the earliest instant it answered for the partition; NULL elsewhere."),
+    instant(
+      'earliest_reachable',
+      'On a window the platform refused as older than it reaches (status unreachable): the earliest instant it answered for the partition; NULL elsewhere.',
+    ),
   ],
 };
 
@@ -55,7 +78,11 @@ export const runs: Model = {
     instant('started_at', 'When the run started.'),
     instant('finished_at', 'When it ended; NULL while running, or when it was killed.'),
     text('status', 'running, done, incomplete or failed.'),
-    { name: 'exit_code', type: 'INTEGER', description: 'The exit code it ended with (docs/exit-codes.md); NULL while running.' },
+    {
+      name: 'exit_code',
+      type: 'INTEGER',
+      description: 'The exit code it ended with (docs/exit-codes.md); NULL while running.',
+    },
     text('message', 'ok, or what left the run incomplete or made it fail.'),
     { name: 'requests', type: 'BIGINT', description: 'Requests its extraction sent; NULL without one.' },
     { name: 'rate_limited', type: 'BIGINT', description: 'Requests of its extraction answered 429; NULL without one.' },
@@ -89,7 +116,10 @@ export const schemaDrift: Model = {
     text('stream', 'The stream.'),
     text('field', "The field's name."),
     text('kind', 'unknown: a field the schema does not know; missing: a field the schema lists that a record lacked.'),
-    text('sample', "For unknown, the field's value as JSON (its first 200 characters); for missing, the key of a record without it."),
+    text(
+      'sample',
+      "For unknown, the field's value as JSON (its first 200 characters); for missing, the key of a record without it.",
+    ),
     instant('first_seen_at', 'When it was first seen.'),
     text('run_id', 'The run that first saw it (runs.run_id).'),
   ],
@@ -105,8 +135,14 @@ export const quarantine: Model = {
     text('stream', 'The stream.'),
     text('partition', "The partition it was read under, as in raw_records; '' for none."),
     text('key', "The record's id, or `sha256:` and a hash of the payload when it has none."),
-    text('payload', 'The record as received, as JSON text; for differing copies of one id in one page, a JSON array of them.'),
-    text('error', 'Why it failed: each schema problem as `field: message`, or that the page held differing copies of the id.'),
+    text(
+      'payload',
+      'The record as received, as JSON text; for differing copies of one id in one page, a JSON array of them.',
+    ),
+    text(
+      'error',
+      'Why it failed: each schema problem as `field: message`, or that the page held differing copies of the id.',
+    ),
     instant('fetched_at', 'When it was last received.'),
     text('run_id', 'The run that last received it (runs.run_id).'),
   ],
@@ -117,10 +153,7 @@ export const schemaMigrations: Model = {
   kind: 'table',
   description:
     'The files of sql/warehouse/ this warehouse has run: each runs once, in name order, in its own transaction with its row here (sql/load/schema_migrations.sql, src/warehouse/migrations.ts).',
-  columns: [
-    text('name', 'The file, as warehouse/<file>.sql.'),
-    instant('applied_at', 'When it ran.'),
-  ],
+  columns: [text('name', 'The file, as warehouse/<file>.sql.'), instant('applied_at', 'When it ran.')],
 };
 
 export const modelVersions: Model = {
@@ -129,8 +162,14 @@ export const modelVersions: Model = {
   description:
     'The version of each set of rules the typed rows and the ledger were last made with, one row each (sql/warehouse/002_second_release.sql; docs/transform.md).',
   columns: [
-    text('name', "typed_at_load, type_catalog, models, opening (what openings make sure of: macros, typed tables, comments), or ledger_order (while the ledger lies in the exports' order)."),
-    text('version', "A SHA-256 of the files the rules are made of (type_catalog: sql/seeds/*.csv); for ledger_order, the models' version the ledger was made whole with."),
+    text(
+      'name',
+      "typed_at_load, type_catalog, models, opening (what openings make sure of: macros, typed tables, comments), or ledger_order (while the ledger lies in the exports' order).",
+    ),
+    text(
+      'version',
+      "A SHA-256 of the files the rules are made of (type_catalog: sql/seeds/*.csv); for ledger_order, the models' version the ledger was made whole with.",
+    ),
     instant('updated_at', 'When it was last recorded.'),
   ],
 };
@@ -149,4 +188,14 @@ export const pendingChanges: Model = {
 };
 
 /** The bookkeeping tables, in the order README lists them. */
-export const BOOKKEEPING_MODELS: readonly Model[] = [rawRecords, coverage, runs, learnedWindows, schemaDrift, quarantine, schemaMigrations, modelVersions, pendingChanges];
+export const BOOKKEEPING_MODELS: readonly Model[] = [
+  rawRecords,
+  coverage,
+  runs,
+  learnedWindows,
+  schemaDrift,
+  quarantine,
+  schemaMigrations,
+  modelVersions,
+  pendingChanges,
+];

@@ -9,13 +9,31 @@ export const typeCatalog: Model = {
   description:
     'One row per type the platform documents, per stream and field, with how the ledger books it and the tax files write it (sql/seeds/type_catalog.csv, loaded by sql/seeds/00_seeds.sql).',
   columns: [
-    text('source', 'The stream the type belongs to (margin_records, withdrawals, ...); ledgerpipe for its own rule rows (unreviewed, unpaired_trade_leg).'),
-    text('field', "The record's field the type is read from (marginTaxType, status, fee, ...); rule for ledgerpipe's rows."),
-    text('type', 'The type exactly as the platform spells it, case included; * for a field booked whatever its value (fee, profit).'),
-    text('category', "The ledger category its rows get (trade_in, trading_fee, ...); '' for a type that books nothing."),
-    text('direction', 'How the amount is booked: in +abs(amount), out -abs(amount), signed as written, none not at all; by_name as a type not in the catalog.'),
+    text(
+      'source',
+      'The stream the type belongs to (margin_records, withdrawals, ...); ledgerpipe for its own rule rows (unreviewed, unpaired_trade_leg).',
+    ),
+    text(
+      'field',
+      "The record's field the type is read from (marginTaxType, status, fee, ...); rule for ledgerpipe's rows.",
+    ),
+    text(
+      'type',
+      'The type exactly as the platform spells it, case included; * for a field booked whatever its value (fee, profit).',
+    ),
+    text(
+      'category',
+      "The ledger category its rows get (trade_in, trading_fee, ...); '' for a type that books nothing.",
+    ),
+    text(
+      'direction',
+      'How the amount is booked: in +abs(amount), out -abs(amount), signed as written, none not at all; by_name as a type not in the catalog.',
+    ),
     text('tax_class', 'Its tax class (tax_classes), which decides whether its rows go into the tax files.'),
-    text('trade_role', "in, out or leg (by its sign) for the legs of a trade, fee for a trade's fee record; '' otherwise."),
+    text(
+      'trade_role',
+      "in, out or leg (by its sign) for the legs of a trade, fee for a trade's fee record; '' otherwise.",
+    ),
     text('koinly_in', "Koinly's tag for money in; '' for none."),
     text('koinly_out', "Koinly's tag for money out; '' for none."),
     text('cointracking_in', "CoinTracking's type for money in; '' for none."),
@@ -28,14 +46,16 @@ export const typeCatalog: Model = {
 export const taxClasses: Model = {
   name: 'tax_classes',
   kind: 'table',
-  description: 'What each tax class means, and whether its rows go into the tax files (sql/seeds/tax_classes.csv, loaded by sql/seeds/00_seeds.sql).',
+  description:
+    'What each tax class means, and whether its rows go into the tax files (sql/seeds/tax_classes.csv, loaded by sql/seeds/00_seeds.sql).',
   columns: [
     text('tax_class', 'The tax class (trade_leg, realized_pnl, internal_transfer, ...).'),
     text('meaning', 'What it means.'),
     {
       name: 'in_tax_files',
       type: 'BOOLEAN',
-      description: 'true: its rows go into the tax files; false: they are left out (tax_export_excluded). NULL for a value other than yes or no, which the catalog check refuses.',
+      description:
+        'true: its rows go into the tax files; false: they are left out (tax_export_excluded). NULL for a value other than yes or no, which the catalog check refuses.',
     },
     text('label', 'The class in words, as the report names it (Trading fees and refunds, Income, ...).'),
   ],
@@ -67,7 +87,11 @@ export const categoryMeaning: Model = {
     text('koinly_out', "Koinly's tag for money out; '' for none."),
     text('cointracking_in', "CoinTracking's type for money in; '' for none."),
     text('cointracking_out', "CoinTracking's type for money out; '' for none."),
-    { name: 'in_tax_files', type: 'BOOLEAN', description: 'Whether its rows go into the tax files (tax_classes.in_tax_files).' },
+    {
+      name: 'in_tax_files',
+      type: 'BOOLEAN',
+      description: 'Whether its rows go into the tax files (tax_classes.in_tax_files).',
+    },
     text('tax_class_meaning', 'What its tax class means (tax_classes.meaning).'),
   ],
 };
@@ -81,7 +105,10 @@ export const unreviewedTypes: Model = {
     accountColumn,
     text('source', 'The stream of the records.'),
     text('field', 'The field the type was read from (marginTaxType, status, ...).'),
-    text('type', 'The type exactly as received. Adding it to sql/seeds/type_catalog.csv is the fix (docs/ledger.md, "Adding a type").'),
+    text(
+      'type',
+      'The type exactly as received. Adding it to sql/seeds/type_catalog.csv is the fix (docs/ledger.md, "Adding a type").',
+    ),
     text('asset', 'The coin moved.'),
     { name: 'records', type: 'BIGINT', description: 'How many records carry it.' },
     text('total', 'The sum of their ledger amounts, signed, as exact decimal text (lp_total).'),
@@ -89,4 +116,10 @@ export const unreviewedTypes: Model = {
 };
 
 /** The catalog's tables and the views read from it, in the order README lists them. */
-export const CATALOG_MODELS: readonly Model[] = [typeCatalog, taxClasses, taxToolVocabulary, categoryMeaning, unreviewedTypes];
+export const CATALOG_MODELS: readonly Model[] = [
+  typeCatalog,
+  taxClasses,
+  taxToolVocabulary,
+  categoryMeaning,
+  unreviewedTypes,
+];

@@ -18,19 +18,28 @@ import { VALUE_MODELS } from './values.js';
 export const STREAM_MODELS: readonly StreamModel[] = STREAMS.map((s) => s.model);
 
 /** The stream models typed at load, each with the column of its typed table that holds the partition. */
-export const TYPED_AT_LOAD = STREAM_MODELS.filter((m): m is StreamModel & { typedAtLoad: { partitionColumn: string } } => m.typedAtLoad !== undefined);
+export const TYPED_AT_LOAD = STREAM_MODELS.filter(
+  (m): m is StreamModel & { typedAtLoad: { partitionColumn: string } } => m.typedAtLoad !== undefined,
+);
 
 /** The stream models the ledger books. */
-export const LEDGER_SOURCES = STREAM_MODELS.filter((m): m is StreamModel & { ledger: 'paired' | 'alone' } => m.ledger !== undefined);
+export const LEDGER_SOURCES = STREAM_MODELS.filter(
+  (m): m is StreamModel & { ledger: 'paired' | 'alone' } => m.ledger !== undefined,
+);
 
 /**
  * The models the transform makes, in the order its summary counts their rows: each stream's, the models made
  * from it right after it (the fills' fee entries), and the ledger.
  */
-export const TRANSFORMED_MODELS: readonly Model[] = [...STREAM_MODELS.flatMap((m) => [m, ...(m.derived ?? [])]), ledger];
+export const TRANSFORMED_MODELS: readonly Model[] = [
+  ...STREAM_MODELS.flatMap((m) => [m, ...(m.derived ?? [])]),
+  ledger,
+];
 
 /** The models `export` writes as files, with the key that orders their rows after ts. */
-export const EXPORTED_TABLES = TRANSFORMED_MODELS.flatMap((m) => (m.exported === undefined ? [] : [{ name: m.name, ...m.exported }]));
+export const EXPORTED_TABLES = TRANSFORMED_MODELS.flatMap((m) =>
+  m.exported === undefined ? [] : [{ name: m.name, ...m.exported }],
+);
 
 /** The typed tables (typed_<stream>), which the typed streams' views show but for the raw key and partition. */
 export const TYPED_TABLES: readonly Model[] = TYPED_AT_LOAD.map((m) => ({
@@ -44,4 +53,14 @@ export const TYPED_TABLES: readonly Model[] = TYPED_AT_LOAD.map((m) => ({
  * Every table and view of the warehouse users read, with what each column means: the warehouse's data dictionary
  * (COMMENT ON, src/warehouse/dictionary.ts) and docs/tables.md are made from this list, in its order.
  */
-export const DICTIONARY: readonly Model[] = [...TRANSFORMED_MODELS, ...COMPLETENESS_MODELS, ...VALUE_MODELS, ...TAX_MODELS, ...GAINS_MODELS, ...CATALOG_MODELS, ...SETTINGS_MODELS, ...BOOKKEEPING_MODELS, ...TYPED_TABLES];
+export const DICTIONARY: readonly Model[] = [
+  ...TRANSFORMED_MODELS,
+  ...COMPLETENESS_MODELS,
+  ...VALUE_MODELS,
+  ...TAX_MODELS,
+  ...GAINS_MODELS,
+  ...CATALOG_MODELS,
+  ...SETTINGS_MODELS,
+  ...BOOKKEEPING_MODELS,
+  ...TYPED_TABLES,
+];

@@ -13,7 +13,10 @@ export const COST_BASES: readonly CostBasis[] = ['fifo', 'hifo', 'average', 'uk'
 /** Where the fiat's rates come from: the platform's USDT<fiat> pair, the ECB's euro rates, or the user's file. */
 export type FiatSource = 'pair' | 'ecb' | 'file';
 
-/** `opening`: each account's registration time (the default); `none`: no history (--no-history); else an ISO instant (--history-from). */
+/**
+ * `opening`: each account's registration time (the default); `none`: no history (--no-history); else an ISO instant
+ * (--history-from).
+ */
 export type HistoryFrom = 'opening' | 'none' | `${number}-${string}`;
 
 export interface Settings {
@@ -65,7 +68,12 @@ export const SETTING_LABELS: Readonly<Record<SettingName, string>> = {
 };
 
 /** The lots before pools: fifo and hifo keep each account's lots apart, average and the UK rules pool them all. */
-export const DEFAULT_POOL: Readonly<Record<CostBasis, 'account' | 'all'>> = { fifo: 'account', hifo: 'account', average: 'all', uk: 'all' };
+export const DEFAULT_POOL: Readonly<Record<CostBasis, 'account' | 'all'>> = {
+  fifo: 'account',
+  hifo: 'account',
+  average: 'all',
+  uk: 'all',
+};
 
 /** Each setting before any command gives it (docs/settings.md). */
 const DEFAULTS = {
@@ -95,29 +103,43 @@ export const UK_TAX_YEAR_START = '04-06';
 export const UK_TIME_ZONE = 'Europe/London';
 
 const descriptions: Readonly<Record<SettingName, string>> = {
-  fiat: 'The fiat currency every movement is also valued in (--fiat, the config\'s fiat); NULL: USDT only.',
-  fiatSource: "Where the fiat's rates come from: pair (the platform's USDT<fiat> candles), ecb (the European Central Bank's euro rates, table fx_rates) or file (--fiat-rates, table fiat_rates); NULL without a fiat.",
+  fiat: "The fiat currency every movement is also valued in (--fiat, the config's fiat); NULL: USDT only.",
+  fiatSource:
+    "Where the fiat's rates come from: pair (the platform's USDT<fiat> candles), ecb (the European Central Bank's euro rates, table fx_rates) or file (--fiat-rates, table fiat_rates); NULL without a fiat.",
   timeZone: 'The IANA time zone of dates, years and --year (--tz).',
   costBasis: 'How disposals are matched with acquisitions: fifo, hifo, average or uk (--cost-basis).',
-  pool: 'account (each account\'s lots apart) or all (one pool of every account\'s) (--pool).',
+  pool: "account (each account's lots apart) or all (one pool of every account's) (--pool).",
   taxYearStart: 'MM-DD, the first day of a tax year (--tax-year-start).',
-  withdrawals: 'transfer (coins withdrawn leave the lots without a gain) or disposal (disposed of at their value) (--withdrawals).',
+  withdrawals:
+    'transfer (coins withdrawn leave the lots without a gain) or disposal (disposed of at their value) (--withdrawals).',
   openingLotsSha256: 'The SHA-256 of the --opening-lots file whose lots the table opening_lots holds; NULL for none.',
-  catalogVersion: 'The type catalog\'s version: the SHA-256 of the package\'s seed files and of the --catalog rows the table user_catalog holds.',
-  historyFrom: 'How far back the streams that carry acquisitions are read for the cost basis: opening (each account\'s registration), none (--no-history), or an instant (--history-from).',
+  catalogVersion:
+    "The type catalog's version: the SHA-256 of the package's seed files and of the --catalog rows the table user_catalog holds.",
+  historyFrom:
+    "How far back the streams that carry acquisitions are read for the cost basis: opening (each account's registration), none (--no-history), or an instant (--history-from).",
 };
 
-const struct = (type: string): Column['type'] => `STRUCT(${SETTING_NAMES.map((n) => `${SETTING_COLUMNS[n]} ${type}`).join(', ')})`;
+const struct = (type: string): Column['type'] =>
+  `STRUCT(${SETTING_NAMES.map((n) => `${SETTING_COLUMNS[n]} ${type}`).join(', ')})`;
 
 export const settings: Model = {
   name: 'settings',
   kind: 'table',
   description:
-    'The warehouse\'s settings, one row: the first command that gives one sets it, later commands keep it, a flag that differs changes it and says so (sql/warehouse/012_the_books.sql; docs/settings.md).',
+    "The warehouse's settings, one row: the first command that gives one sets it, later commands keep it, a flag that differs changes it and says so (sql/warehouse/012_the_books.sql; docs/settings.md).",
   columns: [
     ...SETTING_NAMES.map((n) => text(SETTING_COLUMNS[n], descriptions[n])),
-    { name: 'set_at', type: struct('TIMESTAMP WITH TIME ZONE'), description: 'When each setting was set, by its column name (set_at.fiat); NULL for a default never given.' },
-    { name: 'set_by', type: struct('VARCHAR'), description: "The command that set each, by its column name (set_by.cost_basis: 'run year-end'); NULL for a default never given." },
+    {
+      name: 'set_at',
+      type: struct('TIMESTAMP WITH TIME ZONE'),
+      description: 'When each setting was set, by its column name (set_at.fiat); NULL for a default never given.',
+    },
+    {
+      name: 'set_by',
+      type: struct('VARCHAR'),
+      description:
+        "The command that set each, by its column name (set_by.cost_basis: 'run year-end'); NULL for a default never given.",
+    },
   ],
 };
 
@@ -131,7 +153,7 @@ export const openingLots: Model = {
     text('asset', 'The token held.'),
     amount('quantity', 'How much of it.'),
     amount('cost', 'What it cost, in currency.'),
-    text('currency', 'The currency of cost: the gains\' unit (the fiat, else USDT).'),
+    text('currency', "The currency of cost: the gains' unit (the fiat, else USDT)."),
     instant('acquired_at', 'When it was acquired.'),
   ],
 };
@@ -153,7 +175,7 @@ export const accountOpenings: Model = {
   name: 'account_openings',
   kind: 'table',
   description:
-    "When each account was opened, as the platform says (GET /api/v2/spot/account/info, regisTime; docs/history.md): the history a cost basis reads goes back to it.",
+    'When each account was opened, as the platform says (GET /api/v2/spot/account/info, regisTime; docs/history.md): the history a cost basis reads goes back to it.',
   columns: [
     accountColumn,
     instant('registered_at', "The account's registration time (regisTime)."),
@@ -169,7 +191,10 @@ export const accountModes: Model = {
   columns: [
     accountColumn,
     text('mode', 'classic or uta: the streams the account is read with, and those the gap rule holds it to.'),
-    text('account_mode', "The settings endpoint's `accountMode` as served for a unified account (unified, hybrid, upgrading, switching); NULL for a classic one."),
+    text(
+      'account_mode',
+      "The settings endpoint's `accountMode` as served for a unified account (unified, hybrid, upgrading, switching); NULL for a classic one.",
+    ),
     text('how', 'How it was found: the answer, or the refusal (40084 for a classic key), in words.'),
     instant('found_at', 'When it was found.'),
   ],

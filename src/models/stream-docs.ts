@@ -50,7 +50,9 @@ function pagedRow(s: PagedStreamDef): string {
 
 function snapshotRow(s: SnapshotStreamDef): string {
   const parts = s.parts as readonly SnapshotPart[];
-  const endpoints = unique(parts.map((p) => p.path)).map(code).join(', ');
+  const endpoints = unique(parts.map((p) => p.path))
+    .map(code)
+    .join(', ');
   const rates = unique(parts.map((p) => `${p.ratePerSecond}/s`)).join(', ');
   const named = names(unique(parts.map((p) => p.name)).filter((n) => n !== ''));
   return `| ${code(s.name)} | ${endpoints} | ${named} | a snapshot per run | | ${rates} | | ${readBy(s)} |`;

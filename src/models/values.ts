@@ -33,7 +33,8 @@ export const priceCoverage: Model = {
     {
       name: 'missing_hours',
       type: 'TIMESTAMP WITH TIME ZONE[]',
-      description: "The hours of the span (their open) of the symbol's trading life with no candle after two asks; NULL when none. Their movements have no value.",
+      description:
+        "The hours of the span (their open) of the symbol's trading life with no candle after two asks; NULL when none. Their movements have no value.",
     },
     text('missing_reason', 'Why those hours have no candle; NULL when none is missing.'),
   ],
@@ -42,10 +43,15 @@ export const priceCoverage: Model = {
 export const pricePairs: Model = {
   name: 'price_pairs',
   kind: 'table',
-  description: 'Whether the platform lists a pair, as its answers said (sql/warehouse/005_prices.sql). A symbol known to be unlisted is not asked again.',
+  description:
+    'Whether the platform lists a pair, as its answers said (sql/warehouse/005_prices.sql). A symbol known to be unlisted is not asked again.',
   columns: [
     text('symbol', 'The pair.'),
-    { name: 'listed', type: 'BOOLEAN', description: 'false when the platform answered that the symbol does not exist (40034).' },
+    {
+      name: 'listed',
+      type: 'BOOLEAN',
+      description: 'false when the platform answered that the symbol does not exist (40034).',
+    },
     instant('checked_at', 'When it was asked.'),
   ],
 };
@@ -81,10 +87,17 @@ export const fxRates: Model = {
   description:
     "The European Central Bank's euro reference rates read for the run's fiat when the platform has no USDT<fiat> pair (sql/warehouse/014_fx_rates.sql; docs/values.md): one row per currency and day the ECB published a rate.",
   columns: [
-    { name: 'date', type: 'DATE', description: 'The day the rate is published for (TIME_PERIOD of the ECB series EXR.D.<currency>.EUR.SP00.A).' },
+    {
+      name: 'date',
+      type: 'DATE',
+      description: 'The day the rate is published for (TIME_PERIOD of the ECB series EXR.D.<currency>.EUR.SP00.A).',
+    },
     text('currency', 'The ISO 4217 code (GBP, USD, ...).'),
     amount('rate', 'Units of the currency for 1 EUR, exactly as published (OBS_VALUE).'),
-    text('source', "Where it was read: ecb, the ECB's data portal (data-api.ecb.europa.eu). A --fiat-rates file's rates, per USDT, are in fiat_rates."),
+    text(
+      'source',
+      "Where it was read: ecb, the ECB's data portal (data-api.ecb.europa.eu). A --fiat-rates file's rates, per USDT, are in fiat_rates.",
+    ),
   ],
 };
 
@@ -97,7 +110,11 @@ export const fxCoverage: Model = {
     text('currency', 'The ISO 4217 code.'),
     text('source', 'ecb.'),
     { name: 'first_date', type: 'DATE', description: 'The first day read (inclusive).' },
-    { name: 'last_date', type: 'DATE', description: 'The last day read (inclusive): never today, whose rate may not be published yet.' },
+    {
+      name: 'last_date',
+      type: 'DATE',
+      description: 'The last day read (inclusive): never today, whose rate may not be published yet.',
+    },
     { name: 'rates', type: 'INTEGER', description: 'How many days of the span had a rate.' },
     text('url', 'The address read (the ECB publishes without a key).'),
     instant('fetched_at', 'When it was read.'),
@@ -108,12 +125,17 @@ export const fxRatesDaily: Model = {
   name: 'fx_rates_daily',
   kind: 'table',
   description:
-    "Every day read of fx_coverage with the euro rate that values its movements: the rate published that day, else the last one before it in a stretch read without a gap, not older than 7 days (made again after each read by sql/load/fx_rates_daily.sql; docs/values.md). A day without a row has no rate.",
+    'Every day read of fx_coverage with the euro rate that values its movements: the rate published that day, else the last one before it in a stretch read without a gap, not older than 7 days (made again after each read by sql/load/fx_rates_daily.sql; docs/values.md). A day without a row has no rate.',
   columns: [
     { name: 'date', type: 'DATE', description: 'The day (UTC) whose movements the rate values.' },
     text('currency', 'The ISO 4217 code.'),
     amount('rate', 'Units of the currency for 1 EUR.'),
-    { name: 'rate_date', type: 'DATE', description: 'The day the rate was published for: date itself, or the last publishing day before it (a weekend takes the Friday\'s).' },
+    {
+      name: 'rate_date',
+      type: 'DATE',
+      description:
+        "The day the rate was published for: date itself, or the last publishing day before it (a weekend takes the Friday's).",
+    },
     text('source', 'ecb.'),
   ],
 };
@@ -125,7 +147,10 @@ export const valuation: Model = {
     'How ledger_valued and year_summary were last made: the fiat, where its rates come from, the time zone of years. One row; none before the first (sql/warehouse/005_prices.sql).',
   columns: [
     text('fiat', 'The fiat currency (--fiat); NULL without one.'),
-    text('fiat_source', "pair: the platform's USDT<fiat> candles; ecb: the USDTEUR candles and the ECB's euro rates (fx_rates); file: the user's rates (fiat_rates); NULL without a fiat."),
+    text(
+      'fiat_source',
+      "pair: the platform's USDT<fiat> candles; ecb: the USDTEUR candles and the ECB's euro rates (fx_rates); file: the user's rates (fiat_rates); NULL without a fiat.",
+    ),
     text('time_zone', "The time zone of year_summary's years (--tz)."),
   ],
 };
@@ -138,7 +163,10 @@ export const assetPrices: Model = {
   columns: [
     text('asset', 'The coin.'),
     instant('ts', "The hour's start (the candle's open); the price holds for [ts, ts + 1 hour)."),
-    amount('price_usdt', "The close of its USDT pair's candle, or its USDC or BTC pair's close times that of USDCUSDT or BTCUSDT in the same hour, rounded half-even at the 18th decimal."),
+    amount(
+      'price_usdt',
+      "The close of its USDT pair's candle, or its USDC or BTC pair's close times that of USDCUSDT or BTCUSDT in the same hour, rounded half-even at the 18th decimal.",
+    ),
     text('price_source', 'The route: the symbol, or `<symbol> x <via>`.'),
   ],
 };
@@ -146,8 +174,14 @@ export const assetPrices: Model = {
 /** The columns ledger_priced adds to the ledger's, which ledger_valued keeps. */
 const pricedColumns: readonly Column[] = [
   ...ledger.columns,
-  amount('price_usdt', "The asset's USDT price (asset_prices) for the hour that holds the row's time; 1 for USDT; NULL when unpriced."),
-  amount('value_usdt', 'amount x price_usdt, exact, rounded half-even at the 18th decimal, signed like amount; NULL when unpriced.'),
+  amount(
+    'price_usdt',
+    "The asset's USDT price (asset_prices) for the hour that holds the row's time; 1 for USDT; NULL when unpriced.",
+  ),
+  amount(
+    'value_usdt',
+    'amount x price_usdt, exact, rounded half-even at the 18th decimal, signed like amount; NULL when unpriced.',
+  ),
 ];
 
 export const ledgerPriced: Model = {
@@ -163,15 +197,25 @@ export const ledgerValued: Model = {
   kind: 'view',
   description:
     "ledger_priced, then with --fiat value_<fiat>: the value in that fiat, by the USDT<fiat> pair, by USDTEUR and the ECB's euro rates, or by the rates file (sql/values/20_fiat_*.sql, src/warehouse/values.ts), then tax_class: the rows and columns of ledger_valued.csv (sql/values/35_ledger_valued_rows.sql).",
-  columns: [...pricedColumns, text('tax_class', "The tax class of the row's category in the type catalog (category_meaning), as ledger_valued.csv has it.")],
+  columns: [
+    ...pricedColumns,
+    text(
+      'tax_class',
+      "The tax class of the row's category in the type catalog (category_meaning), as ledger_valued.csv has it.",
+    ),
+  ],
 };
 
 /** The valued ledger as the SQL models read it: the fiat's value always, under one name. */
 export const lpLedgerValued: Model = {
   name: 'lp_ledger_valued',
   kind: 'view',
-  description: "ledger_valued as the SQL models read it (sql/values/20_fiat_*.sql): the fiat's value always, as value_fiat. Read ledger_valued.",
-  columns: [...pricedColumns, amount('value_fiat', "The value in the run's fiat (--fiat); NULL without a fiat, a price or a rate.")],
+  description:
+    "ledger_valued as the SQL models read it (sql/values/20_fiat_*.sql): the fiat's value always, as value_fiat. Read ledger_valued.",
+  columns: [
+    ...pricedColumns,
+    amount('value_fiat', "The value in the run's fiat (--fiat); NULL without a fiat, a price or a rate."),
+  ],
 };
 
 export const yearSummary: Model = {
@@ -183,8 +227,14 @@ export const yearSummary: Model = {
     accountColumn,
     text('asset', 'The coin.'),
     text('tax_class', "The tax class of the rows' category (category_meaning)."),
-    amount('amount', "The sum of the amounts, signed; NULL only for a total past what DECIMAL(38,18) holds, exact in year_summary.csv."),
-    amount('value_usdt', 'The sum of value_usdt; NULL when any row has no value (a partial sum is never shown as a total), or past DECIMAL(38,18).'),
+    amount(
+      'amount',
+      'The sum of the amounts, signed; NULL only for a total past what DECIMAL(38,18) holds, exact in year_summary.csv.',
+    ),
+    amount(
+      'value_usdt',
+      'The sum of value_usdt; NULL when any row has no value (a partial sum is never shown as a total), or past DECIMAL(38,18).',
+    ),
     { name: 'year', type: 'INTEGER', description: "The year, in the valuation's time zone (--tz)." },
     { name: 'entries', type: 'INTEGER', description: 'How many ledger rows it sums.' },
     { name: 'unpriced_entries', type: 'INTEGER', description: 'How many of them have no USDT value.' },
@@ -206,7 +256,10 @@ export const plausibility: Model = {
     text('finding', 'fee_above_1pct, income_above_holdings or refund_above_fees.'),
     amount('amount', 'The movement, signed as the ledger books it.'),
     amount('value_usdt', 'Its value in USDT; NULL without a price.'),
-    amount('compared_with', 'What it was set beside: the value a trade gave, the quantity withdrawn, the balance before it, or the fees paid in the 366 days before it.'),
+    amount(
+      'compared_with',
+      'What it was set beside: the value a trade gave, the quantity withdrawn, the balance before it, or the fees paid in the 366 days before it.',
+    ),
     text('compared_as', 'What compared_with is, in words.'),
   ],
 };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { STREAM_NAMES } from '../streams/manifest.js';
 
-const streamName = z.string().refine((s) => (STREAM_NAMES as readonly string[]).includes(s), { message: `not a stream; choose from ${STREAM_NAMES.join(', ')}` });
+const streamName = z.string().refine((s) => (STREAM_NAMES as readonly string[]).includes(s), {
+  message: `not a stream; choose from ${STREAM_NAMES.join(', ')}`,
+});
 
 /**
  * A pipeline as data (docs/pipelines.md): which range it covers, which streams and
@@ -25,12 +27,18 @@ export const pipelineSchema = z.strictObject({
     }),
   ]),
   streams: z.union([z.literal('all'), z.array(streamName).min(1)]).default('all'),
-  stages: z.array(z.enum(['extract', 'transform', 'prices', 'export'])).min(1).default(['extract', 'transform', 'export']),
+  stages: z
+    .array(z.enum(['extract', 'transform', 'prices', 'export']))
+    .min(1)
+    .default(['extract', 'transform', 'export']),
   export: z
     .strictObject({
       /** `run`: the run's own range; `year-to-date`: 1 January (in --tz) of the run's end year to its end. */
       range: z.enum(['run', 'year-to-date']).default('run'),
-      formats: z.array(z.enum(['csv', 'parquet', 'koinly', 'cointracking', 'report'])).min(1).default(['csv', 'parquet']),
+      formats: z
+        .array(z.enum(['csv', 'parquet', 'koinly', 'cointracking', 'report']))
+        .min(1)
+        .default(['csv', 'parquet']),
     })
     .default({ range: 'run', formats: ['csv', 'parquet'] }),
 });

@@ -26,7 +26,9 @@ import { shardOf } from './shard.js';
 export interface Exported {
   /** The gaps of the range, in one line (docs/exit-codes.md, "The gap rule"); the run's rows end with it. */
   gaps: string | undefined;
-  /** What makes the run incomplete, in the order said: the gaps (and that no files were written), the history lacking. */
+  /**
+   * What makes the run incomplete, in the order said: the gaps (and that no files were written), the history lacking.
+   */
   incomplete: string[];
   /** The completeness the files describe: the transform's, else read by the export (undefined without the views). */
   completeness: RunCompleteness | undefined;
@@ -73,19 +75,46 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
   if (gaps !== undefined && options.allowGaps !== true) {
     // Files of a range with a gap would read as complete: none are written unless the user asks.
     const incomplete = [gaps, 'no files were written (add --allow-gaps to write them with the gaps)'];
-    return { gaps, incomplete, completeness: inputs.completeness, gains: undefined, history: undefined, unpriced: [], plausibility: undefined, written: undefined, files: [], lake: undefined };
+    return {
+      gaps,
+      incomplete,
+      completeness: inputs.completeness,
+      gains: undefined,
+      history: undefined,
+      unpriced: [],
+      plausibility: undefined,
+      written: undefined,
+      files: [],
+      lake: undefined,
+    };
   }
   const valuation = await prepareValuation(warehouse, valuationOf(settings));
   const gains = await gainsStage(warehouse, settings, range.end);
-  const history = await historyOfRange(warehouse, run, { extracted: inputs.extracted, coverage, range, unit: gains.unit });
+  const history = await historyOfRange(warehouse, run, {
+    extracted: inputs.extracted,
+    coverage,
+    range,
+    unit: gains.unit,
+  });
   const lacking = historyIncomplete(history, { label: period.label || formatWindow(range), settings });
   // An export without a transform of its own reports what the last transform's views show.
-  const completeness = inputs.completeness ?? (await readRunCompleteness(warehouse, inputs.extracted?.map((a) => a.account), range));
+  const completeness =
+    inputs.completeness ??
+    (await readRunCompleteness(
+      warehouse,
+      inputs.extracted?.map((a) => a.account),
+      range,
+    ));
   const unpriced = await readUnpriced(warehouse, range, valuation);
   // The findings of a range set each trade beside its legs and each refund beside a year of fees: over a busy year
   // they ran out of the warehouse's budget (docs/performance.md, "Memory"), so they get the whole ledger's.
-  const plausibility = await warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), () => readPlausibility(warehouse, range));
-  for (const u of unpriced) options.log.warn(`${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`);
+  const plausibility = await warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), () =>
+    readPlausibility(warehouse, range),
+  );
+  for (const u of unpriced)
+    options.log.warn(
+      `${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`,
+    );
   const written = await whereWritten(warehouse, run, coverage, period);
   const manifest: ManifestFacts = {
     timeZone: settings.timeZone,
@@ -100,8 +129,18 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
     ...(completeness === undefined ? {} : { completeness: completeness.completeness }),
   };
   const { files, lake } = await inputs.stage('export', async () => ({
-    files: await writeExports(warehouse, run, { dir: written.dir, period, valuation, manifest, byAccount: completeness?.byAccount, plausibility }),
-    lake: options.lake === undefined ? undefined : await writeRunLake(warehouse, run, inputs.extracted, { lake: options.lake, range, held: manifest.accounts }),
+    files: await writeExports(warehouse, run, {
+      dir: written.dir,
+      period,
+      valuation,
+      manifest,
+      byAccount: completeness?.byAccount,
+      plausibility,
+    }),
+    lake:
+      options.lake === undefined
+        ? undefined
+        : await writeRunLake(warehouse, run, inputs.extracted, { lake: options.lake, range, held: manifest.accounts }),
   }));
   const incomplete = [...(gaps === undefined ? [] : [gaps]), ...(lacking === undefined ? [] : [lacking])];
   return { gaps, incomplete, completeness, gains, history, unpriced, plausibility, written, files, lake };
@@ -109,7 +148,9 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
 
 /** The gaps of the range's coverage in one line, undefined when it has none. */
 function gapsOf(coverage: readonly StreamCoverage[]): string | undefined {
-  const gaps = coverage.filter((c) => c.gaps.length > 0).map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps, unreachable: c.unreachable }));
+  const gaps = coverage
+    .filter((c) => c.gaps.length > 0)
+    .map((c) => ({ account: c.account, stream: c.stream, windows: c.gaps, unreachable: c.unreachable }));
   return gaps.length === 0 ? undefined : describeGaps(gaps, { profiles: gaps.some((g) => g.account !== 'default') });
 }
 
@@ -117,13 +158,25 @@ function gapsOf(coverage: readonly StreamCoverage[]): string | undefined {
 async function historyOfRange(
   warehouse: Warehouse,
   run: Run,
-  of: { extracted: readonly AccountResult[] | undefined; coverage: readonly StreamCoverage[]; range: Window; unit: string },
+  of: {
+    extracted: readonly AccountResult[] | undefined;
+    coverage: readonly StreamCoverage[];
+    range: Window;
+    unit: string;
+  },
 ): Promise<HistoryFindings> {
   const checked = checkedStreams(run.options);
   // Where each account was read up to: this run's extraction, else the machine's now (as the gap rule).
   const readTo = new Map((of.extracted ?? []).map((a) => [a.account, a.extract.to]));
   const accounts = [...new Set(of.coverage.map((c) => c.account))];
-  return findHistoryGaps(warehouse, { accounts, range: of.range, settings: run.settings, unit: of.unit, readUpTo: readTo, ...(checked === undefined ? {} : { streams: checked }) });
+  return findHistoryGaps(warehouse, {
+    accounts,
+    range: of.range,
+    settings: run.settings,
+    unit: of.unit,
+    readUpTo: readTo,
+    ...(checked === undefined ? {} : { streams: checked }),
+  });
 }
 
 /**
@@ -131,13 +184,26 @@ async function historyOfRange(
  * matched with acquisitions up to 30 days after the range: not final before then, nor while those days are not read
  * (an export alone of a warehouse read over its range only).
  */
-async function whereWritten(warehouse: Warehouse, run: Run, coverage: readonly StreamCoverage[], period: Period): Promise<NonNullable<Exported['written']>> {
+async function whereWritten(
+  warehouse: Warehouse,
+  run: Run,
+  coverage: readonly StreamCoverage[],
+  period: Period,
+): Promise<NonNullable<Exported['written']>> {
   const range = period.window;
   const now = run.options.clock ?? Date.now;
   const upTo = period.toDate ? readUpTo(coverage, range) : undefined;
   const finalAt = range.end + lookAhead(run.settings);
-  const ahead = finalAt > range.end ? await coverageOfRange(warehouse, { range: { start: range.end, end: finalAt }, now: now(), streams: LOT_STREAMS.map((s) => s.name) }) : [];
-  const provisional = finalAt > range.end && (finalAt > now() || ahead.some((c) => c.gaps.length > 0)) ? { gainsFinalAt: finalAt } : {};
+  const ahead =
+    finalAt > range.end
+      ? await coverageOfRange(warehouse, {
+          range: { start: range.end, end: finalAt },
+          now: now(),
+          streams: LOT_STREAMS.map((s) => s.name),
+        })
+      : [];
+  const provisional =
+    finalAt > range.end && (finalAt > now() || ahead.some((c) => c.gaps.length > 0)) ? { gainsFinalAt: finalAt } : {};
   const dir = 'given' in run.out ? run.out.given : join(run.out.root, period.folder);
   return { period, dir, ...(upTo === undefined ? {} : { readUpTo: upTo }), ...provisional };
 }
@@ -156,13 +222,23 @@ function readUpTo(coverage: readonly StreamCoverage[], range: Window): number {
  * export alone of a period to date is the period up to where its records were read: each account's streams up to
  * the latest instant all of them reached.
  */
-async function rangeCoverage(warehouse: Warehouse, run: Run, extracted: readonly AccountResult[] | undefined, range: Window, toDate: boolean): Promise<StreamCoverage[]> {
+async function rangeCoverage(
+  warehouse: Warehouse,
+  run: Run,
+  extracted: readonly AccountResult[] | undefined,
+  range: Window,
+  toDate: boolean,
+): Promise<StreamCoverage[]> {
   const { options } = run;
   const streams = checkedStreams(options);
   const now = (options.clock ?? Date.now)();
   const base = { range, now, ...(streams === undefined ? {} : { streams }) };
   // Where this run read up to (the platform's present); without an extraction, every account held.
-  if (extracted !== undefined) return coverageOfRange(warehouse, { ...base, accounts: extracted.map((a) => ({ name: a.account, end: a.extract.to })) });
+  if (extracted !== undefined)
+    return coverageOfRange(warehouse, {
+      ...base,
+      accounts: extracted.map((a) => ({ name: a.account, end: a.extract.to })),
+    });
   const held = await coverageOfRange(warehouse, base);
   if (!toDate) return held;
   const accounts = [...new Set(held.map((c) => c.account))].map((name) => {
@@ -174,13 +250,21 @@ async function rangeCoverage(warehouse: Warehouse, run: Run, extracted: readonly
 }
 
 /** Where a stream's reading of a range stopped: the end of its covered span from the range's start, else the start. */
-const firstSpanEnd = (c: StreamCoverage, range: Window): number => c.covered.find((w) => w.start <= range.start)?.end ?? range.start;
+const firstSpanEnd = (c: StreamCoverage, range: Window): number =>
+  c.covered.find((w) => w.start <= range.start)?.end ?? range.start;
 
 /** The export stage's files: the run's set, and each account's own tax files and report. */
 async function writeExports(
   warehouse: Warehouse,
   run: Run,
-  files: { dir: string; period: Period; valuation: Valuation; manifest: ManifestFacts; byAccount: ReadonlyMap<string, Completeness> | undefined; plausibility: readonly Implausible[] },
+  files: {
+    dir: string;
+    period: Period;
+    valuation: Valuation;
+    manifest: ManifestFacts;
+    byAccount: ReadonlyMap<string, Completeness> | undefined;
+    plausibility: readonly Implausible[];
+  },
 ): Promise<ExportedFile[]> {
   const { options } = run;
   const { dir, period, valuation, manifest, byAccount, plausibility } = files;
@@ -202,7 +286,16 @@ async function writeExports(
     await prepareOut(dir);
     await recoverExports(dir);
   }
-  const written = await exportFiles(warehouse, { out: dir, from: range.start, to: range.end, formats, ...described, valuation, report: { coverage: manifest.coverage, ...completeness, ...toDate }, clock });
+  const written = await exportFiles(warehouse, {
+    out: dir,
+    from: range.start,
+    to: range.end,
+    formats,
+    ...described,
+    valuation,
+    report: { coverage: manifest.coverage, ...completeness, ...toDate },
+    clock,
+  });
   // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
   // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
   const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
@@ -210,24 +303,50 @@ async function writeExports(
   const theirs: ExportedFile[] = [];
   for (const account of manifest.accounts) {
     const coverage = manifest.coverage.filter((c) => c.account === account);
-    const theirCompleteness = manifest.completeness === undefined || byAccount === undefined ? undefined : completenessOf(byAccount, account);
+    const theirCompleteness =
+      manifest.completeness === undefined || byAccount === undefined ? undefined : completenessOf(byAccount, account);
     const completeness = theirCompleteness === undefined ? {} : { completeness: theirCompleteness };
     const facts = { ...manifest, accounts: [account], coverage, ...completeness };
-    theirs.push(...(await exportFiles(warehouse, {
-      out: join(dir, 'accounts', account), from: range.start, to: range.end, formats: own,
-      ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}), valuation, report: { coverage, ...completeness, ...toDate }, account, clock,
-    })));
+    theirs.push(
+      ...(await exportFiles(warehouse, {
+        out: join(dir, 'accounts', account),
+        from: range.start,
+        to: range.end,
+        formats: own,
+        ...(own.some((f) => f !== 'report') ? { manifest: facts } : {}),
+        valuation,
+        report: { coverage, ...completeness, ...toDate },
+        account,
+        clock,
+      })),
+    );
   }
   return [...written, ...theirs];
 }
 
 /** The lake's partitions of this run's own accounts: those it extracted, else those it holds (of its shard). */
-async function writeRunLake(warehouse: Warehouse, run: Run, extracted: readonly AccountResult[] | undefined, lake: { lake: string; range: Window; held: readonly string[] }): Promise<LakePartition[]> {
+async function writeRunLake(
+  warehouse: Warehouse,
+  run: Run,
+  extracted: readonly AccountResult[] | undefined,
+  lake: { lake: string; range: Window; held: readonly string[] },
+): Promise<LakePartition[]> {
   const { options } = run;
   const { shard } = options;
   const held = shard === undefined ? undefined : lake.held.filter((a) => shardOf(a, shard.count) === shard.index);
-  const accounts = extracted !== undefined ? { accounts: extracted.map((a) => a.account) } : held === undefined ? {} : { accounts: held };
-  return writeLake(warehouse, { lake: lake.lake, range: lake.range, ...accounts, ...(options.lakeMode === undefined ? {} : { mode: options.lakeMode }), now: (options.clock ?? Date.now)() });
+  const accounts =
+    extracted !== undefined
+      ? { accounts: extracted.map((a) => a.account) }
+      : held === undefined
+        ? {}
+        : { accounts: held };
+  return writeLake(warehouse, {
+    lake: lake.lake,
+    range: lake.range,
+    ...accounts,
+    ...(options.lakeMode === undefined ? {} : { mode: options.lakeMode }),
+    now: (options.clock ?? Date.now)(),
+  });
 }
 
 /** The streams the gap rule checks: those --streams or the pipeline names; undefined for every stream held. */

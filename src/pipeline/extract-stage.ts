@@ -48,7 +48,12 @@ export interface AccountResult {
  * that are only the consequence of a fatal one (firstCause), and the accounts that were read have their rows
  * say whose failure stopped them.
  */
-export async function extractAccounts(warehouse: Warehouse, options: ExtractStageOptions, streams: StreamDef[], budget: IpBudget): Promise<AccountResult[]> {
+export async function extractAccounts(
+  warehouse: Warehouse,
+  options: ExtractStageOptions,
+  streams: StreamDef[],
+  budget: IpBudget,
+): Promise<AccountResult[]> {
   const failures: { account: string; reason: unknown }[] = [];
   const settled = await Promise.allSettled(
     options.accounts.map((a) =>
@@ -65,15 +70,29 @@ export async function extractAccounts(warehouse: Warehouse, options: ExtractStag
   const because = `stopped: account ${account} failed: ${reason instanceof Error ? reason.message : String(reason)}`;
   const now = (options.clock ?? Date.now)();
   // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why the run stopped.
-  await warehouse.exclusive((c) => finishRuns(c, results.map((r) => r.runId), { ...failedEnd(reason, now), message: because })).catch(() => undefined);
+  await warehouse
+    .exclusive((c) =>
+      finishRuns(
+        c,
+        results.map((r) => r.runId),
+        { ...failedEnd(reason, now), message: because },
+      ),
+    )
+    .catch(() => undefined);
   throw reason;
 }
 
 /** The range one account reads: the flags', or for nightly from its coverage, with the windows to read again. */
-async function accountRange(warehouse: Warehouse, account: Account, options: ExtractStageOptions, streams: StreamDef[]): Promise<{ range: Window; refresh: Window[]; extra: PendingWindow[] }> {
+async function accountRange(
+  warehouse: Warehouse,
+  account: Account,
+  options: ExtractStageOptions,
+  streams: StreamDef[],
+): Promise<{ range: Window; refresh: Window[]; extra: PendingWindow[] }> {
   const { pipeline } = options;
   if (pipeline.range.kind === 'flags' || options.range !== undefined) {
-    if (options.range === undefined) throw new UsageError(`pipeline ${pipeline.name} needs a range: give --year YYYY, or --from and --to`);
+    if (options.range === undefined)
+      throw new UsageError(`pipeline ${pipeline.name} needs a range: give --year YYYY, or --from and --to`);
     return { range: options.range, refresh: [], extra: [] };
   }
   const plan = await planNightly(warehouse, {
@@ -92,12 +111,25 @@ function merge(into: Record<string, StreamStats>, from: Record<string, StreamSta
 }
 
 /** One account's extraction: its range (flags or since coverage), its refreshes, its run row. */
-async function extractAccount(warehouse: Warehouse, account: Account, options: ExtractStageOptions, streams: StreamDef[], ipLimiter: RateLimiter): Promise<AccountResult> {
+async function extractAccount(
+  warehouse: Warehouse,
+  account: Account,
+  options: ExtractStageOptions,
+  streams: StreamDef[],
+  ipLimiter: RateLimiter,
+): Promise<AccountResult> {
   const clock = options.clock ?? Date.now;
   const { pipeline } = options;
   const { range, refresh, extra } = await accountRange(warehouse, account, options, streams);
   const runId = await warehouse.exclusive((c) =>
-    startRun(c, { account: account.name, command: options.command ?? `run ${pipeline.name}`, from: range.start, to: range.end, now: clock(), stage: 'extract' }),
+    startRun(c, {
+      account: account.name,
+      command: options.command ?? `run ${pipeline.name}`,
+      from: range.start,
+      to: range.end,
+      now: clock(),
+      stage: 'extract',
+    }),
   );
   const client = createSignedClient({ baseUrl: account.baseUrl, credentials: account.credentials, clock });
   const base = {
@@ -112,21 +144,43 @@ async function extractAccount(warehouse: Warehouse, account: Account, options: E
     limiters: new Map(),
     ipLimiter,
     log: options.log,
-    onProgress: (stream: string, stats: StreamStats, window?: Window) => options.progress.update(account.name, stream, stats, window),
+    onProgress: (stream: string, stats: StreamStats, window?: Window) =>
+      options.progress.update(account.name, stream, stats, window),
   };
   try {
-    const history = options.history === undefined ? {} : { history: { from: options.history.from === 'opening' ? ('opening' as const) : Date.parse(options.history.from) } };
+    const history =
+      options.history === undefined
+        ? {}
+        : {
+            history: {
+              from: options.history.from === 'opening' ? ('opening' as const) : Date.parse(options.history.from),
+            },
+          };
     const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh, ...history });
     // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
     for (const { stream, window: w } of extra) {
       options.log.info(`${account.name}: reading ${stream} again ${formatWindow(w)} for records still pending`);
-      const again = await extract({ ...base, streams: streams.filter((s) => s.name === stream), from: w.start, to: w.end, refresh: [w], accountMode: result.accountMode });
+      const again = await extract({
+        ...base,
+        streams: streams.filter((s) => s.name === stream),
+        from: w.start,
+        to: w.end,
+        refresh: [w],
+        accountMode: result.accountMode,
+      });
       merge(result.streams, again.streams);
       result.failures.push(...again.failures);
     }
     result.total = totalStats(result.streams);
     const t = result.total;
-    await warehouse.exclusive((c) => setRunStage(c, runId, 'extract', { requests: t.requests, rateLimited: t.rateLimited, retries: t.retries, records: t.records }));
+    await warehouse.exclusive((c) =>
+      setRunStage(c, runId, 'extract', {
+        requests: t.requests,
+        rateLimited: t.rateLimited,
+        retries: t.retries,
+        records: t.records,
+      }),
+    );
     return { account: account.name, range, extract: result, runId };
   } catch (error) {
     await warehouse.exclusive((c) => finishRun(c, runId, failedEnd(error, clock()))).catch(() => undefined);
@@ -150,19 +204,27 @@ export function accountIncomplete(a: AccountResult): string[] {
 export function incompleteReason(accounts: readonly AccountResult[]): string | undefined {
   const who = (a: AccountResult, stream: string) => `${accounts.length > 1 ? `${a.account} ` : ''}${stream}`;
   const per = (count: (s: StreamStats) => number) =>
-    accounts.flatMap((a) => Object.entries(a.extract.streams).filter(([, s]) => count(s) > 0).map(([name, s]) => `${who(a, name)}: ${count(s)}`));
+    accounts.flatMap((a) =>
+      Object.entries(a.extract.streams)
+        .filter(([, s]) => count(s) > 0)
+        .map(([name, s]) => `${who(a, name)}: ${count(s)}`),
+    );
   const reasons: string[] = [];
   for (const a of accounts) {
-    for (const f of a.extract.failures) reasons.push(`${who(a, f.stream)} could not be read and its range is a gap: ${f.message}; run again to fill it`);
+    for (const f of a.extract.failures)
+      reasons.push(`${who(a, f.stream)} could not be read and its range is a gap: ${f.message}; run again to fill it`);
   }
   const quarantined = per((s) => s.quarantined);
   if (quarantined.length > 0) {
-    reasons.push(`records that could not be loaded as they came were set aside in the quarantine table, each with its reason (${quarantined.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`);
+    reasons.push(
+      `records that could not be loaded as they came were set aside in the quarantine table, each with its reason (${quarantined.join(', ')}); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"`,
+    );
   }
   const stray = per((s) => s.strayWindows);
   if (stray.length > 0) {
-    reasons.push(`windows returned records of which none lay inside them (${stray.join(', ')}): the record times may be misread, so those windows stay unread; see the warnings above and report this`);
+    reasons.push(
+      `windows returned records of which none lay inside them (${stray.join(', ')}): the record times may be misread, so those windows stay unread; see the warnings above and report this`,
+    );
   }
   return reasons.length === 0 ? undefined : reasons.join('; ');
 }
-

@@ -31,7 +31,11 @@ export interface Extracted {
  * @example
  * const extracted = await extractStage(warehouse, run, { budget, prices: plan.prices });
  */
-export async function extractStage(warehouse: Warehouse, run: Run, context: { budget: IpBudget; prices: boolean }): Promise<Extracted> {
+export async function extractStage(
+  warehouse: Warehouse,
+  run: Run,
+  context: { budget: IpBudget; prices: boolean },
+): Promise<Extracted> {
   const { options } = run;
   const { budget } = context;
   const early = context.prices && run.period !== undefined ? startPricesBeside(warehouse, run, budget) : undefined;
@@ -46,7 +50,9 @@ export async function extractStage(warehouse: Warehouse, run: Run, context: { bu
   try {
     // The failure is thrown from inside, so it is the one reported even if restoring the budget fails after it.
     accounts = await warehouse.withMemoryLimit(extractionMemoryBudget(), () =>
-      withCheckpointsBetweenBatches(warehouse, () => extractAccounts(warehouse, { ...options, progress, ...history }, streams, budget)),
+      withCheckpointsBetweenBatches(warehouse, () =>
+        extractAccounts(warehouse, { ...options, progress, ...history }, streams, budget),
+      ),
     );
     progress.stop();
   } finally {
@@ -73,11 +79,21 @@ function startPricesBeside(warehouse: Warehouse, run: Run, budget: IpBudget): Ea
   const baseUrl = priceBaseUrl(run.options);
   const range = run.options.range as Window;
   const clock = run.options.clock ?? Date.now;
-  return pricesBeside(warehouse, { ...valuationOf(run.settings), baseUrl, range, clock, rateScale: run.options.rateScale ?? 1, ipLimiter: budget.forAddress(baseUrl), log: run.options.log });
+  return pricesBeside(warehouse, {
+    ...valuationOf(run.settings),
+    baseUrl,
+    range,
+    clock,
+    rateScale: run.options.rateScale ?? 1,
+    ipLimiter: budget.forAddress(baseUrl),
+    log: run.options.log,
+  });
 }
 
 /** The streams a run extracts: --streams, else the pipeline's. */
 function pipelineStreams(pipeline: Pipeline, override: readonly StreamDef[] | undefined): StreamDef[] {
   if (override !== undefined) return [...override];
-  return pipeline.streams === 'all' ? [...STREAMS] : STREAMS.filter((s) => (pipeline.streams as string[]).includes(s.name));
+  return pipeline.streams === 'all'
+    ? [...STREAMS]
+    : STREAMS.filter((s) => (pipeline.streams as string[]).includes(s.name));
 }

@@ -23,9 +23,20 @@ const DAY_MS = 86_400_000;
  * @example
  * const gains = await gainsStage(warehouse, settings, period.window.end);
  */
-export async function gainsStage(warehouse: Warehouse, settings: Settings, end: number | undefined): Promise<GainsResult> {
+export async function gainsStage(
+  warehouse: Warehouse,
+  settings: Settings,
+  end: number | undefined,
+): Promise<GainsResult> {
   const ahead = lookAhead(settings);
   const until = end === undefined ? {} : ahead === 0 ? { until: end } : { until: end + ahead, openAt: end };
-  const gains = { costBasis: settings.costBasis, pool: settings.pool, taxYearStart: settings.taxYearStart, withdrawals: settings.withdrawals, timeZone: settings.timeZone, ...until };
+  const gains = {
+    costBasis: settings.costBasis,
+    pool: settings.pool,
+    taxYearStart: settings.taxYearStart,
+    withdrawals: settings.withdrawals,
+    timeZone: settings.timeZone,
+    ...until,
+  };
   return warehouse.exclusive((c) => computeGains(c, gains));
 }

@@ -32,10 +32,15 @@ export async function loadPipeline(nameOrPath: string): Promise<Pipeline> {
     const file = resolve(nameOrPath);
     where = `pipeline file ${nameOrPath}`;
     if (!existsSync(file)) {
-      throw new UsageError(`unknown pipeline ${JSON.stringify(nameOrPath)}: not ${BUILT_IN.join(' or ')}, and no such file; give a built-in name or a path to a .json or .js file`);
+      throw new UsageError(
+        `unknown pipeline ${JSON.stringify(nameOrPath)}: not ${BUILT_IN.join(' or ')}, and no such file; give a built-in name or a path to a .json or .js file`,
+      );
     }
     try {
-      raw = extname(file) === '.json' ? JSON.parse(await readFile(file, 'utf8')) : ((await import(pathToFileURL(file).href)) as { default: unknown }).default;
+      raw =
+        extname(file) === '.json'
+          ? JSON.parse(await readFile(file, 'utf8'))
+          : ((await import(pathToFileURL(file).href)) as { default: unknown }).default;
     } catch (error) {
       throw new UsageError(`${where} cannot be read: ${(error as Error).message.split('\n')[0]}`, error);
     }

@@ -35,12 +35,16 @@ export interface NightlyPlan {
 export async function planNightly(warehouse: Warehouse, options: NightlyOptions): Promise<NightlyPlan> {
   return warehouse.exclusive(async (c) => {
     const firstAsked = (
-      await c.runAndReadAll('SELECT min(epoch_ms(range_from)) AS s FROM runs WHERE account = $account AND range_from IS NOT NULL', { account: options.account })
+      await c.runAndReadAll(
+        'SELECT min(epoch_ms(range_from)) AS s FROM runs WHERE account = $account AND range_from IS NOT NULL',
+        { account: options.account },
+      )
     ).getRowObjectsJS()[0]?.['s'];
     const history = firstAsked === null || firstAsked === undefined ? Infinity : Number(firstAsked);
     const pendingWindows: PendingWindow[] = [];
     const addPending = (pending: PendingWindow): void => {
-      const same = (p: PendingWindow) => p.stream === pending.stream && p.window.start === pending.window.start && p.window.end === pending.window.end;
+      const same = (p: PendingWindow) =>
+        p.stream === pending.stream && p.window.start === pending.window.start && p.window.end === pending.window.end;
       if (!pendingWindows.some(same)) pendingWindows.push(pending);
     };
     const ends: number[] = [];
@@ -49,7 +53,8 @@ export async function planNightly(warehouse: Warehouse, options: NightlyOptions)
     for (const stream of streamsForAccount(options.streams, mode, options.copyTrading)) {
       if (stream.kind !== 'paged') continue;
       const coverage = await readCoverage(c, options.account, stream.name);
-      for (const partition of stream.partitions) ends.push(coverageEnd(stream.name, partition.name, coverage, { history, addPending, ...options }));
+      for (const partition of stream.partitions)
+        ends.push(coverageEnd(stream.name, partition.name, coverage, { history, addPending, ...options }));
     }
     const start = Math.min(Math.min(...ends) - options.lookBackDays * DAY_MS, options.now - 1);
     const range = { start, end: options.now };
@@ -99,7 +104,11 @@ function coverageEnd(
 }
 
 /** Covered windows outside `range` that hold a record whose status may still change (OPEN_STATUSES). */
-async function windowsStillPending(c: DuckDBConnection, options: NightlyOptions, range: Window): Promise<PendingWindow[]> {
+async function windowsStillPending(
+  c: DuckDBConnection,
+  options: NightlyOptions,
+  range: Window,
+): Promise<PendingWindow[]> {
   const out: PendingWindow[] = [];
   for (const [stream, statuses] of Object.entries(OPEN_STATUSES)) {
     if (!options.streams.some((s) => s.name === stream)) continue;

@@ -18,7 +18,9 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 /** The valuation the warehouse's settings say (docs/settings.md): the rates of a file are loaded when it is given. */
 export interface ValuationOptions {
   fiat: string | null;
-  /** Where the fiat's rates come from: the platform's USDT<fiat> pair, USDTEUR and the ECB's rates, or a rates file's. */
+  /**
+   * Where the fiat's rates come from: the platform's USDT<fiat> pair, USDTEUR and the ECB's rates, or a rates file's.
+   */
   fiatSource: Valuation['fiatSource'];
   timeZone: string;
 }
@@ -26,14 +28,21 @@ export interface ValuationOptions {
 /** The assets the ledger moves in `range`: what the prices stage prices. */
 export async function assetsOfRange(warehouse: Warehouse, range: Window): Promise<string[]> {
   const reader = await warehouse.exclusive((c) =>
-    c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to ORDER BY asset', { from: timestampTz(range.start), to: timestampTz(range.end) }),
+    c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to ORDER BY asset', {
+      from: timestampTz(range.start),
+      to: timestampTz(range.end),
+    }),
   );
   return reader.getRows().map((r) => String(r[0]));
 }
 
 /** Makes the views of values for the warehouse's fiat and time zone (docs/values.md), in one transaction. */
 export async function prepareValuation(warehouse: Warehouse, options: ValuationOptions): Promise<Valuation> {
-  const valuation: Valuation = { fiat: options.fiat, fiatSource: options.fiat === null ? null : options.fiatSource, timeZone: options.timeZone };
+  const valuation: Valuation = {
+    fiat: options.fiat,
+    fiatSource: options.fiat === null ? null : options.fiatSource,
+    timeZone: options.timeZone,
+  };
   await warehouse.transaction((c) => applyValuation(c, valuation));
   return valuation;
 }
@@ -52,7 +61,10 @@ export async function historySpans(warehouse: Warehouse, start: number): Promise
   const spans = new Map<string, Window[]>();
   for (const row of reader.getRowsJS()) {
     const [asset, starts] = row as [string, bigint[]];
-    spans.set(asset, starts.map((s) => ({ start: Number(s), end: Math.min(Number(s) + CHUNK_MS, start) })));
+    spans.set(
+      asset,
+      starts.map((s) => ({ start: Number(s), end: Math.min(Number(s) + CHUNK_MS, start) })),
+    );
   }
   return spans;
 }
@@ -76,7 +88,12 @@ type PricesStageOptions = ValuationOptions & {
  * extractPrices' options for `assets` (but the fiat itself, worth its amount), with the fiat's pair when no rates
  * file prices it: USDT<fiat>, else USDTEUR when the ECB publishes the fiat (docs/values.md, "A fiat").
  */
-function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets: readonly string[], log: Logger): PriceOptions {
+function priceOptions(
+  warehouse: Warehouse,
+  options: PricesStageOptions,
+  assets: readonly string[],
+  log: Logger,
+): PriceOptions {
   const { fiat } = options;
   return {
     warehouse,
@@ -84,7 +101,9 @@ function priceOptions(warehouse: Warehouse, options: PricesStageOptions, assets:
     assets: assets.filter((a) => a !== fiat),
     range: options.range,
     ...(options.present === undefined ? {} : { present: options.present }),
-    ...(fiat !== null && options.fiatSource !== 'file' ? { fiat: { currency: fiat, throughEur: isEcbCurrency(fiat) } } : {}),
+    ...(fiat !== null && options.fiatSource !== 'file'
+      ? { fiat: { currency: fiat, throughEur: isEcbCurrency(fiat) } }
+      : {}),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     rateScale: options.rateScale ?? 1,
     ...(options.ipLimiter === undefined ? {} : { ipLimiter: options.ipLimiter }),
@@ -98,18 +117,27 @@ export async function pricesStage(warehouse: Warehouse, options: PricesStageOpti
   // transformed has none (`prices` alone after `extract`, or a pipeline file whose stages have prices without
   // transform, refused here after its extraction).
   if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger'])))) {
-    throw new UsageError('the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe extract and transform first, then prices');
+    throw new UsageError(
+      'the warehouse has no ledger yet, and prices are read for the assets it moves: run ledgerpipe extract and transform first, then prices',
+    );
   }
   const assets = await assetsOfRange(warehouse, options.range);
   // The fiat is worth its amount: its own history needs no candle (USDT's needs the fiat pair's).
-  const history = new Map([...(await historySpans(warehouse, options.range.start))].filter(([asset]) => asset !== options.fiat));
+  const history = new Map(
+    [...(await historySpans(warehouse, options.range.start))].filter(([asset]) => asset !== options.fiat),
+  );
   let result: PriceResult;
   try {
-    result = await extractPrices({ ...priceOptions(warehouse, options, assets, options.log), ...(history.size === 0 ? {} : { history }) });
+    result = await extractPrices({
+      ...priceOptions(warehouse, options, assets, options.log),
+      ...(history.size === 0 ? {} : { history }),
+    });
   } catch (error) {
     // Prices are a warning, never a gap (docs/values.md): the values stay empty where no candle was read.
     if (!(error instanceof LedgerpipeError) || error.exit === 'usage') throw error;
-    options.log.warn(`prices could not be read (${error.message}); movements without a candle have no value; run ledgerpipe prices again later`);
+    options.log.warn(
+      `prices could not be read (${error.message}); movements without a candle have no value; run ledgerpipe prices again later`,
+    );
     result = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
   }
   const fiat = await valueFiat(warehouse, options, result, history);
@@ -123,37 +151,62 @@ export async function pricesStage(warehouse: Warehouse, options: PricesStageOpti
  * changes (docs/settings.md); with `ecb`, the ECB's rates of the days the range and its history move in are read
  * first. The ECB out of reach is a warning: the days without a rate have no value, listed, never guessed.
  */
-async function valueFiat(warehouse: Warehouse, options: PricesStageOptions, result: PriceResult, history: ReadonlyMap<string, readonly Window[]>): Promise<FiatValued | undefined> {
+async function valueFiat(
+  warehouse: Warehouse,
+  options: PricesStageOptions,
+  result: PriceResult,
+  history: ReadonlyMap<string, readonly Window[]>,
+): Promise<FiatValued | undefined> {
   const { fiat } = options;
   if (fiat === null || options.fiatSource === 'file' || options.fiatSource === null) return undefined;
-  const decided = result.fiatPair === undefined ? options.fiatSource : result.fiatPair === `USDT${fiat}` ? 'pair' : 'ecb';
+  const decided =
+    result.fiatPair === undefined ? options.fiatSource : result.fiatPair === `USDT${fiat}` ? 'pair' : 'ecb';
   const now = (options.clock ?? Date.now)();
   if (decided !== options.fiatSource) {
-    await warehouse.transaction((c) => recordSetting(c, 'fiatSource', decided, { now, command: options.command ?? 'prices' }));
+    await warehouse.transaction((c) =>
+      recordSetting(c, 'fiatSource', decided, { now, command: options.command ?? 'prices' }),
+    );
     options.log.info(
       decided === 'ecb'
         ? `fiat ${fiat}: the platform lists no USDT${fiat} pair; values in ${fiat} go through USDTEUR and the European Central Bank's euro rates (docs/values.md)`
         : `fiat ${fiat}: the platform lists USDT${fiat}; values in ${fiat} go by its candles (docs/values.md)`,
     );
   }
-  const valued: FiatValued = { currency: fiat, source: decided, ...(result.fiatPair === undefined ? {} : { pair: result.fiatPair }) };
+  const valued: FiatValued = {
+    currency: fiat,
+    source: decided,
+    ...(result.fiatPair === undefined ? {} : { pair: result.fiatPair }),
+  };
   if (decided !== 'ecb') return valued;
   const starts = [options.range.start, ...[...history.values()].flatMap((spans) => spans.map((s) => s.start))];
   const end = Math.min(options.range.end, options.present ?? now, now);
   const days = { first: utcDay(Math.min(...starts)), last: utcDay(Math.max(end, options.range.start + 1) - 1) };
   try {
-    const read = await readEcbRates({ warehouse, baseUrl: options.ecbUrl ?? DEFAULT_ECB_URL, currency: fiat, days, now });
+    const read = await readEcbRates({
+      warehouse,
+      baseUrl: options.ecbUrl ?? DEFAULT_ECB_URL,
+      currency: fiat,
+      days,
+      now,
+    });
     return { ...valued, ecb: read };
   } catch (error) {
     if (!(error instanceof LedgerpipeError)) throw error;
-    options.log.warn(`the European Central Bank's euro rates of ${fiat} could not be read (${error.message}); movements of days without a rate have no value in ${fiat}; run ledgerpipe prices again later`);
+    options.log.warn(
+      `the European Central Bank's euro rates of ${fiat} could not be read (${error.message}); movements of days without a rate have no value in ${fiat}; run ledgerpipe prices again later`,
+    );
     return { ...valued, ecb: { requests: 0, rates: 0, failed: error.message } };
   }
 }
 
 /** `result` with the requests, 429s and candles of `more` added: one run's prices read in two parts. */
 export function withFiguresOf(result: PriceResult, more: PriceResult): PriceResult {
-  return { ...result, requests: result.requests + more.requests, rateLimited: result.rateLimited + more.rateLimited, candles: result.candles + more.candles };
+  return {
+    ...result,
+    requests: result.requests + more.requests,
+    rateLimited: result.rateLimited + more.rateLimited,
+    candles: result.candles + more.candles,
+  };
 }
 
 /**
@@ -163,16 +216,24 @@ export function withFiguresOf(result: PriceResult, more: PriceResult): PriceResu
  */
 const LOOK_EVERY_MS = 1_000;
 
-/** The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way and gives its figures. */
+/**
+ * The prices read while an extraction runs (pricesBeside); `stop` waits for the reading under way and gives its
+ * figures.
+ */
 export interface EarlyPrices {
   /** A balance snapshot was loaded: its assets are looked for now. */
   snapshotLoaded(): void;
-  /** A page of `stream` was committed, its records in `window`: the assets they book are looked for at the next look. */
+  /**
+   * A page of `stream` was committed, its records in `window`: the assets they book are looked for at the next look.
+   */
   recordsLoaded(stream: string, window: Window): void;
   stop(): Promise<PriceResult>;
 }
 
-/** The candles the prices beside the extraction read: each asset once, one reading after another, under one candle pacer. */
+/**
+ * The candles the prices beside the extraction read: each asset once, one reading after another, under one candle
+ * pacer.
+ */
 interface CandleReader {
   /** Reads the candles of those of `assets` not read before; nothing once the prices beside are stopping. */
   read(assets: readonly string[]): Promise<void>;
@@ -187,7 +248,11 @@ function candleReader(warehouse: Warehouse, options: PricesStageOptions, stoppin
   let figures: PriceResult = { routes: new Map(), requests: 0, rateLimited: 0, candles: 0 };
   const read = new Set<string>();
   // One pacer for every reading: each reading's own would start with a whole second's requests granted.
-  const candleLimiter = createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock: options.clock ?? Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+  const candleLimiter = createRateLimiter({
+    perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1),
+    clock: options.clock ?? Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
   return {
     read: async (assets) => {
       const fresh = [...new Set(assets)].filter((a) => !read.has(a));
@@ -197,7 +262,9 @@ function candleReader(warehouse: Warehouse, options: PricesStageOptions, stoppin
         const done = await extractPrices({ ...priceOptions(warehouse, options, fresh, silentLogger), candleLimiter });
         figures = withFiguresOf(figures, done);
       } catch (error) {
-        options.log.debug(`prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`);
+        options.log.debug(
+          `prices beside the extraction stopped (${error instanceof Error ? error.message : String(error)}); the prices stage reads them`,
+        );
       }
     },
     has: (asset) => read.has(asset),
@@ -208,16 +275,24 @@ function candleReader(warehouse: Warehouse, options: PricesStageOptions, stoppin
 /** The coins of every per-asset balance snapshot as loaded (read from raw_records: the model is the transform's). */
 async function heldAssets(warehouse: Warehouse): Promise<string[]> {
   const reader = await warehouse.exclusive((c) =>
-    c.runAndReadAll("SELECT DISTINCT upper(coalesce(payload->>'coin', payload->>'marginCoin')) FROM raw_records WHERE stream = 'asset_balances'"),
+    c.runAndReadAll(
+      "SELECT DISTINCT upper(coalesce(payload->>'coin', payload->>'marginCoin')) FROM raw_records WHERE stream = 'asset_balances'",
+    ),
   );
-  return reader.getRows().map((r) => r[0]).filter((a): a is string => typeof a === 'string' && a !== '');
+  return reader
+    .getRows()
+    .map((r) => r[0])
+    .filter((a): a is string => typeof a === 'string' && a !== '');
 }
 
 /** The assets of the ledger's rows in `range`, from runs before this one; none before the first transform. */
 async function ledgerAssets(warehouse: Warehouse, range: Window): Promise<string[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['ledger']))) return [];
-    const reader = await c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to', { from: timestampTz(range.start), to: timestampTz(range.end) });
+    const reader = await c.runAndReadAll('SELECT DISTINCT asset FROM ledger WHERE ts >= $from AND ts < $to', {
+      from: timestampTz(range.start),
+      to: timestampTz(range.end),
+    });
     return reader.getRows().map((r) => String(r[0]));
   });
 }
@@ -243,7 +318,10 @@ export function pricesBeside(warehouse: Warehouse, options: PricesStageOptions):
   const candles = candleReader(warehouse, options, () => stopping);
   const records = recordsLooker(warehouse, options);
   let snapshotDue = true;
-  /** Until something is to be looked at: a snapshot or records loaded, these no sooner than LOOK_EVERY_MS after the last look. */
+  /**
+   * Until something is to be looked at: a snapshot or records loaded, these no sooner than LOOK_EVERY_MS after the last
+   * look.
+   */
   const nextLook = () =>
     new Promise<void>((resolve) => {
       const wait = records.waitMs();
@@ -308,7 +386,12 @@ function recordsLooker(warehouse: Warehouse, options: PricesStageOptions): Recor
       const end = Math.min(window.end, options.range.end);
       if (!looking || !BOOKED_STREAMS.has(stream) || start >= end) return false;
       const before = loaded.get(stream);
-      loaded.set(stream, before === undefined ? { start, end } : { start: Math.min(before.start, start), end: Math.max(before.end, end) });
+      loaded.set(
+        stream,
+        before === undefined
+          ? { start, end }
+          : { start: Math.min(before.start, start), end: Math.max(before.end, end) },
+      );
       return true;
     },
     due: () => loaded.size > 0 && performance.now() >= lastLook + LOOK_EVERY_MS,
@@ -322,7 +405,9 @@ function recordsLooker(warehouse: Warehouse, options: PricesStageOptions): Recor
       } catch (error) {
         // Looked for no more: the prices stage reads them after the transform, which meets the failure again.
         looking = false;
-        options.log.debug(`prices beside the extraction no longer look into the records (${error instanceof Error ? error.message : String(error)})`);
+        options.log.debug(
+          `prices beside the extraction no longer look into the records (${error instanceof Error ? error.message : String(error)})`,
+        );
         return [];
       }
     },

@@ -33,17 +33,32 @@ export interface RunCompleteness {
  * @example
  * const completeness = await readRunCompleteness(warehouse, ['main'], period.window);
  */
-export async function readRunCompleteness(warehouse: Warehouse, ours: readonly string[] | undefined, range: Window | undefined): Promise<RunCompleteness | undefined> {
+export async function readRunCompleteness(
+  warehouse: Warehouse,
+  ours: readonly string[] | undefined,
+  range: Window | undefined,
+): Promise<RunCompleteness | undefined> {
   const kept = ours === undefined ? undefined : new Set(ours);
   const keep = (account: string) => kept === undefined || kept.has(account);
   const byAccount = await readCompletenessByAccount(warehouse);
   if (byAccount === undefined) return undefined;
-  const completeness = kept === undefined ? completenessOf(byAccount) : mergeCompleteness([...kept].map((a) => completenessOf(byAccount, a)));
+  const completeness =
+    kept === undefined
+      ? completenessOf(byAccount)
+      : mergeCompleteness([...kept].map((a) => completenessOf(byAccount, a)));
   if (range === undefined) return { completeness, byAccount, holdings: [], residuals: undefined };
   await ensureHoldingsAt(warehouse, [range.start, range.end]);
   const holdings = (await readHoldings(warehouse, [range.start, range.end])).filter((h) => keep(h.account));
   const residuals = await readResiduals(warehouse, range);
-  return { completeness, byAccount, holdings, residuals: { loans: residuals.loans.filter((l) => keep(l.account)), bots: residuals.bots.filter((b) => keep(b.account)) } };
+  return {
+    completeness,
+    byAccount,
+    holdings,
+    residuals: {
+      loans: residuals.loans.filter((l) => keep(l.account)),
+      bots: residuals.bots.filter((b) => keep(b.account)),
+    },
+  };
 }
 
 /**
@@ -57,8 +72,14 @@ export function completenessFindings(c: Completeness | undefined): string | unde
   if (c === undefined || findingsOf(c) === 0) return undefined;
   const parts = [
     ...(c.counts.breaks > 0 ? [`${c.counts.breaks} running-balance break${c.counts.breaks === 1 ? '' : 's'}`] : []),
-    ...(c.counts.signMismatches > 0 ? [`${c.counts.signMismatches} type${c.counts.signMismatches === 1 ? '' : 's'} booked with the sign opposite to the balance's step`] : []),
-    ...(c.unexplained.length > 0 ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`] : []),
+    ...(c.counts.signMismatches > 0
+      ? [
+          `${c.counts.signMismatches} type${c.counts.signMismatches === 1 ? '' : 's'} booked with the sign opposite to the balance's step`,
+        ]
+      : []),
+    ...(c.unexplained.length > 0
+      ? [`${c.unexplained.length} unexplained difference${c.unexplained.length === 1 ? '' : 's'} between snapshots`]
+      : []),
   ];
   const where = ['balance_breaks', ...(c.counts.signMismatches > 0 ? ['sign_mismatches'] : []), 'reconciliation'];
   return `${parts.join(' and ')}: records missing or misread; see ${where.slice(0, -1).join(', ')} and ${where.at(-1) as string} (docs/completeness.md, "Completeness")`;

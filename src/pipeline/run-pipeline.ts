@@ -66,7 +66,9 @@ export interface PipelineResult {
   settings: Settings;
   /** What the cost basis of the export's range lacks of the accounts' history (docs/history.md). */
   history: HistoryFindings | undefined;
-  /** What the export wrote: its period, its folder, and for a period to date the instant its records were read up to. */
+  /**
+   * What the export wrote: its period, its folder, and for a period to date the instant its records were read up to.
+   */
   exported: Exported['written'];
 }
 
@@ -85,7 +87,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
   const clock = options.clock ?? Date.now;
   const budget = runIpBudget(options, clock);
   // What has not happened is refused before a warehouse is made or a file touched (its settings are the defaults).
-  if (options.range !== undefined && !existsSync(options.dbPath)) resolvePeriod(options.range, periodSettings(options.given ?? {}, undefined), clock());
+  if (options.range !== undefined && !existsSync(options.dbPath))
+    resolvePeriod(options.range, periodSettings(options.given ?? {}, undefined), clock());
   const warehouse = await openWarehouse(options.dbPath);
   // What the settings were: a command refused for its input (exit 2) changes none of them (docs/settings.md).
   let before: BooksSnapshot | undefined;
@@ -112,7 +115,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
  * the transform's completeness, the settings as the prices left them. Then the run's rows end: done, or incomplete
  * with what is missing.
  */
-async function runStages(warehouse: Warehouse, options: RunPipelineOptions, context: { plan: StagePlan; budget: IpBudget; clock: () => number }): Promise<PipelineResult> {
+async function runStages(
+  warehouse: Warehouse,
+  options: RunPipelineOptions,
+  context: { plan: StagePlan; budget: IpBudget; clock: () => number },
+): Promise<PipelineResult> {
   const { plan, budget, clock } = context;
   const seconds: Partial<Record<Stage, number>> = {};
   /** Runs `work` and keeps its wall time as the stage's (what the bench sets beside the rate-limit bounds). */
@@ -123,15 +130,25 @@ async function runStages(warehouse: Warehouse, options: RunPipelineOptions, cont
     return value;
   };
   const run = await openRun(warehouse, options, plan, clock);
-  const extracted = plan.extract ? await timed('extract', () => extractStage(warehouse, run, { budget, prices: plan.prices })) : undefined;
-  const runIds = extracted === undefined ? await rowsForEveryAccount(warehouse, run, plan.first) : extracted.accounts.map((a) => a.runId);
+  const extracted = plan.extract
+    ? await timed('extract', () => extractStage(warehouse, run, { budget, prices: plan.prices }))
+    : undefined;
+  const runIds =
+    extracted === undefined
+      ? await rowsForEveryAccount(warehouse, run, plan.first)
+      : extracted.accounts.map((a) => a.runId);
   const stage = stageRunner(warehouse, runIds, clock);
-  const transformed = plan.transform ? await timed('transform', () => stage('transform', () => transformStage(warehouse, run, extracted?.accounts))) : undefined;
-  const priced = plan.prices ? await timed('prices', () => stage('prices', () => pricesOfRun(warehouse, run, { extracted, budget }))) : undefined;
+  const transformed = plan.transform
+    ? await timed('transform', () => stage('transform', () => transformStage(warehouse, run, extracted?.accounts)))
+    : undefined;
+  const priced = plan.prices
+    ? await timed('prices', () => stage('prices', () => pricesOfRun(warehouse, run, { extracted, budget })))
+    : undefined;
   // How the fiat is valued, as the prices stage found it, is what the stages after it value with.
   const valued: Run = priced === undefined ? run : { ...run, settings: priced.settings };
   // Without an export, the transform computes the gains itself, with the valuation the warehouse records.
-  const gains = plan.transform && !plan.export ? await gainsStage(warehouse, valued.settings, run.period?.window.end) : undefined;
+  const gains =
+    plan.transform && !plan.export ? await gainsStage(warehouse, valued.settings, run.period?.window.end) : undefined;
   const inputs = { extracted: extracted?.accounts, completeness: transformed?.completeness, stage };
   const exported = plan.export ? await timed('export', () => exportStage(warehouse, valued, inputs)) : undefined;
   const completeness = exported === undefined ? transformed?.completeness : exported.completeness;
@@ -189,7 +206,14 @@ async function rowsForEveryAccount(warehouse: Warehouse, run: Run, first: Stage)
   const { options } = run;
   const range = options.range === undefined ? {} : { from: options.range.start, to: options.range.end };
   const now = (options.clock ?? Date.now)();
-  return warehouse.exclusive((c) => startRunsForEveryAccount(c, { command: options.command ?? `run ${options.pipeline.name}`, ...range, now, stage: first }));
+  return warehouse.exclusive((c) =>
+    startRunsForEveryAccount(c, {
+      command: options.command ?? `run ${options.pipeline.name}`,
+      ...range,
+      now,
+      stage: first,
+    }),
+  );
 }
 
 /**
@@ -222,7 +246,11 @@ function stageRunner(warehouse: Warehouse, runIds: readonly string[], clock: () 
 }
 
 /** How each run of a pipeline that got to its end finishes: done, or incomplete with what is missing. */
-function runEnds(accounts: readonly AccountResult[], gaps: string | undefined, clock: () => number): (runId: string) => RunEnd {
+function runEnds(
+  accounts: readonly AccountResult[],
+  gaps: string | undefined,
+  clock: () => number,
+): (runId: string) => RunEnd {
   const incomplete = new Map(accounts.map((a) => [a.runId, accountIncomplete(a)]));
   return (id) => {
     const what = [...(incomplete.get(id) ?? []), ...(gaps === undefined ? [] : [gaps])];

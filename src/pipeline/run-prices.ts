@@ -23,7 +23,11 @@ export interface Priced {
  * @example
  * const priced = await pricesOfRun(warehouse, run, { extracted, budget });
  */
-export async function pricesOfRun(warehouse: Warehouse, run: Run, inputs: { extracted: Extracted | undefined; budget: IpBudget }): Promise<Priced> {
+export async function pricesOfRun(
+  warehouse: Warehouse,
+  run: Run,
+  inputs: { extracted: Extracted | undefined; budget: IpBudget },
+): Promise<Priced> {
   const { options } = run;
   const accounts = inputs.extracted?.accounts ?? [];
   const baseUrl = priceBaseUrl(options);

@@ -21,7 +21,10 @@ import type { StagePlan } from './stage-plan.js';
 /** A run's options: those its extract stage reads (the pipeline, accounts, log, progress...), and these. */
 export interface RunPipelineOptions extends Omit<ExtractStageOptions, 'range'> {
   dbPath: string;
-  /** --out: the files go there as given. Without it, into `<exportsRoot>/<period>/` (docs/files.md, "A folder per period"). */
+  /**
+   * --out: the files go there as given. Without it, into `<exportsRoot>/<period>/` (docs/files.md, "A folder per
+   * period").
+   */
   out?: string;
   /** Where the periods' folders are made (default ./exports). */
   exportsRoot?: string;
@@ -45,7 +48,8 @@ export interface RunPipelineOptions extends Omit<ExtractStageOptions, 'range'> {
   ipLimit?: number;
   /**
    * The state directory (util/state-dir.ts): the IP budget is then the machine's, shared through a file there with
-   * every process reading the same address (docs/many-accounts.md, "One budget per machine"). Without it, the process's.
+   * every process reading the same address (docs/many-accounts.md, "One budget per machine"). Without it, the
+   * process's.
    */
   stateDir?: string;
   /** --lake: also write the tables as Hive-partitioned Parquet there; lakeMode: their files' mode. */
@@ -68,7 +72,10 @@ export interface Run {
   readonly out: { given: string } | { root: string };
 }
 
-/** Runs one stage's work with every row of the run set to it, and gives what it made; a failure ends those rows and is thrown on. */
+/**
+ * Runs one stage's work with every row of the run set to it, and gives what it made; a failure ends those rows and is
+ * thrown on.
+ */
 export type StageRunner = <T>(name: Stage, work: () => Promise<T>) => Promise<T>;
 
 /** Where the periods' folders go without --out (docs/files.md, "A folder per period"). */
@@ -83,12 +90,27 @@ export const DEFAULT_EXPORTS_ROOT = './exports';
  * @example
  * const run = await openRun(warehouse, options, planStages(options.pipeline.stages), Date.now);
  */
-export async function openRun(warehouse: Warehouse, options: RunPipelineOptions, plan: StagePlan, clock: () => number): Promise<Run> {
+export async function openRun(
+  warehouse: Warehouse,
+  options: RunPipelineOptions,
+  plan: StagePlan,
+  clock: () => number,
+): Promise<Run> {
   const command = options.command ?? `run ${options.pipeline.name}`;
   // A range that has not begun, in the settings this command will have, is refused before they are written.
-  if (options.range !== undefined) resolvePeriod(options.range, periodSettings(options.given ?? {}, await warehouse.exclusive(recordedOrFirst)), clock());
+  if (options.range !== undefined)
+    resolvePeriod(
+      options.range,
+      periodSettings(options.given ?? {}, await warehouse.exclusive(recordedOrFirst)),
+      clock(),
+    );
   const computesGains = plan.export || plan.transform;
-  const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, { command, now: clock(), computesGains, transforms: plan.transform });
+  const { settings, lines } = await settleSettings(warehouse, options.given ?? {}, {
+    command,
+    now: clock(),
+    computesGains,
+    transforms: plan.transform,
+  });
   for (const line of lines) options.log.info(line);
   // The views of values follow the settings at once, whatever the command: a transform given another fiat computes
   // its gains in it (docs/settings.md).
@@ -96,18 +118,32 @@ export async function openRun(warehouse: Warehouse, options: RunPipelineOptions,
   const period = options.range === undefined ? undefined : resolvePeriod(options.range, settings, clock());
   if (options.range?.kind === 'year' && settings.taxYearStart !== '01-01') {
     const y = options.range.year;
-    options.log.warn(`--year ${y} is the calendar year; the tax year starts on ${settings.taxYearStart} (the warehouse's tax-year start): for it, give --tax-year ${y - 1}-${String(y % 100).padStart(2, '0')} or ${y}-${String((y + 1) % 100).padStart(2, '0')}`);
+    options.log.warn(
+      `--year ${y} is the calendar year; the tax year starts on ${settings.taxYearStart} (the warehouse's tax-year start): for it, give --tax-year ${y - 1}-${String(y % 100).padStart(2, '0')} or ${y}-${String((y + 1) % 100).padStart(2, '0')}`,
+    );
   }
   // Read past the range as far as its gains look ahead (the UK rules' 30 days), the files staying the range's.
-  const read = period === undefined ? undefined : { start: period.window.start, end: period.window.end + lookAhead(settings) };
-  const out = options.out === undefined ? { root: options.exportsRoot ?? DEFAULT_EXPORTS_ROOT } : { given: options.out };
+  const read =
+    period === undefined ? undefined : { start: period.window.start, end: period.window.end + lookAhead(settings) };
+  const out =
+    options.out === undefined ? { root: options.exportsRoot ?? DEFAULT_EXPORTS_ROOT } : { given: options.out };
   if (plan.export) await prepareExportsOut(out, period, settings, options);
   const { range: _spec, ...rest } = options;
-  return { options: { ...rest, ...(read === undefined ? {} : { range: read }) }, settings, ...(period === undefined ? {} : { period }), out };
+  return {
+    options: { ...rest, ...(read === undefined ? {} : { range: read }) },
+    settings,
+    ...(period === undefined ? {} : { period }),
+    out,
+  };
 }
 
 /** The export's folders made ready before the run reads anything (openRun). */
-async function prepareExportsOut(out: Run['out'], period: Period | undefined, settings: Settings, options: RunPipelineOptions): Promise<void> {
+async function prepareExportsOut(
+  out: Run['out'],
+  period: Period | undefined,
+  settings: Settings,
+  options: RunPipelineOptions,
+): Promise<void> {
   if ('root' in out) {
     await prepareOut(out.root);
     // An earlier release wrote its one set at the root: put right if half written, then moved to its period's folder.
@@ -128,8 +164,13 @@ async function prepareExportsOut(out: Run['out'], period: Period | undefined, se
  * await followValuation(warehouse, await warehouse.exclusive(currentSettings));
  */
 export async function followValuation(warehouse: Warehouse, settings: Settings): Promise<void> {
-  const made = await warehouse.exclusive(async (c) => ((await hasTables(c, ['ledger'])) ? readValuation(c) : undefined));
-  if (made !== undefined && (made.fiat !== settings.fiat || made.fiatSource !== settings.fiatSource || made.timeZone !== settings.timeZone)) {
+  const made = await warehouse.exclusive(async (c) =>
+    (await hasTables(c, ['ledger'])) ? readValuation(c) : undefined,
+  );
+  if (
+    made !== undefined &&
+    (made.fiat !== settings.fiat || made.fiatSource !== settings.fiatSource || made.timeZone !== settings.timeZone)
+  ) {
     await prepareValuation(warehouse, valuationOf(settings));
   }
 }
@@ -152,7 +193,8 @@ export function valuationOf(settings: Settings): ValuationOptions {
  */
 export function priceBaseUrl(options: Pick<RunPipelineOptions, 'priceBaseUrl' | 'accounts'>): string {
   const url = options.priceBaseUrl ?? options.accounts[0]?.baseUrl;
-  if (url === undefined) throw new UsageError("prices need the platform's address: give --base-url or LEDGERPIPE_BASE_URL");
+  if (url === undefined)
+    throw new UsageError("prices need the platform's address: give --base-url or LEDGERPIPE_BASE_URL");
   return url;
 }
 
@@ -164,8 +206,13 @@ export function priceBaseUrl(options: Pick<RunPipelineOptions, 'priceBaseUrl' | 
  */
 export function runRange(run: Run, accounts: readonly AccountResult[]): Window {
   const ranges = accounts.map((a) => a.range);
-  const range = run.period?.window ?? (ranges.length > 0 ? { start: Math.min(...ranges.map((r) => r.start)), end: Math.max(...ranges.map((r) => r.end)) } : undefined);
-  if (range === undefined) throw new UsageError('this needs a range: give --year YYYY, --tax-year YYYY-YY, or --from and --to');
+  const range =
+    run.period?.window ??
+    (ranges.length > 0
+      ? { start: Math.min(...ranges.map((r) => r.start)), end: Math.max(...ranges.map((r) => r.end)) }
+      : undefined);
+  if (range === undefined)
+    throw new UsageError('this needs a range: give --year YYYY, --tax-year YYYY-YY, or --from and --to');
   return range;
 }
 

@@ -3,13 +3,35 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/usage-error.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkOpeningLotsCurrency, parseOpeningLots, replaceOpeningLots } from '../gains/opening-lots.js';
-import { defaultSetting, SETTING_LABELS, SETTING_NAMES, type CostBasis, type FiatSource, type HistoryFrom, type SettingName, type Settings } from '../models/settings.js';
+import {
+  defaultSetting,
+  SETTING_LABELS,
+  SETTING_NAMES,
+  type CostBasis,
+  type FiatSource,
+  type HistoryFrom,
+  type SettingName,
+  type Settings,
+} from '../models/settings.js';
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant, parseInstant } from '../time/instant.js';
 import { hasTables } from '../warehouse/tables.js';
-import { recordedOrFirst, settingValues, writeSettings, type Recorded, type RecordedSettings } from '../warehouse/settings.js';
-import { forgetCatalog, readStoredCatalog, releaseVersions, storeCatalog, useCatalog, useStoredCatalog } from '../warehouse/versions.js';
+import {
+  recordedOrFirst,
+  settingValues,
+  writeSettings,
+  type Recorded,
+  type RecordedSettings,
+} from '../warehouse/settings.js';
+import {
+  forgetCatalog,
+  readStoredCatalog,
+  releaseVersions,
+  storeCatalog,
+  useCatalog,
+  useStoredCatalog,
+} from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
@@ -46,7 +68,10 @@ export interface SettleContext {
 
 export interface SettledSettings {
   settings: Settings;
-  /** One line per setting this command changed on a warehouse that had settings: `cost basis: fifo -> uk; disposals recomputed`. */
+  /**
+   * One line per setting this command changed on a warehouse that had settings: `cost basis: fifo -> uk; disposals
+   * recomputed`.
+   */
   lines: string[];
 }
 
@@ -56,7 +81,10 @@ async function readGiven(path: string, flag: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (error) {
-    throw new UsageError(`${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file`, error);
+    throw new UsageError(
+      `${flag} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file`,
+      error,
+    );
   }
 }
 
@@ -66,7 +94,9 @@ async function readGiven(path: string, flag: string): Promise<Buffer> {
  */
 async function sourceWithoutFile(c: DuckDBConnection, fiat: string): Promise<FiatSource> {
   if (!isEcbCurrency(fiat)) return 'pair';
-  const listed = (await c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol: `USDT${fiat}` })).getRows()[0]?.[0];
+  const listed = (
+    await c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol: `USDT${fiat}` })
+  ).getRows()[0]?.[0];
   return listed === false ? 'ecb' : 'pair';
 }
 
@@ -74,20 +104,25 @@ async function sourceWithoutFile(c: DuckDBConnection, fiat: string): Promise<Fia
 function shown(name: SettingName, value: unknown): string {
   if (value === null) return name === 'fiat' ? 'none' : name === 'openingLotsSha256' ? 'none' : '-';
   if (name === 'openingLotsSha256' || name === 'catalogVersion') return String(value).slice(0, 12);
-  if (name === 'historyFrom' && value !== 'opening' && value !== 'none') return formatInstant(Date.parse(String(value)));
+  if (name === 'historyFrom' && value !== 'opening' && value !== 'none')
+    return formatInstant(Date.parse(String(value)));
   return String(value);
 }
 
 /** What is made again when `name` changes, in the words of its line. */
 function consequence(name: SettingName, context: SettleContext, ledger: boolean): string {
-  const gains = context.computesGains ? 'disposals recomputed' : 'the next transform or export recomputes the disposals';
+  const gains = context.computesGains
+    ? 'disposals recomputed'
+    : 'the next transform or export recomputes the disposals';
   switch (name) {
     case 'fiat':
     case 'fiatSource':
     case 'timeZone':
       return ledger ? `values remade, ${gains}` : 'values are made with it';
     case 'catalogVersion':
-      return context.transforms ? 'the ledger is booked again by this transform' : 'the next transform books the ledger again';
+      return context.transforms
+        ? 'the ledger is booked again by this transform'
+        : 'the next transform books the ledger again';
     case 'historyFrom':
       return 'the next run that computes gains reads the history from there';
     default:
@@ -100,10 +135,17 @@ function consequence(name: SettingName, context: SettleContext, ledger: boolean)
  * settleSettings will settle them (given, else recorded, else their defaults, which follow the cost basis). A range
  * that has not begun is refused with them, the warehouse untouched.
  */
-export function periodSettings(given: GivenSettings, recorded: RecordedSettings | undefined): { timeZone: string; taxYearStart: string } {
-  const pick = <K extends 'costBasis' | 'timeZone' | 'taxYearStart'>(name: K, chosen: Partial<Settings>): Settings[K] => {
+export function periodSettings(
+  given: GivenSettings,
+  recorded: RecordedSettings | undefined,
+): { timeZone: string; taxYearStart: string } {
+  const pick = <K extends 'costBasis' | 'timeZone' | 'taxYearStart'>(
+    name: K,
+    chosen: Partial<Settings>,
+  ): Settings[K] => {
     const before = recorded?.[name];
-    return (given[name] ?? (before !== undefined && before.setBy !== null ? before.value : defaultSetting(name, chosen))) as Settings[K];
+    return (given[name] ??
+      (before !== undefined && before.setBy !== null ? before.value : defaultSetting(name, chosen))) as Settings[K];
   };
   const costBasis = pick('costBasis', {});
   return { timeZone: pick('timeZone', { costBasis }), taxYearStart: pick('taxYearStart', { costBasis }) };
@@ -119,7 +161,11 @@ export function periodSettings(given: GivenSettings, recorded: RecordedSettings 
  * @example
  * const { settings, lines } = await settleSettings(warehouse, { costBasis: 'uk' }, { command: 'export', now, computesGains: true, transforms: false });
  */
-export async function settleSettings(warehouse: Warehouse, given: GivenSettings, context: SettleContext): Promise<SettledSettings> {
+export async function settleSettings(
+  warehouse: Warehouse,
+  given: GivenSettings,
+  context: SettleContext,
+): Promise<SettledSettings> {
   // The catalog first: its version is one of the settings, and every version read after this covers it. `none`
   // goes back to the package's rows alone.
   const catalogFile = given.catalog === 'none' ? undefined : given.catalog;
@@ -136,7 +182,11 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     const set = <K extends SettingName>(name: K, value: Settings[K] | undefined): void => {
       const before = recorded[name] as Recorded<Settings[K]>;
       let entry: Recorded<Settings[K]>;
-      if (value !== undefined) entry = value === before.value && before.setBy !== null ? before : { value, setAt: context.now, setBy: context.command };
+      if (value !== undefined)
+        entry =
+          value === before.value && before.setBy !== null
+            ? before
+            : { value, setAt: context.now, setBy: context.command };
       else if (before.setBy !== null) entry = before;
       else entry = { value: defaultSetting(name, chosen) as Settings[K], setAt: null, setBy: null };
       chosen[name] = entry.value;
@@ -148,7 +198,14 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     // through the euro when the platform is known to have none (the prices stage decides when it is not known yet).
     if (given.fiatRates !== undefined && fiat !== null) await loadRates(c, given.fiatRates, fiat);
     const withoutFile = fiat === null ? undefined : await sourceWithoutFile(c, fiat);
-    const source = fiat === null ? null : given.fiatRates !== undefined ? 'file' : given.fiat !== undefined && given.fiat !== recorded.fiat.value ? withoutFile : undefined;
+    const source =
+      fiat === null
+        ? null
+        : given.fiatRates !== undefined
+          ? 'file'
+          : given.fiat !== undefined && given.fiat !== recorded.fiat.value
+            ? withoutFile
+            : undefined;
     if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
     else set('fiatSource', source ?? (recorded.fiatSource.value === null ? withoutFile : undefined));
     chosen.fiatSource = next.fiatSource.value;
@@ -157,34 +214,72 @@ export async function settleSettings(warehouse: Warehouse, given: GivenSettings,
     set('costBasis', given.costBasis);
     const bringsUk = given.costBasis === 'uk' && recorded.costBasis.value !== 'uk';
     const broughtBy = (name: 'timeZone' | 'taxYearStart') =>
-      bringsUk && given[name] === undefined && recorded[name].setBy === null ? (defaultSetting(name, chosen) as string) : given[name];
+      bringsUk && given[name] === undefined && recorded[name].setBy === null
+        ? (defaultSetting(name, chosen) as string)
+        : given[name];
     set('timeZone', broughtBy('timeZone'));
     set('pool', given.pool);
     set('taxYearStart', broughtBy('taxYearStart'));
     set('withdrawals', given.withdrawals);
-    if (lotsText !== undefined) await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
+    if (lotsText !== undefined)
+      await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
     set('openingLotsSha256', lotsText === undefined ? undefined : sha256(lotsText));
     await checkOpeningLotsCurrency(c, fiat ?? 'USDT');
-    if (catalogBytes !== undefined) await storeCatalog(c, { file: catalogFile as string, content: catalogBytes.toString('utf8'), sha256: sha256(catalogBytes), now: context.now });
+    if (catalogBytes !== undefined)
+      await storeCatalog(c, {
+        file: catalogFile as string,
+        content: catalogBytes.toString('utf8'),
+        sha256: sha256(catalogBytes),
+        now: context.now,
+      });
     if (given.catalog === 'none') await forgetCatalog(c);
     set('catalogVersion', catalogVersion === recorded.catalogVersion.value ? undefined : catalogVersion);
     // A date given is the start of that day in the warehouse's time zone, as the range's dates are.
     const since = given.historyFrom;
-    set('historyFrom', typeof since === 'object' ? (formatInstant(parseInstant(since.date, chosen.timeZone as string, '--history-from')) as HistoryFrom) : since);
+    set(
+      'historyFrom',
+      typeof since === 'object'
+        ? (formatInstant(parseInstant(since.date, chosen.timeZone as string, '--history-from')) as HistoryFrom)
+        : since,
+    );
     await writeSettings(c, next);
-    return { settings: settingValues(next), lines: changeLines(recorded, next, context, await hasTables(c, ['ledger'])) };
+    return {
+      settings: settingValues(next),
+      lines: changeLines(recorded, next, context, await hasTables(c, ['ledger'])),
+    };
   });
 }
 
-/** One line per setting the command changed (`cost basis: fifo -> uk; disposals recomputed`); none on a warehouse that had no settings. */
-function changeLines(recorded: RecordedSettings, next: RecordedSettings, context: SettleContext, ledger: boolean): string[] {
+/**
+ * One line per setting the command changed (`cost basis: fifo -> uk; disposals recomputed`); none on a warehouse that
+ * had no settings.
+ */
+function changeLines(
+  recorded: RecordedSettings,
+  next: RecordedSettings,
+  context: SettleContext,
+  ledger: boolean,
+): string[] {
   const hadSettings = SETTING_NAMES.some((n) => recorded[n].setBy !== null);
   if (!hadSettings) return [];
   return (
-    SETTING_NAMES.filter((n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null))
+    SETTING_NAMES.filter(
+      (n) => next[n].value !== recorded[n].value && !(n === 'catalogVersion' && recorded[n].value === null),
+    )
       // With a new fiat, pair and ecb are the platform's to decide (the prices stage says when it goes through the
       // euro): only a rates file given or left is said beside the fiat's line.
-      .filter((n) => !(n === 'fiatSource' && next.fiat.value !== recorded.fiat.value && next[n].value !== 'file' && recorded[n].value !== 'file'))
-      .map((n) => `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`)
+      .filter(
+        (n) =>
+          !(
+            n === 'fiatSource' &&
+            next.fiat.value !== recorded.fiat.value &&
+            next[n].value !== 'file' &&
+            recorded[n].value !== 'file'
+          ),
+      )
+      .map(
+        (n) =>
+          `${SETTING_LABELS[n]}: ${shown(n, recorded[n].value)} -> ${shown(n, next[n].value)}; ${consequence(n, context, ledger)}`,
+      )
   );
 }

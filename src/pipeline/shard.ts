@@ -13,7 +13,10 @@ export function parseShard(text: string | undefined): Shard | undefined {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (match === null || count < 1 || index >= count) throw new UsageError(`--shard ${text} is not i/n with i from 0 to n-1 (such as 0/4); give the part this process runs`);
+  if (match === null || count < 1 || index >= count)
+    throw new UsageError(
+      `--shard ${text} is not i/n with i from 0 to n-1 (such as 0/4); give the part this process runs`,
+    );
   return { index, count };
 }
 

@@ -21,5 +21,11 @@ export interface StagePlan {
  */
 export function planStages(stages: readonly Stage[]): StagePlan {
   const has = new Set(stages);
-  return { extract: has.has('extract'), transform: has.has('transform'), prices: has.has('prices'), export: has.has('export'), first: stages[0] as Stage };
+  return {
+    extract: has.has('extract'),
+    transform: has.has('transform'),
+    prices: has.has('prices'),
+    export: has.has('export'),
+    first: stages[0] as Stage,
+  };
 }

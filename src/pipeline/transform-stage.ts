@@ -27,7 +27,11 @@ export interface Transformed {
  * @example
  * const transformed = await transformStage(warehouse, run, extracted?.accounts);
  */
-export async function transformStage(warehouse: Warehouse, run: Run, extracted: readonly AccountResult[] | undefined): Promise<Transformed> {
+export async function transformStage(
+  warehouse: Warehouse,
+  run: Run,
+  extracted: readonly AccountResult[] | undefined,
+): Promise<Transformed> {
   const { options } = run;
   // The transform is the run's memory peak: first drop what the extraction left dead in the JS heap.
   if (extracted !== undefined) collectGarbage();
@@ -40,10 +44,17 @@ export async function transformStage(warehouse: Warehouse, run: Run, extracted: 
       const read = await readReconciliation(warehouse, account.name, run.settings);
       if (read !== undefined && read.movements.length > 0) years.push({ account: account.name, years: read });
     }
-    return { reconciliation: years, notFinal: range === undefined ? [] : await readNotFinal(warehouse, range, OPEN_STATUSES) };
+    return {
+      reconciliation: years,
+      notFinal: range === undefined ? [] : await readNotFinal(warehouse, range, OPEN_STATUSES),
+    };
   });
   // Under the warehouse's own budget, not the summary's: the running-balance chains are windows over every record
   // that carries a balance (a busy year: 400k), beyond the summary's 64 MB.
-  const completeness = await readRunCompleteness(warehouse, extracted?.map((a) => a.account), range);
+  const completeness = await readRunCompleteness(
+    warehouse,
+    extracted?.map((a) => a.account),
+    range,
+  );
   return { summary, reconciliation, notFinal, completeness };
 }

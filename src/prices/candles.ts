@@ -15,7 +15,9 @@ export const HOUR_MS = 3_600_000;
 export const CANDLES_PER_PAGE = 200;
 /** Requests a second per IP address, for every public market endpoint's caller on this machine. */
 export const CANDLE_RATE_PER_SECOND = 20;
-/** The span one request reads: 200 hours, aligned to multiples of it from the epoch so every run asks the same spans. */
+/**
+ * The span one request reads: 200 hours, aligned to multiples of it from the epoch so every run asks the same spans.
+ */
 export const CHUNK_MS = CANDLES_PER_PAGE * HOUR_MS;
 
 /** One candle as it came: its open time, its close, and the array itself. */
@@ -29,8 +31,10 @@ const candleRow = z
   .array(z.string())
   .min(5)
   .superRefine((row, ctx) => {
-    if (!msString.safeParse(row[0]).success) ctx.addIssue({ code: 'custom', message: `open time ${row[0]} is not a Unix millisecond time` });
-    if (!decimalString.safeParse(row[4]).success) ctx.addIssue({ code: 'custom', message: `close ${row[4]} is not a plain decimal` });
+    if (!msString.safeParse(row[0]).success)
+      ctx.addIssue({ code: 'custom', message: `open time ${row[0]} is not a Unix millisecond time` });
+    if (!decimalString.safeParse(row[4]).success)
+      ctx.addIssue({ code: 'custom', message: `close ${row[4]} is not a plain decimal` });
   });
 
 /** `data` of a candles answer: an array of candles; null (no candle) is read as empty. */

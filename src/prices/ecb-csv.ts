@@ -48,7 +48,11 @@ const rowSchema = z.object({
   CURRENCY_DENOM: z.literal('EUR'),
   TIME_PERIOD: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'not a day (YYYY-MM-DD)'),
   // Empty or NaN: the series has no value that day (the ECB marks such days; they are rare in the daily series).
-  OBS_VALUE: z.union([z.literal(''), z.literal('NaN'), decimalString.refine((v) => /[1-9]/.test(v) && !v.startsWith('-'), 'not a positive rate')]),
+  OBS_VALUE: z.union([
+    z.literal(''),
+    z.literal('NaN'),
+    decimalString.refine((v) => /[1-9]/.test(v) && !v.startsWith('-'), 'not a positive rate'),
+  ]),
 });
 
 /**
@@ -65,7 +69,12 @@ const rowSchema = z.object({
  */
 export function parseEcbCsv(text: string, currency: string): EcbRate[] {
   const [header, ...body] = csvRows(text.replace(/^\uFEFF/, ''));
-  const bad = (what: string) => new TransportError(`the ECB's answer for ${currency} ${what}; it is not the ECB's daily euro rates (format=csvdata)`, 'LP_ECB_BAD_CSV', { retryable: false });
+  const bad = (what: string) =>
+    new TransportError(
+      `the ECB's answer for ${currency} ${what}; it is not the ECB's daily euro rates (format=csvdata)`,
+      'LP_ECB_BAD_CSV',
+      { retryable: false },
+    );
   if (header === undefined) throw bad('is empty');
   const missing = Object.keys(rowSchema.shape).filter((name) => !header.includes(name));
   if (missing.length > 0) throw bad(`has no column ${missing.join(', ')}`);
@@ -73,10 +82,14 @@ export function parseEcbCsv(text: string, currency: string): EcbRate[] {
   const seen = new Set<string>();
   body.forEach((cells, i) => {
     const parsed = rowSchema.safeParse(Object.fromEntries(header.map((name, j) => [name, cells[j] ?? ''])));
-    if (!parsed.success) throw bad(`line ${i + 2}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw bad(
+        `line ${i + 2}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
+      );
     const row = parsed.data;
     if (row.CURRENCY !== currency) throw bad(`line ${i + 2}: a rate of ${row.CURRENCY}`);
-    if (Number.isNaN(Date.parse(`${row.TIME_PERIOD}T00:00:00Z`))) throw bad(`line ${i + 2}: ${row.TIME_PERIOD} is not a day`);
+    if (Number.isNaN(Date.parse(`${row.TIME_PERIOD}T00:00:00Z`)))
+      throw bad(`line ${i + 2}: ${row.TIME_PERIOD} is not a day`);
     if (seen.has(row.TIME_PERIOD)) throw bad(`line ${i + 2}: a second rate for ${row.TIME_PERIOD}`);
     seen.add(row.TIME_PERIOD);
     if (row.OBS_VALUE === '' || row.OBS_VALUE === 'NaN') return;

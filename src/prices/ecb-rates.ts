@@ -81,11 +81,15 @@ export function ecbSeriesUrl(baseUrl: string, currency: string, first: string, l
  * "Status codes" page, https://data.ecb.europa.eu/help/api/status-codes): no rate, not a failure. 429, 5xx, a
  * timeout or a reset connection are tried again twice, a second and then two apart; a redirect is not followed.
  */
-async function readStretch(options: EcbReadOptions, url: string): Promise<{ text: string | undefined; requests: number }> {
+async function readStretch(
+  options: EcbReadOptions,
+  url: string,
+): Promise<{ text: string | undefined; requests: number }> {
   // text/csv: the CSV of the ECB's content negotiation (https://data.ecb.europa.eu/help/api/content-negotiation), as
   // format=csvdata asks too; the agent says who asks.
   const headers = { accept: 'text/csv', 'user-agent': `ledgerpipe/${packageVersion()}` };
-  const get = options.get ?? ((u: string) => publicGet(u, { service: 'the ECB (--ecb-url, LEDGERPIPE_ECB_URL)', headers }));
+  const get =
+    options.get ?? ((u: string) => publicGet(u, { service: 'the ECB (--ecb-url, LEDGERPIPE_ECB_URL)', headers }));
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 1; ; attempt++) {
     try {
@@ -93,11 +97,17 @@ async function readStretch(options: EcbReadOptions, url: string): Promise<{ text
       if (answer.status === 200) return { text: answer.text, requests: attempt };
       if (answer.status === 404) return { text: undefined, requests: attempt };
       const retryable = answer.status === 429 || answer.status >= 500;
-      const what = answer.status >= 300 && answer.status < 400 ? 'a redirect, not followed; check --ecb-url' : answer.text.trim().slice(0, 120).replace(/\s+/g, ' ');
-      throw new TransportError(`GET ${url.split('?')[0]}: HTTP ${answer.status} (${what})`, 'LP_ECB_HTTP', { retryable });
+      const what =
+        answer.status >= 300 && answer.status < 400
+          ? 'a redirect, not followed; check --ecb-url'
+          : answer.text.trim().slice(0, 120).replace(/\s+/g, ' ');
+      throw new TransportError(`GET ${url.split('?')[0]}: HTTP ${answer.status} (${what})`, 'LP_ECB_HTTP', {
+        retryable,
+      });
     } catch (error) {
       // Nothing listening, or no such host: a second later is no different (a machine offline fails at once).
-      const unreachable = error instanceof LedgerpipeError && (error.code === 'LP_NET_REFUSED' || error.code === 'LP_NET_DNS');
+      const unreachable =
+        error instanceof LedgerpipeError && (error.code === 'LP_NET_REFUSED' || error.code === 'LP_NET_DNS');
       if (!(error instanceof LedgerpipeError) || !error.retryable || unreachable || attempt >= ATTEMPTS) throw error;
       await sleep(1000 * attempt);
     }
@@ -127,23 +137,30 @@ export async function readEcbRates(options: EcbReadOptions): Promise<EcbRead> {
     const url = ecbSeriesUrl(options.baseUrl, currency, a, b);
     const answer = await readStretch(options, url);
     read.requests += answer.requests;
-    const rates = answer.text === undefined ? [] : parseEcbCsv(answer.text, currency).filter((r) => r.date >= a && r.date <= b);
+    const rates =
+      answer.text === undefined ? [] : parseEcbCsv(answer.text, currency).filter((r) => r.date >= a && r.date <= b);
     // The days over: up to yesterday, or today too once its rate is published.
     const through = rates.some((r) => r.date === today) ? b : b < today ? b : addDays(today, -1);
     await warehouse.transaction(async (c) => {
       for (const r of rates) {
-        await c.run('INSERT OR IGNORE INTO fx_rates VALUES (CAST($date AS DATE), $currency, lp_amount($rate), $source)', { date: r.date, currency, rate: r.rate, source: SOURCE });
+        await c.run(
+          'INSERT OR IGNORE INTO fx_rates VALUES (CAST($date AS DATE), $currency, lp_amount($rate), $source)',
+          { date: r.date, currency, rate: r.rate, source: SOURCE },
+        );
       }
       if (through >= a) {
-        await c.run('INSERT INTO fx_coverage VALUES ($currency, $source, CAST($first AS DATE), CAST($last AS DATE), $rates, $url, $now)', {
-          currency,
-          source: SOURCE,
-          first: a,
-          last: through,
-          rates: rates.filter((r) => r.date <= through).length,
-          url,
-          now: timestampTz(now),
-        });
+        await c.run(
+          'INSERT INTO fx_coverage VALUES ($currency, $source, CAST($first AS DATE), CAST($last AS DATE), $rates, $url, $now)',
+          {
+            currency,
+            source: SOURCE,
+            first: a,
+            last: through,
+            rates: rates.filter((r) => r.date <= through).length,
+            url,
+            now: timestampTz(now),
+          },
+        );
       }
       // The rate of each day read, made again with what this answer brought (sql/load/fx_rates_daily.sql).
       await runModel(c, 'load/fx_rates_daily.sql');

@@ -14,11 +14,24 @@ import { runPool } from '../util/work-pool.js';
 import { runModel } from '../warehouse/sql-graph.js';
 import { timestampTz } from '../warehouse/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, candlesSchema, chunksOf, GRANULARITY, HISTORY_CANDLES, HOUR_MS, readCandles, type Candle } from './candles.js';
+import {
+  CANDLE_RATE_PER_SECOND,
+  CANDLES_PER_PAGE,
+  candlesSchema,
+  chunksOf,
+  GRANULARITY,
+  HISTORY_CANDLES,
+  HOUR_MS,
+  readCandles,
+  type Candle,
+} from './candles.js';
 import { routeCandidates, type Route } from './routes.js';
 import { createSpanWriter, MISSING_REASON, type SpanRead, type SpanWriter } from './span-writer.js';
 
-/** The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md, "Prices"). */
+/**
+ * The platform's answer to a symbol it does not list: `40034 "Parameter XYZUSDT does not exist"` (docs/platform.md,
+ * "Prices").
+ */
 export const NO_SUCH_SYMBOL = '40034';
 
 export interface PriceOptions {
@@ -104,7 +117,13 @@ async function coveredSpans(c: DuckDBConnection, symbol: string): Promise<Window
 }
 
 async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean, now: number): Promise<void> {
-  await warehouse.exclusive((c) => c.run('INSERT OR REPLACE INTO price_pairs VALUES ($symbol, $listed, $now)', { symbol, listed, now: timestampTz(now) }));
+  await warehouse.exclusive((c) =>
+    c.run('INSERT OR REPLACE INTO price_pairs VALUES ($symbol, $listed, $now)', {
+      symbol,
+      listed,
+      now: timestampTz(now),
+    }),
+  );
 }
 
 /**
@@ -117,14 +136,24 @@ async function recordPair(warehouse: Warehouse, symbol: string, listed: boolean,
 async function readSpan(reader: Reader, symbol: string, span: Window, now: number): Promise<SpanRead> {
   const byTime = new Map<number, Candle>();
   const ask = async (end: number): Promise<unknown[][]> => {
-    const data = await reader.fetch({ symbol, granularity: GRANULARITY, endTime: String(end), limit: String(CANDLES_PER_PAGE) });
+    const data = await reader.fetch({
+      symbol,
+      granularity: GRANULARITY,
+      endTime: String(end),
+      limit: String(CANDLES_PER_PAGE),
+    });
     for (const k of readCandles(data, span)) byTime.set(k.ts, k);
     return candlesSchema.parse(data) ?? [];
   };
   const rows = await ask(span.end);
   // Fewer candles than asked for: the platform has none older, so the symbol began trading with the oldest it
   // gave (none at all: it had not begun by the span's end). Only the first answer says so.
-  const firstTraded = rows.length >= CANDLES_PER_PAGE ? Number.NEGATIVE_INFINITY : rows.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...rows.map((r) => Number(r[0])));
+  const firstTraded =
+    rows.length >= CANDLES_PER_PAGE
+      ? Number.NEGATIVE_INFINITY
+      : rows.length === 0
+        ? Number.POSITIVE_INFINITY
+        : Math.min(...rows.map((r) => Number(r[0])));
   const lacking = () => expectedHours(span, now, firstTraded).filter((h) => !byTime.has(h));
   const first = lacking();
   if (first.length > 0) await ask((first.at(-1) as number) + HOUR_MS);
@@ -134,7 +163,8 @@ async function readSpan(reader: Reader, symbol: string, span: Window, now: numbe
 /** The hours `span` should hold a candle for: those complete by `now`, from the symbol's first trading hour on. */
 function expectedHours(span: Window, now: number, firstTraded: number): number[] {
   const hours: number[] = [];
-  for (let h = Math.ceil(span.start / HOUR_MS) * HOUR_MS; h < span.end && h + HOUR_MS <= now; h += HOUR_MS) if (h >= firstTraded) hours.push(h);
+  for (let h = Math.ceil(span.start / HOUR_MS) * HOUR_MS; h < span.end && h + HOUR_MS <= now; h += HOUR_MS)
+    if (h >= firstTraded) hours.push(h);
   return hours;
 }
 
@@ -143,7 +173,13 @@ function expectedHours(span: Window, now: number, firstTraded: number): number[]
  * platform lists the symbol at all: the first request of an unknown symbol answers 40034, recorded in
  * price_pairs, and nothing more is asked. A symbol known to be unlisted is not asked again.
  */
-function readSymbol(warehouse: Warehouse, reader: Reader, symbol: string, range: Window, now: number): Promise<boolean> {
+function readSymbol(
+  warehouse: Warehouse,
+  reader: Reader,
+  symbol: string,
+  range: Window,
+  now: number,
+): Promise<boolean> {
   let reading = reader.reading.get(symbol);
   if (reading === undefined) {
     reading = readSymbolOnce(warehouse, reader, symbol, range, now);
@@ -152,8 +188,16 @@ function readSymbol(warehouse: Warehouse, reader: Reader, symbol: string, range:
   return reading;
 }
 
-async function readSymbolOnce(warehouse: Warehouse, reader: Reader, symbol: string, range: Window, now: number): Promise<boolean> {
-  const known = await warehouse.exclusive((c) => c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol }));
+async function readSymbolOnce(
+  warehouse: Warehouse,
+  reader: Reader,
+  symbol: string,
+  range: Window,
+  now: number,
+): Promise<boolean> {
+  const known = await warehouse.exclusive((c) =>
+    c.runAndReadAll('SELECT listed FROM price_pairs WHERE symbol = $symbol', { symbol }),
+  );
   if (known.getRows()[0]?.[0] === false) return false;
   const covered = await warehouse.exclusive((c) => coveredSpans(c, symbol));
   const spans = notCovered(chunksOf(range), covered);
@@ -188,7 +232,13 @@ function notCovered(chunks: readonly Window[], covered: readonly Window[]): Wind
  * The history's spans (PriceOptions.history) of the symbols that price each asset, and of the fiat pair (every
  * asset's spans): read after the range's, once each, the symbols' listing known by then.
  */
-async function readHistorySpans(options: PriceOptions, reader: Reader, routes: ReadonlyMap<string, Route | undefined>, fiatPair: string | undefined, now: number): Promise<void> {
+async function readHistorySpans(
+  options: PriceOptions,
+  reader: Reader,
+  routes: ReadonlyMap<string, Route | undefined>,
+  fiatPair: string | undefined,
+  now: number,
+): Promise<void> {
   const bySymbol = new Map<string, Map<number, Window>>();
   const add = (symbol: string, spans: readonly Window[]) => {
     const chunks = bySymbol.get(symbol) ?? new Map<number, Window>();
@@ -197,13 +247,18 @@ async function readHistorySpans(options: PriceOptions, reader: Reader, routes: R
   };
   for (const [asset, spans] of options.history ?? []) {
     const route = routes.get(asset);
-    if (route !== undefined) for (const symbol of [route.symbol, ...(route.via === undefined ? [] : [route.via])]) add(symbol, spans);
+    if (route !== undefined)
+      for (const symbol of [route.symbol, ...(route.via === undefined ? [] : [route.via])]) add(symbol, spans);
     if (fiatPair !== undefined) add(fiatPair, spans);
   }
   const work: { symbol: string; span: Window }[] = [];
   for (const [symbol, chunks] of bySymbol) {
     const covered = await options.warehouse.exclusive((c) => coveredSpans(c, symbol));
-    for (const span of notCovered([...chunks.values()].sort((a, b) => a.start - b.start), covered)) work.push({ symbol, span });
+    for (const span of notCovered(
+      [...chunks.values()].sort((a, b) => a.start - b.start),
+      covered,
+    ))
+      work.push({ symbol, span });
   }
   await runPool(work, { concurrency: 4 }, async ({ symbol, span }) => {
     const read = await readSpan(reader, symbol, span, now);
@@ -216,16 +271,30 @@ async function readHistorySpans(options: PriceOptions, reader: Reader, routes: R
  * The pair that values the fiat: USDT<currency> when the platform lists it, else USDTEUR when the fiat goes through
  * the euro and the ECB's rates (docs/values.md, "A fiat"). Neither: a usage error that names the rates file.
  */
-async function fiatPairOf(warehouse: Warehouse, reader: Reader, fiat: NonNullable<PriceOptions['fiat']>, range: Window, now: number): Promise<string> {
+async function fiatPairOf(
+  warehouse: Warehouse,
+  reader: Reader,
+  fiat: NonNullable<PriceOptions['fiat']>,
+  range: Window,
+  now: number,
+): Promise<string> {
   const own = `USDT${fiat.currency}`;
   if (await readSymbol(warehouse, reader, own, range, now)) return own;
   if (fiat.throughEur && (await readSymbol(warehouse, reader, 'USDTEUR', range, now))) return 'USDTEUR';
   const eur = fiat.throughEur ? ", nor USDTEUR to go through the euro with the ECB's rates," : '';
-  throw new UsageError(`the platform has no ${own} pair${eur} to value ${fiat.currency} with; give a rates file with --fiat-rates FILE (docs/values.md)`);
+  throw new UsageError(
+    `the platform has no ${own} pair${eur} to value ${fiat.currency} with; give a rates file with --fiat-rates FILE (docs/values.md)`,
+  );
 }
 
 /** The route of one asset: the first of its candidates whose pairs the platform lists, each read as it is tried. */
-async function routeAsset(warehouse: Warehouse, reader: Reader, asset: string, range: Window, now: number): Promise<Route | undefined> {
+async function routeAsset(
+  warehouse: Warehouse,
+  reader: Reader,
+  asset: string,
+  range: Window,
+  now: number,
+): Promise<Route | undefined> {
   for (const route of routeCandidates(asset)) {
     if (!(await readSymbol(warehouse, reader, route.symbol, range, now))) continue;
     if (route.via !== undefined && !(await readSymbol(warehouse, reader, route.via, range, now))) continue;
@@ -249,22 +318,43 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   const now = clock();
   // The candle of the present hour is not final: only hours already past are read, on the platform's clock too.
   const present = Math.min(now, options.present ?? now);
-  const range = { start: options.range.start, end: Math.min(options.range.end, Math.floor(present / HOUR_MS) * HOUR_MS) };
+  const range = {
+    start: options.range.start,
+    end: Math.min(options.range.end, Math.floor(present / HOUR_MS) * HOUR_MS),
+  };
   await options.warehouse.exclusive((c) => runModel(c, 'load/price_staging.sql'));
   const sleep = options.sleep ?? sleeper;
-  const client = createSignedClient({ baseUrl: options.baseUrl, credentials: { apiKey: '', secretKey: '', passphrase: '' }, clock });
+  const client = createSignedClient({
+    baseUrl: options.baseUrl,
+    credentials: { apiKey: '', secretKey: '', passphrase: '' },
+    clock,
+  });
   const stats = emptyStreamStats();
-  const candles = options.candleLimiter ?? createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
+  const candles =
+    options.candleLimiter ??
+    createRateLimiter({ perSecond: CANDLE_RATE_PER_SECOND * (options.rateScale ?? 1), clock, sleep });
   const limiter = options.ipLimiter === undefined ? candles : underBudget(candles, options.ipLimiter);
-  const fetch = createFetcher(HISTORY_CANDLES, (data) => candlesSchema.parse(data), {
+  const fetch = createFetcher(
+    HISTORY_CANDLES,
+    (data) => candlesSchema.parse(data),
+    {
+      client,
+      limiter,
+      policy: DEFAULT_RETRY,
+      // Public candles are not signed: there is no clock to re-sync.
+      retryDeps: { sleep, random: Math.random, syncTime: async () => undefined },
+      stats,
+    },
+    { signed: false },
+  );
+  const reader: Reader = {
+    reading: new Map(),
+    spans: createSpanWriter(options.warehouse, now),
     client,
-    limiter,
-    policy: DEFAULT_RETRY,
-    // Public candles are not signed: there is no clock to re-sync.
-    retryDeps: { sleep, random: Math.random, syncTime: async () => undefined },
+    fetch,
     stats,
-  }, { signed: false });
-  const reader: Reader = { reading: new Map(), spans: createSpanWriter(options.warehouse, now), client, fetch, stats, candles: 0 };
+    candles: 0,
+  };
   const routes = new Map<string, Route | undefined>();
   let fiatPair: string | undefined;
   try {
@@ -287,22 +377,46 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   await options.warehouse.transaction(async (c) => {
     for (const [asset, route] of routes) {
       await c.run('DELETE FROM price_routes WHERE asset = $asset', { asset });
-      if (route !== undefined) await c.run('INSERT INTO price_routes VALUES ($asset, $symbol, $via)', { asset, symbol: route.symbol, via: route.via ?? null });
+      if (route !== undefined)
+        await c.run('INSERT INTO price_routes VALUES ($asset, $symbol, $via)', {
+          asset,
+          symbol: route.symbol,
+          via: route.via ?? null,
+        });
     }
   });
   const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
-  if (unpriced.length > 0) options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (docs/values.md)`);
+  if (unpriced.length > 0)
+    options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (docs/values.md)`);
   for (const gap of await missingHours(options.warehouse, range)) {
-    options.log.warn(`${gap.symbol}: ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} without a candle (${gap.hours.slice(0, 3).map((h) => new Date(h).toISOString()).join(', ')}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`);
+    options.log.warn(
+      `${gap.symbol}: ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} without a candle (${gap.hours
+        .slice(0, 3)
+        .map((h) => new Date(h).toISOString())
+        .join(
+          ', ',
+        )}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`,
+    );
   }
-  return { routes, requests: stats.requests, rateLimited: stats.rateLimited, candles: reader.candles, ...(fiatPair === undefined ? {} : { fiatPair }) };
+  return {
+    routes,
+    requests: stats.requests,
+    rateLimited: stats.rateLimited,
+    candles: reader.candles,
+    ...(fiatPair === undefined ? {} : { fiatPair }),
+  };
 }
 
 /** Per symbol, the hours of `range` with no candle after two asks (price_coverage.missing_hours), oldest first. */
-export async function missingHours(warehouse: Warehouse, range: Window): Promise<{ symbol: string; hours: number[] }[]> {
+export async function missingHours(
+  warehouse: Warehouse,
+  range: Window,
+): Promise<{ symbol: string; hours: number[] }[]> {
   const found = await warehouse.exclusive(async (c) => {
     // A warehouse opened read-only before its migration to this release has no such column: nothing is known missing.
-    const column = await c.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE table_name = 'price_coverage' AND column_name = 'missing_hours' AND database_name = current_database()");
+    const column = await c.runAndReadAll(
+      "SELECT 1 FROM duckdb_columns() WHERE table_name = 'price_coverage' AND column_name = 'missing_hours' AND database_name = current_database()",
+    );
     if (column.getRows().length === 0) return [];
     return (
       await c.runAndReadAll(

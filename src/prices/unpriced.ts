@@ -13,16 +13,24 @@ export interface Unpriced {
 }
 
 /**
- * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat (docs/values.md).
- * `source`: the valued ledger rows to read, lp_ledger_valued (value_fiat is the fiat's value) or a
+ * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat
+ * (docs/values.md). `source`: the valued ledger rows to read, lp_ledger_valued (value_fiat is the fiat's value) or a
  * table made of them (the report's).
  */
-export async function readUnpriced(warehouse: Warehouse, range: Window, valuation: Valuation, account?: string, source = 'lp_ledger_valued'): Promise<Unpriced[]> {
+export async function readUnpriced(
+  warehouse: Warehouse,
+  range: Window,
+  valuation: Valuation,
+  account?: string,
+  source = 'lp_ledger_valued',
+): Promise<Unpriced[]> {
   const rows = `ts >= $from AND ts < $to${account === undefined ? '' : ` AND account = ${literal(account)}`}`;
   // One pass over the rows, both counts side by side, then one row per count: each read of the valued ledger
   // computes every row's value (docs/performance.md, "Prices").
   const counts = ['usdt', ...(valuation.fiat === null ? [] : [valuation.fiat])];
-  const columns = counts.map((name) => `count(*) FILTER (WHERE ${name === 'usdt' ? 'value_usdt' : 'value_fiat'} IS NULL) AS ${ident(name)}`);
+  const columns = counts.map(
+    (name) => `count(*) FILTER (WHERE ${name === 'usdt' ? 'value_usdt' : 'value_fiat'} IS NULL) AS ${ident(name)}`,
+  );
   const reader = await warehouse.exclusive((c) =>
     c.runAndReadAll(
       `SELECT asset, missing, n FROM (UNPIVOT (SELECT asset, ${columns.join(', ')} FROM ${source} WHERE ${rows} GROUP BY asset)

@@ -40,7 +40,9 @@ export function completenessHeadline(c: Completeness, holdings?: HoldingsKnown):
     : `${count(c.counts.breaks, 'running-balance break')}${mismatches}, ${count(c.unexplained.length, 'unexplained difference')}: ${steps}; ${snapshots}`;
   const lines = [first];
   if (holdings !== undefined && holdings.notKnown > 0) {
-    lines.push(`${holdings.notKnown} of the ${holdings.rows} holdings at the range's ends are not known: no snapshot at that instant, nor a running balance to carry one there (listed under holdings)`);
+    lines.push(
+      `${holdings.notKnown} of the ${holdings.rows} holdings at the range's ends are not known: no snapshot at that instant, nor a running balance to carry one there (listed under holdings)`,
+    );
   }
   return lines;
 }

@@ -40,7 +40,13 @@ function day(ms: number, timeZone: string): string {
 
 /** Whether `ms` is a midnight in `timeZone`. */
 function atMidnight(ms: number, timeZone: string): boolean {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(ms);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(ms);
   return parts === '00:00:00' && ms % 1000 === 0;
 }
 
@@ -54,7 +60,8 @@ export function formatRange(range: Window, timeZone: string): string {
     const first = day(range.start, timeZone);
     return first === last ? first : `${first} to ${last}`;
   }
-  const time = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(ms);
+  const time = (ms: number) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(ms);
   return `${time(range.start)} to ${time(range.end)} (the end not included)`;
 }
 
@@ -64,6 +71,7 @@ export function formatRange(range: Window, timeZone: string): string {
  * January 2026); an instant that is no midnight, with its time.
  */
 export function formatBalanceDate(ms: number, timeZone: string, side: 'opening' | 'closing'): string {
-  if (atMidnight(ms, timeZone)) return side === 'opening' ? `start of ${day(ms, timeZone)}` : `end of ${day(ms - 1, timeZone)}`;
+  if (atMidnight(ms, timeZone))
+    return side === 'opening' ? `start of ${day(ms, timeZone)}` : `end of ${day(ms - 1, timeZone)}`;
   return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(ms);
 }

@@ -15,5 +15,6 @@ export class SimApiError extends Error {
 }
 
 /** Parameter errors: 40019 for a missing one, 40020 for a bad value (HTTP 400). */
-export const missingParam = (name: string): SimApiError => new SimApiError(400, '40019', `Parameter ${name} cannot be empty`);
+export const missingParam = (name: string): SimApiError =>
+  new SimApiError(400, '40019', `Parameter ${name} cannot be empty`);
 export const badParam = (name: string): SimApiError => new SimApiError(400, '40020', `Parameter ${name} error`);

@@ -9,7 +9,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * the same seed, so a failing test can be replayed.
  */
 export function createFaultPlan(seed: string, probability: number): () => FaultKind | undefined {
-  if (!(probability >= 0 && probability <= 1)) throw new RangeError(`--faults must be between 0 and 1, got ${probability}`);
+  if (!(probability >= 0 && probability <= 1))
+    throw new RangeError(`--faults must be between 0 and 1, got ${probability}`);
   const rng = createRng(`ledgerpipe-sim-faults:${seed}`);
   return () => {
     if (probability === 0 || !rng.chance(probability)) return undefined;

@@ -64,8 +64,14 @@ export interface Front {
 }
 
 /** Starts the front on `host:port` (0: a free port), passing every request on to the simulator at `target`. */
-export async function startFront(listen: { host: string; port: number }, target: { host: string; port: number }): Promise<Front> {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { host: listen.host, port: listen.port, targetHost: target.host, targetPort: target.port } });
+export async function startFront(
+  listen: { host: string; port: number },
+  target: { host: string; port: number },
+): Promise<Front> {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { host: listen.host, port: listen.port, targetHost: target.host, targetPort: target.port },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('message', (m: { port: number }) => resolve(m.port));
     worker.once('error', reject);

@@ -79,5 +79,6 @@ export function checkWindow(startTime: number, endTime: number, maxDays: number,
  * checkDepth(startTime, now, 730); // throws 43111 when startTime < now - 730 days
  */
 export function checkDepth(startTime: number, now: number, depthDays: number | undefined): void {
-  if (depthDays !== undefined && startTime < now - depthDays * DAY_MS) throw new SimApiError(400, '43111', 'param error time range illegal');
+  if (depthDays !== undefined && startTime < now - depthDays * DAY_MS)
+    throw new SimApiError(400, '43111', 'param error time range illegal');
 }

@@ -20,7 +20,18 @@ import { recordListEndpoint } from './endpoints/record-list.js';
 import { pagedFacts } from './endpoints/stream-facts.js';
 import { allAccountBalanceEndpoint, contractsEndpoint, publicTimeEndpoint } from './endpoints/simple.js';
 import { withdrawalRecordsEndpoint } from './endpoints/withdrawal-records.js';
-import { accountSettingsEndpoint, CLASSIC_REFUSED, copyEndpoints, leadTraderEndpoint, loanEndpoints, refusing, UNIFIED_REFUSED, utaBalanceEndpoints, utaFinancialRecordsEndpoints, utaTaxRecordsEndpoint } from './endpoints/uta.js';
+import {
+  accountSettingsEndpoint,
+  CLASSIC_REFUSED,
+  copyEndpoints,
+  leadTraderEndpoint,
+  loanEndpoints,
+  refusing,
+  UNIFIED_REFUSED,
+  utaBalanceEndpoints,
+  utaFinancialRecordsEndpoints,
+  utaTaxRecordsEndpoint,
+} from './endpoints/uta.js';
 import { generateUnifiedDataset } from './data/uta/dataset.js';
 import { BAD_GATEWAY_HTML, createFaultPlan, type FaultKind } from './faults.js';
 import { Params } from './params.js';
@@ -45,9 +56,15 @@ export interface SimulatorOptions {
   /** The range the data is generated around, Unix ms, half-open: the retail account's last year. */
   from: number;
   to: number;
-  /** Number of futures fills of the stress data set, the other streams sized from it (default 2000); not the retail account's. */
+  /**
+   * Number of futures fills of the stress data set, the other streams sized from it (default 2000); not the retail
+   * account's.
+   */
   records?: number;
-  /** The account's registration, Unix ms, before every record (default: the retail account's own; `from` less 5 days for stress). */
+  /**
+   * The account's registration, Unix ms, before every record (default: the retail account's own; `from` less 5 days for
+   * stress).
+   */
   openedAt?: number;
   /**
    * The retail account sells everything it holds but USDT before `to` and trades on no margin: its year's coins are
@@ -178,7 +195,10 @@ function buildEndpoints(
     utaTaxRecordsEndpoint(indexes(dataset, 'uta_tax_records'), { depthDays }),
     ...utaFinancialRecordsEndpoints(indexes(dataset, 'uta_financial_records'), { depthDays }),
     ...utaBalanceEndpoints(dataset),
-    ...copyEndpoints(dataset, { transfers: indexes(dataset, 'copy_transfers'), shares: indexes(dataset, 'copy_profit_shares') }),
+    ...copyEndpoints(dataset, {
+      transfers: indexes(dataset, 'copy_transfers'),
+      shares: indexes(dataset, 'copy_profit_shares'),
+    }),
     loanEndpoints(dataset).unified,
   ];
   const classic = classicEndpoints();
@@ -195,15 +215,34 @@ function buildEndpoints(
       withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
       advListEndpoint(indexes(dataset, 'p2p_advertisements')),
       recordListEndpoint(
-        { ...pagedFacts('deposits'), style: 'exceed', pageDefault: 20, filters: { coin: 'coin', orderId: 'orderId' }, depthDays },
+        {
+          ...pagedFacts('deposits'),
+          style: 'exceed',
+          pageDefault: 20,
+          filters: { coin: 'coin', orderId: 'orderId' },
+          depthDays,
+        },
         indexes(dataset, 'deposits'),
       ),
       recordListEndpoint(
-        { ...pagedFacts('futures_tax_records'), style: 'interval', pageDefault: 500, partitionParam: 'productType', filters: { marginCoin: 'marginCoin' }, depthDays },
+        {
+          ...pagedFacts('futures_tax_records'),
+          style: 'interval',
+          pageDefault: 500,
+          partitionParam: 'productType',
+          filters: { marginCoin: 'marginCoin' },
+          depthDays,
+        },
         indexes(dataset, 'futures_tax_records'),
       ),
       recordListEndpoint(
-        { ...pagedFacts('spot_tax_records'), style: 'interval', pageDefault: 500, filters: { coin: 'coin' }, depthDays },
+        {
+          ...pagedFacts('spot_tax_records'),
+          style: 'interval',
+          pageDefault: 500,
+          filters: { coin: 'coin' },
+          depthDays,
+        },
         indexes(dataset, 'spot_tax_records'),
       ),
       recordListEndpoint(
@@ -270,13 +309,34 @@ export function simSeed(options: Pick<SimulatorOptions, 'dataset' | 'seed'>): st
   return options.seed ?? (options.dataset === 'retail' ? 'retail' : '1');
 }
 
-/** The data of one account of its seed: the retail account or the stress data set, every trade at the candles of `priceSeed`. */
+/**
+ * The data of one account of its seed: the retail account or the stress data set, every trade at the candles of
+ * `priceSeed`.
+ */
 function accountData(options: SimulatorOptions, seed: string, priceSeed: string, marginWindowDays: number): Dataset {
   const openedAt = options.openedAt === undefined ? {} : { openedAt: options.openedAt };
-  if (options.accountMode === 'uta') return generateUnifiedDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
-  if (options.dataset === 'retail') return generateRetailDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt, ...(options.soldOff === true ? { soldOff: true } : {}) });
+  if (options.accountMode === 'uta')
+    return generateUnifiedDataset({ seed, from: options.from, to: options.to, priceSeed, ...openedAt });
+  if (options.dataset === 'retail')
+    return generateRetailDataset({
+      seed,
+      from: options.from,
+      to: options.to,
+      priceSeed,
+      ...openedAt,
+      ...(options.soldOff === true ? { soldOff: true } : {}),
+    });
   const { from, to, markets } = options;
-  return generateDataset({ seed, from, to, records: options.records ?? 2000, marginWindowDays, priceSeed, ...openedAt, ...(markets === undefined ? {} : { markets }) });
+  return generateDataset({
+    seed,
+    from,
+    to,
+    records: options.records ?? 2000,
+    marginWindowDays,
+    priceSeed,
+    ...openedAt,
+    ...(markets === undefined ? {} : { markets }),
+  });
 }
 
 /** The accounts to serve: `default` with the given or seed's credentials, then `acct-002`... each of its own seed. */
@@ -319,19 +379,29 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     unavailable: options.unavailable,
     candles: { endTime: options.candleEndTime ?? 'open-before', missing: options.missingCandles ?? {} },
   };
-  const endpointsByKey = new Map(accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a, endpointOptions).map((e) => [e.path, e]))]));
+  const endpointsByKey = new Map(
+    accounts.map((a) => [a.credentials.apiKey, new Map(buildEndpoints(a, endpointOptions).map((e) => [e.path, e]))]),
+  );
   const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
-  if (options.front === true && options.clock !== undefined) throw new RangeError('the simulator\'s front stamps arrivals by the real clock: give no clock with it');
+  if (options.front === true && options.clock !== undefined)
+    throw new RangeError("the simulator's front stamps arrivals by the real clock: give no clock with it");
   const state: SimState = {
     clock,
     front: options.front === true,
     startedAt: clock(),
     endpoints,
     endpointsByKey,
-    limiters: new Map([...endpoints.values()].flatMap((e) => (e.rate === undefined ? [] : [[e.path, new SlidingWindowLimiter(e.rate * rateScale)] as const]))),
+    limiters: new Map(
+      [...endpoints.values()].flatMap((e) =>
+        e.rate === undefined ? [] : [[e.path, new SlidingWindowLimiter(e.rate * rateScale)] as const],
+      ),
+    ),
     accounts: new Map(accounts.map((a) => [a.credentials.apiKey, a.credentials])),
     // At --rate-scale S the minute is S times shorter, the cap the same: the rate is S times the live one.
-    ipLimiter: new SlidingWindowLimiter(((options.ipLimitPerMinute ?? LIVE_IP_LIMIT_PER_MINUTE) * rateScale) / 60, 60 / rateScale),
+    ipLimiter: new SlidingWindowLimiter(
+      ((options.ipLimitPerMinute ?? LIVE_IP_LIMIT_PER_MINUTE) * rateScale) / 60,
+      60 / rateScale,
+    ),
     ipBlocked: new Map(),
     ipBanMs: IP_BAN_MS / rateScale,
     nextFault: createFaultPlan(seed, options.faults ?? 0),
@@ -339,7 +409,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     pendingMs: options.pendingMs ?? 120_000,
     stallMs: options.stallMs ?? 30_000,
     stalled: new Set(),
-    stats: { requests: 0, byPath: {}, byStatus: {}, faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 }, faultsByPath: {}, ipBreaches: 0, ipBlocked: 0 },
+    stats: {
+      requests: 0,
+      byPath: {},
+      byStatus: {},
+      faults: { http500: 0, http502: 0, reset: 0, truncate: 0, stall: 0 },
+      faultsByPath: {},
+      ipBreaches: 0,
+      ipBlocked: 0,
+    },
     log: options.log,
     onRequest: options.onRequest,
   };
@@ -351,14 +429,31 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
   server.on('clientError', (_error, socket) => socket.destroy());
   // Behind a front, the simulator itself listens on a free loopback port and the front where it was asked to.
-  const own = options.front === true ? { host: '127.0.0.1', port: 0 } : { host: options.host ?? '127.0.0.1', port: options.port ?? 0 };
+  const own =
+    options.front === true
+      ? { host: '127.0.0.1', port: 0 }
+      : { host: options.host ?? '127.0.0.1', port: options.port ?? 0 };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(own.port, own.host, () => resolve());
   });
   const inner = server.address() as AddressInfo;
-  const front = options.front === true ? await startFront({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 }, { host: '127.0.0.1', port: inner.port }) : undefined;
-  const address = front === undefined ? inner : { ...inner, address: options.host ?? '127.0.0.1', family: (options.host ?? '').includes(':') ? 'IPv6' : 'IPv4', port: front.port };
+  const front =
+    options.front === true
+      ? await startFront(
+          { host: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+          { host: '127.0.0.1', port: inner.port },
+        )
+      : undefined;
+  const address =
+    front === undefined
+      ? inner
+      : {
+          ...inner,
+          address: options.host ?? '127.0.0.1',
+          family: (options.host ?? '').includes(':') ? 'IPv6' : 'IPv4',
+          port: front.port,
+        };
   const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   options.log?.(`sim: listening on ${baseUrl}`);
   return {
@@ -392,7 +487,11 @@ function handle(state: SimState, req: IncomingMessage, res: ServerResponse): voi
   const endpoint = req.method === 'GET' ? state.endpoints.get(path) : undefined;
   if (endpoint === undefined) return send(state, res, 404, errorBody('40404', 'Request URL NOT FOUND', now));
   state.stats.byPath[path] = (state.stats.byPath[path] ?? 0) + 1;
-  state.onRequest?.({ path, query: new URLSearchParams(rawQuery), apiKey: req.headers['access-key'] as string | undefined });
+  state.onRequest?.({
+    path,
+    query: new URLSearchParams(rawQuery),
+    apiKey: req.headers['access-key'] as string | undefined,
+  });
   const headers: Record<string, string> = {};
   if (!admitIp(state, remote, now)) return send(state, res, 429, errorBody('429', 'Too Many Requests', now));
   if (endpoint.perIp === true) {
@@ -439,14 +538,27 @@ function admitIp(state: SimState, ip: string, now: number): boolean {
 }
 
 /** The answer of an admitted request, or now and then a fault instead. */
-function serve(state: SimState, res: ServerResponse, endpoint: Endpoint, rawQuery: string, now: number, headers: Record<string, string>): void {
+function serve(
+  state: SimState,
+  res: ServerResponse,
+  endpoint: Endpoint,
+  rawQuery: string,
+  now: number,
+  headers: Record<string, string>,
+): void {
   const fault = state.nextFault();
   if (fault !== undefined) return fail(state, res, fault, endpoint, rawQuery, now);
   const { status, body } = answer(state, endpoint, rawQuery, now);
   send(state, res, status, body, headers);
 }
 
-function send(state: SimState, res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+function send(
+  state: SimState,
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   state.stats.byStatus[status] = (state.stats.byStatus[status] ?? 0) + 1;
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
@@ -461,7 +573,10 @@ function answer(state: SimState, endpoint: Endpoint, rawQuery: string, now: numb
     emptyAsNull: () => state.emptyRng.chance(0.3),
   };
   try {
-    return { status: 200, body: `{"code":"00000","msg":"success","requestTime":${now},"data":${endpoint.handle(context)}}` };
+    return {
+      status: 200,
+      body: `{"code":"00000","msg":"success","requestTime":${now},"data":${endpoint.handle(context)}}`,
+    };
   } catch (error) {
     if (error instanceof SimApiError) return { status: error.status, body: errorBody(error.code, error.message, now) };
     state.log?.(`sim: internal error on ${endpoint.path}: ${String(error)}`);
@@ -470,7 +585,14 @@ function answer(state: SimState, endpoint: Endpoint, rawQuery: string, now: numb
 }
 
 /** Answers with a fault instead: a 500 or 502, a reset, a body cut half way, or a request left hanging. */
-function fail(state: SimState, res: ServerResponse, kind: FaultKind, endpoint: Endpoint, rawQuery: string, now: number): void {
+function fail(
+  state: SimState,
+  res: ServerResponse,
+  kind: FaultKind,
+  endpoint: Endpoint,
+  rawQuery: string,
+  now: number,
+): void {
   state.stats.faults[kind]++;
   state.stats.faultsByPath[endpoint.path] = (state.stats.faultsByPath[endpoint.path] ?? 0) + 1;
   switch (kind) {

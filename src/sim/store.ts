@@ -2,7 +2,6 @@ import { compareIds } from '../util/ids.js';
 import { SimApiError } from './api-error.js';
 import type { Partition, SimRecord } from './data/model.js';
 
-
 /**
  * The most records one query's window may hold: beyond it the live service refuses the query with 40303 "Can
  * only query up to 20,000 data" (docs/platform.md, "Answers and errors"), whatever the page.

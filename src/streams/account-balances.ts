@@ -8,12 +8,21 @@ import { defineStream } from './stream.js';
 export const accountBalances = defineStream({
   kind: 'snapshot',
   name: 'account_balances',
-  parts: [{ name: '', path: '/api/v2/account/all-account-balance', params: {}, ratePerSecond: 1, readPage: (data) => z.array(z.unknown()).parse(data ?? []) }],
+  parts: [
+    {
+      name: '',
+      path: '/api/v2/account/all-account-balance',
+      params: {},
+      ratePerSecond: 1,
+      readPage: (data) => z.array(z.unknown()).parse(data ?? []),
+    },
+  ],
   keyField: 'accountType',
   model: {
     name: 'account_balances',
     kind: 'table',
-    description: 'Balance snapshots (GET /api/v2/account/all-account-balance): one row per account type per snapshot, valued in USDT by the platform (sql/models/account_balances.sql).',
+    description:
+      'Balance snapshots (GET /api/v2/account/all-account-balance): one row per account type per snapshot, valued in USDT by the platform (sql/models/account_balances.sql).',
     keyColumn: 'account_type',
     columns: [
       accountColumn,

@@ -24,7 +24,14 @@ const PARTS: readonly SnapshotPart[] = [
     readPage: list,
     keyOf: coinOf,
   })),
-  { name: 'margin_crossed', path: '/api/v2/margin/crossed/account/assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
+  {
+    name: 'margin_crossed',
+    path: '/api/v2/margin/crossed/account/assets',
+    params: {},
+    ratePerSecond: 10,
+    readPage: list,
+    keyOf: coinOf,
+  },
   {
     name: 'margin_isolated',
     path: '/api/v2/margin/isolated/account/assets',
@@ -35,7 +42,14 @@ const PARTS: readonly SnapshotPart[] = [
     keyOf: (r) => `${String(r['symbol'])}:${coinOf(r)}`,
   },
   { name: 'earn', path: '/api/v2/earn/account/assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
-  { name: 'funding', path: '/api/v2/account/funding-assets', params: {}, ratePerSecond: 10, readPage: list, keyOf: coinOf },
+  {
+    name: 'funding',
+    path: '/api/v2/account/funding-assets',
+    params: {},
+    ratePerSecond: 10,
+    readPage: list,
+    keyOf: coinOf,
+  },
   // The answer does not say which bot account a row is of, so each is asked apart and keyed by it.
   ...(['spot', 'futures'] as const).map((botType) => ({
     name: 'bots',
@@ -54,11 +68,23 @@ const PARTS: readonly SnapshotPart[] = [
     path: '/api/v3/account/assets',
     params: {},
     ratePerSecond: 20,
-    readPage: (data) => z.object({ assets: z.array(z.unknown()).nullish() }).loose().parse(data ?? {}).assets ?? [],
+    readPage: (data) =>
+      z
+        .object({ assets: z.array(z.unknown()).nullish() })
+        .loose()
+        .parse(data ?? {}).assets ?? [],
     keyOf: coinOf,
     accountModes: ['uta'],
   },
-  { name: 'funding', path: '/api/v3/account/funding-assets', params: {}, ratePerSecond: 20, readPage: list, keyOf: coinOf, accountModes: ['uta'] },
+  {
+    name: 'funding',
+    path: '/api/v3/account/funding-assets',
+    params: {},
+    ratePerSecond: 20,
+    readPage: list,
+    keyOf: coinOf,
+    accountModes: ['uta'],
+  },
   // A follower's copy-trading account, once per project its config names (GET /api/v3/copy/futures/current-copy:
   // eliteTrader, estNetProfit, profitShare, estValue "incl. unrealized PnL", available, currentInvestment, "all in
   // USDT": UnipayFI/go-bitget uta/copy_follower.go). Its rate is not in the sources read: 1/s.
@@ -76,11 +102,12 @@ const PARTS: readonly SnapshotPart[] = [
 /** Refusals that mean the key may not read an endpoint, or that it does not exist: the account type is unavailable. */
 const NOT_READABLE = new Set(['40014', '40404']);
 
-const amountColumn = (name: string, served: string, more = ''): Column => amount(name, `\`${served}\` as served${more}.`, field(served, optionalDecimalString));
+const amountColumn = (name: string, served: string, more = ''): Column =>
+  amount(name, `\`${served}\` as served${more}.`, field(served, optionalDecimalString));
 
 /**
- * Per-asset balances, one snapshot per run (docs/completeness.md, "Balances"): one row per account, snapshot, account type and
- * asset (and pair, in isolated margin), with `quantity`, the amount the ledger is compared with.
+ * Per-asset balances, one snapshot per run (docs/completeness.md, "Balances"): one row per account, snapshot, account
+ * type and asset (and pair, in isolated margin), with `quantity`, the amount the ledger is compared with.
  */
 export const assetBalances = defineStream({
   kind: 'snapshot',
@@ -88,7 +115,13 @@ export const assetBalances = defineStream({
   parts: PARTS,
   // A copy-trading account's summary names no coin (its amounts are in USDT): its estValue stands in.
   recordChecks: [
-    { check: (r) => (typeof (r['coin'] ?? r['marginCoin']) === 'string' && (r['coin'] ?? r['marginCoin']) !== '') || r['estValue'] !== undefined, message: 'neither coin nor marginCoin', path: ['coin'] },
+    {
+      check: (r) =>
+        (typeof (r['coin'] ?? r['marginCoin']) === 'string' && (r['coin'] ?? r['marginCoin']) !== '') ||
+        r['estValue'] !== undefined,
+      message: 'neither coin nor marginCoin',
+      path: ['coin'],
+    },
   ],
   keyField: 'coin',
   // Every field is optional: each account type's endpoint serves its own.
@@ -106,7 +139,7 @@ export const assetBalances = defineStream({
       instant('snapshot_at', "The snapshot's time: the server's clock when ledgerpipe took it.", time()),
       text(
         'account_type',
-        'spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project\'s account).',
+        "spot, usdt_futures, coin_futures, usdc_futures, margin_crossed, margin_isolated, earn, funding or bots; of a unified account, unified, funding or copy (a copy-trading project's account).",
         partition(),
       ),
       // Upper case, as every record writes a coin (the docs' spot example writes usdt); a copy-trading account names no
@@ -128,7 +161,8 @@ export const assetBalances = defineStream({
           field('symbol', optionalText),
         ),
       ),
-      // The project of a copy-trading row and the bot account type of a bots row are in its key (snapshot time, then either).
+      // The project of a copy-trading row and the bot account type of a bots row are in its key (snapshot time, then
+      // either).
       text(
         'bot_account_type',
         'Of a bots row: spot or futures, the accountType it was asked with; else NULL.',
@@ -136,7 +170,7 @@ export const assetBalances = defineStream({
       ),
       amount(
         'quantity',
-        "The amount the ledger is compared with, by the account type's rule (docs/completeness.md, \"Balances\"); NULL when the fields it needs are absent.",
+        'The amount the ledger is compared with, by the account type\'s rule (docs/completeness.md, "Balances"); NULL when the fields it needs are absent.',
       ),
       // A part the key could not read is one marker record {"ledgerpipeUnavailable": why}.
       text(
@@ -171,7 +205,7 @@ export const assetBalances = defineStream({
       amountColumn('bonus', 'bonus', ' (futures bots)'),
       amountColumn('balance', 'balance', ' (a unified account: "Coin balance"; its funding account)'),
       amountColumn('debt', 'debt', ' (a unified account: "Debt", owed)'),
-      amountColumn('usd_value', 'usdValue', ' (a unified account: the coin\'s equity in USD)'),
+      amountColumn('usd_value', 'usdValue', " (a unified account: the coin's equity in USD)"),
       amountColumn('est_value', 'estValue', ' (a copy-trading account: its value, unrealized PnL included)'),
       amountColumn('est_net_profit', 'estNetProfit', ' (a copy-trading account)'),
       amountColumn('profit_share', 'profitShare', ' (a copy-trading account: profit shares paid)'),
@@ -179,7 +213,10 @@ export const assetBalances = defineStream({
       text(
         'fields',
         'The whole row as served (JSON text), every field included.',
-        expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable')),
+        expression(
+          'CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END',
+          field('ledgerpipeUnavailable'),
+        ),
       ),
       text(
         'key',

@@ -34,12 +34,14 @@ export const copyTransfers = defineStream({
   ratePerSecond: 1,
   cursor: { param: 'cursor', descending: false },
   keyField: 'createdTime',
-  keyOf: (r) => `${String(r['createdTime'])}:${String(r['fromType'])}:${String(r['toType'])}:${String(r['coin'])}:${String(r['amount'])}`,
+  keyOf: (r) =>
+    `${String(r['createdTime'])}:${String(r['fromType'])}:${String(r['toType'])}:${String(r['coin'])}:${String(r['amount'])}`,
   readPage: listCursorPage(undefined, 'nextCursor'),
   model: {
     name: 'copy_transfers',
     kind: 'view',
-    description: "A follower's transfers into and out of a copy-trading project's account (GET /api/v3/copy/futures/copy-transfer-record), one row per transfer (sql/models/copy_transfers.sql; docs/unified-accounts.md, \"Copy trading\").",
+    description:
+      'A follower\'s transfers into and out of a copy-trading project\'s account (GET /api/v3/copy/futures/copy-transfer-record), one row per transfer (sql/models/copy_transfers.sql; docs/unified-accounts.md, "Copy trading").',
     typedAtLoad: { partitionColumn: 'project_id' },
     keyColumn: 'transfer_key',
     ledger: 'paired',
@@ -47,8 +49,8 @@ export const copyTransfers = defineStream({
     // its fields, each checked beside its column.
     columns: [
       accountColumn,
-      text('project_id', 'The copy-trading project (its projectId, from the account\'s config).', partition()),
-      text('transfer_key', 'The record\'s key: its time, sides, coin and amount (the record has no id).', key()),
+      text('project_id', "The copy-trading project (its projectId, from the account's config).", partition()),
+      text('transfer_key', "The record's key: its time, sides, coin and amount (the record has no id).", key()),
       text('from_type', 'Where it came from (`fromType`: funding, uta, otc, copy).', field('fromType', z.string())),
       text('to_type', 'Where it went (`toType`: funding, uta, otc, copy).', field('toType', z.string())),
       text('coin', 'The coin (`coin`).', field('coin', z.string())),
@@ -86,7 +88,8 @@ export const copyProfitShares = defineStream({
   model: {
     name: 'copy_profit_shares',
     kind: 'view',
-    description: "A follower's profit-share settlements per copy-trading project (GET /api/v3/copy/futures/copy-profit-details), one row each (sql/models/copy_profit_shares.sql; docs/unified-accounts.md, \"Copy trading\").",
+    description:
+      'A follower\'s profit-share settlements per copy-trading project (GET /api/v3/copy/futures/copy-profit-details), one row each (sql/models/copy_profit_shares.sql; docs/unified-accounts.md, "Copy trading").',
     typedAtLoad: { partitionColumn: 'project_id' },
     keyColumn: 'settle_key',
     ledger: 'paired',
@@ -94,7 +97,7 @@ export const copyProfitShares = defineStream({
     // shareProfit): its fields, each checked beside its column; the key is its settleTime.
     columns: [
       accountColumn,
-      text('project_id', 'The copy-trading project (its projectId, from the account\'s config).', partition()),
+      text('project_id', "The copy-trading project (its projectId, from the account's config).", partition()),
       text(
         'settle_key',
         "The record's key: its settlement time (the record has no id).",
@@ -102,7 +105,7 @@ export const copyProfitShares = defineStream({
       ),
       amount(
         'profit',
-        'The follower\'s profit of the period (`profit`), as written; not booked (its meaning beside allocatedPnl is not settled).',
+        "The follower's profit of the period (`profit`), as written; not booked (its meaning beside allocatedPnl is not settled).",
         field('profit', optionalDecimalString),
       ),
       amount(
@@ -133,11 +136,17 @@ export const copyProfitShares = defineStream({
 /** The docs' page: `data` is `{"profitList": [...], "endId": "..."}`, idLessThan = endId. */
 function profitListPage(data: unknown): PageRead {
   if (data === null || data === undefined) return { records: [], cursor: undefined };
-  const page = z.object({ profitList: z.array(z.unknown()).nullish(), endId: z.string().nullish() }).loose().parse(data);
+  const page = z
+    .object({ profitList: z.array(z.unknown()).nullish(), endId: z.string().nullish() })
+    .loose()
+    .parse(data);
   return { records: page.profitList ?? [], cursor: page.endId ?? undefined };
 }
 
-/** The platform's refusals of a follower's key on a lead trader's endpoint ("The user is not a trader", "Not currently a trader"). */
+/**
+ * The platform's refusals of a follower's key on a lead trader's endpoint ("The user is not a trader", "Not currently a
+ * trader").
+ */
 const NOT_A_TRADER = new Set(['31001', '31025', '40732']);
 
 /**
@@ -164,18 +173,20 @@ export const leadTraderProfits = defineStream({
   model: {
     name: 'lead_trader_profits',
     kind: 'view',
-    description: "A lead trader's profit shares received from followers (GET /api/v2/copy/mix-trader/profit-history-details), one row per share (sql/models/lead_trader_profits.sql; docs/unified-accounts.md, \"Copy trading\").",
+    description:
+      'A lead trader\'s profit shares received from followers (GET /api/v2/copy/mix-trader/profit-history-details), one row per share (sql/models/lead_trader_profits.sql; docs/unified-accounts.md, "Copy trading").',
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'profit_id',
     ledger: 'paired',
-    // A lead trader's profit share received: profitId, coin, profit, nickName, profitTime, each checked beside its column.
+    // A lead trader's profit share received: profitId, coin, profit, nickName, profitTime, each checked beside its
+    // column.
     columns: [
       accountColumn,
-      text('profit_id', 'The profit share\'s id (`profitId`).', field('profitId', idString)),
+      text('profit_id', "The profit share's id (`profitId`).", field('profitId', idString)),
       // Upper case, as every record writes a coin (the docs' example writes usdt).
       text(
         'coin',
-        'The settlement coin (`coin`), upper-cased (the docs\' example writes usdt).',
+        "The settlement coin (`coin`), upper-cased (the docs' example writes usdt).",
         field('coin', z.string(), { upper: true }),
       ),
       amount(
@@ -185,7 +196,7 @@ export const leadTraderProfits = defineStream({
       ),
       text(
         'nick_name',
-        'The follower\'s alias (`nickName`); NULL when empty.',
+        "The follower's alias (`nickName`); NULL when empty.",
         field('nickName', optionalText, { emptyAsNull: true }),
       ),
       tsColumn('profitTime', msString),

@@ -13,19 +13,22 @@ export const deposits = defineStream({
   maxWindowDays: 90,
   pageLimit: 100,
   ratePerSecond: 10,
-  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis
+  // (docs/history.md).
   carriesLots: true,
   keyField: 'orderId',
   readPage: flatArrayPage('orderId'),
   model: {
     name: 'deposits',
     kind: 'view',
-    description: 'Deposit records (GET /api/v2/spot/wallet/deposit-records), one row per deposit, its latest status (sql/models/deposits.sql).',
+    description:
+      'Deposit records (GET /api/v2/spot/wallet/deposit-records), one row per deposit, its latest status (sql/models/deposits.sql).',
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'order_id',
     ledger: 'paired',
     exported: { key: 'order_id' },
-    // The record's fields, each checked beside its column (docs/platform.md, "Withdrawals and deposits": like a withdrawal record).
+    // The record's fields, each checked beside its column (docs/platform.md, "Withdrawals and deposits": like a
+    // withdrawal record).
     columns: [
       accountColumn,
       text('order_id', "The deposit's id (`orderId`).", field('orderId', idString)),

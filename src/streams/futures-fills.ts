@@ -12,9 +12,7 @@ const feeDetailSchema = z.looseObject({
   totalFee: optionalDecimalString,
 });
 
-const pageSchema = z
-  .object({ fillList: z.array(z.unknown()).nullish(), endId: z.string().nullish() })
-  .nullish();
+const pageSchema = z.object({ fillList: z.array(z.unknown()).nullish(), endId: z.string().nullish() }).nullish();
 
 /**
  * GET /api/v2/mix/order/fill-history for the three live product types; demo product types are never sent
@@ -39,13 +37,14 @@ export const futuresFills = defineStream({
   model: {
     name: 'futures_fills',
     kind: 'view',
-    description: 'Futures fills (GET /api/v2/mix/order/fill-history), one row per fill, renamed and cast (sql/models/futures_fills.sql).',
+    description:
+      'Futures fills (GET /api/v2/mix/order/fill-history), one row per fill, renamed and cast (sql/models/futures_fills.sql).',
     typedAtLoad: { partitionColumn: 'product_type' },
     keyColumn: 'trade_id',
     ledger: 'alone',
     exported: { key: 'trade_id', omit: ['fee_detail'] },
-    // The fill record's fields, each checked beside its column (docs/platform.md, "Fills"); `marginCoin` appears on fills
-    // since 2025. margin_coin, fee and fee_coin are rules of sql/models/futures_fills.sql.
+    // The fill record's fields, each checked beside its column (docs/platform.md, "Fills"); `marginCoin` appears on
+    // fills since 2025. margin_coin, fee and fee_coin are rules of sql/models/futures_fills.sql.
     columns: [
       accountColumn,
       text(
@@ -106,12 +105,17 @@ export const futuresFills = defineStream({
       {
         name: 'futures_fill_fees',
         kind: 'view',
-        description: "One row per feeDetail entry of a fill (sql/models/futures_fills.sql): the ledger books one trading_fee row per entry whose totalFee is not zero.",
+        description:
+          'One row per feeDetail entry of a fill (sql/models/futures_fills.sql): the ledger books one trading_fee row per entry whose totalFee is not zero.',
         columns: [
           accountColumn,
           text('product_type', 'The productType the fill was read under.'),
           text('trade_id', "The fill's id."),
-          { name: 'n', type: 'BIGINT', description: "The entry's place in feeDetail, from 1 (the ledger's leg fee<n>)." },
+          {
+            name: 'n',
+            type: 'BIGINT',
+            description: "The entry's place in feeDetail, from 1 (the ledger's leg fee<n>).",
+          },
           text('fee_coin', 'The coin of the fee (`feeCoin`).'),
           amount('total_fee', 'The fee (`totalFee`): negative is paid, positive a maker rebate.'),
           amount('total_deduction_fee', 'The fee deducted in BGB (`totalDeductionFee`); NULL when absent or empty.'),

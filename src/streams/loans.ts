@@ -19,7 +19,14 @@ const list = (data: unknown): unknown[] => z.array(z.unknown()).parse(data ?? []
 
 const PARTS: readonly SnapshotPart[] = [
   { name: 'crypto_loans', path: '/api/v2/earn/loan/ongoing-orders', params: {}, ratePerSecond: 10, readPage: list },
-  { name: 'crypto_loans', path: '/api/v3/loan/borrow-ongoing', params: {}, ratePerSecond: 10, readPage: list, accountModes: ['uta'] },
+  {
+    name: 'crypto_loans',
+    path: '/api/v3/loan/borrow-ongoing',
+    params: {},
+    ratePerSecond: 10,
+    readPage: list,
+    accountModes: ['uta'],
+  },
 ];
 
 /** Refusals that mean the key may not read loans, or the endpoint does not exist: recorded as unavailable. */
@@ -32,7 +39,16 @@ export const loans = defineStream({
   parts: PARTS,
   accountModes: ['classic', 'uta'],
   keyField: 'orderId',
-  optionalFields: ['loanAmount', 'interestAmount', 'pledgeCoin', 'pledgeAmount', 'hourInterestRate', 'pledgeRate', 'borrowTime', 'expireTime'],
+  optionalFields: [
+    'loanAmount',
+    'interestAmount',
+    'pledgeCoin',
+    'pledgeAmount',
+    'hourInterestRate',
+    'pledgeRate',
+    'borrowTime',
+    'expireTime',
+  ],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
   model: {
     name: 'loans',
@@ -74,7 +90,10 @@ export const loans = defineStream({
       text(
         'fields',
         'The whole row as served (JSON text).',
-        expression('CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END', field('ledgerpipeUnavailable')),
+        expression(
+          'CASE WHEN r.ledgerpipeUnavailable IS NULL THEN CAST(payload AS VARCHAR) END',
+          field('ledgerpipeUnavailable'),
+        ),
       ),
       text('key', "The row's key in raw_records: snapshot time, then the order.", key()),
     ],

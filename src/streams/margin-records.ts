@@ -5,8 +5,8 @@ import { expression, field, partition } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
 /**
- * GET /api/v2/tax/margin-record, both margin types: the live service answers only `crossed` when
- * marginType is omitted, and spells it `crossed` where the spec writes `cross` (docs/platform.md, "Windows, pages and rates").
+ * GET /api/v2/tax/margin-record, both margin types: the live service answers only `crossed` when marginType is omitted,
+ * and spells it `crossed` where the spec writes `cross` (docs/platform.md, "Windows, pages and rates").
  */
 export const marginRecords = defineStream({
   kind: 'paged',
@@ -19,14 +19,16 @@ export const marginRecords = defineStream({
   maxWindowDays: 366,
   pageLimit: 500,
   ratePerSecond: 1,
-  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis
+  // (docs/history.md).
   carriesLots: true,
   keyField: 'id',
   readPage: flatArrayPage('id'),
   model: {
     name: 'margin_records',
     kind: 'view',
-    description: 'Margin transaction records (GET /api/v2/tax/margin-record), one row per record, renamed and cast (sql/models/margin_records.sql).',
+    description:
+      'Margin transaction records (GET /api/v2/tax/margin-record), one row per record, renamed and cast (sql/models/margin_records.sql).',
     typedAtLoad: { partitionColumn: 'margin_type' },
     keyColumn: 'id',
     ledger: 'paired',

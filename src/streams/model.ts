@@ -89,7 +89,10 @@ export const instant = column('TIMESTAMP WITH TIME ZONE', 'instant');
 export const json = column('JSON', 'json');
 
 /** The account column every model starts with. */
-export const accountColumn = text('account', "The account the row belongs to: the profile's name in the config file, `default` without one.");
+export const accountColumn = text(
+  'account',
+  "The account the row belongs to: the profile's name in the config file, `default` without one.",
+);
 
 /**
  * A model's `ts`: the record's time, from the API field named; with `from`, a stream's, the field checked as given
@@ -108,7 +111,9 @@ export const tsColumn = (name: string, from?: z.ZodType | From): Column =>
  */
 export function typedColumns(model: StreamModel & { typedAtLoad: { partitionColumn: string } }): Column[] {
   const { partitionColumn } = model.typedAtLoad;
-  const partition = model.columns.find((c) => c.name === partitionColumn) ?? text(partitionColumn, 'The partition the record was read under (raw_records.partition).');
+  const partition =
+    model.columns.find((c) => c.name === partitionColumn) ??
+    text(partitionColumn, 'The partition the record was read under (raw_records.partition).');
   const account = model.columns.find((c) => c.name === 'account') ?? accountColumn;
   const key = text('key', "The record's key as raw_records holds it (the API's own id).");
   const rest = model.columns.filter((c) => c.name !== 'account' && c.name !== partitionColumn);

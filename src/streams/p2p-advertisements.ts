@@ -5,7 +5,11 @@ import { expression, field, time } from './source.js';
 import { defineStream } from './stream.js';
 
 const pageSchema = z
-  .object({ advList: z.array(z.unknown()).nullish(), merchantList: z.array(z.unknown()).nullish(), minAdvId: z.string().nullish() })
+  .object({
+    advList: z.array(z.unknown()).nullish(),
+    merchantList: z.array(z.unknown()).nullish(),
+    minAdvId: z.string().nullish(),
+  })
   .nullish();
 
 /** The values of the parameters the live docs require that split the advertisements (docs/platform.md). */
@@ -23,12 +27,20 @@ export const p2pAdvertisements = defineStream({
   kind: 'paged',
   name: 'p2p_advertisements',
   path: '/api/v2/p2p/advList',
-  partitions: SIDES.flatMap((side) => STATUSES.map((status) => ({ name: `${side}:${status}`, params: { side, status } }))),
+  partitions: SIDES.flatMap((side) =>
+    STATUSES.map((status) => ({ name: `${side}:${status}`, params: { side, status } })),
+  ),
   maxWindowDays: 90,
   pageLimit: 20,
   ratePerSecond: 10,
   // docs/platform.md, "P2P advertisements"; the example spells the times ctime/utime, so either is read.
-  recordChecks: [{ check: (r) => r['cTime'] !== undefined || r['ctime'] !== undefined, message: 'neither cTime nor ctime', path: ['cTime'] }],
+  recordChecks: [
+    {
+      check: (r) => r['cTime'] !== undefined || r['ctime'] !== undefined,
+      message: 'neither cTime nor ctime',
+      path: ['cTime'],
+    },
+  ],
   keyField: 'advId',
   optionalFields: ['cTime', 'ctime'],
   readPage: (data) => {
@@ -40,7 +52,8 @@ export const p2pAdvertisements = defineStream({
   model: {
     name: 'p2p_advertisements',
     kind: 'table',
-    description: 'P2P advertisements (GET /api/v2/p2p/advList), one row per advertisement: the last fetched of those read under each side and status (sql/models/p2p_advertisements.sql).',
+    description:
+      'P2P advertisements (GET /api/v2/p2p/advList), one row per advertisement: the last fetched of those read under each side and status (sql/models/p2p_advertisements.sql).',
     keyColumn: 'adv_id',
     // The advertisement's fields (docs/platform.md, "P2P advertisements"), each checked beside its column, or read as
     // served where no check is given. The amounts are read with lp_amount: checked like every other amount.
@@ -75,7 +88,7 @@ export const p2pAdvertisements = defineStream({
       // fields without regard to case, so the second spelling is read from the JSON by its own path.
       instant(
         'u_time',
-        'When it last changed (`uTime`, or `utime` as the docs\' example spells it).',
+        "When it last changed (`uTime`, or `utime` as the docs' example spells it).",
         expression("lp_ms(coalesce(r.uTime, json_extract_string(payload, '$.utime')))", field('uTime')),
       ),
       tsColumn('cTime', time(field('cTime', msString.optional()), field('ctime', msString.optional()))),

@@ -78,7 +78,10 @@ export function field(name: string, check?: z.ZodType, options: FieldOptions = {
 }
 
 /** The record's partition, as a column; `fields` checked (a field that says what the partition says). */
-export const partition = (...fields: readonly FieldRead[]): From => ({ kind: 'partition', fields: fields.map(fieldOf) });
+export const partition = (...fields: readonly FieldRead[]): From => ({
+  kind: 'partition',
+  fields: fields.map(fieldOf),
+});
 /** The record's key, as a column; `fields` checked (the field the key is made of). */
 export const key = (...fields: readonly FieldRead[]): From => ({ kind: 'key', fields: fields.map(fieldOf) });
 
@@ -100,7 +103,13 @@ function fieldOf(read: FieldRead): SourceField {
 export function sourceOf(from: From, cast: Cast): ColumnSource {
   if (from.kind !== 'read') return from;
   const { field: read, emptyAsNull, upper } = from;
-  return { kind: 'field', field: read, cast, ...(emptyAsNull === true ? { emptyAsNull } : {}), ...(upper === true ? { upper } : {}) };
+  return {
+    kind: 'field',
+    field: read,
+    cast,
+    ...(emptyAsNull === true ? { emptyAsNull } : {}),
+    ...(upper === true ? { upper } : {}),
+  };
 }
 
 /** The record fields a source reads or checks. */
@@ -134,7 +143,9 @@ export function recordSchema(
     for (const f of column.from === undefined ? [] : fieldsOf(column.from)) {
       if (f.check === undefined) continue;
       if (f.name in shape) {
-        throw new Error(`the field ${f.name} is checked twice (column ${column.name}): check it where it is first read`);
+        throw new Error(
+          `the field ${f.name} is checked twice (column ${column.name}): check it where it is first read`,
+        );
       }
       shape[f.name] = f.check;
     }

@@ -43,15 +43,31 @@ export interface CopyTrading {
  * says so: the copy streams with one partition per project it follows (and the snapshot parts likewise), the lead
  * trader's only for a lead trader.
  */
-export function streamsForAccount(streams: readonly StreamDef[], mode: AccountMode, copy: CopyTrading | undefined): StreamDef[] {
+export function streamsForAccount(
+  streams: readonly StreamDef[],
+  mode: AccountMode,
+  copy: CopyTrading | undefined,
+): StreamDef[] {
   const projects = copy?.projects ?? [];
   return streamsOf(streams, mode).flatMap((s): StreamDef[] => {
     if (s.kind === 'paged') {
       if (s.optIn === 'leadTrader') return copy?.leadTrader === true ? [s] : [];
-      if (s.optIn === 'copyProjects') return projects.length === 0 ? [] : [{ ...s, partitions: projects.map((id) => ({ name: id, params: { projectId: id }, accountType: 'copy' })) }];
+      if (s.optIn === 'copyProjects')
+        return projects.length === 0
+          ? []
+          : [
+              {
+                ...s,
+                partitions: projects.map((id) => ({ name: id, params: { projectId: id }, accountType: 'copy' })),
+              },
+            ];
       return [s];
     }
-    const parts = s.parts.flatMap((p): SnapshotPart[] => (p.optIn !== 'copyProjects' ? [p] : projects.map((id) => ({ ...p, name: p.name, params: { ...p.params, projectId: id }, keyOf: () => id }))));
+    const parts = s.parts.flatMap((p): SnapshotPart[] =>
+      p.optIn !== 'copyProjects'
+        ? [p]
+        : projects.map((id) => ({ ...p, name: p.name, params: { ...p.params, projectId: id }, keyOf: () => id })),
+    );
     return parts.length === 0 ? [] : [{ ...s, parts }];
   });
 }
@@ -68,18 +84,20 @@ export interface PartitionDef {
    */
   endpoint?: { path: string; ratePerSecond: number; readPage(data: unknown): PageRead };
   /**
-   * The account type whose balance its records move (docs/completeness.md, "Balances"): a span of that account type is covered
-   * by the ledger when every partition of this account type is. Absent: its records move no balance.
+   * The account type whose balance its records move (docs/completeness.md, "Balances"): a span of that account type is
+   * covered by the ledger when every partition of this account type is. Absent: its records move no balance.
    */
   accountType?: string;
 }
 
 /** The futures product types, each a partition whose records move the account type of its name (usdt_futures, ...). */
-export const FUTURES_PARTITIONS: readonly PartitionDef[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map((name) => ({
-  name,
-  params: { productType: name },
-  accountType: `${name.split('-')[0]?.toLowerCase() ?? ''}_futures`,
-}));
+export const FUTURES_PARTITIONS: readonly PartitionDef[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map(
+  (name) => ({
+    name,
+    params: { productType: name },
+    accountType: `${name.split('-')[0]?.toLowerCase() ?? ''}_futures`,
+  }),
+);
 
 /** One answer's records, and the cursor to pass for the next page (idLessThan, or the stream's cursor parameter). */
 export interface PageRead {
@@ -108,7 +126,8 @@ export interface PagedStreamDef<Name extends string = string> {
   carriesLots?: boolean;
   /**
    * How many days before the platform's present its docs say its records reach ("Data query range: 366 days", "within
-   * the last 90 days"): where no opening is known (a unified account), a stream that carries lots is read back that far.
+   * the last 90 days"): where no opening is known (a unified account), a stream that carries lots is read back that
+   * far.
    */
   reachDays?: number;
   /** The account modes it is read for (default: classic only). */
@@ -196,7 +215,10 @@ export interface SnapshotStreamDef<Name extends string = string> {
 export type StreamDef = PagedStreamDef | SnapshotStreamDef;
 
 /** The stream as one part's records are checked: keyed by the part's own key when it has one. */
-export function partKeyed(stream: SnapshotStreamDef, part: SnapshotPart): SnapshotStreamDef & { keyOf?: (record: Record<string, unknown>) => string } {
+export function partKeyed(
+  stream: SnapshotStreamDef,
+  part: SnapshotPart,
+): SnapshotStreamDef & { keyOf?: (record: Record<string, unknown>) => string } {
   return part.keyOf === undefined ? stream : { ...stream, keyOf: part.keyOf };
 }
 
@@ -244,7 +266,8 @@ export function defineStream<const T extends StreamDeclaration>(def: T): Made<T>
  */
 export function flatArrayPage(keyField: string): (data: unknown) => PageRead {
   return (data) => {
-    if (data !== null && data !== undefined && !Array.isArray(data)) throw new TypeError(`expected an array of records, got ${typeof data}`);
+    if (data !== null && data !== undefined && !Array.isArray(data))
+      throw new TypeError(`expected an array of records, got ${typeof data}`);
     const records = (data ?? []) as unknown[];
     const last = records.at(-1) as Record<string, unknown> | undefined;
     return { records, cursor: last === undefined ? undefined : String(last[keyField]) };

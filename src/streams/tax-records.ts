@@ -8,7 +8,9 @@ import { defineStream, flatArrayPage, FUTURES_PARTITIONS } from './stream.js';
 const TAX_WINDOW_DAYS = 30;
 const TAX_PAGE = 500;
 
-/** GET /api/v2/tax/future-record per product type: funding fees (which fill-history lacks), settlements, liquidations. */
+/**
+ * GET /api/v2/tax/future-record per product type: funding fees (which fill-history lacks), settlements, liquidations.
+ */
 export const futuresTaxRecords = defineStream({
   kind: 'paged',
   name: 'futures_tax_records',
@@ -22,7 +24,8 @@ export const futuresTaxRecords = defineStream({
   model: {
     name: 'futures_tax_records',
     kind: 'view',
-    description: 'Futures tax records (GET /api/v2/tax/future-record): funding fees, closes, liquidations, settlements; one row per record (sql/models/futures_tax_records.sql).',
+    description:
+      'Futures tax records (GET /api/v2/tax/future-record): funding fees, closes, liquidations, settlements; one row per record (sql/models/futures_tax_records.sql).',
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'id',
     ledger: 'paired',
@@ -57,14 +60,16 @@ export const spotTaxRecords = defineStream({
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
-  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis
+  // (docs/history.md).
   carriesLots: true,
   keyField: 'id',
   readPage: flatArrayPage('id'),
   model: {
     name: 'spot_tax_records',
     kind: 'view',
-    description: 'Spot tax records (GET /api/v2/tax/spot-record), one row per record (sql/models/spot_tax_records.sql).',
+    description:
+      'Spot tax records (GET /api/v2/tax/spot-record), one row per record (sql/models/spot_tax_records.sql).',
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'id',
     ledger: 'paired',
@@ -103,11 +108,18 @@ export const p2pTaxRecords = defineStream({
   maxWindowDays: TAX_WINDOW_DAYS,
   pageLimit: TAX_PAGE,
   ratePerSecond: 1,
-  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis
+  // (docs/history.md).
   carriesLots: true,
   // The amount moved is `balance` in the newest docs' example and `total` in the earlier docs and in SDK types
   // (docs/platform.md, "Tax records"): either will do, one must be there.
-  recordChecks: [{ check: (r) => (r['balance'] ?? r['total']) !== undefined && (r['balance'] ?? r['total']) !== null, message: 'neither balance nor total', path: ['balance'] }],
+  recordChecks: [
+    {
+      check: (r) => (r['balance'] ?? r['total']) !== undefined && (r['balance'] ?? r['total']) !== null,
+      message: 'neither balance nor total',
+      path: ['balance'],
+    },
+  ],
   keyField: 'id',
   optionalFields: ['balance', 'total'],
   readPage: flatArrayPage('id'),

@@ -13,10 +13,22 @@ import { defineStream, type PageRead, type PartitionDef } from './stream.js';
 export function listCursorPage(keyField: string | undefined, cursorField = 'cursor'): (data: unknown) => PageRead {
   return (data) => {
     if (data === null || data === undefined) return { records: [], cursor: undefined };
-    const records = (Array.isArray(data) ? data : z.object({ list: z.array(z.unknown()).nullish() }).loose().parse(data).list ?? []) as unknown[];
+    const records = (
+      Array.isArray(data)
+        ? data
+        : (z
+            .object({ list: z.array(z.unknown()).nullish() })
+            .loose()
+            .parse(data).list ?? [])
+    ) as unknown[];
     const given = Array.isArray(data) ? undefined : (data as Record<string, unknown>)[cursorField];
     const last = records.at(-1) as Record<string, unknown> | undefined;
-    const cursor = typeof given === 'string' && given !== '' ? given : last === undefined || keyField === undefined ? undefined : String(last[keyField]);
+    const cursor =
+      typeof given === 'string' && given !== ''
+        ? given
+        : last === undefined || keyField === undefined
+          ? undefined
+          : String(last[keyField]);
     return { records, cursor };
   };
 }
@@ -28,9 +40,10 @@ export function listCursorPage(keyField: string | undefined, cursorField = 'curs
  * positionType, positionAmount and positionBalance too (UnipayFI/go-bitget uta/account_records.go). The funding
  * account's (GET /api/v3/account/funding-financial-records): id, coin, groupType (transaction, deposit, withdraw,
  * transfer, financial, loan, convert, rwa, stock), type, amount, balance, ts, as the public clients that added it read
- * it (ccxt/ccxt#30414, JKorf/Bitget.Net#110; its docs moved to https://www.bitget.com/docs/catalog/account/assets-balance
- * and are not in the mirror): `type` may then be absent. Each field is checked beside its column; the record's
- * `category` is checked though the column of that name is the partition it was read under.
+ * it (ccxt/ccxt#30414, JKorf/Bitget.Net#110; its docs moved to
+ * https://www.bitget.com/docs/catalog/account/assets-balance and are not in the mirror): `type` may then be absent.
+ * Each field is checked beside its column; the record's `category` is checked though the column of that name is the
+ * partition it was read under.
  */
 
 const CATEGORIES = ['SPOT', 'MARGIN', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES', 'OTHER'] as const;
@@ -69,9 +82,21 @@ export const utaFinancialRecords = defineStream({
   reachDays: 90,
   accountModes: ['uta'],
   cursor: { param: 'cursor', descending: false },
-  recordChecks: [{ check: (r) => (r['type'] ?? r['groupType'] ?? '') !== '', message: 'neither type nor groupType', path: ['type'] }],
+  recordChecks: [
+    { check: (r) => (r['type'] ?? r['groupType'] ?? '') !== '', message: 'neither type nor groupType', path: ['type'] },
+  ],
   keyField: 'id',
-  optionalFields: ['category', 'symbol', 'type', 'groupType', 'fee', 'balance', 'positionType', 'positionAmount', 'positionBalance'],
+  optionalFields: [
+    'category',
+    'symbol',
+    'type',
+    'groupType',
+    'fee',
+    'balance',
+    'positionType',
+    'positionAmount',
+    'positionBalance',
+  ],
   readPage: listCursorPage('id'),
   model: {
     name: 'uta_financial_records',
@@ -85,7 +110,7 @@ export const utaFinancialRecords = defineStream({
       accountColumn,
       text(
         'category',
-        'The category it was read under (SPOT, MARGIN, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER), or funding for the funding account\'s records.',
+        "The category it was read under (SPOT, MARGIN, USDT-FUTURES, COIN-FUTURES, USDC-FUTURES, OTHER), or funding for the funding account's records.",
         partition(field('category', optionalText)),
       ),
       text('id', "The record's id (`id`).", field('id', idString)),
@@ -98,7 +123,7 @@ export const utaFinancialRecords = defineStream({
       ),
       text(
         'group_type',
-        'The funding account\'s group of the record (`groupType`: deposit, withdraw, transfer, ...); NULL when absent.',
+        "The funding account's group of the record (`groupType`: deposit, withdraw, transfer, ...); NULL when absent.",
         field('groupType', optionalText, { emptyAsNull: true }),
       ),
       amount('amount', 'The amount moved (`amount`), as written.', field('amount', decimalString)),

@@ -17,7 +17,8 @@ import { defineStream, flatArrayPage, type PartitionDef } from './stream.js';
 
 /**
  * One partition per bizType, both margin types apart (the endpoint answers crossed when marginType is omitted, as the
- * classic margin records do: docs/platform.md). Every partition's records move the unified account (docs/unified-accounts.md).
+ * classic margin records do: docs/platform.md). Every partition's records move the unified account
+ * (docs/unified-accounts.md).
  */
 export const UTA_TAX_PARTITIONS: readonly PartitionDef[] = [
   { name: 'SPOT', params: { bizType: 'SPOT' }, accountType: 'unified' },
@@ -50,7 +51,7 @@ export const utaTaxRecords = defineStream({
     name: 'uta_tax_records',
     kind: 'view',
     description:
-      'A unified trading account\'s tax records (GET /api/v3/tax/records), one row per record, every bizType (sql/models/uta_tax_records.sql; docs/unified-accounts.md).',
+      "A unified trading account's tax records (GET /api/v3/tax/records), one row per record, every bizType (sql/models/uta_tax_records.sql; docs/unified-accounts.md).",
     typedAtLoad: { partitionColumn: 'biz_type' },
     keyColumn: 'id',
     ledger: 'paired',
@@ -70,7 +71,7 @@ export const utaTaxRecords = defineStream({
       ),
       amount(
         'amount',
-        'The amount moved (`amount`), as written: the docs\' example writes it signed, negative out.',
+        "The amount moved (`amount`), as written: the docs' example writes it signed, negative out.",
         field('amount', decimalString),
       ),
       amount('fee', 'The fee (`fee`), as written; NULL when absent.', field('fee', optionalDecimalString)),

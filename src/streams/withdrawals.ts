@@ -13,7 +13,8 @@ export const withdrawals = defineStream({
   maxWindowDays: 90,
   pageLimit: 100,
   ratePerSecond: 10,
-  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis (docs/history.md).
+  // Its records are acquisitions and disposals: read back to the account's opening for the cost basis
+  // (docs/history.md).
   carriesLots: true,
   keyField: 'orderId',
   optionalFields: ['fee'],
@@ -21,13 +22,14 @@ export const withdrawals = defineStream({
   model: {
     name: 'withdrawals',
     kind: 'view',
-    description: 'Withdrawal records (GET /api/v2/spot/wallet/withdrawal-records), one row per withdrawal, its latest status (sql/models/withdrawals.sql).',
+    description:
+      'Withdrawal records (GET /api/v2/spot/wallet/withdrawal-records), one row per withdrawal, its latest status (sql/models/withdrawals.sql).',
     typedAtLoad: { partitionColumn: 'partition' },
     keyColumn: 'order_id',
     ledger: 'paired',
     exported: { key: 'order_id' },
-    // The record's fields, each checked beside its column (docs/platform.md, "Withdrawals and deposits": the record, with
-    // `fee`, negative on the live service).
+    // The record's fields, each checked beside its column (docs/platform.md, "Withdrawals and deposits": the record,
+    // with `fee`, negative on the live service).
     columns: [
       accountColumn,
       text('order_id', "The withdrawal's id (`orderId`).", field('orderId', idString)),

@@ -25,7 +25,10 @@ export function assertTimeZone(timeZone: string): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch (cause) {
-    throw new UsageError(`--tz ${timeZone} is not a known IANA time zone; use a name such as UTC or Europe/Berlin`, cause);
+    throw new UsageError(
+      `--tz ${timeZone} is not a known IANA time zone; use a name such as UTC or Europe/Berlin`,
+      cause,
+    );
   }
 }
 
@@ -42,7 +45,9 @@ function wallToUtc(wallMs: number, timeZone: string): number {
   if (timeZone === 'UTC') return wallMs;
   const before = zoneOffsetMs(timeZone, wallMs - DAY_MS);
   const after = zoneOffsetMs(timeZone, wallMs + DAY_MS);
-  const fits = [...new Set([before, after])].map((offset) => wallMs - offset).filter((utc) => utc + zoneOffsetMs(timeZone, utc) === wallMs);
+  const fits = [...new Set([before, after])]
+    .map((offset) => wallMs - offset)
+    .filter((utc) => utc + zoneOffsetMs(timeZone, utc) === wallMs);
   // Skipped: the offset from before the jump places it that far past the jump.
   return fits.length === 0 ? wallMs - before : Math.min(...fits);
 }
@@ -77,7 +82,9 @@ export function parseInstant(text: string, timeZone: string, flag = 'date'): num
     minute > 59 ||
     second > 59
   ) {
-    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a real calendar date or time; check the day and month`);
+    throw new UsageError(
+      `${flag} ${JSON.stringify(text)} is not a real calendar date or time; check the day and month`,
+    );
   }
   const offset = time?.[8];
   if (offset === undefined) return wallToUtc(wall, timeZone);
@@ -98,5 +105,8 @@ export function yearRange(year: number, timeZone: string): { from: number; to: n
   if (!Number.isInteger(year) || year < 2000 || year > 9998) {
     throw new UsageError(`--year ${year} is not a year ledgerpipe can export; use a four-digit year such as 2025`);
   }
-  return { from: parseInstant(`${year}-01-01`, timeZone, '--year'), to: parseInstant(`${year + 1}-01-01`, timeZone, '--year') };
+  return {
+    from: parseInstant(`${year}-01-01`, timeZone, '--year'),
+    to: parseInstant(`${year + 1}-01-01`, timeZone, '--year'),
+  };
 }

@@ -35,10 +35,30 @@ export interface PeriodSettings {
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** The wall-clock parts of an instant in `timeZone`. */
-function wall(ms: number, timeZone: string): { y: number; m: number; d: number; hh: number; mm: number; ss: number; ms: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms));
+function wall(
+  ms: number,
+  timeZone: string,
+): { y: number; m: number; d: number; hh: number; mm: number; ss: number; ms: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(ms));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
-  return { y: get('year'), m: get('month'), d: get('day'), hh: get('hour'), mm: get('minute'), ss: get('second'), ms: ((ms % 1000) + 1000) % 1000 };
+  return {
+    y: get('year'),
+    m: get('month'),
+    d: get('day'),
+    hh: get('hour'),
+    mm: get('minute'),
+    ss: get('second'),
+    ms: ((ms % 1000) + 1000) % 1000,
+  };
 }
 
 /** An instant as a folder's part: its date in `timeZone` at midnight, else the date and time to the second. */
@@ -55,7 +75,10 @@ export function yearIn(ms: number, timeZone: string): number {
 
 /** `[start of tax year Y, start of tax year Y+1)`: the tax year that starts on `start` (MM-DD) of Y, in `timeZone`. */
 export function taxYearRange(year: number, start: string, timeZone: string): Window {
-  return { start: parseInstant(`${year}-${start}`, timeZone, '--tax-year'), end: parseInstant(`${year + 1}-${start}`, timeZone, '--tax-year') };
+  return {
+    start: parseInstant(`${year}-${start}`, timeZone, '--tax-year'),
+    end: parseInstant(`${year + 1}-${start}`, timeZone, '--tax-year'),
+  };
 }
 
 /** `2025-26`: the tax year that starts in 2025. */
@@ -75,29 +98,51 @@ export function resolvePeriod(spec: RangeSpec, settings: PeriodSettings, now: nu
   switch (spec.kind) {
     case 'year': {
       const { from, to } = yearRange(spec.year, timeZone);
-      if (from > now) throw new UsageError(`--year ${spec.year}: ${spec.year} has not begun; the last complete year is ${current - 1}`);
+      if (from > now)
+        throw new UsageError(
+          `--year ${spec.year}: ${spec.year} has not begun; the last complete year is ${current - 1}`,
+        );
       const toDate = to > now;
-      return { window: { start: from, end: to }, folder: toDate ? `${spec.year}-to-date` : String(spec.year), label: toDate ? `${spec.year} to date` : String(spec.year), toDate };
+      return {
+        window: { start: from, end: to },
+        folder: toDate ? `${spec.year}-to-date` : String(spec.year),
+        label: toDate ? `${spec.year} to date` : String(spec.year),
+        toDate,
+      };
     }
     case 'tax-year': {
       const window = taxYearRange(spec.year, settings.taxYearStart, timeZone);
       const name = taxYearName(spec.year);
       if (window.start > now) {
         const running = taxYearRange(current, settings.taxYearStart, timeZone).start <= now ? current : current - 1;
-        throw new UsageError(`--tax-year ${name}: it has not begun (it starts ${formatInstant(window.start)}); the last complete tax year is ${taxYearName(running - 1)}`);
+        throw new UsageError(
+          `--tax-year ${name}: it has not begun (it starts ${formatInstant(window.start)}); the last complete tax year is ${taxYearName(running - 1)}`,
+        );
       }
       const toDate = window.end > now;
-      return { window, folder: toDate ? `${name}-to-date` : name, label: `tax year ${name}${toDate ? ' to date' : ''}`, toDate, taxYear: name };
+      return {
+        window,
+        folder: toDate ? `${name}-to-date` : name,
+        label: `tax year ${name}${toDate ? ' to date' : ''}`,
+        toDate,
+        taxYear: name,
+      };
     }
     case 'between': {
       const start = parseInstant(spec.from, timeZone, '--from');
       const end = parseInstant(spec.to, timeZone, '--to');
       if (start >= end) throw new UsageError(`--from ${spec.from} must be before --to ${spec.to}`);
-      if (start > now) throw new UsageError(`--from ${spec.from} has not come yet (it is ${formatInstant(now)} now); give a range that has begun`);
+      if (start > now)
+        throw new UsageError(
+          `--from ${spec.from} has not come yet (it is ${formatInstant(now)} now); give a range that has begun`,
+        );
       return windowPeriod({ start, end }, timeZone, now);
     }
     case 'window':
-      if (spec.window.start > now) throw new UsageError(`the range starts ${formatInstant(spec.window.start)}, which has not come yet; give a range that has begun`);
+      if (spec.window.start > now)
+        throw new UsageError(
+          `the range starts ${formatInstant(spec.window.start)}, which has not come yet; give a range that has begun`,
+        );
       return windowPeriod(spec.window, timeZone, now);
   }
 }
@@ -108,7 +153,12 @@ export function windowPeriod(window: Window, timeZone: string, now: number): Per
   const year = yearIn(window.start, timeZone);
   const whole = yearRange(year, timeZone);
   if (whole.from === window.start && whole.to === window.end) {
-    return { window, folder: toDate ? `${year}-to-date` : String(year), label: toDate ? `${year} to date` : String(year), toDate };
+    return {
+      window,
+      folder: toDate ? `${year}-to-date` : String(year),
+      label: toDate ? `${year} to date` : String(year),
+      toDate,
+    };
   }
   const [a, b] = [folderInstant(window.start, timeZone), folderInstant(window.end, timeZone)];
   return { window, folder: `${a}_${b}`, label: `${a} to ${b}${toDate ? ' (to date)' : ''}`, toDate };
@@ -125,13 +175,23 @@ export function yearToDate(end: number, settings: PeriodSettings, now: number): 
     const year = yearIn(last, timeZone);
     const full = yearRange(year, timeZone);
     const toDate = full.to > now || end < full.to;
-    return { window: { start: full.from, end }, folder: toDate ? `${year}-to-date` : String(year), label: toDate ? `${year} to date` : String(year), toDate };
+    return {
+      window: { start: full.from, end },
+      folder: toDate ? `${year}-to-date` : String(year),
+      label: toDate ? `${year} to date` : String(year),
+      toDate,
+    };
   }
   const calendar = yearIn(last, timeZone);
   const year = taxYearRange(calendar, taxYearStart, timeZone).start <= last ? calendar : calendar - 1;
   const full = taxYearRange(year, taxYearStart, timeZone);
   const name = taxYearName(year);
   const toDate = full.end > now || end < full.end;
-  return { window: { start: full.start, end }, folder: toDate ? `${name}-to-date` : name, label: `tax year ${name}${toDate ? ' to date' : ''}`, toDate, taxYear: name };
+  return {
+    window: { start: full.start, end },
+    folder: toDate ? `${name}-to-date` : name,
+    label: `tax year ${name}${toDate ? ' to date' : ''}`,
+    toDate,
+    taxYear: name,
+  };
 }
-

@@ -30,7 +30,10 @@ async function madeFirst(): Promise<string[]> {
  * @example
  * await bookedAssets(warehouse, [{ stream: 'futures_fills', window: { start, end } }]); // ['BGB', 'USDT']
  */
-export async function bookedAssets(warehouse: Pick<Warehouse, 'exclusive'>, spans: readonly LoadedSpan[]): Promise<string[]> {
+export async function bookedAssets(
+  warehouse: Pick<Warehouse, 'exclusive'>,
+  spans: readonly LoadedSpan[],
+): Promise<string[]> {
   if (spans.length === 0) return [];
   const { typing } = await releaseVersions();
   const made = await madeFirst();
@@ -39,7 +42,11 @@ export async function bookedAssets(warehouse: Pick<Warehouse, 'exclusive'>, span
     // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable.
     const catalog = { lp_user_catalog: param.text(userCatalogFile()) };
     try {
-      return await withParams(c, catalog, () => withSettings(c, { file_search_path: packageRoot() }, () => inRolledBackTransaction(c, (t) => assetsOfSpans(t, made, spans))));
+      return await withParams(c, catalog, () =>
+        withSettings(c, { file_search_path: packageRoot() }, () =>
+          inRolledBackTransaction(c, (t) => assetsOfSpans(t, made, spans)),
+        ),
+      );
     } finally {
       // A variable outlives the transaction: a transform of this process must not read it.
       await forgetParams(c).catch(() => undefined);
@@ -47,12 +54,17 @@ export async function bookedAssets(warehouse: Pick<Warehouse, 'exclusive'>, span
   });
 }
 
-async function assetsOfSpans(c: DuckDBConnection, made: readonly string[], spans: readonly LoadedSpan[]): Promise<string[]> {
+async function assetsOfSpans(
+  c: DuckDBConnection,
+  made: readonly string[],
+  spans: readonly LoadedSpan[],
+): Promise<string[]> {
   for (const file of made) await runModel(c, file);
   const assets = new Set<string>();
   for (const { stream, window } of spans) {
     const span = { lp_stream: stream, lp_from: param.instant(window.start), lp_to: param.instant(window.end) };
-    for (const row of await withParams(c, span, () => readModel(c, 'prices/booked_assets.sql'))) assets.add(String(row['asset']));
+    for (const row of await withParams(c, span, () => readModel(c, 'prices/booked_assets.sql')))
+      assets.add(String(row['asset']));
   }
   return [...assets].sort();
 }

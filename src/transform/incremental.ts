@@ -6,9 +6,10 @@ import { runChecks } from './checks.js';
 import type { Steps } from './steps.js';
 
 /**
- * The most ledger rows an incremental transform moves to keep a ledger in the exports' order (docs/transform.md): the rows that sort after the earliest new one, some twelve days of a year of 1M fills.
- * Moving 54k of the 1.56M rows of 983k fills' year took 0.16 s, and `ledgerpipe transform` peaked at 282 MB
- * (98k: 0.33 s, 346 MB); the exports of that year then read the ledger as it lies, its CSV and Parquet in
+ * The most ledger rows an incremental transform moves to keep a ledger in the exports' order (docs/transform.md): the
+ * rows that sort after the earliest new one, some twelve days of a year of 1M fills. Moving 54k of the 1.56M rows of
+ * 983k fills' year took 0.16 s, and `ledgerpipe transform` peaked at 282 MB (98k: 0.33 s, 346 MB); the exports of that
+ * year then read the ledger as it lies, its CSV and Parquet in
  * 5.4-5.9 s against 9.6-12.2 s sorted (docs/performance.md, "Memory").
  */
 export const MOVED_ROWS_MAX = 50_000;
@@ -33,7 +34,10 @@ export interface LedgerUpdate {
   inserted: number;
 }
 
-/** What an incremental transform did: the checks' problems (none, or nothing was replaced), and whether the ledger lies in order. */
+/**
+ * What an incremental transform did: the checks' problems (none, or nothing was replaced), and whether the ledger lies
+ * in order.
+ */
 export interface UpdateResult {
   problems: string[];
   update: LedgerUpdate;
@@ -60,7 +64,13 @@ export interface UpdateOptions {
  * exports' order.
  */
 export async function updateLedger(c: DuckDBConnection, options: UpdateOptions): Promise<UpdateResult> {
-  const changed = Number((await c.runAndReadAll('SELECT count(*) FROM (SELECT DISTINCT account, stream, key FROM pending_changes WHERE stream IN (SELECT source FROM lp_booked_streams()))')).getRows()[0]?.[0] ?? 0);
+  const changed = Number(
+    (
+      await c.runAndReadAll(
+        'SELECT count(*) FROM (SELECT DISTINCT account, stream, key FROM pending_changes WHERE stream IN (SELECT source FROM lp_booked_streams()))',
+      )
+    ).getRows()[0]?.[0] ?? 0,
+  );
   const update: LedgerUpdate = { changed, rebooked: 0, deleted: 0, inserted: 0 };
   if (changed === 0) return { problems: [], update, inOrder: options.inOrder };
   const { steps } = options;
@@ -92,11 +102,15 @@ async function replaceRows(c: DuckDBConnection, update: LedgerUpdate, options: U
 
 /** Empties the tables of lp_delta, which stay (DELTA). */
 async function emptyDelta(c: DuckDBConnection): Promise<void> {
-  const tables = (await c.runAndReadAll('SELECT table_name FROM duckdb_tables() WHERE schema_name = $schema', { schema: DELTA })).getRows();
+  const tables = (
+    await c.runAndReadAll('SELECT table_name FROM duckdb_tables() WHERE schema_name = $schema', { schema: DELTA })
+  ).getRows();
   for (const [table] of tables) await c.run(`DELETE FROM ${DELTA}.${ident(String(table))}`);
 }
 
 /** The streams of the records loaded since the last transform. */
 export async function pendingStreams(c: DuckDBConnection): Promise<Set<string>> {
-  return new Set((await c.runAndReadAll('SELECT DISTINCT stream FROM pending_changes')).getRows().map((r) => String(r[0])));
+  return new Set(
+    (await c.runAndReadAll('SELECT DISTINCT stream FROM pending_changes')).getRows().map((r) => String(r[0])),
+  );
 }

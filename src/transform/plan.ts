@@ -1,6 +1,8 @@
 import type { RecordedVersions, ReleaseVersions } from '../warehouse/versions.js';
 
-/** How a transform brings the ledger up to date: made again whole, and why, or from the records loaded since the last. */
+/**
+ * How a transform brings the ledger up to date: made again whole, and why, or from the records loaded since the last.
+ */
 export type LedgerPlan = { full: true; why: string } | { full: false };
 
 /**
@@ -13,10 +15,15 @@ export type LedgerPlan = { full: true; why: string } | { full: false };
  * @example
  * planLedger({ models: 'abc' }, { models: 'abc', ... }, { full: false, retyped: [] }) // => { full: false }
  */
-export function planLedger(recorded: RecordedVersions, release: ReleaseVersions, options: { full: boolean; retyped: readonly string[] }): LedgerPlan {
+export function planLedger(
+  recorded: RecordedVersions,
+  release: ReleaseVersions,
+  options: { full: boolean; retyped: readonly string[] },
+): LedgerPlan {
   if (options.full) return { full: true, why: 'asked for (--full)' };
   if (options.retyped.length > 0) return { full: true, why: `typed again: ${options.retyped.join(', ')}` };
-  if (recorded.models === undefined) return { full: true, why: 'the first transform of this warehouse by this release' };
+  if (recorded.models === undefined)
+    return { full: true, why: 'the first transform of this warehouse by this release' };
   if (recorded.models !== release.models) return { full: true, why: 'the SQL, the type catalog or the typing changed' };
   return { full: false };
 }

@@ -18,7 +18,10 @@ export type Readmitted = Record<string, number>;
  * @example
  * const readmitted = await readmitQuarantined(warehouse, STREAMS); // { p2p_tax_records: 3 }
  */
-export async function readmitQuarantined(warehouse: Pick<Warehouse, 'transaction'>, streams: readonly StreamDef[]): Promise<Readmitted> {
+export async function readmitQuarantined(
+  warehouse: Pick<Warehouse, 'transaction'>,
+  streams: readonly StreamDef[],
+): Promise<Readmitted> {
   return warehouse.transaction(async (c) => {
     const readmitted: Readmitted = {};
     for (const row of await readQuarantine(c)) {
@@ -61,11 +64,15 @@ function acceptedNow(stream: StreamDef, row: QuarantineRow): LoadRecord | undefi
   const snapshotAt = stream.kind === 'snapshot' ? Number(/^(\d+):/.exec(String(row['key']))?.[1]) : undefined;
   if (snapshotAt !== undefined && !Number.isFinite(snapshotAt)) return undefined;
   const part = stream.kind === 'snapshot' ? stream.parts.find((p) => p.name === String(row['partition'])) : undefined;
-  const checked = checkRecords(stream.kind === 'snapshot' && part !== undefined ? partKeyed(stream, part) : stream, [record], {
-    time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
-    ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
-    seenFields: new Set(),
-  });
+  const checked = checkRecords(
+    stream.kind === 'snapshot' && part !== undefined ? partKeyed(stream, part) : stream,
+    [record],
+    {
+      time: stream.kind === 'paged' ? stream.time : () => snapshotAt as number,
+      ...(snapshotAt === undefined ? {} : { keyPrefix: `${snapshotAt}:` }),
+      seenFields: new Set(),
+    },
+  );
   const load = checked.load[0];
   if (load === undefined) return undefined;
   const windows = (row['windows'] ?? []) as { start: unknown; end: unknown }[];
@@ -81,14 +88,25 @@ async function readmit(c: DuckDBConnection, stream: StreamDef, row: QuarantineRo
     `INSERT INTO raw_records (account, stream, partition, key, ts, payload, first_fetched_at, last_fetched_at)
      VALUES ($account, $stream, $partition, $key, $ts, $payload::JSON, $fetched, $fetched)
      ON CONFLICT (account, stream, partition, key) DO NOTHING RETURNING key`,
-    { account: String(row['account']), stream: stream.name, partition: String(row['partition']), key: load.key, ts: timestampTz(load.ts), payload: load.payload, fetched },
+    {
+      account: String(row['account']),
+      stream: stream.name,
+      partition: String(row['partition']),
+      key: load.key,
+      ts: timestampTz(load.ts),
+      payload: load.payload,
+      fetched,
+    },
   );
-  await c.run('DELETE FROM quarantine WHERE account = $account AND stream = $stream AND partition = $partition AND key = $key', {
-    account: String(row['account']),
-    stream: stream.name,
-    partition: String(row['partition']),
-    key: String(row['key']),
-  });
+  await c.run(
+    'DELETE FROM quarantine WHERE account = $account AND stream = $stream AND partition = $partition AND key = $key',
+    {
+      account: String(row['account']),
+      stream: stream.name,
+      partition: String(row['partition']),
+      key: String(row['key']),
+    },
+  );
   if (inserted.getRows().length === 0) return false;
   // For the next transform, as the raw writer notes each page's (docs/transform.md).
   await c.run('INSERT INTO pending_changes VALUES ($account, $stream, $partition, $key)', {

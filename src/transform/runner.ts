@@ -9,7 +9,14 @@ import { describeWarehouse } from '../warehouse/dictionary.js';
 import { wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
-import { forgetVersion, readRecordedVersions, recordVersions, releaseVersions, userCatalogFile, type ReleaseVersions } from '../warehouse/versions.js';
+import {
+  forgetVersion,
+  readRecordedVersions,
+  recordVersions,
+  releaseVersions,
+  userCatalogFile,
+  type ReleaseVersions,
+} from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { runChecks } from './checks.js';
 import { MOVED_ROWS_MAX, pendingStreams, updateLedger, type LedgerUpdate, type UpdateResult } from './incremental.js';
@@ -23,7 +30,9 @@ export interface TransformReport {
   checks: Step[];
   /** The version of the type catalog the ledger was booked with (ReleaseVersions.catalog). */
   catalogVersion: string;
-  /** Whether the ledger was made whole, and why; or brought up to date with the records loaded since the last transform. */
+  /**
+   * Whether the ledger was made whole, and why; or brought up to date with the records loaded since the last transform.
+   */
   mode: { full: true; why: string } | { full: false; update: LedgerUpdate };
 }
 
@@ -62,25 +71,44 @@ interface Context {
  * const report = await runTransforms(warehouse);
  * for (const f of report.files) log.info(`${f.name} ${f.ms} ms`);
  */
-export async function runTransforms(warehouse: Pick<Warehouse, 'transaction' | 'exclusive' | 'withMemoryLimit'>, options: TransformOptions = {}): Promise<TransformReport> {
+export async function runTransforms(
+  warehouse: Pick<Warehouse, 'transaction' | 'exclusive' | 'withMemoryLimit'>,
+  options: TransformOptions = {},
+): Promise<TransformReport> {
   const steps = new Steps(options.clock ?? (() => performance.now()));
-  const context: Context = { release: await releaseVersions(), files: await transformFiles(), checks: (await sqlGraph()).folder('checks'), options, steps, now: options.now ?? Date.now };
+  const context: Context = {
+    release: await releaseVersions(),
+    files: await transformFiles(),
+    checks: (await sqlGraph()).folder('checks'),
+    options,
+    steps,
+    now: options.now ?? Date.now,
+  };
   // Set and put back outside the transactions, which a failed statement leaves refusing all but their rollback.
-  return withSettingsOn((run) => warehouse.exclusive(run), { preserve_insertion_order: false }, async () => {
-    const retyped = await steps.time('typed tables', () => warehouse.transaction((c) => ensureTyped(c, context.release.typing, context.now(), options.full === true)));
-    if (retyped.length > 0 && options.full !== true) steps.note(`typed again: ${retyped.join(', ')}`);
-    try {
-      // The process holds the warehouse's lock and this queue: what the plan reads here, the transaction finds.
-      const plan = planLedger(await warehouse.exclusive(readRecordedVersions), context.release, { full: options.full === true, retyped });
-      const transform = () => warehouse.transaction((c) => transformIn(c, plan, context));
-      // The whole ledger's sort in the exports' order spills within the warehouse's budget (wholeLedgerMemoryBudget).
-      return await (plan.full ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), transform) : transform());
-    } finally {
-      // A variable outlives a rolled-back transaction, which refused its reset: the next transform of this process
-      // must not read it.
-      await warehouse.exclusive(forgetParams).catch(() => undefined);
-    }
-  });
+  return withSettingsOn(
+    (run) => warehouse.exclusive(run),
+    { preserve_insertion_order: false },
+    async () => {
+      const retyped = await steps.time('typed tables', () =>
+        warehouse.transaction((c) => ensureTyped(c, context.release.typing, context.now(), options.full === true)),
+      );
+      if (retyped.length > 0 && options.full !== true) steps.note(`typed again: ${retyped.join(', ')}`);
+      try {
+        // The process holds the warehouse's lock and this queue: what the plan reads here, the transaction finds.
+        const plan = planLedger(await warehouse.exclusive(readRecordedVersions), context.release, {
+          full: options.full === true,
+          retyped,
+        });
+        const transform = () => warehouse.transaction((c) => transformIn(c, plan, context));
+        // The whole ledger's sort in the exports' order spills within the warehouse's budget (wholeLedgerMemoryBudget).
+        return await (plan.full ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), transform) : transform());
+      } finally {
+        // A variable outlives a rolled-back transaction, which refused its reset: the next transform of this process
+        // must not read it.
+        await warehouse.exclusive(forgetParams).catch(() => undefined);
+      }
+    },
+  );
 }
 
 /**
@@ -92,20 +120,28 @@ async function transformIn(c: DuckDBConnection, plan: LedgerPlan, context: Conte
   // The seeds' CSV paths are relative to ledgerpipe's folder; the user's catalog file is named by a variable. The
   // holdings are those of the runs' ranges and snapshots, no instant asked for besides (ensureHoldingsAt).
   const params = { lp_user_catalog: param.text(userCatalogFile()), lp_holding_instants: param.instants(null) };
-  const update = await withParams(c, params, () => withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context)));
+  const update = await withParams(c, params, () =>
+    withSettings(c, { file_search_path: packageRoot() }, () => runFiles(c, plan, context)),
+  );
   if (plan.full) await makeValueViews(c);
   const problems = update === undefined ? await runChecks(c, context.checks, steps) : update.problems;
   if (problems.length > 0) throw new CheckError(problems);
   // The views were made again: their comments with them (docs/querying.md).
   if (plan.full) await describeWarehouse(c);
   await c.run('DELETE FROM pending_changes');
-  await recordVersions(c, { catalog: release.catalog, models: release.models, ...(plan.full ? { ledgerOrder: release.models } : {}) }, context.now());
+  await recordVersions(
+    c,
+    { catalog: release.catalog, models: release.models, ...(plan.full ? { ledgerOrder: release.models } : {}) },
+    context.now(),
+  );
   if (update !== undefined && !update.inOrder) await forgetVersion(c, 'ledgerOrder');
   return {
     files: steps.files,
     checks: steps.checks,
     catalogVersion: release.catalog,
-    mode: plan.full ? plan : { full: false, update: update?.update ?? { changed: 0, rebooked: 0, deleted: 0, inserted: 0 } },
+    mode: plan.full
+      ? plan
+      : { full: false, update: update?.update ?? { changed: 0, rebooked: 0, deleted: 0, inserted: 0 } },
   };
 }
 
@@ -124,13 +160,20 @@ async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context)
     return undefined;
   }
   const pending = await pendingStreams(c);
-  for (const model of RAW_MADE_MODELS.filter((m) => pending.has(m.stream))) await context.steps.time(model.file, () => runModel(c, model.file));
+  for (const model of RAW_MADE_MODELS.filter((m) => pending.has(m.stream)))
+    await context.steps.time(model.file, () => runModel(c, model.file));
   const inOrder = (await readRecordedVersions(c)).ledgerOrder === context.release.models;
-  const result = await updateLedger(c, { checks: context.checks, steps: context.steps, inOrder, movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX });
+  const result = await updateLedger(c, {
+    checks: context.checks,
+    steps: context.steps,
+    inOrder,
+    movedRowsMax: context.options.movedRowsMax ?? MOVED_ROWS_MAX,
+  });
   // The holdings are a table over the whole ledger and the snapshots: made again when records came in (the views
   // read what is there). Nothing loaded since the last transform: nothing they depend on changed.
   if (pending.size > 0) {
-    for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`))) await context.steps.time(file.name, () => runModel(c, file.name));
+    for (const file of context.files.filter((f) => f.name.startsWith(`${COMPLETENESS_FOLDER}/`)))
+      await context.steps.time(file.name, () => runModel(c, file.name));
   }
   return result;
 }
@@ -142,6 +185,10 @@ async function runFiles(c: DuckDBConnection, plan: LedgerPlan, context: Context)
  */
 async function dropEarlierModelTables(c: DuckDBConnection): Promise<void> {
   const models = TYPED_STREAMS.map(literal).join(', ');
-  const tables = (await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN (${models})`)).getRows();
+  const tables = (
+    await c.runAndReadAll(
+      `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name IN (${models})`,
+    )
+  ).getRows();
   for (const [name] of tables) await c.run(`DROP TABLE ${ident(String(name))}`);
 }

@@ -20,15 +20,20 @@ export interface TransformSummary {
   readmitted: Readmitted;
 }
 
-
 /**
  * Re-admits the quarantined records this release accepts, runs the transforms, and reads what the run summary
  * shows: rows per table, ledger totals per asset and category, and the types the catalog lacks.
  */
-export async function runTransformStage(warehouse: Warehouse, log: Logger, options: { full?: boolean } = {}): Promise<TransformSummary> {
+export async function runTransformStage(
+  warehouse: Warehouse,
+  log: Logger,
+  options: { full?: boolean } = {},
+): Promise<TransformSummary> {
   const readmitted = await readmitQuarantined(warehouse, STREAMS);
   for (const [stream, n] of Object.entries(readmitted)) {
-    log.info(`${stream}: ${n} quarantined record${n === 1 ? '' : 's'} this release can read moved back into the warehouse`);
+    log.info(
+      `${stream}: ${n} quarantined record${n === 1 ? '' : 's'} this release can read moved back into the warehouse`,
+    );
   }
   const report = await runTransforms(warehouse, options);
   const steps = [...report.files, ...report.checks];
@@ -40,13 +45,26 @@ export async function runTransformStage(warehouse: Warehouse, log: Logger, optio
   // The summary reads the whole ledger: within a budget of its own (summaryMemoryBudget).
   return warehouse.withMemoryLimit(summaryMemoryBudget(), () =>
     warehouse.exclusive(async (c) => {
-      const counts = await c.runAndReadAll(TRANSFORMED_MODELS.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM ${name}`).join(' UNION ALL '));
+      const counts = await c.runAndReadAll(
+        TRANSFORMED_MODELS.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM ${name}`).join(
+          ' UNION ALL ',
+        ),
+      );
       const rows = Object.fromEntries(counts.getRowObjectsJS().map((r) => [String(r['name']), Number(r['n'])]));
-      const totals = (await readModel(c, 'reads/ledger_totals.sql')).map((r) => ({ account: String(r['account']), asset: String(r['asset']), category: String(r['category']), entries: Number(r['entries']), amount: String(r['amount']) }));
+      const totals = (await readModel(c, 'reads/ledger_totals.sql')).map((r) => ({
+        account: String(r['account']),
+        asset: String(r['asset']),
+        category: String(r['category']),
+        entries: Number(r['entries']),
+        amount: String(r['amount']),
+      }));
       const unreviewed = await readUnreviewed(c);
       // One warning, however many: the summary and status list each type.
       const types = new Set(unreviewed.map((u) => `${u.source} ${u.field} ${u.type}`)).size;
-      if (types > 0) log.warn(`${types} type${types === 1 ? '' : 's'} not in the type catalog booked as unreviewed; ledgerpipe status lists them; review each (docs/ledger.md, "Adding a type")`);
+      if (types > 0)
+        log.warn(
+          `${types} type${types === 1 ? '' : 's'} not in the type catalog booked as unreviewed; ledgerpipe status lists them; review each (docs/ledger.md, "Adding a type")`,
+        );
       return { report, rows, totals, unreviewed, readmitted };
     }),
   );

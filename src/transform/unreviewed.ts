@@ -22,7 +22,9 @@ export interface UnreviewedType {
  */
 export async function readUnreviewed(connection: DuckDBConnection, account?: string): Promise<UnreviewedType[]> {
   if (!(await hasTables(connection, ['unreviewed_types']))) return [];
-  const found = await withParams(connection, { lp_account: param.text(account) }, () => readModel(connection, 'reads/unreviewed_types.sql'));
+  const found = await withParams(connection, { lp_account: param.text(account) }, () =>
+    readModel(connection, 'reads/unreviewed_types.sql'),
+  );
   return found.map((r) => ({
     account: String(r['account']),
     source: String(r['source']),

@@ -1,4 +1,14 @@
-import { closeSync, linkSync, openSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export interface LockFileOptions {
@@ -20,13 +30,13 @@ const STALE_MS = 5000;
 const RETRY_MS = 2;
 
 /**
- * Runs `work` holding the lock file `path`: a file created with O_EXCL (`wx`) holding the holder's pid, the time
- * it was taken and a nonce, removed after. `work` is synchronous, so the lock is held for as long as it takes and no longer:
- * a busy event loop (DuckDB's appends) cannot keep other processes waiting. A lock whose holder is no longer
- * running (a holder of this pid namespace), or older than `staleMs` (a holder stopped, in another container or on
- * another machine), is broken: moved aside under a name of
- * its own, then removed if it is still the one judged stale (a lock another process took meanwhile is put back).
- * Errors other than a held lock (a folder that cannot be written) are thrown.
+ * Runs `work` holding the lock file `path`: a file created with O_EXCL (`wx`) holding the holder's pid, the time it was
+ * taken and a nonce, removed after. `work` is synchronous, so the lock is held for as long as it takes and no longer: a
+ * busy event loop (DuckDB's appends) cannot keep other processes waiting. A lock whose holder is no longer running (a
+ * holder of this pid namespace), or older than `staleMs` (a holder stopped, in another container or on another
+ * machine), is broken: moved aside under a name of its own, then removed if it is still the one judged stale (a lock
+ * another process took meanwhile is put back). Errors other than a held lock (a folder that cannot be written) are
+ * thrown.
  *
  * @example
  * const state = await withLockFile(`${file}.lock`, () => update(file), { clock: Date.now, sleep });
@@ -79,7 +89,9 @@ interface Holder {
   text: string;
   pid?: number;
   ns?: string;
-  /** When it was taken; for a lock without its content (its holder ended between creating and writing it), its mtime. */
+  /**
+   * When it was taken; for a lock without its content (its holder ended between creating and writing it), its mtime.
+   */
   at: number;
 }
 
@@ -89,7 +101,8 @@ function readHolder(path: string): Holder | undefined {
     const text = readFileSync(path, 'utf8');
     try {
       const { pid, ns, at } = JSON.parse(text) as { pid?: unknown; ns?: unknown; at?: unknown };
-      if (typeof pid === 'number' && typeof at === 'number') return { text, pid, at, ...(typeof ns === 'string' ? { ns } : {}) };
+      if (typeof pid === 'number' && typeof at === 'number')
+        return { text, pid, at, ...(typeof ns === 'string' ? { ns } : {}) };
     } catch {
       // Not the JSON a holder writes: judged by its age alone.
     }

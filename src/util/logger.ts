@@ -33,18 +33,20 @@ export function createLogger(options: LoggerOptions): Logger {
   const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const clock = options.clock ?? Date.now;
   const min = options.quiet === true ? ORDER.error : options.verbose === true ? ORDER.debug : ORDER.info;
-  const emit = (level: LogLevel) => (message: string, fields: LogFields = {}) => {
-    if (ORDER[level] < min) return;
-    if (options.format === 'json') {
-      write(JSON.stringify({ time: new Date(clock()).toISOString(), level, msg: message, ...fields }));
-      return;
-    }
-    const extra = Object.entries(fields)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join(' ');
-    write(`${level === 'info' ? '' : `${level}: `}${message}${extra === '' ? '' : ` (${extra})`}`);
-  };
+  const emit =
+    (level: LogLevel) =>
+    (message: string, fields: LogFields = {}) => {
+      if (ORDER[level] < min) return;
+      if (options.format === 'json') {
+        write(JSON.stringify({ time: new Date(clock()).toISOString(), level, msg: message, ...fields }));
+        return;
+      }
+      const extra = Object.entries(fields)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(' ');
+      write(`${level === 'info' ? '' : `${level}: `}${message}${extra === '' ? '' : ` (${extra})`}`);
+    };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 

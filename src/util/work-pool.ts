@@ -9,7 +9,11 @@ import pLimit from 'p-limit';
  * @example
  * await runPool(windows, { concurrency: 4 }, async (w) => (await readWindow(w)).replacements);
  */
-export async function runPool<T>(items: readonly T[], options: { concurrency: number }, work: (item: T) => Promise<readonly T[] | void>): Promise<void> {
+export async function runPool<T>(
+  items: readonly T[],
+  options: { concurrency: number },
+  work: (item: T) => Promise<readonly T[] | void>,
+): Promise<void> {
   const limit = pLimit(Math.max(1, options.concurrency));
   let failure: { error: unknown } | undefined;
   const runs: Promise<void>[] = [];

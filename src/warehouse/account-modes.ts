@@ -12,7 +12,10 @@ export interface RecordedMode {
   how: string;
 }
 
-/** Every account's recorded mode; an account without one is classic (a warehouse of an earlier release holds only those). */
+/**
+ * Every account's recorded mode; an account without one is classic (a warehouse of an earlier release holds only
+ * those).
+ */
 export async function readAccountModes(c: DuckDBConnection): Promise<Map<string, AccountMode>> {
   if (!(await hasTables(c, ['account_modes']))) return new Map();
   const rows = (await c.runAndReadAll('SELECT account, mode FROM account_modes')).getRows();
@@ -25,7 +28,10 @@ export async function readAccountMode(c: DuckDBConnection, account: string): Pro
 }
 
 /** Records how the platform answered for the account's mode. */
-export async function recordAccountMode(c: DuckDBConnection, entry: { account: string; found: RecordedMode; now: number }): Promise<void> {
+export async function recordAccountMode(
+  c: DuckDBConnection,
+  entry: { account: string; found: RecordedMode; now: number },
+): Promise<void> {
   await c.run('INSERT OR REPLACE INTO account_modes VALUES ($account, $mode, $accountMode, $how, $now)', {
     account: entry.account,
     mode: entry.found.mode,

@@ -7,9 +7,9 @@ import type { Warehouse } from './warehouse.js';
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';
 
 /**
- * What proves an account's export complete, or shows where it is not (sql/completeness/; docs/completeness.md, "Completeness"):
- * read from the views for the run summary, `status`, manifest.json and the report. The text is written in cli/ and
- * report/.
+ * What proves an account's export complete, or shows where it is not (sql/completeness/; docs/completeness.md,
+ * "Completeness"): read from the views for the run summary, `status`, manifest.json and the report. The text is written
+ * in cli/ and report/.
  */
 
 export interface BalanceBreak {
@@ -108,7 +108,10 @@ async function read(warehouse: Warehouse, file: string, params: Params = {}): Pr
   return warehouse.exclusive((c) => withParams(c, params, () => readModel(c, `reads/${file}.sql`)));
 }
 
-/** The most breaks and unpaired transfers of each account read into a summary (each view holds them all; counts are whole). */
+/**
+ * The most breaks and unpaired transfers of each account read into a summary (each view holds them all; counts are
+ * whole).
+ */
 export const LISTED = 1000;
 
 /**
@@ -130,24 +133,60 @@ const READS = {
 
 type Row = Record<string, unknown>;
 const toBreak = (r: Row): BalanceBreak => ({
-  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['ts_ms']),
-  sourceId: text(r['source_id']), expected: amountText(r['expected']), reported: text(r['reported']), difference: amountText(r['difference']),
+  account: text(r['account']),
+  stream: text(r['stream']),
+  partition: text(r['partition']),
+  asset: text(r['asset']),
+  ts: ms(r['ts_ms']),
+  sourceId: text(r['source_id']),
+  expected: amountText(r['expected']),
+  reported: text(r['reported']),
+  difference: amountText(r['difference']),
 });
 const toSignMismatch = (r: Row): SignMismatch => ({
-  account: text(r['account']), stream: text(r['stream']), partition: text(r['partition']), asset: text(r['asset']), ts: ms(r['ts_ms']),
-  sourceId: text(r['source_id']), field: text(r['field']), type: text(r['type']), amount: text(r['amount']), booked: amountText(r['booked']), step: amountText(r['step']),
+  account: text(r['account']),
+  stream: text(r['stream']),
+  partition: text(r['partition']),
+  asset: text(r['asset']),
+  ts: ms(r['ts_ms']),
+  sourceId: text(r['source_id']),
+  field: text(r['field']),
+  type: text(r['type']),
+  amount: text(r['amount']),
+  booked: amountText(r['booked']),
+  step: amountText(r['step']),
 });
 const toUnexplained = (r: Row): Unexplained => ({
-  account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), periodStart: ms(r['f']), periodEnd: ms(r['t']),
-  snapshotChange: text(r['snapshot_change']), ledgerChange: text(r['ledger_change']), unexplained: text(r['unexplained']),
+  account: text(r['account']),
+  accountType: text(r['account_type']),
+  asset: text(r['asset']),
+  periodStart: ms(r['f']),
+  periodEnd: ms(r['t']),
+  snapshotChange: text(r['snapshot_change']),
+  ledgerChange: text(r['ledger_change']),
+  unexplained: text(r['unexplained']),
 });
 const toUnpaired = (r: Row): UnpairedTransfer => ({
-  account: text(r['account']), stream: text(r['stream']), accountType: text(r['account_type']), asset: text(r['asset']), ts: ms(r['ts_ms']),
-  sourceId: text(r['source_id']), amount: text(r['amount']), possibleReason: text(r['possible_reason']),
+  account: text(r['account']),
+  stream: text(r['stream']),
+  accountType: text(r['account_type']),
+  asset: text(r['asset']),
+  ts: ms(r['ts_ms']),
+  sourceId: text(r['source_id']),
+  amount: text(r['amount']),
+  possibleReason: text(r['possible_reason']),
 });
 
 const nothingFound = (): Completeness => ({
-  counts: { breaks: 0, signMismatches: 0, unpaired: 0 }, breaks: [], signMismatches: [], unexplained: [], unpaired: [], steps: { checked: 0, unchecked: 0 }, snapshots: { taken: 0, pairs: 0 }, unavailable: [], withoutSnapshot: [],
+  counts: { breaks: 0, signMismatches: 0, unpaired: 0 },
+  breaks: [],
+  signMismatches: [],
+  unexplained: [],
+  unpaired: [],
+  steps: { checked: 0, unchecked: 0 },
+  snapshots: { taken: 0, pairs: 0 },
+  unavailable: [],
+  withoutSnapshot: [],
 });
 
 /**
@@ -155,9 +194,15 @@ const nothingFound = (): Completeness => ({
  * made the views. An account with nothing to say is absent: completenessOf gives it an empty one.
  */
 export async function readCompletenessByAccount(warehouse: Warehouse): Promise<Map<string, Completeness> | undefined> {
-  if (!(await warehouse.exclusive((c) => hasTables(c, ['balance_breaks', 'sign_mismatches', 'reconciliation', 'unpaired_transfers', 'asset_balances'])))) return undefined;
+  if (
+    !(await warehouse.exclusive((c) =>
+      hasTables(c, ['balance_breaks', 'sign_mismatches', 'reconciliation', 'unpaired_transfers', 'asset_balances']),
+    ))
+  )
+    return undefined;
   const listed = { lp_listed: param.integer(LISTED) };
-  const readAll = (name: keyof typeof READS) => read(warehouse, READS[name], ['breaks', 'signMismatches', 'unpaired'].includes(name) ? listed : {});
+  const readAll = (name: keyof typeof READS) =>
+    read(warehouse, READS[name], ['breaks', 'signMismatches', 'unpaired'].includes(name) ? listed : {});
   const found = new Map<string, Completeness>();
   const of = (r: Row): Completeness => {
     const account = text(r['account']);
@@ -171,15 +216,27 @@ export async function readCompletenessByAccount(warehouse: Warehouse): Promise<M
     c.counts.breaks = Number(r['breaks']);
     c.counts.signMismatches = Number(r['reversed']);
   }
-  for (const r of await readAll('snapshots')) of(r).snapshots = { taken: Number(r['taken']), pairs: Number(r['pairs']) };
+  for (const r of await readAll('snapshots'))
+    of(r).snapshots = { taken: Number(r['taken']), pairs: Number(r['pairs']) };
   for (const r of await readAll('unpairedCount')) of(r).counts.unpaired = Number(r['unpaired']);
   const any = (count: (c: Completeness) => number) => [...found.values()].some((c) => count(c) > 0);
   if (any((c) => c.counts.breaks)) for (const r of await readAll('breaks')) of(r).breaks.push(toBreak(r));
-  if (any((c) => c.counts.signMismatches)) for (const r of await readAll('signMismatches')) of(r).signMismatches.push(toSignMismatch(r));
+  if (any((c) => c.counts.signMismatches))
+    for (const r of await readAll('signMismatches')) of(r).signMismatches.push(toSignMismatch(r));
   if (any((c) => c.counts.unpaired)) for (const r of await readAll('unpaired')) of(r).unpaired.push(toUnpaired(r));
   for (const r of await readAll('unexplained')) of(r).unexplained.push(toUnexplained(r));
-  for (const r of await readAll('unavailable')) of(r).unavailable.push({ account: text(r['account']), accountType: text(r['account_type']), reason: text(r['unavailable']) });
-  for (const r of await readAll('withoutSnapshot')) of(r).withoutSnapshot.push({ account: text(r['account']), accountType: text(r['account_type']), usdt: text(r['usdt_balance']) });
+  for (const r of await readAll('unavailable'))
+    of(r).unavailable.push({
+      account: text(r['account']),
+      accountType: text(r['account_type']),
+      reason: text(r['unavailable']),
+    });
+  for (const r of await readAll('withoutSnapshot'))
+    of(r).withoutSnapshot.push({
+      account: text(r['account']),
+      accountType: text(r['account_type']),
+      usdt: text(r['usdt_balance']),
+    });
   return found;
 }
 
@@ -200,7 +257,11 @@ export async function readCompleteness(warehouse: Warehouse, account?: string): 
 export function mergeCompleteness(parts: readonly Completeness[]): Completeness {
   const sum = (f: (c: Completeness) => number) => parts.reduce((n, c) => n + f(c), 0);
   return {
-    counts: { breaks: sum((c) => c.counts.breaks), signMismatches: sum((c) => c.counts.signMismatches), unpaired: sum((c) => c.counts.unpaired) },
+    counts: {
+      breaks: sum((c) => c.counts.breaks),
+      signMismatches: sum((c) => c.counts.signMismatches),
+      unpaired: sum((c) => c.counts.unpaired),
+    },
     breaks: parts.flatMap((c) => c.breaks),
     signMismatches: parts.flatMap((c) => c.signMismatches),
     unexplained: parts.flatMap((c) => c.unexplained),
@@ -221,7 +282,11 @@ export const findingsOf = (c: Completeness): number => c.counts.breaks + c.count
  * another range, a nightly's year so far) asks for instants of its own, given to the file as a variable.
  */
 export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly number[]): Promise<void> {
-  if (instants.length === 0 || !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))) return;
+  if (
+    instants.length === 0 ||
+    !(await warehouse.exclusive((c) => hasTables(c, ['holding_quantities', 'asset_balances', 'ledger'])))
+  )
+    return;
   const asked = { lp_holding_instants: param.instants(instants) };
   const [held] = await read(warehouse, 'holdings_held', asked);
   if (Number(held?.['n'] ?? 0) === new Set(instants).size) return;
@@ -229,13 +294,25 @@ export async function ensureHoldingsAt(warehouse: Warehouse, instants: readonly 
 }
 
 /** The holdings at `instants` (each run range's ends), of one account or all, valued where a price is known. */
-export async function readHoldings(warehouse: Warehouse, instants: readonly number[], account?: string): Promise<Holding[]> {
+export async function readHoldings(
+  warehouse: Warehouse,
+  instants: readonly number[],
+  account?: string,
+): Promise<Holding[]> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['holdings'])))) return [];
   if (instants.length === 0) return [];
-  const found = await read(warehouse, 'holdings_at', { lp_holding_instants: param.instants(instants), lp_account: param.text(account) });
+  const found = await read(warehouse, 'holdings_at', {
+    lp_holding_instants: param.instants(instants),
+    lp_account: param.text(account),
+  });
   return found.map((r) => ({
-    account: text(r['account']), accountType: text(r['account_type']), asset: text(r['asset']), asOf: ms(r['t']),
-    quantity: r['quantity'] === null ? null : text(r['quantity']), valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']), source: text(r['source']),
+    account: text(r['account']),
+    accountType: text(r['account_type']),
+    asset: text(r['asset']),
+    asOf: ms(r['t']),
+    quantity: r['quantity'] === null ? null : text(r['quantity']),
+    valueUsdt: r['value_usdt'] === null ? null : text(r['value_usdt']),
+    source: text(r['source']),
   }));
 }
 
@@ -267,17 +344,37 @@ export interface BotResult {
  * copy trading: residuals"): the open loans of each account's latest snapshot, and the bots' residuals of the periods
  * that end in `range` (every period without one). Empty before a transform made the tables.
  */
-export async function readResiduals(warehouse: Warehouse, range: Window | undefined, account?: string): Promise<{ loans: OpenLoan[]; bots: BotResult[] }> {
+export async function readResiduals(
+  warehouse: Warehouse,
+  range: Window | undefined,
+  account?: string,
+): Promise<{ loans: OpenLoan[]; bots: BotResult[] }> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['loans', 'bot_results'])))) return { loans: [], bots: [] };
   const opt = (v: unknown): string | null => (v === null ? null : String(v));
   const loanRows = await read(warehouse, 'open_loans', { lp_account: param.text(account) });
   const ending = { lp_from: param.instant(range?.start), lp_to: param.instant(range?.end) };
   const botRows = await read(warehouse, 'bot_results_ending', { ...ending, lp_account: param.text(account) });
   return {
-    loans: loanRows.filter((r) => r['order_id'] !== null).map((r) => ({
-      account: text(r['account']), asOf: ms(r['at_ms']), orderId: text(r['order_id']), coin: text(r['coin']), amount: opt(r['amount']), interest: opt(r['interest']),
-      collateralCoin: opt(r['collateral_coin']), collateralAmount: opt(r['collateral_amount']),
+    loans: loanRows
+      .filter((r) => r['order_id'] !== null)
+      .map((r) => ({
+        account: text(r['account']),
+        asOf: ms(r['at_ms']),
+        orderId: text(r['order_id']),
+        coin: text(r['coin']),
+        amount: opt(r['amount']),
+        interest: opt(r['interest']),
+        collateralCoin: opt(r['collateral_coin']),
+        collateralAmount: opt(r['collateral_amount']),
+      })),
+    bots: botRows.map((r) => ({
+      account: text(r['account']),
+      asset: text(r['asset']),
+      from: ms(r['f']),
+      to: ms(r['t']),
+      change: opt(r['change']),
+      transfers: opt(r['transfers']),
+      residual: opt(r['residual']),
     })),
-    bots: botRows.map((r) => ({ account: text(r['account']), asset: text(r['asset']), from: ms(r['f']), to: ms(r['t']), change: opt(r['change']), transfers: opt(r['transfers']), residual: opt(r['residual']) })),
   };
 }

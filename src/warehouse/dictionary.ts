@@ -7,7 +7,8 @@ import { ident, literal } from './quote.js';
  * The description of a fiat's value column (value_eur with --fiat EUR), which ledger_valued and year_summary have
  * under the fiat's own name (src/warehouse/values.ts).
  */
-export const FIAT_VALUE_DESCRIPTION = "The value in the run's fiat (--fiat), exact, rounded half-even at the 18th decimal; NULL without a price or a rate (docs/values.md).";
+export const FIAT_VALUE_DESCRIPTION =
+  "The value in the run's fiat (--fiat), exact, rounded half-even at the 18th decimal; NULL without a price or a rate (docs/values.md).";
 
 /**
  * The warehouse's data dictionary (docs/querying.md; docs/tables.md): a `COMMENT` on every table,
@@ -23,10 +24,12 @@ export async function describeWarehouse(c: DuckDBConnection): Promise<void> {
     const relation = held.get(model.name);
     if (relation === undefined) continue;
     const kind = relation.kind === 'view' ? 'VIEW' : 'TABLE';
-    if (relation.comment !== model.description) statements.push(`COMMENT ON ${kind} ${ident(model.name)} IS ${literal(model.description)}`);
+    if (relation.comment !== model.description)
+      statements.push(`COMMENT ON ${kind} ${ident(model.name)} IS ${literal(model.description)}`);
     for (const [column, comment] of relation.columns) {
       const description = describeColumn(model, column);
-      if (description !== undefined && comment !== description) statements.push(`COMMENT ON COLUMN ${ident(model.name)}.${ident(column)} IS ${literal(description)}`);
+      if (description !== undefined && comment !== description)
+        statements.push(`COMMENT ON COLUMN ${ident(model.name)}.${ident(column)} IS ${literal(description)}`);
     }
   }
   if (statements.length > 0) await c.run(statements.join(';\n'));
@@ -48,10 +51,19 @@ interface HeldRelation {
 /** Every relation of the schema main, with its comment and its columns' comments as DuckDB holds them. */
 async function heldComments(c: DuckDBConnection): Promise<Map<string, HeldRelation>> {
   const relations = new Map<string, HeldRelation>();
-  const tables = await c.runAndReadAll(`SELECT table_name, 'table', comment FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()
+  const tables =
+    await c.runAndReadAll(`SELECT table_name, 'table', comment FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()
     UNION ALL SELECT view_name, 'view', comment FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database()`);
-  for (const [name, kind, comment] of tables.getRows()) relations.set(String(name), { kind: kind as 'table' | 'view', comment: comment === null ? null : String(comment), columns: new Map() });
-  const columns = await c.runAndReadAll("SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database() ORDER BY table_name, column_index");
-  for (const [table, column, comment] of columns.getRows()) relations.get(String(table))?.columns.set(String(column), comment === null ? null : String(comment));
+  for (const [name, kind, comment] of tables.getRows())
+    relations.set(String(name), {
+      kind: kind as 'table' | 'view',
+      comment: comment === null ? null : String(comment),
+      columns: new Map(),
+    });
+  const columns = await c.runAndReadAll(
+    "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database() ORDER BY table_name, column_index",
+  );
+  for (const [table, column, comment] of columns.getRows())
+    relations.get(String(table))?.columns.set(String(column), comment === null ? null : String(comment));
   return relations;
 }

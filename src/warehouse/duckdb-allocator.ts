@@ -22,5 +22,6 @@ export const DUCKDB_ALLOCATOR_OPTIONS = 'narenas:1';
 export function configureDuckDBAllocator(env: NodeJS.ProcessEnv = process.env): void {
   const own = env[DUCKDB_ALLOCATOR_VARIABLE];
   if (own !== undefined && new RegExp(`^${DUCKDB_ALLOCATOR_OPTIONS}(,|$)`).test(own)) return;
-  env[DUCKDB_ALLOCATOR_VARIABLE] = own === undefined || own === '' ? DUCKDB_ALLOCATOR_OPTIONS : `${DUCKDB_ALLOCATOR_OPTIONS},${own}`;
+  env[DUCKDB_ALLOCATOR_VARIABLE] =
+    own === undefined || own === '' ? DUCKDB_ALLOCATOR_OPTIONS : `${DUCKDB_ALLOCATOR_OPTIONS},${own}`;
 }

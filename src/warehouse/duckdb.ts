@@ -13,7 +13,18 @@ import type * as NodeApi from '@duckdb/node-api';
  */
 const api = createRequire(import.meta.url)('@duckdb/node-api') as typeof NodeApi;
 
-export const { BIGINT, DuckDBDecimalValue, DuckDBInstance, DuckDBTimestampTZValue, DuckDBTypeId, LIST, StatementType, TIMESTAMPTZ, VARCHAR, listValue } = api;
+export const {
+  BIGINT,
+  DuckDBDecimalValue,
+  DuckDBInstance,
+  DuckDBTimestampTZValue,
+  DuckDBTypeId,
+  LIST,
+  StatementType,
+  TIMESTAMPTZ,
+  VARCHAR,
+  listValue,
+} = api;
 export type DuckDBInstance = NodeApi.DuckDBInstance;
 export type DuckDBDecimalValue = NodeApi.DuckDBDecimalValue;
 export type DuckDBTimestampTZValue = NodeApi.DuckDBTimestampTZValue;

@@ -9,8 +9,15 @@ import { sqlGraph } from './sql-graph.js';
  * whatever release wrote the file (bringOpeningUpToDate in warehouse.ts). On a warehouse opened read-only (status,
  * maybe while another process holds it) they are `temporary`, this session's own.
  */
-export async function createMacros(connection: DuckDBConnection, options: { models?: boolean; temporary?: boolean } = {}): Promise<void> {
+export async function createMacros(
+  connection: DuckDBConnection,
+  options: { models?: boolean; temporary?: boolean } = {},
+): Promise<void> {
   for (const file of options.models === true ? await openingFiles() : (await sqlGraph()).folder('macros')) {
-    await connection.run(options.temporary === true ? file.text.replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO') : file.text);
+    await connection.run(
+      options.temporary === true
+        ? file.text.replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO')
+        : file.text,
+    );
   }
 }

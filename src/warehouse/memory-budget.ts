@@ -66,7 +66,17 @@ export function describeMemoryBudget(): string {
   return userBudget() ?? `${DEFAULT_MEMORY_LIMIT}, ${DEFAULT_EXTRACTION_MEMORY_LIMIT} while extracting`;
 }
 
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
 
 /**
  * The budget to try after running out of `budget`: twice it, in MB or GB, e.g. 224MB -> 448MB, 512MB -> 1024MB,
@@ -75,7 +85,9 @@ const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb
 export function doubledMemoryBudget(budget: string): string | undefined {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)\s*$/i.exec(budget);
   if (!match) return undefined;
-  const megabytes = Math.ceil((Number(match[1]) * (SIZE_UNITS[(match[2] as string).toLowerCase()] as number) * 2) / 1e6);
+  const megabytes = Math.ceil(
+    (Number(match[1]) * (SIZE_UNITS[(match[2] as string).toLowerCase()] as number) * 2) / 1e6,
+  );
   return megabytes >= 1000 && megabytes % 100 === 0 ? `${megabytes / 1000}GB` : `${megabytes}MB`;
 }
 

@@ -17,7 +17,9 @@ import { remakeDroppedViews, viewNames } from './upgrade-views.js';
  */
 export async function migrate(connection: DuckDBConnection, now: number): Promise<string[]> {
   await runModel(connection, 'load/schema_migrations.sql');
-  const done = new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
+  const done = new Set(
+    (await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])),
+  );
   const applied: string[] = [];
   for (const file of (await sqlGraph()).folder('warehouse')) {
     if (done.has(file.name)) continue;
@@ -36,6 +38,11 @@ export async function migrate(connection: DuckDBConnection, now: number): Promis
 export async function pendingMigrations(connection: DuckDBConnection): Promise<string[]> {
   const done = !(await hasTables(connection, ['schema_migrations']))
     ? new Set<string>()
-    : new Set((await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])));
-  return (await sqlGraph()).folder('warehouse').map((f) => f.name).filter((name) => !done.has(name));
+    : new Set(
+        (await connection.runAndReadAll('SELECT name FROM schema_migrations')).getRows().map((r) => String(r[0])),
+      );
+  return (await sqlGraph())
+    .folder('warehouse')
+    .map((f) => f.name)
+    .filter((name) => !done.has(name));
 }

@@ -28,7 +28,11 @@ export interface Implausible {
 export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];
-    const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end), lp_account: param.text(account) };
+    const params = {
+      lp_from: param.instant(range.start),
+      lp_to: param.instant(range.end),
+      lp_account: param.text(account),
+    };
     const found = await withParams(c, params, () => readModel(c, 'reads/plausibility_of_range.sql'));
     return found.map((r) => ({
       account: String(r['account']),

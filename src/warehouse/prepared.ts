@@ -24,7 +24,11 @@ export function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPrep
   if (statement === undefined) {
     // Checked once, when a statement is first prepared: one refused is never kept, and is refused each time.
     if (UPSERT.test(sql)) {
-      return Promise.reject(new Error('an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run'));
+      return Promise.reject(
+        new Error(
+          'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run',
+        ),
+      );
     }
     statement = c.prepare(sql);
     statements.set(sql, statement);
@@ -35,7 +39,11 @@ export function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPrep
 }
 
 /** Runs `sql`, prepared once on `c` (preparedOn), with `values` bound to its parameters. */
-export async function runPrepared(c: DuckDBConnection, sql: string, values: Record<string, DuckDBValue> = {}): Promise<void> {
+export async function runPrepared(
+  c: DuckDBConnection,
+  sql: string,
+  values: Record<string, DuckDBValue> = {},
+): Promise<void> {
   const statement = await preparedOn(c, sql);
   statement.bind(values);
   await statement.run();

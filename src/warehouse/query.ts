@@ -67,13 +67,19 @@ export function plainDecimal(text: string): string {
 }
 
 /** Runs `sql` on a connection already set up and locked, and hands its streamed result to `use`. */
-async function runRead<T>(connection: DuckDBConnection, sql: string, use: (result: QueryResult) => Promise<T>): Promise<T> {
+async function runRead<T>(
+  connection: DuckDBConnection,
+  sql: string,
+  use: (result: QueryResult) => Promise<T>,
+): Promise<T> {
   const prepared = await preparedRead(connection, sql);
-  const cannotRun = (error: unknown) => new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
+  const cannotRun = (error: unknown) =>
+    new UsageError(`the query cannot run: ${(error as Error).message.split('\n')[0]}`, error);
   const result = await prepared.stream().catch((error: unknown) => Promise.reject(cannotRun(error)));
   // Decimals as the CSV files write them (lp_decimal_text): -176.40115521, not -176.401155210000000000.
   const decimal = result.columnTypes().map((t) => t.typeId === DuckDBTypeId.DECIMAL);
-  const text = (v: unknown, i: number): string | null => (v === null ? null : decimal[i] === true ? plainDecimal(String(v)) : String(v));
+  const text = (v: unknown, i: number): string | null =>
+    v === null ? null : decimal[i] === true ? plainDecimal(String(v)) : String(v);
   async function* chunks(): AsyncIterable<(string | null)[][]> {
     for (;;) {
       const chunk = await result.fetchChunk().catch((error: unknown) => Promise.reject(cannotRun(error)));
@@ -81,7 +87,11 @@ async function runRead<T>(connection: DuckDBConnection, sql: string, use: (resul
       yield chunk.getRows().map((row) => row.map(text));
     }
   }
-  return use({ columns: result.columnNames(), textColumns: result.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR), chunks: chunks() });
+  return use({
+    columns: result.columnNames(),
+    textColumns: result.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR),
+    chunks: chunks(),
+  });
 }
 
 /**
@@ -116,10 +126,17 @@ export async function withQuery<T>(path: string, sql: string, use: (result: Quer
  * and `lake_partitions` over their `_manifest.json`. DuckDB may read the lake's folder and nothing else, and its
  * configuration is locked before the statement runs; the statement is held to the same read-only check.
  */
-export async function withLakeQuery<T>(lake: string, sql: string, use: (result: QueryResult) => Promise<T>): Promise<T> {
+export async function withLakeQuery<T>(
+  lake: string,
+  sql: string,
+  use: (result: QueryResult) => Promise<T>,
+): Promise<T> {
   const root = await lakeRoot(lake);
   const tables = await lakeTables(root);
-  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
   const connection = await instance.connect();
   try {
     await startSession(connection);
@@ -127,11 +144,15 @@ export async function withLakeQuery<T>(lake: string, sql: string, use: (result: 
     await lockSession(connection, { onlyDirectory: root });
     for (const table of tables) {
       const files = literal(join(root, table, '*', '*', 'data.parquet'));
-      await connection.run(`CREATE VIEW ${ident(table)} AS SELECT * FROM read_parquet(${files}, hive_partitioning = true, hive_types = {'account': VARCHAR, 'year': INTEGER})`);
+      await connection.run(
+        `CREATE VIEW ${ident(table)} AS SELECT * FROM read_parquet(${files}, hive_partitioning = true, hive_types = {'account': VARCHAR, 'year': INTEGER})`,
+      );
     }
     if (tables.length > 0) {
       const manifests = literal(join(root, '*', '*', '*', '_manifest.json'));
-      await connection.run(`CREATE VIEW lake_partitions AS SELECT "table", account, "year", "rows", complete, coverage, written_at, sha256 FROM read_json(${manifests}, format = 'auto')`);
+      await connection.run(
+        `CREATE VIEW lake_partitions AS SELECT "table", account, "year", "rows", complete, coverage, written_at, sha256 FROM read_json(${manifests}, format = 'auto')`,
+      );
     }
     return await runRead(connection, sql, use);
   } finally {
@@ -150,13 +171,20 @@ async function lakeRoot(lake: string): Promise<string> {
   try {
     root = await realpath(resolve(lake));
   } catch (error) {
-    throw new UsageError(`cannot read --lake ${lake} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the folder a run wrote with --lake`, error);
+    throw new UsageError(
+      `cannot read --lake ${lake} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the folder a run wrote with --lake`,
+      error,
+    );
   }
-  if (root === parse(root).root) throw new UsageError(`--lake ${lake} is the root of the file system; give the folder a run wrote with --lake`);
+  if (root === parse(root).root)
+    throw new UsageError(`--lake ${lake} is the root of the file system; give the folder a run wrote with --lake`);
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isSymbolicLink()) throw new UsageError(`--lake ${lake} holds a symbolic link, ${path}; query reads only a lake of plain files and folders`);
+      if (entry.isSymbolicLink())
+        throw new UsageError(
+          `--lake ${lake} holds a symbolic link, ${path}; query reads only a lake of plain files and folders`,
+        );
       if (entry.isDirectory()) await walk(path);
     }
   };
@@ -167,7 +195,11 @@ async function lakeRoot(lake: string): Promise<string> {
 /** The table folders of a lake: those with a partition in them. */
 async function lakeTables(root: string): Promise<string[]> {
   const entries = await readdir(root, { withFileTypes: true });
-  const tables = entries.filter((e) => e.isDirectory() && /^[a-z_][a-z0-9_]*$/.test(e.name)).map((e) => e.name).sort();
-  if (tables.length === 0) throw new UsageError(`--lake ${root} holds no table; give the folder a run wrote with --lake`);
+  const tables = entries
+    .filter((e) => e.isDirectory() && /^[a-z_][a-z0-9_]*$/.test(e.name))
+    .map((e) => e.name)
+    .sort();
+  if (tables.length === 0)
+    throw new UsageError(`--lake ${root} holds no table; give the folder a run wrote with --lake`);
   return tables;
 }

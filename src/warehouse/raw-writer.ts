@@ -36,7 +36,10 @@ export interface PageCommit {
   /** idLessThan for the next page; null when the window is done. */
   cursor: string | null;
   done: boolean;
-  /** The platform refused the window as older than it reaches: recorded as unreachable, with no records (docs/history.md). */
+  /**
+   * The platform refused the window as older than it reaches: recorded as unreachable, with no records
+   * (docs/history.md).
+   */
   unreachable?: boolean;
   /** This page began inside a run of records sharing the previous page's last millisecond. */
   tie: boolean;
@@ -163,7 +166,10 @@ async function writeBatch(connection: DuckDBConnection, batch: readonly Pending[
  * Appends the batch's records to lp_stage_raw and its pages' windows to lp_stage_coverage; returns how many of
  * each.
  */
-async function stageBatch(connection: DuckDBConnection, batch: readonly Pending[]): Promise<{ records: bigint; windows: bigint }> {
+async function stageBatch(
+  connection: DuckDBConnection,
+  batch: readonly Pending[],
+): Promise<{ records: bigint; windows: bigint }> {
   let records = 0n;
   let windows = 0n;
   const raw = await connection.createAppender('lp_stage_raw');
@@ -198,7 +204,12 @@ async function stageBatch(connection: DuckDBConnection, batch: readonly Pending[
 }
 
 /** One page's row of lp_stage_coverage: its window's state after the page. */
-function appendWindow(coverage: DuckDBAppender, row: { account: string; run: string; now: DuckDBTimestampTZValue; seq: bigint }, page: PageCommit, window: Window): void {
+function appendWindow(
+  coverage: DuckDBAppender,
+  row: { account: string; run: string; now: DuckDBTimestampTZValue; seq: bigint },
+  page: PageCommit,
+  window: Window,
+): void {
   coverage.appendVarchar(row.account);
   coverage.appendVarchar(page.stream);
   coverage.appendVarchar(page.partition);
@@ -217,7 +228,8 @@ function appendWindow(coverage: DuckDBAppender, row: { account: string; run: str
 
 /** Loads the staged records into raw_records, notes them in pending_changes, and types those typed at load. */
 async function loadStagedRecords(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
-  const count = async (sql: string): Promise<bigint> => BigInt((await connection.runAndReadAll(sql)).getRows()[0]?.[0] as bigint);
+  const count = async (sql: string): Promise<bigint> =>
+    BigInt((await connection.runAndReadAll(sql)).getRows()[0]?.[0] as bigint);
   const held = await count('SELECT count(*) FROM raw_records');
   // UPSERT_RAW inserts or updates each record of the batch once, and counts them.
   const loaded = await count(UPSERT_RAW);
@@ -226,7 +238,8 @@ async function loadStagedRecords(connection: DuckDBConnection, batch: readonly P
   await connection.run(NOTE_CHANGES);
   // The typed columns of the streams typed at load, from the same records, in the same transaction.
   for (const stream of TYPED_STREAMS) {
-    if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0)) await typeRecords(connection, stream, 'lp_stage_raw_last', replacing);
+    if (batch.some((p) => p.writer.typed && p.page.stream === stream && p.page.records.length > 0))
+      await typeRecords(connection, stream, 'lp_stage_raw_last', replacing);
   }
 }
 
@@ -234,7 +247,12 @@ async function loadStagedRecords(connection: DuckDBConnection, batch: readonly P
 async function noteDriftAndQuarantine(connection: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
   const sent = new Set<string>();
   for (const { page, writer } of batch) {
-    const base = { account: writer.options.account, stream: page.stream, now: timestampTz(writer.options.clock()), run: writer.options.runId };
+    const base = {
+      account: writer.options.account,
+      stream: page.stream,
+      now: timestampTz(writer.options.clock()),
+      run: writer.options.runId,
+    };
     for (const d of page.drift) {
       const key = driftKey(page.stream, d);
       // A batch may hold several accounts' pages: what it sends is told apart by account.
@@ -244,7 +262,13 @@ async function noteDriftAndQuarantine(connection: DuckDBConnection, batch: reado
       await connection.run(INSERT_DRIFT, { ...base, field: d.field, kind: d.kind, sample: d.sample });
     }
     for (const q of page.quarantine) {
-      await connection.run(UPSERT_QUARANTINE, { ...base, partition: page.partition, key: q.key, payload: q.payload, error: q.error });
+      await connection.run(UPSERT_QUARANTINE, {
+        ...base,
+        partition: page.partition,
+        key: q.key,
+        payload: q.payload,
+        error: q.error,
+      });
     }
   }
 }
@@ -264,7 +288,10 @@ function takeBatch(group: CommitGroup): Pending[] {
 }
 
 /** Commits `pages` in one transaction and resolves them; on failure resolves none and says why. */
-async function commitPages(warehouse: Pick<Warehouse, 'transaction'>, pages: Pending[]): Promise<{ error: unknown } | undefined> {
+async function commitPages(
+  warehouse: Pick<Warehouse, 'transaction'>,
+  pages: Pending[],
+): Promise<{ error: unknown } | undefined> {
   try {
     await warehouse.transaction((c) => writeBatch(c, pages));
   } catch (error) {
@@ -278,7 +305,11 @@ async function commitPages(warehouse: Pick<Warehouse, 'transaction'>, pages: Pen
 }
 
 /** CHECKPOINT once CHECKPOINT_EVERY_BYTES of payload have committed since the last; false if it failed. */
-async function checkpointWhenDue(warehouse: Pick<Warehouse, 'exclusive'>, group: CommitGroup, batch: readonly Pending[]): Promise<boolean> {
+async function checkpointWhenDue(
+  warehouse: Pick<Warehouse, 'exclusive'>,
+  group: CommitGroup,
+  batch: readonly Pending[],
+): Promise<boolean> {
   for (const { page } of batch) for (const r of page.records) group.sinceCheckpoint += r.payload.length;
   if (group.sinceCheckpoint < CHECKPOINT_EVERY_BYTES) return true;
   group.sinceCheckpoint = 0;
@@ -361,6 +392,9 @@ export async function createRawWriter(
  * instead (CHECKPOINT_EVERY_BYTES). Restores DuckDB's threshold after, so the transform's commits checkpoint as
  * usual. The setting is the whole instance's: calls must not overlap.
  */
-export function withCheckpointsBetweenBatches<T>(warehouse: Pick<Warehouse, 'exclusive'>, work: () => Promise<T>): Promise<T> {
+export function withCheckpointsBetweenBatches<T>(
+  warehouse: Pick<Warehouse, 'exclusive'>,
+  work: () => Promise<T>,
+): Promise<T> {
   return withSettingsOn((run) => warehouse.exclusive(run), { checkpoint_threshold: '1TB' }, work);
 }

@@ -16,17 +16,22 @@ import { typingFile } from './typing-sql.js';
 type TypedModel = (typeof TYPED_AT_LOAD)[number];
 
 /** The header of every generated file: where it comes from, and that it is not edited by hand. */
-const GENERATED = '-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.';
+const GENERATED =
+  '-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.';
 
 /** The table a stream typed at load is typed into: its columns, the record's identity and time NOT NULL, no key. */
 export function typedTableDdl(model: TypedModel, options: { replace: boolean }): string {
   const notNull = new Set(notNullColumns(model));
-  const columns = typedColumns(model).map((c) => `  ${ident(c.name)} ${c.type}${notNull.has(c.name) ? ' NOT NULL' : ''}`);
+  const columns = typedColumns(model).map(
+    (c) => `  ${ident(c.name)} ${c.type}${notNull.has(c.name) ? ' NOT NULL' : ''}`,
+  );
   const create = options.replace ? 'CREATE OR REPLACE TABLE' : 'CREATE TABLE IF NOT EXISTS';
   return `${create} ${ident(`typed_${model.name}`)} (\n${columns.join(',\n')}\n)`;
 }
 
-/** A typed stream's model: the view of its typed table's columns, but the raw key (and a partition it does not show). */
+/**
+ * A typed stream's model: the view of its typed table's columns, but the raw key (and a partition it does not show).
+ */
 function streamView(model: StreamModel): string {
   return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT\n${columnLines(model.columns.map((c) => c.name))}\nFROM typed_${model.name};`;
 }
@@ -58,22 +63,43 @@ function legsUnion(name: string, models: readonly StreamModel[]): string {
 
 /** `sql/generated/models.sql`, which the transform runs after the seeds, before the ledger. */
 export function modelsFile(): string {
-  const views = STREAM_MODELS.flatMap((m) => [...(m.typedAtLoad === undefined ? [] : [streamView(m)]), ...(m.derived ?? []).map(derivedView)]);
+  const views = STREAM_MODELS.flatMap((m) => [
+    ...(m.typedAtLoad === undefined ? [] : [streamView(m)]),
+    ...(m.derived ?? []).map(derivedView),
+  ]);
   const paired = LEDGER_SOURCES.filter((m) => m.ledger === 'paired');
   const alone = LEDGER_SOURCES.filter((m) => m.ledger === 'alone');
   const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(',\n  ');
   const moving = STREAMS.flatMap((s) =>
     s.kind === 'paged'
       ? (s.partitions as readonly PartitionDef[]).flatMap((p) =>
-          p.accountType === undefined ? [] : ACCOUNT_MODES.filter((mode) => readFor(s, mode)).map((mode) => `(${literal(s.name)}, ${literal(p.name)}, ${literal(p.accountType as string)}, ${literal(mode)})`),
+          p.accountType === undefined
+            ? []
+            : ACCOUNT_MODES.filter((mode) => readFor(s, mode)).map(
+                (mode) =>
+                  `(${literal(s.name)}, ${literal(p.name)}, ${literal(p.accountType as string)}, ${literal(mode)})`,
+              ),
         )
       : [],
   );
   const typed = STREAM_MODELS.filter((m) => m.typedAtLoad !== undefined);
   const derived = STREAM_MODELS.flatMap((m) => m.derived ?? []);
   const header = headerLines({
-    creates: [...STREAM_MODELS.flatMap((m) => [...(m.typedAtLoad === undefined ? [] : [m.name]), ...(m.derived ?? []).map((d) => d.name)]), 'lp_booked_streams', 'lp_account_type_sources', 'lp_paired_legs', 'lp_alone_legs'],
-    reads: [...typed.map((m) => `typed_${m.name}`), ...derived.map((d) => `lp_${d.name}`), ...LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`)].sort(),
+    creates: [
+      ...STREAM_MODELS.flatMap((m) => [
+        ...(m.typedAtLoad === undefined ? [] : [m.name]),
+        ...(m.derived ?? []).map((d) => d.name),
+      ]),
+      'lp_booked_streams',
+      'lp_account_type_sources',
+      'lp_paired_legs',
+      'lp_alone_legs',
+    ],
+    reads: [
+      ...typed.map((m) => `typed_${m.name}`),
+      ...derived.map((d) => `lp_${d.name}`),
+      ...LEDGER_SOURCES.map((m) => `lp_legs_${m.name}`),
+    ].sort(),
     params: [],
   });
   return `${GENERATED}

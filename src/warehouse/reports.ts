@@ -8,7 +8,11 @@ import type { Warehouse } from './warehouse.js';
  * The text is written in cli/ (cli/status.ts).
  */
 
-async function query(warehouse: Warehouse, sql: string, params: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+async function query(
+  warehouse: Warehouse,
+  sql: string,
+  params: Record<string, string> = {},
+): Promise<Record<string, unknown>[]> {
   return warehouse.exclusive(async (c) => (await c.runAndReadAll(sql, params)).getRowObjectsJS());
 }
 
@@ -46,7 +50,10 @@ export interface AccountReport {
 
 /** The accounts the warehouse knows: those with a run or with records. */
 export async function readAccounts(warehouse: Warehouse): Promise<string[]> {
-  const rows = await query(warehouse, 'SELECT DISTINCT account FROM runs UNION SELECT DISTINCT account FROM raw_records ORDER BY 1');
+  const rows = await query(
+    warehouse,
+    'SELECT DISTINCT account FROM runs UNION SELECT DISTINCT account FROM raw_records ORDER BY 1',
+  );
   return rows.map((r) => String(r['account']));
 }
 
@@ -68,8 +75,14 @@ export async function readAccountReport(warehouse: Warehouse, account: string): 
     'SELECT stream, partition, epoch_ms(window_start) AS s, epoch_ms(window_end) AS e, status, tie_pages FROM coverage WHERE account = $account',
     { account },
   );
-  const counts = await query(warehouse, 'SELECT stream, count(*) AS n FROM raw_records WHERE account = $account GROUP BY ALL', { account });
-  const learned = await query(warehouse, 'SELECT stream, window_ms FROM learned_windows WHERE account = $account', { account });
+  const counts = await query(
+    warehouse,
+    'SELECT stream, count(*) AS n FROM raw_records WHERE account = $account GROUP BY ALL',
+    { account },
+  );
+  const learned = await query(warehouse, 'SELECT stream, window_ms FROM learned_windows WHERE account = $account', {
+    account,
+  });
   return {
     lastRun:
       last === undefined
@@ -82,7 +95,10 @@ export async function readAccountReport(warehouse: Warehouse, account: string): 
             stage: last['stage'] === null ? null : String(last['stage']),
             started: Number(last['started']),
             finished: last['finished'] === null ? null : Number(last['finished']),
-            range: last['range_from'] === null || last['range_to'] === null ? null : { start: Number(last['range_from']), end: Number(last['range_to']) },
+            range:
+              last['range_from'] === null || last['range_to'] === null
+                ? null
+                : { start: Number(last['range_from']), end: Number(last['range_to']) },
           },
     requested: requested.map((r) => ({ start: Number(r['s']), end: Number(r['e']) })),
     coverage: coverage.map((r) => ({
@@ -99,13 +115,18 @@ export async function readAccountReport(warehouse: Warehouse, account: string): 
 
 /** The catalog version the last transform booked with, and when; undefined before any transform. */
 export async function readCatalogVersion(warehouse: Warehouse): Promise<{ version: string; at: number } | undefined> {
-  const [row] = await query(warehouse, "SELECT version, epoch_ms(updated_at) AS at FROM model_versions WHERE name = 'type_catalog'");
+  const [row] = await query(
+    warehouse,
+    "SELECT version, epoch_ms(updated_at) AS at FROM model_versions WHERE name = 'type_catalog'",
+  );
   return row === undefined ? undefined : { version: String(row['version']), at: Number(row['at']) };
 }
 
 /** Per calendar year (UTC): the ledger's net movement per asset, and the balance snapshots of that year. */
 export interface Reconciliation {
-  /** Per tax year (its name: `2025`, or `2025-26` for a tax year not starting on 1 January) and asset, the ledger's net. */
+  /**
+   * Per tax year (its name: `2025`, or `2025-26` for a tax year not starting on 1 January) and asset, the ledger's net.
+   */
   movements: { year: string; asset: string; net: string }[];
 }
 
@@ -113,11 +134,19 @@ export interface Reconciliation {
  * One account's ledger movements per tax year of the warehouse's settings (its time zone and tax-year start,
  * docs/settings.md), as the gains name them; undefined before a transform has built the ledger.
  */
-export async function readReconciliation(warehouse: Warehouse, account: string, years: { timeZone: string; taxYearStart: string }): Promise<Reconciliation | undefined> {
+export async function readReconciliation(
+  warehouse: Warehouse,
+  account: string,
+  years: { timeZone: string; taxYearStart: string },
+): Promise<Reconciliation | undefined> {
   if (!(await warehouse.exclusive((c) => hasTables(c, ['ledger'])))) return undefined;
   const params = { lp_account: account, lp_time_zone: years.timeZone, lp_tax_year_start: years.taxYearStart };
-  const movements = await warehouse.exclusive((c) => withParams(c, params, () => readModel(c, 'reads/ledger_by_tax_year.sql')));
-  return { movements: movements.map((m) => ({ year: String(m['yr']), asset: String(m['asset']), net: String(m['net']) })) };
+  const movements = await warehouse.exclusive((c) =>
+    withParams(c, params, () => readModel(c, 'reads/ledger_by_tax_year.sql')),
+  );
+  return {
+    movements: movements.map((m) => ({ year: String(m['yr']), asset: String(m['asset']), net: String(m['net']) })),
+  };
 }
 
 /** Withdrawals or deposits of one account, asset and state that were not final at a range's end. */

@@ -49,12 +49,24 @@ export async function startRun(connection: DuckDBConnection, run: RunStart): Pro
 const asBigint = (n: number | undefined): bigint | null => (n === undefined ? null : BigInt(n));
 
 /** Records that a run moved on to `stage`, with the extraction's counters when it has them. */
-export async function setRunStage(connection: DuckDBConnection, runId: string, stage: Stage, counters: Pick<RunEnd, 'requests' | 'rateLimited' | 'retries' | 'records'> = {}): Promise<void> {
+export async function setRunStage(
+  connection: DuckDBConnection,
+  runId: string,
+  stage: Stage,
+  counters: Pick<RunEnd, 'requests' | 'rateLimited' | 'retries' | 'records'> = {},
+): Promise<void> {
   await connection.run(
     `UPDATE runs SET stage = $stage, requests = coalesce($requests, requests), rate_limited = coalesce($limited, rate_limited),
        retries = coalesce($retries, retries), records = coalesce($records, records)
      WHERE run_id = $id`,
-    { id: runId, stage, requests: asBigint(counters.requests), limited: asBigint(counters.rateLimited), retries: asBigint(counters.retries), records: asBigint(counters.records) },
+    {
+      id: runId,
+      stage,
+      requests: asBigint(counters.requests),
+      limited: asBigint(counters.rateLimited),
+      retries: asBigint(counters.retries),
+      records: asBigint(counters.records),
+    },
   );
 }
 

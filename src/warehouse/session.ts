@@ -44,7 +44,11 @@ export async function resetSettings(c: DuckDBConnection, names: readonly (keyof 
  * Runs `work` with `settings` on `c`, then puts them back to DuckDB's defaults, best effort: a transaction a
  * statement failed in, or a database DuckDB gave up on, refuses it too, and that must not hide why the work failed.
  */
-export async function withSettings<T>(c: DuckDBConnection, settings: SessionSettings, work: () => Promise<T>): Promise<T> {
+export async function withSettings<T>(
+  c: DuckDBConnection,
+  settings: SessionSettings,
+  work: () => Promise<T>,
+): Promise<T> {
   return withSettingsOn((run) => run(c), settings, work);
 }
 
@@ -70,7 +74,10 @@ export async function withSettingsOn<T>(
  * With `memoryLimit`, the instance's budget, and jemalloc returning freed pages to the system on a timer, not
  * only when DuckDB next allocates.
  */
-export async function startSession(connection: DuckDBConnection, options: { memoryLimit?: string } = {}): Promise<void> {
+export async function startSession(
+  connection: DuckDBConnection,
+  options: { memoryLimit?: string } = {},
+): Promise<void> {
   await connection.run("SET TimeZone = 'UTC'");
   if (options.memoryLimit === undefined) return;
   await setSettings(connection, { memory_limit: options.memoryLimit });
@@ -81,7 +88,10 @@ export async function startSession(connection: DuckDBConnection, options: { memo
  * Locks the session's configuration, so that a statement cannot SET its way back out of what query allows
  * (src/warehouse/query.ts). With `onlyDirectory`, DuckDB may read that folder and nothing else first (a lake).
  */
-export async function lockSession(connection: DuckDBConnection, options: { onlyDirectory?: string } = {}): Promise<void> {
+export async function lockSession(
+  connection: DuckDBConnection,
+  options: { onlyDirectory?: string } = {},
+): Promise<void> {
   if (options.onlyDirectory !== undefined) {
     await connection.run(`SET allowed_directories = [${literal(`${options.onlyDirectory}/`)}]`);
     await connection.run('SET enable_external_access = false');

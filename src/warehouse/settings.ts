@@ -36,7 +36,14 @@ export async function readSettings(c: DuckDBConnection): Promise<RecordedSetting
     const column = SETTING_COLUMNS[name];
     const at = row[`${column}:at`];
     const by = row[`${column}:by`];
-    return [name, { value: row[column] ?? null, setAt: at === null || at === undefined ? null : Number(at), setBy: by === null || by === undefined ? null : String(by) }];
+    return [
+      name,
+      {
+        value: row[column] ?? null,
+        setAt: at === null || at === undefined ? null : Number(at),
+        setBy: by === null || by === undefined ? null : String(by),
+      },
+    ];
   });
   return Object.fromEntries(entries) as RecordedSettings;
 }
@@ -62,7 +69,12 @@ export async function writeSettings(c: DuckDBConnection, settings: RecordedSetti
  * @example
  * await recordSetting(c, 'fiatSource', 'ecb', { now: Date.now(), command: 'run year-end' });
  */
-export async function recordSetting<K extends SettingName>(c: DuckDBConnection, name: K, value: Settings[K], by: { now: number; command: string }): Promise<void> {
+export async function recordSetting<K extends SettingName>(
+  c: DuckDBConnection,
+  name: K,
+  value: Settings[K],
+  by: { now: number; command: string },
+): Promise<void> {
   const recorded = await recordedOrFirst(c);
   await writeSettings(c, { ...recorded, [name]: { value, setAt: by.now, setBy: by.command } });
 }
@@ -82,7 +94,8 @@ export async function earlierReleaseSettings(c: DuckDBConnection): Promise<Parti
     found.timeZone = String(valuation[2]);
   }
   if (await hasTables(c, ['disposals'])) {
-    const [basis, year] = (await c.runAndReadAll('SELECT any_value(cost_basis), any_value(tax_year) FROM disposals')).getRows()[0] ?? [];
+    const [basis, year] =
+      (await c.runAndReadAll('SELECT any_value(cost_basis), any_value(tax_year) FROM disposals')).getRows()[0] ?? [];
     if (basis !== null && basis !== undefined) found.costBasis = String(basis) as Settings['costBasis'];
     // Its tax years named by a calendar year ('2025'): it started them on 1 January, whatever its cost basis.
     if (typeof year === 'string' && /^\d{4}$/.test(year)) found.taxYearStart = '01-01';
@@ -100,7 +113,12 @@ export async function recordedOrFirst(c: DuckDBConnection): Promise<RecordedSett
   const earlier = await earlierReleaseSettings(c);
   const entries = SETTING_NAMES.map((name) => {
     const value = (earlier as Record<string, unknown>)[name];
-    return [name, value === undefined ? { value: defaultSetting(name, earlier), setAt: null, setBy: null } : { value, setAt: null, setBy: EARLIER_RELEASE }];
+    return [
+      name,
+      value === undefined
+        ? { value: defaultSetting(name, earlier), setAt: null, setBy: null }
+        : { value, setAt: null, setBy: EARLIER_RELEASE },
+    ];
   });
   return Object.fromEntries(entries) as RecordedSettings;
 }
@@ -120,12 +138,17 @@ export const EARLIER_RELEASE = 'an earlier release';
 
 /** The instant an account was opened, as recorded (account_openings), or undefined. */
 export async function readOpening(c: DuckDBConnection, account: string): Promise<number | undefined> {
-  const row = (await c.runAndReadAll('SELECT epoch_ms(registered_at) FROM account_openings WHERE account = $account', { account })).getRows()[0];
+  const row = (
+    await c.runAndReadAll('SELECT epoch_ms(registered_at) FROM account_openings WHERE account = $account', { account })
+  ).getRows()[0];
   return row === undefined ? undefined : Number(row[0]);
 }
 
 /** Records when an account was opened (the platform's regisTime). */
-export async function recordOpening(c: DuckDBConnection, entry: { account: string; registeredAt: number; now: number }): Promise<void> {
+export async function recordOpening(
+  c: DuckDBConnection,
+  entry: { account: string; registeredAt: number; now: number },
+): Promise<void> {
   await c.run('INSERT OR REPLACE INTO account_openings VALUES ($account, $at, $now)', {
     account: entry.account,
     at: timestampTz(entry.registeredAt),
@@ -147,7 +170,10 @@ export async function snapshotBooks(c: DuckDBConnection): Promise<BooksSnapshot>
   return { settings: await readSettings(c) };
 }
 
-/** Puts back the settings, opening lots, catalog and rates a snapshot holds (docs/settings.md: a refused command changes none). */
+/**
+ * Puts back the settings, opening lots, catalog and rates a snapshot holds (docs/settings.md: a refused command changes
+ * none).
+ */
 export async function restoreBooks(c: DuckDBConnection, snapshot: BooksSnapshot): Promise<void> {
   await c.run('DELETE FROM settings');
   if (snapshot.settings !== undefined) await writeSettings(c, snapshot.settings);

@@ -25,7 +25,9 @@ export async function openingFiles(): Promise<SqlFile[]> {
  * The models made from raw_records by the transform, each with its file: the streams not typed at load, whose
  * SQL model is a table (P2P advertisements, balance snapshots).
  */
-export const RAW_MADE_MODELS: readonly { stream: string; file: string }[] = STREAM_MODELS.filter((m) => m.typedAtLoad === undefined).map((m) => ({
+export const RAW_MADE_MODELS: readonly { stream: string; file: string }[] = STREAM_MODELS.filter(
+  (m) => m.typedAtLoad === undefined,
+).map((m) => ({
   stream: m.name,
   file: streamModelFile(m.name),
 }));
@@ -44,5 +46,7 @@ export const COMPLETENESS_FOLDER = 'completeness';
 export async function transformFiles(): Promise<SqlFile[]> {
   const raw = new Set(RAW_MADE_MODELS.map((m) => m.file));
   const folders = ['seeds/', 'ledger/', `${COMPLETENESS_FOLDER}/`];
-  return (await sqlGraph()).files.filter((f) => f.name === 'generated/models.sql' || raw.has(f.name) || folders.some((d) => f.name.startsWith(d)));
+  return (await sqlGraph()).files.filter(
+    (f) => f.name === 'generated/models.sql' || raw.has(f.name) || folders.some((d) => f.name.startsWith(d)),
+  );
 }

@@ -65,11 +65,15 @@ export function parseHeader(name: string, text: string): Declaration {
   const at = leading.findIndex((l) => l.startsWith(`-- ${HEADER[0]}:`));
   const found = HEADER.map((key, i) => {
     const line = leading[at + i];
-    if (at < 0 || line === undefined || !line.startsWith(`-- ${key}:`)) throw new Error(`sql/${name} has no header line "-- ${key}: ..." in its leading comments (docs/transform.md, "The model graph")`);
+    if (at < 0 || line === undefined || !line.startsWith(`-- ${key}:`))
+      throw new Error(
+        `sql/${name} has no header line "-- ${key}: ..." in its leading comments (docs/transform.md, "The model graph")`,
+      );
     const list = line.slice(`-- ${key}:`.length).trim();
     const names = list === '-' ? [] : list.split(',').map((n) => n.trim());
     const bad = names.find((n) => !NAME.test(n));
-    if (bad !== undefined) throw new Error(`sql/${name} declares "${bad}" in its ${key}: a bare lower-case name, or - for none`);
+    if (bad !== undefined)
+      throw new Error(`sql/${name} declares "${bad}" in its ${key}: a bare lower-case name, or - for none`);
     return names;
   });
   return { creates: found[0] ?? [], reads: found[1] ?? [], params: found[2] ?? [] };
@@ -112,7 +116,9 @@ export function namedResults(text: string): (string | undefined)[] {
  */
 export const MADE_IN_CODE: ReadonlyMap<string, string> = new Map([
   ...TYPED_AT_LOAD.map((m) => [`typed_${m.name}`, 'src/warehouse/registry-sql.ts'] as const),
-  ...['lp_valuation_fiat', 'lp_valuation_time_zone', 'ledger_valued', 'year_summary', 'holdings'].map((n) => [n, 'src/warehouse/values.ts'] as const),
+  ...['lp_valuation_fiat', 'lp_valuation_time_zone', 'ledger_valued', 'year_summary', 'holdings'].map(
+    (n) => [n, 'src/warehouse/values.ts'] as const,
+  ),
 ]);
 
 /** The folder of the migrations, which keep their numbered order (migrations.ts). */
@@ -123,7 +129,27 @@ const MIGRATIONS = 'warehouse/';
  * free to go, a folder's before the next's, so that the graph's order reads as the pipeline does. A folder not
  * listed here is refused.
  */
-const FOLDERS = ['load', 'warehouse', 'macros', 'seeds', 'models', 'generated', 'prices', 'ledger', 'checks', 'completeness', 'incremental', 'values', 'gains', 'gains-tables', 'gains-kept', 'exports', 'report', 'reads', 'books'];
+const FOLDERS = [
+  'load',
+  'warehouse',
+  'macros',
+  'seeds',
+  'models',
+  'generated',
+  'prices',
+  'ledger',
+  'checks',
+  'completeness',
+  'incremental',
+  'values',
+  'gains',
+  'gains-tables',
+  'gains-kept',
+  'exports',
+  'report',
+  'reads',
+  'books',
+];
 
 /**
  * The files in the order they may run: each after the files that create what it reads. Migrations keep their
@@ -138,7 +164,10 @@ const FOLDERS = ['load', 'warehouse', 'macros', 'seeds', 'models', 'generated', 
  */
 export function orderFiles(files: readonly SqlFile[]): SqlFile[] {
   const stray = files.find((f) => !FOLDERS.includes(f.name.slice(0, f.name.indexOf('/'))));
-  if (stray !== undefined) throw new Error(`sql/${stray.name} is in no folder the graph knows: add its folder to FOLDERS (src/warehouse/sql-graph.ts)`);
+  if (stray !== undefined)
+    throw new Error(
+      `sql/${stray.name} is in no folder the graph knows: add its folder to FOLDERS (src/warehouse/sql-graph.ts)`,
+    );
   const creators = new Map<string, SqlFile[]>();
   for (const f of files) for (const n of f.creates) creators.set(n, [...(creators.get(n) ?? []), f]);
   const after = new Map<SqlFile, Set<SqlFile>>(files.map((f) => [f, new Set()]));
@@ -148,7 +177,8 @@ export function orderFiles(files: readonly SqlFile[]): SqlFile[] {
     const migration = f.name.startsWith(MIGRATIONS);
     for (const n of f.reads) {
       const by = creators.get(n);
-      if (by === undefined && !MADE_IN_CODE.has(n)) throw new Error(`sql/${f.name} reads ${n}, which no file of sql/ and no code creates`);
+      if (by === undefined && !MADE_IN_CODE.has(n))
+        throw new Error(`sql/${f.name} reads ${n}, which no file of sql/ and no code creates`);
       // A migration reads what an earlier release made, when it is there (013_plain_names.sql renames columns of
       // disposals): it waits for the migrations before it alone.
       if (migration) continue;
@@ -166,7 +196,10 @@ export function orderFiles(files: readonly SqlFile[]): SqlFile[] {
   const ordered: SqlFile[] = [];
   while (left.length > 0) {
     const i = left.findIndex((f) => waiting.get(f) === 0);
-    if (i < 0) throw new Error(`these files of sql/ wait for each other, through what their headers read: ${left.map((f) => f.name).join(', ')}`);
+    if (i < 0)
+      throw new Error(
+        `these files of sql/ wait for each other, through what their headers read: ${left.map((f) => f.name).join(', ')}`,
+      );
     const [next] = left.splice(i, 1) as [SqlFile];
     ordered.push(next);
     for (const w of waiters.get(next) ?? []) waiting.set(w, (waiting.get(w) ?? 0) - 1);
@@ -181,7 +214,10 @@ export function orderFiles(files: readonly SqlFile[]): SqlFile[] {
  */
 function readAll(): SqlFile[] {
   const root = join(packageRoot(), 'sql');
-  const names = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.sql')).map((n) => n.split('\\').join('/')).sort();
+  const names = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.sql'))
+    .map((n) => n.split('\\').join('/'))
+    .sort();
   return names.map((name) => {
     const text = readFileSync(join(root, name), 'utf8');
     // Few files name a result: the others are not scanned.
@@ -243,9 +279,16 @@ export const param = {
   texts: (values: readonly string[]): Param => ({ value: listValue([...values]), type: LIST(VARCHAR) }),
   /** A Unix-ms instant as a TIMESTAMPTZ: -Infinity is DuckDB's -infinity, null a NULL TIMESTAMPTZ. */
   instant: (ms: number | null | undefined): Param =>
-    ms === null || ms === undefined ? { value: null, type: TIMESTAMPTZ } : ms === Number.NEGATIVE_INFINITY ? DuckDBTimestampTZValue.NegInf : timestampTz(ms),
+    ms === null || ms === undefined
+      ? { value: null, type: TIMESTAMPTZ }
+      : ms === Number.NEGATIVE_INFINITY
+        ? DuckDBTimestampTZValue.NegInf
+        : timestampTz(ms),
   /** Unix-ms instants as a TIMESTAMPTZ[]; null a NULL one. */
-  instants: (ms: readonly number[] | null): Param => ({ value: ms === null ? null : listValue(ms.map(timestampTz)), type: LIST(TIMESTAMPTZ) }),
+  instants: (ms: readonly number[] | null): Param => ({
+    value: ms === null ? null : listValue(ms.map(timestampTz)),
+    type: LIST(TIMESTAMPTZ),
+  }),
   /** A whole number as a BIGINT (a JavaScript bigint alone binds as a HUGEINT). */
   integer: (n: number | bigint): Param => ({ value: BigInt(n), type: BIGINT }),
 };
@@ -253,9 +296,10 @@ export const param = {
 /** The variables bound on each connection now (withParams), and those whose reset failed, to reset later. */
 const bound = new WeakMap<DuckDBConnection, Set<string>>();
 const unreset = new WeakMap<DuckDBConnection, Set<string>>();
-const boundOn = (c: DuckDBConnection): Set<string> => bound.get(c) ?? bound.set(c, new Set()).get(c) as Set<string>;
+const boundOn = (c: DuckDBConnection): Set<string> => bound.get(c) ?? (bound.set(c, new Set()).get(c) as Set<string>);
 
-const isTyped = (p: Param): p is { value: DuckDBValue; type: DuckDBType } => typeof p === 'object' && p !== null && 'type' in p && 'value' in p;
+const isTyped = (p: Param): p is { value: DuckDBValue; type: DuckDBType } =>
+  typeof p === 'object' && p !== null && 'type' in p && 'value' in p;
 
 /**
  * Binds `params` as DuckDB variables on `c` for `work`, then resets them, whether it succeeds or fails: a variable
@@ -275,7 +319,12 @@ export async function withParams<T>(c: DuckDBConnection, params: Params, work: (
       if (!NAME.test(name)) throw new Error(`${name} is not a parameter's name`);
       on.add(name);
       // A bound NULL takes no type from the binding (DuckDB makes it an INTEGER): the cast gives it its own.
-      if (isTyped(p)) await c.run(`SET VARIABLE ${name} = CAST($value AS ${p.type.toString()})`, { value: p.value }, { value: p.type });
+      if (isTyped(p))
+        await c.run(
+          `SET VARIABLE ${name} = CAST($value AS ${p.type.toString()})`,
+          { value: p.value },
+          { value: p.type },
+        );
       else await c.run(`SET VARIABLE ${name} = $value`, { value: p });
     }
     return await work();
@@ -347,7 +396,10 @@ export async function readModel(c: DuckDBConnection, name: string): Promise<Reco
 }
 
 /** The markers of the section of ARCHITECTURE.md that `npm run generate` writes from the graph. */
-export const GRAPH_SECTION = { start: '<!-- sql-graph:start (npm run generate) -->', end: '<!-- sql-graph:end -->' } as const;
+export const GRAPH_SECTION = {
+  start: '<!-- sql-graph:start (npm run generate) -->',
+  end: '<!-- sql-graph:end -->',
+} as const;
 
 /**
  * ARCHITECTURE.md with its graph section written anew between GRAPH_SECTION's markers: every file of `sql/` in the
@@ -359,7 +411,8 @@ export const GRAPH_SECTION = { start: '<!-- sql-graph:start (npm run generate) -
 export function withGraphSection(page: string, files: readonly SqlFile[]): string {
   const start = page.indexOf(GRAPH_SECTION.start);
   const end = page.indexOf(GRAPH_SECTION.end);
-  if (start < 0 || end < start) throw new Error(`ARCHITECTURE.md lacks the markers ${GRAPH_SECTION.start} and ${GRAPH_SECTION.end}`);
+  if (start < 0 || end < start)
+    throw new Error(`ARCHITECTURE.md lacks the markers ${GRAPH_SECTION.start} and ${GRAPH_SECTION.end}`);
   const lines = files.map((f, i) => {
     const made = f.creates.length === 0 ? 'creates nothing' : f.creates.join(', ');
     return `${i + 1}. \`${f.name}\`: ${made}${f.params.length === 0 ? '' : ` (takes ${f.params.join(', ')})`}`;

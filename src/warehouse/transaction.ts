@@ -20,7 +20,10 @@ export async function inTransaction<T>(c: DuckDBConnection, work: (c: DuckDBConn
  * Runs `work` on `c` inside a transaction that is always rolled back: what it makes to read something (a model the
  * transform makes, before any transform) is gone after it. Its error, if any, is the one thrown.
  */
-export async function inRolledBackTransaction<T>(c: DuckDBConnection, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+export async function inRolledBackTransaction<T>(
+  c: DuckDBConnection,
+  work: (c: DuckDBConnection) => Promise<T>,
+): Promise<T> {
   await c.run('BEGIN TRANSACTION');
   try {
     return await work(c);

@@ -22,7 +22,12 @@ const TYPED_PARTITION = new Map(TYPED_AT_LOAD.map((m) => [m.name, m.typedAtLoad.
  * typed tables have no key (sql/warehouse/009_typed_tables_unindexed.sql): with `replacing`, some of the records
  * were loaded before (a window read again, a changed status), and their earlier rows are deleted first.
  */
-export async function typeRecords(c: DuckDBConnection, stream: string, source: string, replacing: boolean): Promise<void> {
+export async function typeRecords(
+  c: DuckDBConnection,
+  stream: string,
+  source: string,
+  replacing: boolean,
+): Promise<void> {
   const table = ident(`typed_${stream}`);
   if (replacing) {
     const partition = ident(TYPED_PARTITION.get(stream) as string);
@@ -44,25 +49,33 @@ export async function typesAtLoad(c: DuckDBConnection, version: string, now: num
   const recorded = (await readRecordedVersions(c)).typing;
   if (recorded === version) return true;
   if (recorded !== undefined) return false;
-  const held = TYPED_STREAMS.map((s) => `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`).join(' + ');
+  const held = TYPED_STREAMS.map(
+    (s) =>
+      `(SELECT count(*) FROM raw_records WHERE stream = ${literal(s)}) + (SELECT count(*) FROM ${ident(`typed_${s}`)})`,
+  ).join(' + ');
   if (Number((await c.runAndReadAll(`SELECT ${held}`)).getRows()[0]?.[0]) > 0) return false;
   await recordVersions(c, { typing: version }, now);
   return true;
 }
 
 /**
- * Makes the typed tables whole before the transform reads them, in a transaction of their own: when they were
- * typed by another release (model_versions 'typed_at_load', RecordedVersions.typing), or hold another number of rows than raw_records (a
- * warehouse of an earlier release, records moved back from quarantine), they are typed again from raw_records,
- * which stays enough to replay every transform; with `all` (transform --full), every stream is. Returns the
- * streams typed again.
+ * Makes the typed tables whole before the transform reads them, in a transaction of their own: when they were typed by
+ * another release (model_versions 'typed_at_load', RecordedVersions.typing), or hold another number of rows than
+ * raw_records (a warehouse of an earlier release, records moved back from quarantine), they are typed again from
+ * raw_records, which stays enough to replay every transform; with `all` (transform --full), every stream is. Returns
+ * the streams typed again.
  */
 export async function ensureTyped(c: DuckDBConnection, version: string, now: number, all = false): Promise<string[]> {
   const recorded = (await readRecordedVersions(c)).typing;
-  const count = async (sql: string): Promise<Map<string, unknown>> => new Map((await c.runAndReadAll(sql)).getRows().map((r) => [String(r[0]), r[1]]));
+  const count = async (sql: string): Promise<Map<string, unknown>> =>
+    new Map((await c.runAndReadAll(sql)).getRows().map((r) => [String(r[0]), r[1]]));
   // One pass over raw_records for every stream; a table's count DuckDB keeps.
-  const raw = await count(`SELECT stream, count(*) FROM raw_records WHERE stream IN (${TYPED_STREAMS.map(literal).join(', ')}) GROUP BY stream`);
-  const typed = await count(TYPED_STREAMS.map((s) => `SELECT ${literal(s)}, count(*) FROM ${ident(`typed_${s}`)}`).join(' UNION ALL '));
+  const raw = await count(
+    `SELECT stream, count(*) FROM raw_records WHERE stream IN (${TYPED_STREAMS.map(literal).join(', ')}) GROUP BY stream`,
+  );
+  const typed = await count(
+    TYPED_STREAMS.map((s) => `SELECT ${literal(s)}, count(*) FROM ${ident(`typed_${s}`)}`).join(' UNION ALL '),
+  );
   const retyped: string[] = [];
   for (const stream of TYPED_STREAMS) {
     if (!all && recorded === version && (raw.get(stream) ?? 0n) === typed.get(stream)) continue;
@@ -79,7 +92,9 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
  */
 async function typeAgain(c: DuckDBConnection, stream: string): Promise<void> {
   await c.run(typedTableDdl(typedModel(stream), { replace: true }));
-  await c.run(`INSERT INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`);
+  await c.run(
+    `INSERT INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`,
+  );
 }
 
 function typedModel(stream: string): (typeof TYPED_AT_LOAD)[number] {
@@ -95,7 +110,9 @@ function typedModel(stream: string): (typeof TYPED_AT_LOAD)[number] {
  * every warehouse opens for writing.
  */
 export async function syncTypedTables(c: DuckDBConnection): Promise<void> {
-  const held = await c.runAndReadAll("SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' AND starts_with(table_name, 'typed_')");
+  const held = await c.runAndReadAll(
+    "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' AND starts_with(table_name, 'typed_')",
+  );
   const columns = new Set(held.getRows().map((r) => `${String(r[0])}.${String(r[1])}`));
   for (const model of TYPED_AT_LOAD) {
     const table = `typed_${model.name}`;

@@ -23,7 +23,9 @@ const CAST: Readonly<Record<Cast, (sql: string) => string>> = {
 /** A name as SQL: bare when it is a plain identifier (every name the streams use), else quoted. */
 const name = (text: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text) ? text : ident(text));
 
-/** A source's SQL over the macro's `source`: the record's fields as `r`; its account, partition, key, ts and payload. */
+/**
+ * A source's SQL over the macro's `source`: the record's fields as `r`; its account, partition, key, ts and payload.
+ */
 function sourceSql(source: ColumnSource): string {
   switch (source.kind) {
     case 'partition':
@@ -94,7 +96,9 @@ function typingColumns(model: StreamModel): readonly Column[] {
 export function typingMacro(model: StreamModel): string {
   const columns = typingColumns(model).map((c) => ({ name: c.name, sql: columnSql(model, c) }));
   const width = Math.max(...columns.map((c) => c.sql.length)) + 2;
-  const select = columns.map((c) => (c.sql === name(c.name) ? `  ${c.sql}` : `  ${c.sql.padEnd(width)}AS ${name(c.name)}`));
+  const select = columns.map((c) =>
+    c.sql === name(c.name) ? `  ${c.sql}` : `  ${c.sql.padEnd(width)}AS ${name(c.name)}`,
+  );
   const payload = columns.some((c) => /\bpayload\b/.test(c.sql)) ? ' payload,' : '';
   return `-- ${model.name}: one row per record, its fields renamed and cast (its columns' sources: src/streams/).
 CREATE OR REPLACE MACRO ${name(`lp_type_${model.name}`)}(src) AS TABLE

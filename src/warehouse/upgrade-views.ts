@@ -18,7 +18,9 @@ const MAKERS: Readonly<Record<string, (c: DuckDBConnection) => Promise<void>>> =
 
 /** The views of the schema main, by name. */
 export async function viewNames(c: DuckDBConnection): Promise<Set<string>> {
-  const reader = await c.runAndReadAll("SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database()");
+  const reader = await c.runAndReadAll(
+    "SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database()",
+  );
   return new Set(reader.getRows().map((r) => String(r[0])));
 }
 

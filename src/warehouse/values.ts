@@ -7,7 +7,10 @@ import { runModel, sqlGraph, type SqlFile } from './sql-graph.js';
 /** How values are made: the fiat currency (none: USDT only), where its rates come from, and the time zone of years. */
 export interface Valuation {
   fiat: string | null;
-  /** `pair`: the close of the platform's USDT<fiat> candle of the hour; `file`: the user's rates (fiat_rates), as of the time. */
+  /**
+   * `pair`: the close of the platform's USDT<fiat> candle of the hour; `file`: the user's rates (fiat_rates), as of the
+   * time.
+   */
   fiatSource: FiatSource | null;
   timeZone: string;
 }
@@ -21,7 +24,11 @@ export const fiatColumn = (fiat: string): string => `value_${fiat.toLowerCase()}
 export async function readValuation(c: DuckDBConnection): Promise<Valuation> {
   const row = (await c.runAndReadAll('SELECT fiat, fiat_source, time_zone FROM valuation LIMIT 1')).getRows()[0];
   if (row === undefined) return NO_VALUATION;
-  return { fiat: row[0] === null ? null : String(row[0]), fiatSource: row[1] === null ? null : (String(row[1]) as FiatSource), timeZone: String(row[2]) };
+  return {
+    fiat: row[0] === null ? null : String(row[0]),
+    fiatSource: row[1] === null ? null : (String(row[1]) as FiatSource),
+    timeZone: String(row[2]),
+  };
 }
 
 /**
@@ -54,14 +61,19 @@ const valuationKey = (v: Valuation): string => JSON.stringify([v.fiat, v.fiatSou
  */
 export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   const valuation = await readValuation(c);
-  await c.run(`CREATE OR REPLACE MACRO lp_valuation_fiat() AS CAST(${valuation.fiat === null ? 'NULL' : literal(valuation.fiat)} AS VARCHAR)`);
+  await c.run(
+    `CREATE OR REPLACE MACRO lp_valuation_fiat() AS CAST(${valuation.fiat === null ? 'NULL' : literal(valuation.fiat)} AS VARCHAR)`,
+  );
   await c.run(`CREATE OR REPLACE MACRO lp_valuation_time_zone() AS ${literal(valuation.timeZone)}`);
   for (const file of await valuesFiles(valuation)) await runModel(c, file.name);
-  const named = valuation.fiat === null ? 'EXCLUDE (value_fiat)' : `RENAME (value_fiat AS ${ident(fiatColumn(valuation.fiat))})`;
+  const named =
+    valuation.fiat === null ? 'EXCLUDE (value_fiat)' : `RENAME (value_fiat AS ${ident(fiatColumn(valuation.fiat))})`;
   // ledger_valued is its files' rows (sql/values/35_ledger_valued_rows.sql), tax class and all: the view and
   // ledger_valued.csv cannot differ.
   await c.run(`CREATE OR REPLACE VIEW ledger_valued AS SELECT * ${named} FROM lp_ledger_valued_rows()`);
-  await c.run(`CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary_decimal('lp_ledger_valued')`);
+  await c.run(
+    `CREATE OR REPLACE VIEW year_summary AS SELECT * ${named} FROM lp_year_summary_decimal('lp_ledger_valued')`,
+  );
   await c.run(`CREATE OR REPLACE VIEW holdings AS SELECT * ${named} FROM lp_holdings_valued`);
   viewsMade.set(c, valuationKey(valuation));
 }
@@ -70,7 +82,11 @@ export async function makeValueViews(c: DuckDBConnection): Promise<void> {
 export async function applyValuation(c: DuckDBConnection, v: Valuation): Promise<void> {
   if (viewsMade.get(c) === valuationKey(v)) return;
   await c.run('DELETE FROM valuation');
-  await c.run('INSERT INTO valuation VALUES ($fiat, $source, $tz)', { fiat: v.fiat, source: v.fiatSource, tz: v.timeZone });
+  await c.run('INSERT INTO valuation VALUES ($fiat, $source, $tz)', {
+    fiat: v.fiat,
+    source: v.fiatSource,
+    tz: v.timeZone,
+  });
   await makeValueViews(c);
   await describeWarehouse(c);
 }

@@ -16,7 +16,9 @@ import { timestampTz } from './time-values.js';
  * what a warehouse records in `model_versions` to say which rules made it.
  */
 export interface ReleaseVersions {
-  /** How records are typed: the files of macros a warehouse holds while open (the helpers, the typed streams' models). */
+  /**
+   * How records are typed: the files of macros a warehouse holds while open (the helpers, the typed streams' models).
+   */
   typing: string;
   /**
    * The type catalog: the seed files one after another in name order (`cat sql/seeds/*.csv | sha256sum`), then
@@ -37,24 +39,36 @@ export interface RecordedVersions {
   typing?: string;
   catalog?: string;
   models?: string;
-  /** The models' version the ledger was last made whole with, while it lies in the exports' order (sql/ledger/10_ledger.sql). */
+  /**
+   * The models' version the ledger was last made whole with, while it lies in the exports' order
+   * (sql/ledger/10_ledger.sql).
+   */
   ledgerOrder?: string;
   /** The release's opening version the warehouse's macros, typed tables and comments were last brought to. */
   opening?: string;
 }
 
-/** What these functions need of a Warehouse (warehouse.ts, which opens the warehouse with migrations that read versions). */
+/**
+ * What these functions need of a Warehouse (warehouse.ts, which opens the warehouse with migrations that read
+ * versions).
+ */
 interface Queued {
   readonly path: string;
   exclusive<T>(work: (c: DuckDBConnection) => Promise<T>): Promise<T>;
 }
 
 /** The name of each version in model_versions (named so by earlier releases). */
-const NAMES: Readonly<Record<keyof RecordedVersions, string>> = { typing: 'typed_at_load', catalog: 'type_catalog', models: 'models', ledgerOrder: 'ledger_order', opening: 'opening' };
+const NAMES: Readonly<Record<keyof RecordedVersions, string>> = {
+  typing: 'typed_at_load',
+  catalog: 'type_catalog',
+  models: 'models',
+  ledgerOrder: 'ledger_order',
+  opening: 'opening',
+};
 
 /**
- * The user's own catalog rows (--catalog FILE or the config's `catalog`; docs/ledger.md, "Adding a type"), read once when
- * a command starts: the catalog's version covers them, and the transform reads the same file (userCatalogFile).
+ * The user's own catalog rows (--catalog FILE or the config's `catalog`; docs/ledger.md, "Adding a type"), read once
+ * when a command starts: the catalog's version covers them, and the transform reads the same file (userCatalogFile).
  * One per process, as the release is.
  */
 let userCatalog: { path: string; bytes: Buffer } | undefined;
@@ -71,7 +85,10 @@ export async function useCatalog(path: string | undefined): Promise<void> {
     userCatalog = { path: absolute, bytes: await readFile(absolute) };
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`--catalog ${path} cannot be read (${reason}); give a CSV file with the columns of sql/seeds/type_catalog.csv`, error);
+    throw new UsageError(
+      `--catalog ${path} cannot be read (${reason}); give a CSV file with the columns of sql/seeds/type_catalog.csv`,
+      error,
+    );
   }
 }
 
@@ -82,7 +99,10 @@ export interface StoredCatalog {
   sha256: string;
 }
 
-/** The user's catalog rows the warehouse holds (docs/settings.md): given once with --catalog, kept for every later command. */
+/**
+ * The user's catalog rows the warehouse holds (docs/settings.md): given once with --catalog, kept for every later
+ * command.
+ */
 export async function readStoredCatalog(c: DuckDBConnection): Promise<StoredCatalog | undefined> {
   const row = (await c.runAndReadAll('SELECT file, content, sha256 FROM user_catalog LIMIT 1')).getRows()[0];
   return row === undefined ? undefined : { file: String(row[0]), content: String(row[1]), sha256: String(row[2]) };
@@ -91,7 +111,12 @@ export async function readStoredCatalog(c: DuckDBConnection): Promise<StoredCata
 /** Keeps the user's catalog file in the warehouse, replacing the one before. */
 export async function storeCatalog(c: DuckDBConnection, catalog: StoredCatalog & { now: number }): Promise<void> {
   await c.run('DELETE FROM user_catalog');
-  await c.run('INSERT INTO user_catalog VALUES ($file, $sha, $content, $now)', { file: catalog.file, sha: catalog.sha256, content: catalog.content, now: timestampTz(catalog.now) });
+  await c.run('INSERT INTO user_catalog VALUES ($file, $sha, $content, $now)', {
+    file: catalog.file,
+    sha: catalog.sha256,
+    content: catalog.content,
+    now: timestampTz(catalog.now),
+  });
 }
 
 /** Forgets the user's catalog the warehouse holds (--catalog none): the package's rows alone from now on. */
@@ -154,7 +179,11 @@ async function seedFiles(): Promise<Buffer[]> {
 
 /** Every version a warehouse records, read at once. */
 export async function readRecordedVersions(c: DuckDBConnection): Promise<RecordedVersions> {
-  const rows = new Map((await c.runAndReadAll('SELECT name, version FROM model_versions')).getRows().map((r) => [String(r[0]), String(r[1])]));
+  const rows = new Map(
+    (await c.runAndReadAll('SELECT name, version FROM model_versions'))
+      .getRows()
+      .map((r) => [String(r[0]), String(r[1])]),
+  );
   const recorded: RecordedVersions = {};
   for (const [key, name] of Object.entries(NAMES) as [keyof RecordedVersions, string][]) {
     const version = rows.get(name);
@@ -166,7 +195,11 @@ export async function readRecordedVersions(c: DuckDBConnection): Promise<Recorde
 /** Records each version given, replacing the one before. */
 export async function recordVersions(c: DuckDBConnection, versions: RecordedVersions, now: number): Promise<void> {
   for (const [key, version] of Object.entries(versions) as [keyof RecordedVersions, string][]) {
-    await c.run('INSERT OR REPLACE INTO model_versions VALUES ($name, $version, $now)', { name: NAMES[key], version, now: timestampTz(now) });
+    await c.run('INSERT OR REPLACE INTO model_versions VALUES ($name, $version, $now)', {
+      name: NAMES[key],
+      version,
+      now: timestampTz(now),
+    });
   }
 }
 
@@ -197,8 +230,16 @@ export async function assertTransformed(warehouse: Queued): Promise<void> {
   ]);
   const release = await releaseVersions();
   if (recorded.models !== release.models && recorded.catalog !== undefined && recorded.catalog !== release.catalog) {
-    throw new UsageError(`${warehouse.path} was last transformed with another type catalog (another release's, or another --catalog); run ledgerpipe transform with the --catalog you export with (or none), then export`);
+    throw new UsageError(
+      `${warehouse.path} was last transformed with another type catalog (another release's, or another --catalog); run ledgerpipe transform with the --catalog you export with (or none), then export`,
+    );
   }
-  if (recorded.models !== release.models) throw new UsageError(`${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`);
-  if (pending > 0) throw new UsageError(`${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`);
+  if (recorded.models !== release.models)
+    throw new UsageError(
+      `${warehouse.path} has not been transformed by this release of ledgerpipe; run ledgerpipe transform, then export`,
+    );
+  if (pending > 0)
+    throw new UsageError(
+      `${warehouse.path} has ${pending} records loaded since its last transform; run ledgerpipe transform, then export`,
+    );
 }

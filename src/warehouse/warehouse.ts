@@ -48,8 +48,19 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
       error,
     );
   }
-  if (/No space left/i.test(message)) return new WarehouseError(`cannot write ${path}: the disk is full; free space and run again`, 'LP_DISK_FULL', 'unexpected', error);
-  return new WarehouseError(`cannot open warehouse ${path}: ${message.split('\n')[0]}; check --db`, 'LP_WAREHOUSE_OPEN', 'usage', error);
+  if (/No space left/i.test(message))
+    return new WarehouseError(
+      `cannot write ${path}: the disk is full; free space and run again`,
+      'LP_DISK_FULL',
+      'unexpected',
+      error,
+    );
+  return new WarehouseError(
+    `cannot open warehouse ${path}: ${message.split('\n')[0]}; check --db`,
+    'LP_WAREHOUSE_OPEN',
+    'usage',
+    error,
+  );
 }
 
 /**
@@ -59,7 +70,10 @@ export function describeOpenError(path: string, error: unknown): WarehouseError 
 function threadsSetting(): { threads?: string } {
   const threads = process.env['LEDGERPIPE_THREADS'];
   if (threads === undefined || threads === '') return {};
-  if (!/^[1-9]\d{0,3}$/.test(threads)) throw new UsageError(`LEDGERPIPE_THREADS=${threads} is not a number of threads; use a whole number from 1, such as 2`);
+  if (!/^[1-9]\d{0,3}$/.test(threads))
+    throw new UsageError(
+      `LEDGERPIPE_THREADS=${threads} is not a number of threads; use a whole number from 1, such as 2`,
+    );
   return { threads };
 }
 
@@ -75,7 +89,10 @@ async function setMemoryLimit(connection: DuckDBConnection, limit: string): Prom
  * const wh = await openWarehouse('./ledgerpipe.duckdb');
  * try { ... } finally { await wh.close(); }
  */
-export async function openWarehouse(path: string, options: { readOnly?: boolean; memoryLimit?: string } = {}): Promise<Warehouse> {
+export async function openWarehouse(
+  path: string,
+  options: { readOnly?: boolean; memoryLimit?: string } = {},
+): Promise<Warehouse> {
   const readOnly = options.readOnly === true;
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
@@ -100,12 +117,17 @@ export async function openWarehouse(path: string, options: { readOnly?: boolean;
   return queuedWarehouse(path, instance, connection, memoryLimit);
 }
 
-/** A fresh session: UTC, the memory budget, and (when it may write) the tables, macros and comments brought up to date. */
+/**
+ * A fresh session: UTC, the memory budget, and (when it may write) the tables, macros and comments brought up to date.
+ */
 async function setUp(connection: DuckDBConnection, options: { memoryLimit: string; readOnly: boolean }): Promise<void> {
   try {
     await startSession(connection, { memoryLimit: options.memoryLimit });
   } catch (error) {
-    throw new UsageError(`LEDGERPIPE_MEMORY_LIMIT=${options.memoryLimit} is not a memory size; use a size such as 512MB or 2GB`, error);
+    throw new UsageError(
+      `LEDGERPIPE_MEMORY_LIMIT=${options.memoryLimit} is not a memory size; use a size such as 512MB or 2GB`,
+      error,
+    );
   }
   if (options.readOnly) {
     // A warehouse an earlier release wrote lacks the typed tables of this release's new streams, which the macros
@@ -139,7 +161,12 @@ async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: bool
  * The warehouse over one connection, one piece of work at a time: concurrent streams queue here rather than
  * interleave statements inside each other's transactions.
  */
-function queuedWarehouse(path: string, instance: DuckDBInstance, connection: DuckDBConnection, memoryLimit: string): Warehouse {
+function queuedWarehouse(
+  path: string,
+  instance: DuckDBInstance,
+  connection: DuckDBConnection,
+  memoryLimit: string,
+): Warehouse {
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: (c: DuckDBConnection) => Promise<T>): Promise<T> => {
     const run = queue.then(() => work(connection));
@@ -211,6 +238,9 @@ export async function openWarehouseToRead(path: string): Promise<Warehouse> {
     return await openWarehouse(path);
   } catch (error) {
     if (error instanceof WarehouseError && error.exit !== 'usage') throw error;
-    throw new UsageError(`${path} was written by an earlier release and must be upgraded, which needs write access (${(error as Error).message}); run ledgerpipe status where the file can be written`, error);
+    throw new UsageError(
+      `${path} was written by an earlier release and must be upgraded, which needs write access (${(error as Error).message}); run ledgerpipe status where the file can be written`,
+      error,
+    );
   }
 }

@@ -2,30 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-/**
- * The layers of src/ (ARCHITECTURE.md, "Folders"): a folder may import its own files and those of folders of a
- * lower rank, never a folder of its own rank or above, so a module never imports its caller. A subfolder is
- * part of its top folder (src/sim/data/ is sim, src/cli/commands/ is cli).
- */
-const LAYERS: Readonly<Record<string, number>> = {
-  errors: 1,
-  util: 1,
-  time: 2,
-  http: 2,
-  streams: 2,
-  models: 3,
-  warehouse: 4,
-  extract: 5,
-  sim: 5,
-  prices: 6,
-  transform: 6,
-  gains: 6,
-  report: 7,
-  export: 8,
-  pipeline: 9,
-  cli: 10,
-};
+import { LAYERS } from '../../scripts/layers.js';
 
 interface Edge {
   from: string;
@@ -53,7 +30,10 @@ function readSources(): Map<string, string> {
 function importsOf(text: string): string[] {
   const code = text.replace(/^\s*\/\*[\s\S]*?\*\//gm, '').replace(/^\s*\/\/.*$/gm, '');
   const bindings = String.raw`(?:[\w$]+\s*,?\s*)?(?:\*\s*(?:as\s+[\w$]+)?|\{[^}]*\})?`;
-  const statics = new RegExp(String.raw`^\s*(?:import|export)\s+(?:type\s+)?${bindings}\s*from\s*(['"])([^'"]+)\1`, 'gm');
+  const statics = new RegExp(
+    String.raw`^\s*(?:import|export)\s+(?:type\s+)?${bindings}\s*from\s*(['"])([^'"]+)\1`,
+    'gm',
+  );
   const bare = /^\s*import\s*(['"])([^'"]+)\1/gm;
   const dynamic = /\bimport\(\s*(['"])([^'"]+)\1\s*\)/g;
   return [statics, bare, dynamic].flatMap((pattern) => [...code.matchAll(pattern)].map((m) => m[2] as string));
@@ -81,13 +61,19 @@ function layerViolations(files: ReadonlyMap<string, string>): string[] {
   const { edges, unresolved } = importGraph(files);
   const problems = [...unresolved];
   for (const path of files.keys()) {
-    if (LAYERS[folderOf(path)] === undefined) problems.push(`${path}: folder src/${folderOf(path)}/ has no rank; add it to LAYERS here and to ARCHITECTURE.md`);
+    if (LAYERS[folderOf(path)] === undefined)
+      problems.push(
+        `${path}: folder src/${folderOf(path)}/ has no rank; add it to LAYERS in scripts/layers.ts and to ARCHITECTURE.md`,
+      );
   }
   for (const edge of edges) {
     const [a, b] = [folderOf(edge.from), folderOf(edge.to)];
     const [ra, rb] = [LAYERS[a], LAYERS[b]];
     if (a === b || ra === undefined || rb === undefined || rb < ra) continue;
-    const rule = rb === ra ? `${a} and ${b} are siblings (rank ${ra}): neither imports the other` : `${a} (rank ${ra}) may not import ${b} (rank ${rb}), its caller`;
+    const rule =
+      rb === ra
+        ? `${a} and ${b} are siblings (rank ${ra}): neither imports the other`
+        : `${a} (rank ${ra}) may not import ${b} (rank ${rb}), its caller`;
     problems.push(`${edge.from} imports '${edge.spec}': ${rule}`);
   }
   return problems;
@@ -129,7 +115,8 @@ function stronglyConnected(next: ReadonlyMap<string, readonly string[]>): Set<st
     }
     if (low.get(node) !== index.get(node)) return;
     const group = new Set<string>();
-    for (let member = stack.pop(); member !== undefined; member = member === node ? undefined : stack.pop()) group.add(member);
+    for (let member = stack.pop(); member !== undefined; member = member === node ? undefined : stack.pop())
+      group.add(member);
     groups.push(group);
   };
   for (const node of next.keys()) if (!index.has(node)) visit(node);
@@ -137,7 +124,11 @@ function stronglyConnected(next: ReadonlyMap<string, readonly string[]>): Set<st
 }
 
 /** The shortest path from `start` back to itself inside `group` (breadth first). */
-function shortestCycle(start: string, group: ReadonlySet<string>, next: ReadonlyMap<string, readonly string[]>): string[] {
+function shortestCycle(
+  start: string,
+  group: ReadonlySet<string>,
+  next: ReadonlyMap<string, readonly string[]>,
+): string[] {
   const cameFrom = new Map<string, string>();
   const queue = [start];
   for (let i = 0; i < queue.length; i++) {
@@ -145,7 +136,8 @@ function shortestCycle(start: string, group: ReadonlySet<string>, next: Readonly
     for (const to of next.get(node) ?? []) {
       if (to === start) {
         const trail: string[] = [];
-        for (let at: string | undefined = node; at !== undefined && at !== start; at = cameFrom.get(at)) trail.unshift(at);
+        for (let at: string | undefined = node; at !== undefined && at !== start; at = cameFrom.get(at))
+          trail.unshift(at);
         return [start, ...trail, start];
       }
       if (!group.has(to) || cameFrom.has(to)) continue;
@@ -189,7 +181,15 @@ describe('the import checker', () => {
       "const h = await import('../h/h.js');",
       'const sql = `SELECT a FROM t`;',
     ].join('\n');
-    expect(importsOf(text).sort()).toEqual(['../a/a.js', '../h/h.js', './b.js', './e.js', './f.js', './g.js', 'node:path']);
+    expect(importsOf(text).sort()).toEqual([
+      '../a/a.js',
+      '../h/h.js',
+      './b.js',
+      './e.js',
+      './f.js',
+      './g.js',
+      'node:path',
+    ]);
   });
 
   it('names an upward import and a sibling import with their rule', () => {
@@ -213,6 +213,8 @@ describe('the import checker', () => {
       'src/pipeline/c.ts': "const a = await import('./a.js');",
       'src/pipeline/d.ts': "import { a } from './a.js';",
     });
-    expect(importCycles(files)).toEqual(['src/pipeline/a.ts -> src/pipeline/b.ts -> src/pipeline/c.ts -> src/pipeline/a.ts']);
+    expect(importCycles(files)).toEqual([
+      'src/pipeline/a.ts -> src/pipeline/b.ts -> src/pipeline/c.ts -> src/pipeline/a.ts',
+    ]);
   });
 });

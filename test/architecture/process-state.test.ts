@@ -11,10 +11,12 @@ import { sourceFiles } from '../helpers/source-files.js';
  */
 const KNOWN: Readonly<Record<string, string>> = {
   'src/warehouse/versions.ts userCatalog': "the user's catalog file: runCliHere resets it (useCatalog(undefined))",
-  'src/warehouse/versions.ts storedCopy': "the folder of stored catalogs' copies, removed at exit: each copy is named by its content's hash, so a command's catalog is its own file",
+  'src/warehouse/versions.ts storedCopy':
+    "the folder of stored catalogs' copies, removed at exit: each copy is named by its content's hash, so a command's catalog is its own file",
   'src/warehouse/versions.ts release': "this release's versions: reset with the catalog, the rest is the same files",
   'src/util/package-root.ts cached': 'the package folder: the same for every command',
-  'src/warehouse/sql-graph.ts graph': "the files of sql/ with their headers, read and ordered once: the same for every command",
+  'src/warehouse/sql-graph.ts graph':
+    'the files of sql/ with their headers, read and ordered once: the same for every command',
   'src/util/collect-garbage.ts collect': "Node's own collector, found once: the same for every command",
 };
 
@@ -25,7 +27,8 @@ describe('state kept for the whole process', () => {
     for (const file of await sourceFiles(join(root, 'src'))) {
       const path = relative(root, file);
       if (path.startsWith('src/sim/')) continue;
-      for (const match of (await readFile(file, 'utf8')).matchAll(/^(?:export\s+)?let\s+(\w+)/gm)) found.push(`${path} ${match[1]}`);
+      for (const match of (await readFile(file, 'utf8')).matchAll(/^(?:export\s+)?let\s+(\w+)/gm))
+        found.push(`${path} ${match[1]}`);
     }
     expect(found.sort()).toEqual(Object.keys(KNOWN).sort());
   });

@@ -16,7 +16,10 @@ const ALLOWED: Readonly<Record<string, readonly [number, string]>> = {
   'src/cli/commands/query.ts': [1, "the query command's help"],
   'src/cli/completeness-lines.ts': [6, 'queries shown to the user as hints, not run'],
   'src/cli/plausibility-lines.ts': [1, 'a query shown to the user as a hint, not run'],
-  'src/export/exporter.ts': [8, "COPY of each file with its cells (CSV text, a fiat's column name, local time) made from the table's columns; the columns read from duckdb_columns() and DESCRIBE"],
+  'src/export/exporter.ts': [
+    8,
+    "COPY of each file with its cells (CSV text, a fiat's column name, local time) made from the table's columns; the columns read from duckdb_columns() and DESCRIBE",
+  ],
   'src/export/lake.ts': [2, "the lake's COPY per table and partition, its cells made from the table's columns"],
   'src/gains/event-pages.ts': [1, "the engine's pages of its own temporary table of movements"],
   'src/gains/fingerprint.ts': [2, 'the fingerprint of what a computation read: bookkeeping of the engine'],
@@ -40,7 +43,10 @@ const ALLOWED: Readonly<Record<string, readonly [number, string]>> = {
   'src/warehouse/account-modes.ts': [1, "the accounts' modes: bookkeeping"],
   'src/warehouse/coverage.ts': [8, 'coverage: bookkeeping of the extraction'],
   'src/warehouse/dictionary.ts': [2, "COMMENTs from the registry's descriptions"],
-  'src/warehouse/macros.ts': [2, 'on a warehouse opened read-only the macros are made TEMP, which DuckDB takes only from the statement'],
+  'src/warehouse/macros.ts': [
+    2,
+    'on a warehouse opened read-only the macros are made TEMP, which DuckDB takes only from the statement',
+  ],
   'src/warehouse/migrations.ts': [3, 'schema_migrations: which migrations ran'],
   'src/warehouse/query.ts': [3, "query --lake's views over the lake's files, in a database of its own"],
   'src/warehouse/raw-writer.ts': [9, "the loader's appends, merges and cursors"],
@@ -52,7 +58,10 @@ const ALLOWED: Readonly<Record<string, readonly [number, string]>> = {
   'src/warehouse/tables.ts': [1, 'whether tables exist (duckdb_tables)'],
   'src/warehouse/typed-at-load.ts': [9, 'the typed tables brought up to date: plumbing of the loader'],
   'src/warehouse/upgrade-views.ts': [1, "the warehouse's views (duckdb_views)"],
-  'src/warehouse/values.ts': [8, "the valuation recorded, and the views that show value_fiat under the fiat's own name: DuckDB names a column only from a statement's text"],
+  'src/warehouse/values.ts': [
+    8,
+    "the valuation recorded, and the views that show value_fiat under the fiat's own name: DuckDB names a column only from a statement's text",
+  ],
   'src/warehouse/versions.ts': [7, 'model_versions: bookkeeping'],
 };
 
@@ -70,7 +79,8 @@ describe('SQL strings in the code', () => {
   });
 
   it('counts quoted strings and templates, not comments or regular expressions', () => {
-    const text = "// SELECT 1\nconst a = 'SELECT 1';\nconst b = /SELECT '/;\nconst c = `x ${`DELETE FROM t`} y`;\n/* CREATE TABLE t */";
+    const text =
+      "// SELECT 1\nconst a = 'SELECT 1';\nconst b = /SELECT '/;\nconst c = `x ${`DELETE FROM t`} y`;\n/* CREATE TABLE t */";
     expect(sqlStrings(text)).toEqual([2, 4]);
   });
 });

@@ -25,16 +25,52 @@ const env = (overrides: Record<string, string | undefined> = {}) => {
   }
   return e;
 };
-const yearEnd = (...extra: string[]) => ['run', 'year-end', '--from', '2025-01-01', '--to', '2025-02-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--quiet', ...extra];
+const yearEnd = (...extra: string[]) => [
+  'run',
+  'year-end',
+  '--from',
+  '2025-01-01',
+  '--to',
+  '2025-02-01',
+  '--base-url',
+  sim.baseUrl,
+  '--db',
+  db,
+  '--out',
+  out,
+  '--rate-scale',
+  '100',
+  '--quiet',
+  ...extra,
+];
 
 /** Each export's SHA-256: byte-identical files have equal digests (and comparing digests is quick). */
 async function snapshot(): Promise<Map<string, string>> {
   const files = (await readdir(out)).sort();
-  return new Map(await Promise.all(files.map(async (f) => [f, createHash('sha256').update(await readFile(join(out, f))).digest('hex')] as const)));
+  return new Map(
+    await Promise.all(
+      files.map(
+        async (f) =>
+          [
+            f,
+            createHash('sha256')
+              .update(await readFile(join(out, f)))
+              .digest('hex'),
+          ] as const,
+      ),
+    ),
+  );
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 'bad-input', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 200, rateScale: 100, pendingMs: 0 });
+  sim = await startSimulator({
+    seed: 'bad-input',
+    from: Date.UTC(2025, 0, 1),
+    to: Date.UTC(2025, 1, 1),
+    records: 200,
+    rateScale: 100,
+    pendingMs: 0,
+  });
   dir = await mkdtemp(join(tmpdir(), 'lp-bad-'));
   out = join(dir, 'exports');
   db = join(dir, 'w.duckdb');
@@ -73,10 +109,34 @@ afterAll(async () => {
 
 describe('bad input: one clear line, the documented exit code, and the earlier exports untouched', () => {
   it.each([
-    ['a mistyped flag', () => yearEnd('--fait', 'EUR'), {}, 2, 'ledgerpipe: unknown flag --fait; did you mean --fiat? (see ledgerpipe run --help)'],
-    ['an unknown flag near none', () => yearEnd('--colour', 'blue'), {}, 2, 'ledgerpipe: unknown flag --colour (see ledgerpipe run --help)'],
-    ['a bad date', () => ['run', 'year-end', '--from', '2025-02-30', '--to', '2025-03-01', '--db', db, '--out', out], {}, 2, 'ledgerpipe: --from "2025-02-30" is not a real calendar date or time; check the day and month'],
-    ['--from after --to', () => ['run', 'year-end', '--from', '2025-03-01', '--to', '2025-02-01', '--db', db, '--out', out], {}, 2, 'ledgerpipe: --from 2025-03-01 must be before --to 2025-02-01'],
+    [
+      'a mistyped flag',
+      () => yearEnd('--fait', 'EUR'),
+      {},
+      2,
+      'ledgerpipe: unknown flag --fait; did you mean --fiat? (see ledgerpipe run --help)',
+    ],
+    [
+      'an unknown flag near none',
+      () => yearEnd('--colour', 'blue'),
+      {},
+      2,
+      'ledgerpipe: unknown flag --colour (see ledgerpipe run --help)',
+    ],
+    [
+      'a bad date',
+      () => ['run', 'year-end', '--from', '2025-02-30', '--to', '2025-03-01', '--db', db, '--out', out],
+      {},
+      2,
+      'ledgerpipe: --from "2025-02-30" is not a real calendar date or time; check the day and month',
+    ],
+    [
+      '--from after --to',
+      () => ['run', 'year-end', '--from', '2025-03-01', '--to', '2025-02-01', '--db', db, '--out', out],
+      {},
+      2,
+      'ledgerpipe: --from 2025-03-01 must be before --to 2025-02-01',
+    ],
     [
       'missing credentials',
       () => yearEnd(),
@@ -101,7 +161,21 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
     ],
     [
       'nothing listening at the base URL',
-      () => ['run', 'year-end', '--from', '2025-01-01', '--to', '2025-02-01', '--base-url', 'http://127.0.0.1:9', '--db', db, '--out', out, '--quiet'],
+      () => [
+        'run',
+        'year-end',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-02-01',
+        '--base-url',
+        'http://127.0.0.1:9',
+        '--db',
+        db,
+        '--out',
+        out,
+        '--quiet',
+      ],
       {},
       4,
       'ledgerpipe: GET /api/v2/public/time: gave up after 3 attempts (last: nothing answers at http://127.0.0.1:9 (connection refused); check --base-url and that the service is up); everything fetched so far is saved, run again later to resume',
@@ -113,11 +187,35 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
       2,
       'ledgerpipe: LEDGERPIPE_MEMORY_LIMIT=lots is not a memory size; use a size such as 512MB or 2GB',
     ],
-    ['a year in words', () => ['run', 'year-end', '--year', 'twenty', '--db', db, '--out', out], {}, 2, 'ledgerpipe: --year "twenty" is not a year; use a four-digit year such as 2025'],
+    [
+      'a year in words',
+      () => ['run', 'year-end', '--year', 'twenty', '--db', db, '--out', out],
+      {},
+      2,
+      'ledgerpipe: --year "twenty" is not a year; use a four-digit year such as 2025',
+    ],
     ['no command', () => [], {}, 2, 'ledgerpipe: name a command; see ledgerpipe --help'],
-    ['a pipeline as the command', () => ['year-end', '--year', '2025'], {}, 2, 'ledgerpipe: year-end is a pipeline, not a command; run it with: ledgerpipe run year-end'],
-    ['a command that does not exist', () => ['exports'], {}, 2, 'ledgerpipe: unknown command "exports"; the commands are run, extract, transform, prices, export, report, status, query, sim, demo (see ledgerpipe --help)'],
-    ['a thread count that is not one', () => yearEnd(), { LEDGERPIPE_THREADS: 'many' }, 2, 'ledgerpipe: LEDGERPIPE_THREADS=many is not a number of threads; use a whole number from 1, such as 2'],
+    [
+      'a pipeline as the command',
+      () => ['year-end', '--year', '2025'],
+      {},
+      2,
+      'ledgerpipe: year-end is a pipeline, not a command; run it with: ledgerpipe run year-end',
+    ],
+    [
+      'a command that does not exist',
+      () => ['exports'],
+      {},
+      2,
+      'ledgerpipe: unknown command "exports"; the commands are run, extract, transform, prices, export, report, status, query, sim, demo (see ledgerpipe --help)',
+    ],
+    [
+      'a thread count that is not one',
+      () => yearEnd(),
+      { LEDGERPIPE_THREADS: 'many' },
+      2,
+      'ledgerpipe: LEDGERPIPE_THREADS=many is not a number of threads; use a whole number from 1, such as 2',
+    ],
     [
       'an unknown pipeline',
       () => ['run', 'year-nd', '--year', '2025', '--db', db, '--out', out],
@@ -156,9 +254,17 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
 
   it('a config file with a bad field', async () => {
     const config = join(dir, 'bad.config.json');
-    await writeFile(config, JSON.stringify({ accounts: [{ name: 'main', baseUrl: 'ftp://example.com', env: { key: 'K', secret: 'S', passphrase: 'P' } }] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        accounts: [{ name: 'main', baseUrl: 'ftp://example.com', env: { key: 'K', secret: 'S', passphrase: 'P' } }],
+      }),
+    );
     const result = await runCliProcess(yearEnd('--config', config), { env: env() });
-    expect([result.status, result.stderr]).toEqual([2, `ledgerpipe: config ${config}: accounts.0.baseUrl: Invalid URL; fix that field\n`]);
+    expect([result.status, result.stderr]).toEqual([
+      2,
+      `ledgerpipe: config ${config}: accounts.0.baseUrl: Invalid URL; fix that field\n`,
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -176,8 +282,14 @@ describe('bad input: one clear line, the documented exit code, and the earlier e
   it('an --out that cannot be written', async () => {
     const blocker = join(dir, 'a-file');
     await writeFile(blocker, 'x');
-    const result = await runCliProcess(['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', db, '--out', join(blocker, 'exports')], { env: env() });
-    expect([result.status, result.stderr]).toEqual([2, `ledgerpipe: cannot write to --out ${join(blocker, 'exports')} (ENOTDIR); choose a folder you can write to\n`]);
+    const result = await runCliProcess(
+      ['export', '--from', '2025-01-01', '--to', '2025-02-01', '--db', db, '--out', join(blocker, 'exports')],
+      { env: env() },
+    );
+    expect([result.status, result.stderr]).toEqual([
+      2,
+      `ledgerpipe: cannot write to --out ${join(blocker, 'exports')} (ENOTDIR); choose a folder you can write to\n`,
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -16,7 +16,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const env = { ...process.env, LEDGERPIPE_API_KEY: 'modes-key-0123', LEDGERPIPE_API_SECRET: 'modes-secret-0123', LEDGERPIPE_API_PASSPHRASE: 'ModesPass1' };
+const env = {
+  ...process.env,
+  LEDGERPIPE_API_KEY: 'modes-key-0123',
+  LEDGERPIPE_API_SECRET: 'modes-secret-0123',
+  LEDGERPIPE_API_PASSPHRASE: 'ModesPass1',
+};
 
 /** The permission bits of `path` and of everything in it, by name relative to `dir`. */
 async function modes(root: string): Promise<Record<string, string>> {
@@ -32,32 +37,88 @@ async function modes(root: string): Promise<Record<string, string>> {
 
 /** A year-end over January 2025 into `<dir>/data/w.duckdb` and `<dir>/out` (both folders new), CSV only. */
 const yearEnd = (...extra: string[]) =>
-  runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--format', 'csv', '--base-url', server.baseUrl, '--db', join(dir, 'data', 'w.duckdb'), '--out', join(dir, 'out'), '--rate-scale', '1000', '--quiet', ...extra], { env });
+  runCliProcess(
+    [
+      'run',
+      'year-end',
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-02-01',
+      '--streams',
+      'withdrawals',
+      '--format',
+      'csv',
+      '--base-url',
+      server.baseUrl,
+      '--db',
+      join(dir, 'data', 'w.duckdb'),
+      '--out',
+      join(dir, 'out'),
+      '--rate-scale',
+      '1000',
+      '--quiet',
+      ...extra,
+    ],
+    { env },
+  );
 
 describe('what ledgerpipe creates', () => {
-  it('is the owner\'s alone: 0600 files, 0700 folders', async () => {
+  it("is the owner's alone: 0600 files, 0700 folders", async () => {
     const result = await yearEnd();
     expect([result.status, result.stderr]).toEqual([0, '']);
     const all = await modes(dir);
     delete all['.'];
     expect(Object.keys(all)).toContain('./out/ledger.csv');
     expect(Object.keys(all)).toContain('./data/w.duckdb');
-    expect(Object.entries(all).filter(([name, mode]) => mode !== (name === './data' || name === './out' ? '700' : '600'))).toEqual([]);
+    expect(
+      Object.entries(all).filter(([name, mode]) => mode !== (name === './data' || name === './out' ? '700' : '600')),
+    ).toEqual([]);
   });
 
   it('follows the umask a config file sets', async () => {
     const config = join(dir, 'ledgerpipe.config.json');
-    await writeFile(config, JSON.stringify({ umask: '027', accounts: [{ name: 'main', baseUrl: server.baseUrl, env: { key: 'LEDGERPIPE_API_KEY', secret: 'LEDGERPIPE_API_SECRET', passphrase: 'LEDGERPIPE_API_PASSPHRASE' } }] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        umask: '027',
+        accounts: [
+          {
+            name: 'main',
+            baseUrl: server.baseUrl,
+            env: {
+              key: 'LEDGERPIPE_API_KEY',
+              secret: 'LEDGERPIPE_API_SECRET',
+              passphrase: 'LEDGERPIPE_API_PASSPHRASE',
+            },
+          },
+        ],
+      }),
+    );
     const result = await yearEnd('--config', config);
     expect([result.status, result.stderr]).toEqual([0, '']);
     const all = await modes(dir);
-    expect([all['./data'], all['./data/w.duckdb'], all['./out'], all['./out/ledger.csv']]).toEqual(['750', '640', '750', '640']);
+    expect([all['./data'], all['./data/w.duckdb'], all['./out'], all['./out/ledger.csv']]).toEqual([
+      '750',
+      '640',
+      '750',
+      '640',
+    ]);
   });
 
   it('refuses a umask that is not one', async () => {
     const config = join(dir, 'ledgerpipe.config.json');
-    await writeFile(config, JSON.stringify({ umask: '0o77', accounts: [{ name: 'main', baseUrl: server.baseUrl, env: { key: 'A', secret: 'B', passphrase: 'C' } }] }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        umask: '0o77',
+        accounts: [{ name: 'main', baseUrl: server.baseUrl, env: { key: 'A', secret: 'B', passphrase: 'C' } }],
+      }),
+    );
     const result = await yearEnd('--config', config);
-    expect([result.status, result.stderr]).toEqual([2, `ledgerpipe: config ${config}: umask: an octal umask such as 077 (only you), 027 (your group may read) or 022 (everyone may read); fix that field\n`]);
+    expect([result.status, result.stderr]).toEqual([
+      2,
+      `ledgerpipe: config ${config}: umask: an octal umask such as 077 (only you), 027 (your group may read) or 022 (everyone may read); fix that field\n`,
+    ]);
   });
 });

@@ -15,9 +15,35 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-gaps-'));
   db = join(dir, 'w.duckdb');
   out = join(dir, 'out');
-  sim = await startSimulator({ seed: 'gaps', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 100, pendingMs: 0 });
+  sim = await startSimulator({
+    seed: 'gaps',
+    from: Date.UTC(2025, 0, 1),
+    to: Date.UTC(2025, 3, 1),
+    records: 300,
+    rateScale: 100,
+    pendingMs: 0,
+  });
   const env = simEnv(sim.credentials);
-  const run = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', sim.baseUrl, '--db', db, '--out', out, '--rate-scale', '100', '--quiet'], { env });
+  const run = await runCliHere(
+    [
+      'run',
+      'year-end',
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-04-01',
+      '--base-url',
+      sim.baseUrl,
+      '--db',
+      db,
+      '--out',
+      out,
+      '--rate-scale',
+      '100',
+      '--quiet',
+    ],
+    { env },
+  );
   expect([run.status, run.stderr]).toEqual([0, '']);
 });
 afterAll(async () => {
@@ -38,18 +64,30 @@ const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
 /** The files in --out with their SHA-256, to see that nothing was touched. */
 async function files(): Promise<Record<string, string>> {
   const names = (await readdir(out)).sort();
-  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, createHash('sha256').update(await readFile(join(out, n))).digest('hex')])));
+  return Object.fromEntries(
+    await Promise.all(
+      names.map(async (n) => [
+        n,
+        createHash('sha256')
+          .update(await readFile(join(out, n)))
+          .digest('hex'),
+      ]),
+    ),
+  );
 }
 const exportArgs = (...args: string[]) => ['export', '--db', db, '--out', out, ...args];
 
 describe('the gap rule: export writes nothing for a range the warehouse does not cover', () => {
   it('refuses a year the warehouse holds nothing of, naming each stream and the command that fills it', async () => {
     const before = await files();
-    const result = await runCliHere(exportArgs('--from', '2024-10-01', '--to', '2025-01-01', '--streams', 'withdrawals,margin_records'));
+    const result = await runCliHere(
+      exportArgs('--from', '2024-10-01', '--to', '2025-01-01', '--streams', 'withdrawals,margin_records'),
+    );
     // Both carry lots: the year-end read them back to the account's opening, five days before its range
     // (docs/history.md): the gap ends there.
     const span = '2024-10-01T00:00:00.000Z .. 2024-12-27T00:00:00.000Z';
-    const fill = (stream: string) => `(fill with: ledgerpipe extract --from 2024-10-01T00:00:00.000Z --to 2024-12-27T00:00:00.000Z --streams ${stream})`;
+    const fill = (stream: string) =>
+      `(fill with: ledgerpipe extract --from 2024-10-01T00:00:00.000Z --to 2024-12-27T00:00:00.000Z --streams ${stream})`;
     expect([result.status, lastLine(result.stderr)]).toEqual([
       4,
       `ledgerpipe: the warehouse does not cover the whole range: default margin_records ${span} ${fill('margin_records')}; default withdrawals ${span} ${fill('withdrawals')}; no files were written (add --allow-gaps to write them with the gaps)`,
@@ -59,17 +97,37 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     const all = await runCliHere(exportArgs('--from', '2024-10-01', '--to', '2025-01-01'));
     expect(all.status).toBe(4);
     expect([...(lastLine(all.stderr) ?? '').matchAll(/default (\w+) 2024/g)].map((m) => m[1])).toEqual([
-      'margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records',
+      'margin_records',
+      'futures_fills',
+      'withdrawals',
+      'p2p_advertisements',
+      'deposits',
+      'futures_tax_records',
+      'spot_tax_records',
+      'p2p_tax_records',
     ]);
   });
 
   it('refuses a local year whose first hours a UTC run did not read, and writes them with --allow-gaps, still exit 4', async () => {
     const before = await files();
     // futures_fills: a stream read over the range only, not back to the opening (docs/history.md).
-    const args = exportArgs('--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'futures_fills');
-    const gap = 'the warehouse does not cover the whole range: default futures_fills 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2024-12-31T11:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams futures_fills)';
+    const args = exportArgs(
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-04-01',
+      '--tz',
+      'Pacific/Auckland',
+      '--streams',
+      'futures_fills',
+    );
+    const gap =
+      'the warehouse does not cover the whole range: default futures_fills 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z (fill with: ledgerpipe extract --from 2024-12-31T11:00:00.000Z --to 2025-01-01T00:00:00.000Z --streams futures_fills)';
     const refused = await runCliHere(args);
-    expect([refused.status, lastLine(refused.stderr)]).toEqual([4, `ledgerpipe: ${gap}; no files were written (add --allow-gaps to write them with the gaps)`]);
+    expect([refused.status, lastLine(refused.stderr)]).toEqual([
+      4,
+      `ledgerpipe: ${gap}; no files were written (add --allow-gaps to write them with the gaps)`,
+    ]);
     expect(await files()).toEqual(before);
     const written = await runCliHere([...args, '--allow-gaps']);
     expect([written.status, lastLine(written.stderr)]).toEqual([4, `ledgerpipe: ${gap}`]);
@@ -81,24 +139,55 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
     expect([manifest.range, manifest.streams, manifest.coverage]).toEqual([
       { from: '2024-12-31T11:00:00.000Z', to: '2025-03-31T11:00:00.000Z', time_zone: 'Pacific/Auckland' },
       ['futures_fills'],
-      [{ account: 'default', stream: 'futures_fills', covered: [{ from: '2025-01-01T00:00:00.000Z', to: '2025-03-31T11:00:00.000Z' }], gaps: [{ from: '2024-12-31T11:00:00.000Z', to: '2025-01-01T00:00:00.000Z' }], earliest_reachable: null }],
+      [
+        {
+          account: 'default',
+          stream: 'futures_fills',
+          covered: [{ from: '2025-01-01T00:00:00.000Z', to: '2025-03-31T11:00:00.000Z' }],
+          gaps: [{ from: '2024-12-31T11:00:00.000Z', to: '2025-01-01T00:00:00.000Z' }],
+          earliest_reachable: null,
+        },
+      ],
     ]);
   });
 
   it('holds report to the same rule: no page for an uncovered range, and with --allow-gaps a page that names the gap', async () => {
     const before = await files();
-    const args = ['report', '--db', db, '--out', out, '--from', '2025-01-01', '--to', '2025-04-01', '--tz', 'Pacific/Auckland', '--streams', 'futures_fills'];
+    const args = [
+      'report',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-04-01',
+      '--tz',
+      'Pacific/Auckland',
+      '--streams',
+      'futures_fills',
+    ];
     const gap = 'default futures_fills 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z';
     const refused = await runCliHere(args);
-    expect([refused.status, lastLine(refused.stderr)?.includes(gap), lastLine(refused.stderr)?.endsWith('no files were written (add --allow-gaps to write them with the gaps)')]).toEqual([4, true, true]);
+    expect([
+      refused.status,
+      lastLine(refused.stderr)?.includes(gap),
+      lastLine(refused.stderr)?.endsWith('no files were written (add --allow-gaps to write them with the gaps)'),
+    ]).toEqual([4, true, true]);
     expect(await files()).toEqual(before);
     const written = await runCliHere([...args, '--allow-gaps']);
     expect(written.status).toBe(4);
     const page = await readFile(join(out, 'report.html'), 'utf8');
-    expect(page).toContain('<li>Gap: default futures_fills is not in the warehouse for 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z; the figures leave it out.</li>');
+    expect(page).toContain(
+      '<li>Gap: default futures_fills is not in the warehouse for 2024-12-31T11:00:00.000Z .. 2025-01-01T00:00:00.000Z; the figures leave it out.</li>',
+    );
     // Only the page was written (and the export journal that records it): no other file, no manifest.
     const after = await files();
-    expect(Object.keys(after).filter((name) => after[name] !== before[name])).toEqual(['.ledgerpipe-export.json', 'report.html']);
+    expect(Object.keys(after).filter((name) => after[name] !== before[name])).toEqual([
+      '.ledgerpipe-export.json',
+      'report.html',
+    ]);
   });
 
   it('writes a range the warehouse covers, exit 0, with a manifest of the set that a rerun repeats but for its time', async () => {
@@ -110,7 +199,9 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
       'time zone: Pacific/Auckland -> UTC; values remade, disposals recomputed\nwarn: 1 EUR movements of the range have no USDT price: their value is left empty (docs/values.md)\n',
     ]);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
-    const version = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const version = (
+      JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
     const hashes = await files();
     const quarter = [{ from: '2025-01-01T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z' }];
     expect({ ...manifest, created_at: 'x', catalog_version: 'x' }).toEqual({
@@ -121,13 +212,29 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
       fiat: null,
       fiat_source: null,
       accounts: ['default'],
-      streams: ['margin_records', 'futures_fills', 'withdrawals', 'p2p_advertisements', 'deposits', 'futures_tax_records', 'spot_tax_records', 'p2p_tax_records'],
-      coverage: manifest.streams.map((stream) => ({ account: 'default', stream, covered: quarter, gaps: [], earliest_reachable: null })),
+      streams: [
+        'margin_records',
+        'futures_fills',
+        'withdrawals',
+        'p2p_advertisements',
+        'deposits',
+        'futures_tax_records',
+        'spot_tax_records',
+        'p2p_tax_records',
+      ],
+      coverage: manifest.streams.map((stream) => ({
+        account: 'default',
+        stream,
+        covered: quarter,
+        gaps: [],
+        earliest_reachable: null,
+      })),
       // One consistent account, nothing dropped: no finding, every transfer paired, every balance endpoint read.
       completeness: {
         findings: 0,
         counts: { balance_breaks: 0, sign_mismatches: 0, unexplained: 0, unpaired_transfers: 0 },
-        running_balance_steps: (manifest as unknown as { completeness: { running_balance_steps: unknown } }).completeness.running_balance_steps,
+        running_balance_steps: (manifest as unknown as { completeness: { running_balance_steps: unknown } })
+          .completeness.running_balance_steps,
         // One run, one snapshot: none compared with the ledger.
         snapshots: { whole: 1, pairs_compared: 0 },
         balance_breaks: [],
@@ -136,7 +243,25 @@ describe('the gap rule: export writes nothing for a range the warehouse does not
         unpaired_transfers: [],
         unavailable: [],
       },
-      files: ['margin_records.csv', 'margin_records.parquet', 'futures_fills.csv', 'futures_fills.parquet', 'withdrawals.csv', 'withdrawals.parquet', 'deposits.csv', 'deposits.parquet', 'ledger.csv', 'ledger.parquet', 'ledger_valued.csv', 'ledger_valued.parquet', 'year_summary.csv', 'year_summary.parquet', 'disposals.csv', 'disposals.parquet', 'form8949.csv'].map((name) => ({
+      files: [
+        'margin_records.csv',
+        'margin_records.parquet',
+        'futures_fills.csv',
+        'futures_fills.parquet',
+        'withdrawals.csv',
+        'withdrawals.parquet',
+        'deposits.csv',
+        'deposits.parquet',
+        'ledger.csv',
+        'ledger.parquet',
+        'ledger_valued.csv',
+        'ledger_valued.parquet',
+        'year_summary.csv',
+        'year_summary.parquet',
+        'disposals.csv',
+        'disposals.parquet',
+        'form8949.csv',
+      ].map((name) => ({
         name,
         rows: manifest.files.find((f) => f.name === name)?.rows,
         sha256: hashes[name],

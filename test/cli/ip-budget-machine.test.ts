@@ -39,20 +39,60 @@ interface Setup {
  * of its own (the user's cache directory is never touched). Tests of this file run at once: each has its own address.
  */
 async function withSetup(test: (setup: Setup) => Promise<void>): Promise<void> {
-  const sim = await startSimulator({ seed: 'ip-machine', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 20, rateScale: SCALE, pendingMs: 0, accounts: ACCOUNTS, ipLimitPerMinute: IP_LIMIT });
+  const sim = await startSimulator({
+    seed: 'ip-machine',
+    from: Date.UTC(2025, 0, 1),
+    to: Date.UTC(2025, 1, 1),
+    records: 20,
+    rateScale: SCALE,
+    pendingMs: 0,
+    accounts: ACCOUNTS,
+    ipLimitPerMinute: IP_LIMIT,
+  });
   try {
     const here = await mkdtemp(join(dir, 'run-'));
     const config = join(here, 'ledgerpipe.config.json');
-    await writeFile(config, JSON.stringify({
-      ipLimit: IP_LIMIT,
-      accounts: sim.accounts.map((a) => ({ name: a.name, baseUrl: sim.baseUrl, env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') } })),
-    }));
-    const credentials = Object.fromEntries(sim.accounts.flatMap((a) => [[envName(a, 'KEY'), a.credentials.apiKey], [envName(a, 'SECRET'), a.credentials.secretKey], [envName(a, 'PASSPHRASE'), a.credentials.passphrase]]));
+    await writeFile(
+      config,
+      JSON.stringify({
+        ipLimit: IP_LIMIT,
+        accounts: sim.accounts.map((a) => ({
+          name: a.name,
+          baseUrl: sim.baseUrl,
+          env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') },
+        })),
+      }),
+    );
+    const credentials = Object.fromEntries(
+      sim.accounts.flatMap((a) => [
+        [envName(a, 'KEY'), a.credentials.apiKey],
+        [envName(a, 'SECRET'), a.credentials.secretKey],
+        [envName(a, 'PASSPHRASE'), a.credentials.passphrase],
+      ]),
+    );
     const stateDir = join(here, 'state');
     const env = { ...process.env, ...credentials, LEDGERPIPE_STATE_DIR: stateDir };
     const shard = (index: number) => {
       const db = join(here, `shard-${index}.duckdb`);
-      return runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', db, '--shard', `${index}/2`, '--rate-scale', String(SCALE), '--quiet'], { env });
+      return runCliProcess(
+        [
+          'extract',
+          '--from',
+          '2025-01-01',
+          '--to',
+          '2025-02-01',
+          '--config',
+          config,
+          '--db',
+          db,
+          '--shard',
+          `${index}/2`,
+          '--rate-scale',
+          String(SCALE),
+          '--quiet',
+        ],
+        { env },
+      );
     };
     await test({ sim, shard, stateDir });
   } finally {
@@ -61,35 +101,51 @@ async function withSetup(test: (setup: Setup) => Promise<void>): Promise<void> {
 }
 
 describe('one IP budget per machine', () => {
-  it.concurrent('keeps two shards run one after the other under the per-IP cap together', () => withSetup(async ({ sim, shard, stateDir }) => {
-    const first = await shard(0);
-    expect([first.status, first.stderr]).toEqual([0, '']);
-    const afterFirst = sim.stats.requests;
-    const second = await shard(1);
-    expect([second.status, second.stderr]).toEqual([0, '']);
-    // Each process asked for more than one window of the cap: the budget held both back.
-    expect(afterFirst).toBeGreaterThan(IP_LIMIT);
-    expect(sim.stats.requests - afterFirst).toBeGreaterThan(IP_LIMIT);
-    expect([sim.stats.ipBreaches, sim.stats.ipBlocked, sim.stats.byStatus[429] ?? 0]).toEqual([0, 0, 0]);
-    // The state file names no address (one file, named by a hash of the origin) and holds pids, counts and times only.
-    const files = await readdir(join(stateDir, 'ip-budget'));
-    expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.json$/)]);
-    const text = await readFile(join(stateDir, 'ip-budget', files[0] as string), 'utf8');
-    for (const secret of [new URL(sim.baseUrl).host, ...sim.accounts.flatMap((a) => [a.name, a.credentials.apiKey])]) expect(text).not.toContain(secret);
-    const state = JSON.parse(text) as { version: number; processes: Record<string, unknown>[] };
-    expect(state.version).toBe(1);
-    for (const p of state.processes) expect(Object.keys(p).filter((k) => !['pid', 'ns', 'grants', 'waitingUntil'].includes(k))).toEqual([]);
-  }), 90_000);
+  it.concurrent(
+    'keeps two shards run one after the other under the per-IP cap together',
+    () =>
+      withSetup(async ({ sim, shard, stateDir }) => {
+        const first = await shard(0);
+        expect([first.status, first.stderr]).toEqual([0, '']);
+        const afterFirst = sim.stats.requests;
+        const second = await shard(1);
+        expect([second.status, second.stderr]).toEqual([0, '']);
+        // Each process asked for more than one window of the cap: the budget held both back.
+        expect(afterFirst).toBeGreaterThan(IP_LIMIT);
+        expect(sim.stats.requests - afterFirst).toBeGreaterThan(IP_LIMIT);
+        expect([sim.stats.ipBreaches, sim.stats.ipBlocked, sim.stats.byStatus[429] ?? 0]).toEqual([0, 0, 0]);
+        // The state file names no address (one file, named by a hash of the origin) and holds pids, counts and times
+        // only.
+        const files = await readdir(join(stateDir, 'ip-budget'));
+        expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.json$/)]);
+        const text = await readFile(join(stateDir, 'ip-budget', files[0] as string), 'utf8');
+        for (const secret of [
+          new URL(sim.baseUrl).host,
+          ...sim.accounts.flatMap((a) => [a.name, a.credentials.apiKey]),
+        ])
+          expect(text).not.toContain(secret);
+        const state = JSON.parse(text) as { version: number; processes: Record<string, unknown>[] };
+        expect(state.version).toBe(1);
+        for (const p of state.processes)
+          expect(Object.keys(p).filter((k) => !['pid', 'ns', 'grants', 'waitingUntil'].includes(k))).toEqual([]);
+      }),
+    90_000,
+  );
 
-  it.concurrent('keeps two runs at once, on two warehouses, under the per-IP cap together', () => withSetup(async ({ sim, shard }) => {
-    const started = Date.now();
-    const timed = (run: Promise<CliResult>) => run.then((r) => ({ ...r, seconds: (Date.now() - started) / 1000 }));
-    const [a, b] = await Promise.all([timed(shard(0)), timed(shard(1))]);
-    expect([a.status, a.stderr, b.status, b.stderr]).toEqual([0, '', 0, '']);
-    expect(sim.stats.requests).toBeGreaterThan(IP_LIMIT * 2);
-    // Shared evenly: the two shards ask for about as much, and neither waits for the other's end (both took 17 s
-    // here, against 7.6 s for a window of the budget).
-    expect(Math.abs(a.seconds - b.seconds)).toBeLessThan(6);
-    expect([sim.stats.ipBreaches, sim.stats.ipBlocked, sim.stats.byStatus[429] ?? 0]).toEqual([0, 0, 0]);
-  }), 90_000);
+  it.concurrent(
+    'keeps two runs at once, on two warehouses, under the per-IP cap together',
+    () =>
+      withSetup(async ({ sim, shard }) => {
+        const started = Date.now();
+        const timed = (run: Promise<CliResult>) => run.then((r) => ({ ...r, seconds: (Date.now() - started) / 1000 }));
+        const [a, b] = await Promise.all([timed(shard(0)), timed(shard(1))]);
+        expect([a.status, a.stderr, b.status, b.stderr]).toEqual([0, '', 0, '']);
+        expect(sim.stats.requests).toBeGreaterThan(IP_LIMIT * 2);
+        // Shared evenly: the two shards ask for about as much, and neither waits for the other's end (both took 17 s
+        // here, against 7.6 s for a window of the budget).
+        expect(Math.abs(a.seconds - b.seconds)).toBeLessThan(6);
+        expect([sim.stats.ipBreaches, sim.stats.ipBlocked, sim.stats.byStatus[429] ?? 0]).toEqual([0, 0, 0]);
+      }),
+    90_000,
+  );
 });

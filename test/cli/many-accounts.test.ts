@@ -24,7 +24,16 @@ const envName = (a: SimAccount, field: string) => `${a.name.toUpperCase().replac
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-many-'));
-  sim = await startSimulator({ seed: 'many', from: FROM, to: TO, records: 20, rateScale: SCALE, pendingMs: 0, accounts: ACCOUNTS, ipLimitPerMinute: IP_LIMIT });
+  sim = await startSimulator({
+    seed: 'many',
+    from: FROM,
+    to: TO,
+    records: 20,
+    rateScale: SCALE,
+    pendingMs: 0,
+    accounts: ACCOUNTS,
+    ipLimitPerMinute: IP_LIMIT,
+  });
 });
 afterAll(async () => {
   await sim.close();
@@ -35,13 +44,42 @@ describe('many accounts in one process under one IP budget', () => {
   it(`lands ${ACCOUNTS} accounts exactly, with no 429 and no breach of a per-IP cap below their demand`, async () => {
     expect(sim.accounts.map((a) => a.name).slice(0, 3)).toEqual(['default', 'acct-002', 'acct-003']);
     const config = join(dir, 'ledgerpipe.config.json');
-    await writeFile(config, JSON.stringify({
-      ipLimit: IP_LIMIT,
-      accounts: sim.accounts.map((a) => ({ name: a.name, baseUrl: sim.baseUrl, env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') } })),
-    }));
-    const env = Object.fromEntries(sim.accounts.flatMap((a) => [[envName(a, 'KEY'), a.credentials.apiKey], [envName(a, 'SECRET'), a.credentials.secretKey], [envName(a, 'PASSPHRASE'), a.credentials.passphrase]]));
+    await writeFile(
+      config,
+      JSON.stringify({
+        ipLimit: IP_LIMIT,
+        accounts: sim.accounts.map((a) => ({
+          name: a.name,
+          baseUrl: sim.baseUrl,
+          env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') },
+        })),
+      }),
+    );
+    const env = Object.fromEntries(
+      sim.accounts.flatMap((a) => [
+        [envName(a, 'KEY'), a.credentials.apiKey],
+        [envName(a, 'SECRET'), a.credentials.secretKey],
+        [envName(a, 'PASSPHRASE'), a.credentials.passphrase],
+      ]),
+    );
     const db = join(dir, 'w.duckdb');
-    const run = await runCliProcess(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--config', config, '--db', db, '--rate-scale', String(SCALE), '--quiet'], { env: { ...process.env, ...env } });
+    const run = await runCliProcess(
+      [
+        'extract',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-02-01',
+        '--config',
+        config,
+        '--db',
+        db,
+        '--rate-scale',
+        String(SCALE),
+        '--quiet',
+      ],
+      { env: { ...process.env, ...env } },
+    );
     expect([run.status, run.stderr]).toEqual([0, '']);
     // The budget had to hold them back: more requests than one window of the cap admits, yet none refused.
     expect(sim.stats.requests).toBeGreaterThan(IP_LIMIT * 3);
@@ -50,7 +88,9 @@ describe('many accounts in one process under one IP budget', () => {
     try {
       for (const account of sim.accounts) {
         for (const stream of PAGED_STREAMS) {
-          expect(await loaded(warehouse.connection, stream, account.name), `${account.name} ${stream}`).toEqual(truthOfRun(account.dataset, stream, FROM, TO));
+          expect(await loaded(warehouse.connection, stream, account.name), `${account.name} ${stream}`).toEqual(
+            truthOfRun(account.dataset, stream, FROM, TO),
+          );
         }
       }
     } finally {
@@ -59,7 +99,14 @@ describe('many accounts in one process under one IP budget', () => {
   }, 120_000);
 
   it('blocks an address that goes over the cap for five minutes (scaled), every request answered 429', async () => {
-    const small = await startSimulator({ seed: 'ban', from: FROM, to: TO, records: 5, rateScale: 200, ipLimitPerMinute: 3 });
+    const small = await startSimulator({
+      seed: 'ban',
+      from: FROM,
+      to: TO,
+      records: 5,
+      rateScale: 200,
+      ipLimitPerMinute: 3,
+    });
     try {
       // At scale 200 the minute is 300 ms and the ban 1.5 s: three requests pass, the fourth breaches. (At 1000 the
       // minute was 60 ms, and on a loaded machine four requests one after another took longer: the fourth passed.)

@@ -25,7 +25,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function sim(seed: string, extra: Parameters<typeof startSimulator>[0] extends infer O ? Partial<O> : never = {}): Promise<Simulator> {
+async function sim(
+  seed: string,
+  extra: Parameters<typeof startSimulator>[0] extends infer O ? Partial<O> : never = {},
+): Promise<Simulator> {
   const s = await startSimulator({ seed, from: FROM, to: TO, records: 400, rateScale: 100, pendingMs: 0, ...extra });
   sims.push(s);
   return s;
@@ -53,16 +56,55 @@ describe('profiles', () => {
       }),
     );
     const db = join(dir, 'w.duckdb');
-    const result = await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--config', config, '--db', db, '--out', join(dir, 'out'), '--rate-scale', '100', '--quiet'], {
-      env: { ...process.env, ...envFor(a, 'A'), ...envFor(b, 'B') },
-    });
+    const result = await runCliHere(
+      [
+        'run',
+        'year-end',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-04-01',
+        '--config',
+        config,
+        '--db',
+        db,
+        '--out',
+        join(dir, 'out'),
+        '--rate-scale',
+        '100',
+        '--quiet',
+      ],
+      {
+        env: { ...process.env, ...envFor(a, 'A'), ...envFor(b, 'B') },
+      },
+    );
     expect([result.status, result.stderr]).toEqual([0, '']);
-    // year-end writes the accountant's set: the tables, both tax tools' files and the report, valued in the config's fiat.
+    // year-end writes the accountant's set: the tables, both tax tools' files and the report, valued in the config's
+    // fiat.
     const out = join(dir, 'out');
     expect((await readdir(out)).filter((f) => !f.startsWith('.')).sort()).toEqual(
-      ['accounts', 'cointracking.csv', 'form8949.csv', 'koinly.csv', 'manifest.json', 'report.html', ...['deposits', 'disposals', 'futures_fills', 'ledger', 'ledger_valued', 'margin_records', 'withdrawals', 'year_summary'].flatMap((t) => [`${t}.csv`, `${t}.parquet`])].sort(),
+      [
+        'accounts',
+        'cointracking.csv',
+        'form8949.csv',
+        'koinly.csv',
+        'manifest.json',
+        'report.html',
+        ...[
+          'deposits',
+          'disposals',
+          'futures_fills',
+          'ledger',
+          'ledger_valued',
+          'margin_records',
+          'withdrawals',
+          'year_summary',
+        ].flatMap((t) => [`${t}.csv`, `${t}.parquet`]),
+      ].sort(),
     );
-    expect((await readFile(join(out, 'year_summary.csv'), 'utf8')).split('\n')[0]).toBe('account,asset,tax_class,amount,value_usdt,value_eur,year,entries,unpriced_entries');
+    expect((await readFile(join(out, 'year_summary.csv'), 'utf8')).split('\n')[0]).toBe(
+      'account,asset,tax_class,amount,value_usdt,value_eur,year,entries,unpriced_entries',
+    );
     expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')).fiat).toBe('EUR');
     // Both ran at the same time: each simulator saw its own key only.
     // No refusal: EUR, whose pairs the platform does not list (40034), is the fiat here, valued at 1 and never asked;
@@ -70,14 +112,26 @@ describe('profiles', () => {
     expect((a.stats.byStatus[400] ?? 0) - (a.stats.byPath['/api/v3/account/settings'] ?? 0)).toBe(0);
     const warehouse = await openWarehouse(db);
     try {
-      for (const [account, s] of [['alice', a], ['bob', b]] as const) {
-        for (const stream of PAGED_STREAMS) expect(await loaded(warehouse.connection, stream, account), `${account} ${stream}`).toEqual(truthOfRun(s.dataset, stream, FROM, TO));
+      for (const [account, s] of [
+        ['alice', a],
+        ['bob', b],
+      ] as const) {
+        for (const stream of PAGED_STREAMS)
+          expect(await loaded(warehouse.connection, stream, account), `${account} ${stream}`).toEqual(
+            truthOfRun(s.dataset, stream, FROM, TO),
+          );
       }
-      expect(await rows(warehouse, 'SELECT DISTINCT account FROM ledger ORDER BY 1')).toEqual([{ account: 'alice' }, { account: 'bob' }]);
+      expect(await rows(warehouse, 'SELECT DISTINCT account FROM ledger ORDER BY 1')).toEqual([
+        { account: 'alice' },
+        { account: 'bob' },
+      ]);
     } finally {
       await warehouse.close();
     }
-    const one = await runCliHere(['run', 'year-end', '--year', '2025', '--config', config, '--profile', 'carol', '--db', db, '--quiet'], { env: process.env });
+    const one = await runCliHere(
+      ['run', 'year-end', '--year', '2025', '--config', config, '--profile', 'carol', '--db', db, '--quiet'],
+      { env: process.env },
+    );
     expect([one.status, one.stderr]).toEqual([2, 'ledgerpipe: no profile named carol; the config has alice, bob\n']);
   });
 });
@@ -98,14 +152,22 @@ describe('nightly', () => {
     const db = join(dir, 'w.duckdb');
     const common = ['--base-url', s.baseUrl, '--db', db, '--out', join(dir, 'out'), '--rate-scale', '100', '--quiet'];
     const env = { ...process.env, ...envFor(s) };
-    expect((await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', ...common], { env })).status).toBe(0);
+    expect(
+      (await runCliHere(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', ...common], { env })).status,
+    ).toBe(0);
     const movers = s.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined);
     const statusOf = async () => {
       const warehouse = await openWarehouse(db);
       try {
         return {
-          withdrawals: await rows(warehouse, `SELECT order_id, status FROM withdrawals WHERE order_id IN (${movers.map((m) => `'${m.id}'`).join(', ')}) ORDER BY order_id`),
-          ledger: await rows(warehouse, `SELECT source_id, category FROM ledger WHERE source = 'withdrawals' AND source_id IN (${movers.map((m) => `'${m.id}'`).join(', ')}) ORDER BY entry_id`),
+          withdrawals: await rows(
+            warehouse,
+            `SELECT order_id, status FROM withdrawals WHERE order_id IN (${movers.map((m) => `'${m.id}'`).join(', ')}) ORDER BY order_id`,
+          ),
+          ledger: await rows(
+            warehouse,
+            `SELECT source_id, category FROM ledger WHERE source = 'withdrawals' AND source_id IN (${movers.map((m) => `'${m.id}'`).join(', ')}) ORDER BY entry_id`,
+          ),
         };
       } finally {
         await warehouse.close();
@@ -129,16 +191,26 @@ describe('nightly', () => {
     const pendingForever = s.dataset.streams.withdrawals[0]!.records.filter(
       (r) => r.ts >= FROM && r.ts < lookBackStart && ['pending', 'pending_review'].includes(String(r.record['status'])),
     );
-    const pendingDeposits = s.dataset.streams.deposits[0]!.records.filter((r) => r.ts >= FROM && r.ts < lookBackStart && r.record['status'] === 'pending');
+    const pendingDeposits = s.dataset.streams.deposits[0]!.records.filter(
+      (r) => r.ts >= FROM && r.ts < lookBackStart && r.record['status'] === 'pending',
+    );
     expect([pendingForever.length > 0, pendingDeposits.length > 0]).toEqual([true, true]);
-    // Their windows start at the account's opening, five days before FROM: both carry lots, read back to it (docs/history.md).
+    // Their windows start at the account's opening, five days before FROM: both carry lots, read back to it
+    // (docs/history.md).
     const opening = FROM - 5 * DAY;
-    expect([...new Set(requests.filter((r) => r.start < lookBackStart).map((r) => `${r.path} ${r.start}`))].sort()).toEqual([`${DEPOSITS} ${opening}`, `${WITHDRAWALS} ${opening}`]);
+    expect(
+      [...new Set(requests.filter((r) => r.start < lookBackStart).map((r) => `${r.path} ${r.start}`))].sort(),
+    ).toEqual([`${DEPOSITS} ${opening}`, `${WITHDRAWALS} ${opening}`]);
 
     const after = await statusOf();
     const final = new Map(movers.map((m) => [m.id, m.record['status']]));
-    expect(after.withdrawals).toEqual(before.withdrawals.map((w) => ({ order_id: w['order_id'], status: final.get(w['order_id'] as string) })));
-    const succeeded = movers.filter((m) => m.record['status'] === 'success').map((m) => m.id).sort();
+    expect(after.withdrawals).toEqual(
+      before.withdrawals.map((w) => ({ order_id: w['order_id'], status: final.get(w['order_id'] as string) })),
+    );
+    const succeeded = movers
+      .filter((m) => m.record['status'] === 'success')
+      .map((m) => m.id)
+      .sort();
     expect([...new Set(after.ledger.map((l) => l['source_id']))].sort()).toEqual(succeeded);
     expect(after.ledger.filter((l) => l['category'] === 'withdrawal')).toHaveLength(2);
   });
@@ -151,13 +223,50 @@ describe('locking', () => {
     const db = join(dir, 'w.duckdb');
     const env = { ...process.env, ...envFor(s) };
     // At the real rate limits a quarter takes seconds: long enough to be the holder.
-    const holder = spawn(process.execPath, [CLI, 'run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', s.baseUrl, '--db', db, '--out', join(dir, 'out'), '--quiet'], { env, stdio: 'ignore' });
+    const holder = spawn(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        'year-end',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-04-01',
+        '--base-url',
+        s.baseUrl,
+        '--db',
+        db,
+        '--out',
+        join(dir, 'out'),
+        '--quiet',
+      ],
+      { env, stdio: 'ignore' },
+    );
     try {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const started = Date.now();
-      const second = await runCliProcess(['run', 'year-end', '--from', '2025-01-01', '--to', '2025-04-01', '--base-url', s.baseUrl, '--db', db, '--quiet'], { env });
+      const second = await runCliProcess(
+        [
+          'run',
+          'year-end',
+          '--from',
+          '2025-01-01',
+          '--to',
+          '2025-04-01',
+          '--base-url',
+          s.baseUrl,
+          '--db',
+          db,
+          '--quiet',
+        ],
+        { env },
+      );
       expect(Date.now() - started).toBeLessThan(3000);
-      expect([second.status, second.stderr]).toEqual([75, `ledgerpipe: ${db} is in use by another process (PID ${holder.pid}); wait for it to finish, then try again\n`]);
+      expect([second.status, second.stderr]).toEqual([
+        75,
+        `ledgerpipe: ${db} is in use by another process (PID ${holder.pid}); wait for it to finish, then try again\n`,
+      ]);
     } finally {
       holder.kill('SIGKILL');
       await once(holder, 'exit');

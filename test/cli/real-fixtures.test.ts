@@ -16,21 +16,49 @@ let run: CliResult;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-real-'));
   const accounts = Object.entries(REPLAY_ACCOUNTS);
-  replay = await startReplay(Object.fromEntries(accounts.map(([account, files]) => [`key-${account}`, { account, files }])));
+  replay = await startReplay(
+    Object.fromEntries(accounts.map(([account, files]) => [`key-${account}`, { account, files }])),
+  );
   const env: NodeJS.ProcessEnv = { ...process.env };
   const config = {
     accounts: accounts.map(([account]) => {
       const prefix = `REPLAY_${account.toUpperCase()}`;
-      Object.assign(env, { [`${prefix}_KEY`]: `key-${account}`, [`${prefix}_SECRET`]: 'replay-secret', [`${prefix}_PASSPHRASE`]: 'replay-pass' });
+      Object.assign(env, {
+        [`${prefix}_KEY`]: `key-${account}`,
+        [`${prefix}_SECRET`]: 'replay-secret',
+        [`${prefix}_PASSPHRASE`]: 'replay-pass',
+      });
       // The docs' account is a lead trader: its profit shares are read (docs/unified-accounts.md, "Copy trading").
       const copy = account === 'docs' ? { copyTrading: { leadTrader: true } } : {};
-      return { name: account, baseUrl: replay.baseUrl, env: { key: `${prefix}_KEY`, secret: `${prefix}_SECRET`, passphrase: `${prefix}_PASSPHRASE` }, ...copy };
+      return {
+        name: account,
+        baseUrl: replay.baseUrl,
+        env: { key: `${prefix}_KEY`, secret: `${prefix}_SECRET`, passphrase: `${prefix}_PASSPHRASE` },
+        ...copy,
+      };
     }),
   };
   await writeFile(join(dir, 'config.json'), JSON.stringify(config));
   run = await runCliHere(
-    ['run', 'year-end', '--from', '2021-07-01', '--to', '2025-12-01', '--config', join(dir, 'config.json'), '--db', join(dir, 'w.duckdb'), '--out', join(dir, 'out'),
-      '--format', 'csv,parquet,koinly,cointracking', '--rate-scale', '1000', '--quiet'],
+    [
+      'run',
+      'year-end',
+      '--from',
+      '2021-07-01',
+      '--to',
+      '2025-12-01',
+      '--config',
+      join(dir, 'config.json'),
+      '--db',
+      join(dir, 'w.duckdb'),
+      '--out',
+      join(dir, 'out'),
+      '--format',
+      'csv,parquet,koinly,cointracking',
+      '--rate-scale',
+      '1000',
+      '--quiet',
+    ],
     { env },
   );
 }, 300_000);
@@ -71,9 +99,30 @@ const LEDGER: readonly (readonly (string | null)[])[] = [
   ['earlier', 'withdrawals:1:main', 'withdrawal', 'USDT', '-10', null],
   ['earlier', 'withdrawals:912533114861326336:main', 'withdrawal', 'USDT', '-10', null],
   // The unified account's docs' example: a buy of BGB, its fee a record of its own, one trade of one millisecond.
-  ['unified', 'uta_tax_records:1375573238088888367:main', 'trade_in', 'BGB', '0.5696', 'uta_tax_records:SPOT::1763688137552'],
-  ['unified', 'uta_tax_records:1375573238088888368:main', 'trade_fee', 'BGB', '-0.0004556178732628', 'uta_tax_records:SPOT::1763688137552'],
-  ['unified', 'uta_tax_records:1375573238088888369:main', 'trade_out', 'USDT', '-1.9998656', 'uta_tax_records:SPOT::1763688137552'],
+  [
+    'unified',
+    'uta_tax_records:1375573238088888367:main',
+    'trade_in',
+    'BGB',
+    '0.5696',
+    'uta_tax_records:SPOT::1763688137552',
+  ],
+  [
+    'unified',
+    'uta_tax_records:1375573238088888368:main',
+    'trade_fee',
+    'BGB',
+    '-0.0004556178732628',
+    'uta_tax_records:SPOT::1763688137552',
+  ],
+  [
+    'unified',
+    'uta_tax_records:1375573238088888369:main',
+    'trade_out',
+    'USDT',
+    '-1.9998656',
+    'uta_tax_records:SPOT::1763688137552',
+  ],
   ['variants', 'futures_fills:1103122437840805891:fee1', 'trading_fee', 'BTC', '-0.0000021', null],
   ['variants', 'futures_fills:1103122437840805891:pnl', 'realized_pnl', 'BTC', '0.00012', null],
   ['variants', 'futures_fills:1103122437840805892:fee1', 'trading_fee', 'USDT', '-0.02161596', null],
@@ -100,39 +149,108 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     try {
       expect(await rows(warehouse, 'SELECT count(*) AS n FROM quarantine')).toEqual([{ n: '0' }]);
       // The docs' transfers into margin and P2P have no spot side among the examples: listed, not a finding.
-      expect(await rows(warehouse, 'SELECT account, stream, account_type, source_id, lp_decimal_text(amount) AS amount FROM unpaired_transfers ORDER BY ALL')).toEqual([
+      expect(
+        await rows(
+          warehouse,
+          'SELECT account, stream, account_type, source_id, lp_decimal_text(amount) AS amount FROM unpaired_transfers ORDER BY ALL',
+        ),
+      ).toEqual([
         { account: 'docs', stream: 'margin_records', account_type: 'margin_crossed', source_id: '1', amount: '13333' },
         { account: 'docs', stream: 'p2p_tax_records', account_type: 'funding', source_id: '152526631', amount: '1' },
       ]);
       // The variant's "Automatic deposit" written 4 while its balance fell by 4: a sign mismatch, not a break.
-      expect(await rows(warehouse, 'SELECT account, stream, source_id, type, lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step FROM sign_mismatches')).toEqual([
-        { account: 'variants', stream: 'spot_tax_records', source_id: '22', type: 'Automatic deposit', booked: '4', step: '-4' },
+      expect(
+        await rows(
+          warehouse,
+          'SELECT account, stream, source_id, type, lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step FROM sign_mismatches',
+        ),
+      ).toEqual([
+        {
+          account: 'variants',
+          stream: 'spot_tax_records',
+          source_id: '22',
+          type: 'Automatic deposit',
+          booked: '4',
+          step: '-4',
+        },
       ]);
       // The unified account: found by its settings (accountMode hybrid), read through the v3 endpoints only; the docs'
       // tax example one trade of three legs, its BGB balance chained across the fee record; the financial example
       // booked from the tax records (by category).
-      expect(await rows(warehouse, "SELECT account, mode, account_mode FROM account_modes WHERE mode = 'uta'")).toEqual([{ account: 'unified', mode: 'uta', account_mode: 'hybrid' }]);
-      expect(await rows(warehouse, "SELECT DISTINCT stream FROM coverage WHERE account = 'unified' ORDER BY 1")).toEqual([{ stream: 'uta_financial_records' }, { stream: 'uta_tax_records' }]);
-      expect(await rows(warehouse, "SELECT count(*) FILTER (WHERE checked) AS checked FROM lp_balance_steps() WHERE account = 'unified'")).toEqual([{ checked: '1' }]);
+      expect(await rows(warehouse, "SELECT account, mode, account_mode FROM account_modes WHERE mode = 'uta'")).toEqual(
+        [{ account: 'unified', mode: 'uta', account_mode: 'hybrid' }],
+      );
+      expect(
+        await rows(warehouse, "SELECT DISTINCT stream FROM coverage WHERE account = 'unified' ORDER BY 1"),
+      ).toEqual([{ stream: 'uta_financial_records' }, { stream: 'uta_tax_records' }]);
+      expect(
+        await rows(
+          warehouse,
+          "SELECT count(*) FILTER (WHERE checked) AS checked FROM lp_balance_steps() WHERE account = 'unified'",
+        ),
+      ).toEqual([{ checked: '1' }]);
       // The lead trader's share (the docs' example) is read; the futures records book such shares (the catalog).
-      expect(await rows(warehouse, 'SELECT account, profit_id, coin, lp_decimal_text(profit) AS profit FROM lead_trader_profits')).toEqual([{ account: 'docs', profit_id: '1', coin: 'USDT', profit: '1' }]);
+      expect(
+        await rows(
+          warehouse,
+          'SELECT account, profit_id, coin, lp_decimal_text(profit) AS profit FROM lead_trader_profits',
+        ),
+      ).toEqual([{ account: 'docs', profit_id: '1', coin: 'USDT', profit: '1' }]);
       // The docs' open loan, as of the run; the unified account's loans endpoint (no published example) is not served.
-      expect(await rows(warehouse, 'SELECT account, order_id, coin, lp_decimal_text(amount) AS amount, collateral_coin, lp_decimal_text(collateral_amount) AS pledged, unavailable IS NOT NULL AS unavailable FROM loans ORDER BY account, order_id')).toEqual([
-        { account: 'docs', order_id: '1', coin: 'ETH', amount: '1', collateral_coin: 'USDT', pledged: '2619.69231032', unavailable: 'false' },
-        { account: 'unified', order_id: null, coin: null, amount: null, collateral_coin: null, pledged: null, unavailable: 'true' },
+      expect(
+        await rows(
+          warehouse,
+          'SELECT account, order_id, coin, lp_decimal_text(amount) AS amount, collateral_coin, lp_decimal_text(collateral_amount) AS pledged, unavailable IS NOT NULL AS unavailable FROM loans ORDER BY account, order_id',
+        ),
+      ).toEqual([
+        {
+          account: 'docs',
+          order_id: '1',
+          coin: 'ETH',
+          amount: '1',
+          collateral_coin: 'USDT',
+          pledged: '2619.69231032',
+          unavailable: 'false',
+        },
+        {
+          account: 'unified',
+          order_id: null,
+          coin: null,
+          amount: null,
+          collateral_coin: null,
+          pledged: null,
+          unavailable: 'true',
+        },
       ]);
-      expect(await rows(warehouse, 'SELECT account, stream, asset, source_id, lp_decimal_text(expected) AS expected, lp_decimal_text(difference) AS difference FROM balance_breaks')).toEqual([
-        { account: 'earlier', stream: 'spot_tax_records', asset: 'AIBB', source_id: '1050266154437103616', expected: '474594166.66666639', difference: '-6018333.33333333' },
+      expect(
+        await rows(
+          warehouse,
+          'SELECT account, stream, asset, source_id, lp_decimal_text(expected) AS expected, lp_decimal_text(difference) AS difference FROM balance_breaks',
+        ),
+      ).toEqual([
+        {
+          account: 'earlier',
+          stream: 'spot_tax_records',
+          asset: 'AIBB',
+          source_id: '1050266154437103616',
+          expected: '474594166.66666639',
+          difference: '-6018333.33333333',
+        },
       ]);
-      const ledger = await rows(warehouse, 'SELECT account, entry_id, category, asset, lp_decimal_text(amount) AS amount, trade_group FROM ledger ORDER BY account, entry_id');
+      const ledger = await rows(
+        warehouse,
+        'SELECT account, entry_id, category, asset, lp_decimal_text(amount) AS amount, trade_group FROM ledger ORDER BY account, entry_id',
+      );
       expect(ledger.map((r) => Object.values(r))).toEqual(LEDGER);
     } finally {
       await warehouse.close();
     }
-    expect(run.stdout).toContain('types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: docs/ledger.md, "Adding a type"):\n  variants margin_records marginTaxType "special_transfer_out": 1 record, USDT -100\n');
+    expect(run.stdout).toContain(
+      'types not in the type catalog, booked as unreviewed (add each to your catalog file, --catalog FILE: docs/ledger.md, "Adding a type"):\n  variants margin_records marginTaxType "special_transfer_out": 1 record, USDT -100\n',
+    );
   });
 
-  it('writes tax files whose import gives each account the ledger\'s net change less internal transfers, exactly', async () => {
+  it("writes tax files whose import gives each account the ledger's net change less internal transfers, exactly", async () => {
     const from = Date.UTC(2021, 6, 1);
     const to = Date.UTC(2025, 11, 1);
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
@@ -140,8 +258,18 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     try {
       ledger = netLines(await ledgerNets(warehouse, from, to));
       // Every ledger row is in a tax file, or listed with its reason: here, the transfers between own wallets.
-      expect(await rows(warehouse, 'SELECT count(*) AS n FROM ledger ANTI JOIN tax_export_entries USING (account, entry_id) ANTI JOIN tax_export_excluded USING (account, entry_id)')).toEqual([{ n: '0' }]);
-      expect(await rows(warehouse, "SELECT account, entry_id, split_part(reason, ':', 1) AS reason FROM tax_export_excluded ORDER BY account, entry_id")).toEqual([
+      expect(
+        await rows(
+          warehouse,
+          'SELECT count(*) AS n FROM ledger ANTI JOIN tax_export_entries USING (account, entry_id) ANTI JOIN tax_export_excluded USING (account, entry_id)',
+        ),
+      ).toEqual([{ n: '0' }]);
+      expect(
+        await rows(
+          warehouse,
+          "SELECT account, entry_id, split_part(reason, ':', 1) AS reason FROM tax_export_excluded ORDER BY account, entry_id",
+        ),
+      ).toEqual([
         { account: 'docs', entry_id: 'margin_records:1:main', reason: 'internal_transfer' },
         { account: 'docs', entry_id: 'p2p_tax_records:152526631:main', reason: 'internal_transfer' },
         { account: 'variants', entry_id: 'spot_tax_records:22:main', reason: 'internal_transfer' },
@@ -168,7 +296,7 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
     expect(netLines(cointrackingNets(await readFile(join(dir, 'out', 'cointracking.csv'), 'utf8')))).toEqual(ledger);
   });
 
-  it("reads each balance endpoint's published answer into the quantity its account type's rule gives (docs/completeness.md, \"Balances\")", async () => {
+  it('reads each balance endpoint\'s published answer into the quantity its account type\'s rule gives (docs/completeness.md, "Balances")', async () => {
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     try {
       const held = await rows(
@@ -177,7 +305,8 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
          FROM asset_balances ORDER BY account, account_type, asset`,
       );
       expect(held.map((r) => Object.values(r))).toEqual([
-        // ccxt's captures: futures accountEquity 48.07069777 less unrealizedPL 0.0792 (a cross position) is its available.
+        // ccxt's captures: futures accountEquity 48.07069777 less unrealizedPL 0.0792 (a cross position) is its
+        // available.
         ['clients', 'margin_crossed', 'USDT', null, null, '0.01', null],
         ['clients', 'margin_isolated', 'USDT', 'BTCUSDT', null, '0.000001', null],
         ['clients', 'spot', 'USDT', null, null, '0', null],
@@ -193,14 +322,20 @@ describe('the CLI over responses others published (test/fixtures/real/)', () => 
         ['docs', 'spot', 'USDT', null, null, '0', null],
         ['docs', 'usdt_futures', 'USDT', null, null, null, null],
         ['idle', 'usdt_futures', 'USDT', null, null, '19.88811074', null],
-        // The unified account's docs' examples: the funding account's available + frozen, the unified account's balance.
+        // The unified account's docs' examples: the funding account's available + frozen, the unified account's
+        // balance.
         ['unified', 'funding', 'BGB', null, null, '0.01', null],
         ['unified', 'funding', 'USDT', null, null, '0.04', null],
         ['unified', 'unified', 'BGB', null, null, '1.15582129', null],
         ['unified', 'unified', 'USDT', null, null, '6.19300826', null],
       ]);
       // Every field as served is kept, the misspelled one of the docs' example too.
-      expect(await rows(warehouse, "SELECT json_extract_string(fields, '$.unionTotalMagin') AS v FROM asset_balances WHERE account = 'docs' AND account_type = 'usdt_futures'")).toEqual([{ v: '111,1' }]);
+      expect(
+        await rows(
+          warehouse,
+          "SELECT json_extract_string(fields, '$.unionTotalMagin') AS v FROM asset_balances WHERE account = 'docs' AND account_type = 'usdt_futures'",
+        ),
+      ).toEqual([{ v: '111,1' }]);
     } finally {
       await warehouse.close();
     }

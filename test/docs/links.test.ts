@@ -11,12 +11,21 @@ const ROOT = packageRoot();
 
 /** GitHub's anchor of a heading: lower case, punctuation but - and _ dropped, spaces as -. */
 export function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\p{L}\p{N}\- _]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The markdown pages: README.md, ARCHITECTURE.md and every page of docs/. */
 async function pages(): Promise<string[]> {
-  return ['README.md', 'ARCHITECTURE.md', ...(await readdir(join(ROOT, 'docs'))).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`)];
+  return [
+    'README.md',
+    'ARCHITECTURE.md',
+    ...(await readdir(join(ROOT, 'docs'))).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`),
+  ];
 }
 
 /** A page's text without its fenced code blocks, whose brackets are no links. */
@@ -47,7 +56,8 @@ describe('the documentation', () => {
           broken.push(`${page}: ${target} (no such file)`);
           continue;
         }
-        if (anchor !== undefined && path.endsWith('.md') && !(await anchorsOf(relative(ROOT, path))).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+        if (anchor !== undefined && path.endsWith('.md') && !(await anchorsOf(relative(ROOT, path))).has(anchor))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
@@ -60,7 +70,9 @@ describe('the documentation', () => {
       for (const e of await readdir(join(ROOT, dir), { withFileTypes: true })) {
         const path = join(dir, e.name);
         if (e.isDirectory()) await walk(path);
-        else if (/\.(ts|sql)$/.test(e.name)) for (const m of (await readFile(join(ROOT, path), 'utf8')).matchAll(/docs\/([\w-]+\.md)/g)) if (!existsSync(join(ROOT, 'docs', m[1] as string))) missing.add(`${path}: docs/${m[1]}`);
+        else if (/\.(ts|sql)$/.test(e.name))
+          for (const m of (await readFile(join(ROOT, path), 'utf8')).matchAll(/docs\/([\w-]+\.md)/g))
+            if (!existsSync(join(ROOT, 'docs', m[1] as string))) missing.add(`${path}: docs/${m[1]}`);
       }
     };
     for (const dir of ['src', 'sql', 'test', 'pipelines']) await walk(dir);

@@ -38,9 +38,17 @@ const EXPECTED: Record<string, string[]> = {
     `2025-06-01 00:00:40+00,deposits,401,deposit,USDT,250,250`,
   ],
   // Transfers between the account's own wallets: 101, 503, 603 and 701 in, 102 out.
-  'What did the tax files leave out, and why?': ['reason,category,entries', 'internal_transfer,transfer_in,4', 'internal_transfer,transfer_out,1'],
+  'What did the tax files leave out, and why?': [
+    'reason,category,entries',
+    'internal_transfer,transfer_in,4',
+    'internal_transfer,transfer_out,1',
+  ],
   // margin_coupon_profit is known (margin_bonus); these two are not.
-  'Which types does the catalog not know yet?': ['source,field,type,asset,records,total', 'margin_records,marginTaxType,special_refund,USDT,1,-7.7', 'margin_records,marginTaxType,special_transfer_out,USDT,1,-12674'],
+  'Which types does the catalog not know yet?': [
+    'source,field,type,asset,records,total',
+    'margin_records,marginTaxType,special_refund,USDT,1,-7.7',
+    'margin_records,marginTaxType,special_transfer_out,USDT,1,-12674',
+  ],
   // Gains by fifo in USDT (no fiat, no candles: only what was traded against USDT has a value). The withdrawals of
   // 0.1 BTC (302) and 1 ETH (303) leave the lots: ETH's at the 900 USDT its lots cost, less 6.3 disposed of before.
   'What did my disposals cost, and what did withdrawals take out of the lots?': [
@@ -58,7 +66,8 @@ const EXPECTED: Record<string, string[]> = {
 /** Each question of the page (a `###` heading) with the SQL of the block after it. */
 function questions(markdown: string): Map<string, string> {
   const found = new Map<string, string>();
-  for (const m of markdown.matchAll(/^### (.+)\n\n```sql\n([\s\S]*?)\n```/gm)) found.set(m[1] as string, m[2] as string);
+  for (const m of markdown.matchAll(/^### (.+)\n\n```sql\n([\s\S]*?)\n```/gm))
+    found.set(m[1] as string, m[2] as string);
   return found;
 }
 
@@ -70,7 +79,9 @@ beforeAll(async () => {
   await loadRaw(temp.warehouse, GOLDEN);
   await runTransforms(temp.warehouse);
   // The tables of realized gains, as every export makes them.
-  await temp.warehouse.exclusive((c) => computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' }));
+  await temp.warehouse.exclusive((c) =>
+    computeGains(c, { costBasis: 'fifo', pool: 'account', taxYearStart: '01-01', timeZone: 'UTC' }),
+  );
   await temp.warehouse.close();
   db = join(temp.dir, 'w.duckdb');
   dispose = () => import('node:fs/promises').then((fs) => fs.rm(temp.dir, { recursive: true, force: true }));

@@ -37,7 +37,11 @@ function source(cell: string): string {
 
 function both(inValue: string, outValue: string, empty: string): string {
   if (inValue === outValue) return inValue === '' ? empty : inValue;
-  return [inValue === '' ? '' : `in: ${inValue}`, outValue === '' ? '' : `out: ${outValue}`].filter((x) => x !== '').join(', ') || empty;
+  return (
+    [inValue === '' ? '' : `in: ${inValue}`, outValue === '' ? '' : `out: ${outValue}`]
+      .filter((x) => x !== '')
+      .join(', ') || empty
+  );
 }
 
 async function rendered(): Promise<string> {
@@ -49,13 +53,36 @@ async function rendered(): Promise<string> {
   const out: string[] = [START];
   for (const [key, title] of SOURCES) {
     const rows = catalog.filter((r) => r['source'] === key);
-    out.push('', `**${title}** (\`${key}\`)`, '', '| field | type | category | direction | tax class | Koinly | CoinTracking | meaning; source |', '|---|---|---|---|---|---|---|---|');
+    out.push(
+      '',
+      `**${title}** (\`${key}\`)`,
+      '',
+      '| field | type | category | direction | tax class | Koinly | CoinTracking | meaning; source |',
+      '|---|---|---|---|---|---|---|---|',
+    );
     for (const r of rows) {
       const moves = r['direction'] !== 'none' || r['source'] === 'ledgerpipe';
       const filed = moves && inFiles.get(r['tax_class'] as string) === true;
-      const koinly = !moves ? '' : !filed ? 'left out' : both(r['koinly_in'] as string, r['koinly_out'] as string, 'no tag');
-      const ct = !moves ? '' : !filed ? 'left out' : both(r['cointracking_in'] as string, r['cointracking_out'] as string, '');
-      const cells = [r['field'], `\`${r['type']}\``, r['category'], r['direction'], r['tax_class'], koinly, ct, `${r['meaning']}; ${source(r['documented_in'] as string)}`];
+      const koinly = !moves
+        ? ''
+        : !filed
+          ? 'left out'
+          : both(r['koinly_in'] as string, r['koinly_out'] as string, 'no tag');
+      const ct = !moves
+        ? ''
+        : !filed
+          ? 'left out'
+          : both(r['cointracking_in'] as string, r['cointracking_out'] as string, '');
+      const cells = [
+        r['field'],
+        `\`${r['type']}\``,
+        r['category'],
+        r['direction'],
+        r['tax_class'],
+        koinly,
+        ct,
+        `${r['meaning']}; ${source(r['documented_in'] as string)}`,
+      ];
       out.push(`| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`);
     }
   }
@@ -71,7 +98,8 @@ describe('docs/ledger.md', () => {
     const end = readme.indexOf(END);
     expect([start >= 0, end > start]).toEqual([true, true]);
     const table = await rendered();
-    if (process.env['LEDGERPIPE_WRITE_README'] === '1') await writeFile(path, readme.slice(0, start) + table + readme.slice(end + END.length));
+    if (process.env['LEDGERPIPE_WRITE_README'] === '1')
+      await writeFile(path, readme.slice(0, start) + table + readme.slice(end + END.length));
     else expect(readme.slice(start, end + END.length)).toBe(table);
   });
 });

@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { firstCause } from '../../src/errors/first-cause.js';
 
 // DuckDB's own words for a database it gave up on, as a 40-account extract of the bench ended with.
-const invalidated = (n: number) => ({ n, reason: new Error('FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be restarted prior to being used again.') });
+const invalidated = (n: number) => ({
+  n,
+  reason: new Error(
+    'FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be restarted prior to being used again.',
+  ),
+});
 
 describe('firstCause', () => {
   it('passes over the failures that only say DuckDB gave up on the database', () => {
     const cause = { n: 3, reason: new Error('FATAL Error: Failed to commit: could not pin block') };
-    expect(firstCause([invalidated(1), invalidated(2), cause, { n: 4, reason: new Error('40009 sign signature error') }])).toBe(cause);
+    expect(
+      firstCause([invalidated(1), invalidated(2), cause, { n: 4, reason: new Error('40009 sign signature error') }]),
+    ).toBe(cause);
   });
 
   it('is the first failure when none is a consequence, or when all are, and nothing of none', () => {

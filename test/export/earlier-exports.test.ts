@@ -7,10 +7,17 @@ import type { Logger } from '../../src/util/logger.js';
 
 let root: string;
 let lines: string[];
-const log: Logger = { debug: () => {}, info: (m) => lines.push(m), warn: (m) => lines.push(`warn: ${m}`), error: () => {} };
+const log: Logger = {
+  debug: () => {},
+  info: (m) => lines.push(m),
+  warn: (m) => lines.push(`warn: ${m}`),
+  error: () => {},
+};
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 /** The manifest an earlier release wrote: its range, no to_date. */
-const earlier = JSON.stringify({ range: { from: '2025-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z', time_zone: 'UTC' } });
+const earlier = JSON.stringify({
+  range: { from: '2025-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z', time_zone: 'UTC' },
+});
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'lp-earlier-'));
@@ -29,11 +36,20 @@ describe('the exports an earlier release wrote at the top of ./exports (docs/upg
     expect((await readdir(root)).sort()).toEqual(['2025', 'notes.txt']);
     expect((await readdir(join(root, '2025'))).sort()).toEqual(['accounts', 'ledger.csv', 'manifest.json']);
     expect(await readFile(join(root, '2025', 'accounts', 'main', 'ledger.csv'), 'utf8')).toBe('entry_id\n1\n');
-    expect(lines).toEqual([`moved the 3 files of 2025 an earlier release wrote at the top of ${root} into ${join(root, '2025')}, where this release writes that period (docs/upgrading.md)`]);
+    expect(lines).toEqual([
+      `moved the 3 files of 2025 an earlier release wrote at the top of ${root} into ${join(root, '2025')}, where this release writes that period (docs/upgrading.md)`,
+    ]);
   });
 
   it('leave a set this release wrote there (--out ./exports, its manifest says to_date) where it is', async () => {
-    const current = JSON.stringify({ range: { from: '2025-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z', to_date: '2025-12-31', time_zone: 'UTC' } });
+    const current = JSON.stringify({
+      range: {
+        from: '2025-01-01T00:00:00.000Z',
+        to: '2026-01-01T00:00:00.000Z',
+        to_date: '2025-12-31',
+        time_zone: 'UTC',
+      },
+    });
     await writeFile(join(root, 'manifest.json'), current);
     await writeFile(join(root, 'ledger.csv'), 'entry_id\n');
     await adoptEarlierExports(root, 'UTC', log, NOW);

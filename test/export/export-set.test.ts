@@ -18,7 +18,17 @@ beforeEach(async () => {
 afterEach(() => rm(out, { recursive: true, force: true }));
 
 const put = (name: string, text: string) => writeFile(join(out, name), text);
-const read = async () => Object.fromEntries(await Promise.all((await readdir(out)).sort().map(async (n) => [n, n === JOURNAL ? JSON.parse(await readFile(join(out, n), 'utf8')).state : await readFile(join(out, n), 'utf8')])));
+const read = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      (await readdir(out))
+        .sort()
+        .map(async (n) => [
+          n,
+          n === JOURNAL ? JSON.parse(await readFile(join(out, n), 'utf8')).state : await readFile(join(out, n), 'utf8'),
+        ]),
+    ),
+  );
 const files = ['ledger.csv', 'ledger.parquet', 'koinly.csv'].map((final) => ({ final, temp: tempName(final, dead) }));
 
 describe('an export set left by a killed run', () => {
@@ -31,14 +41,24 @@ describe('an export set left by a killed run', () => {
     await put('notes.txt', 'mine');
     await put(JOURNAL, JSON.stringify({ state: 'renaming', files, pid: dead }));
     expect(await recoverExportSet(out, EXPORT_FILE_NAMES)).toBe('finished');
-    expect(await read()).toEqual({ [JOURNAL]: 'complete', 'koinly.csv': 'new', 'ledger.csv': 'new', 'ledger.parquet': 'new', 'notes.txt': 'mine' });
+    expect(await read()).toEqual({
+      [JOURNAL]: 'complete',
+      'koinly.csv': 'new',
+      'ledger.csv': 'new',
+      'ledger.parquet': 'new',
+      'notes.txt': 'mine',
+    });
   });
 
   it('is rolled back when it was being written: its temporary files go, the previous files and their journal stay', async () => {
     await put('ledger.csv', 'old');
     await put(files[0]!.temp, 'half');
     await put(files[1]!.temp, 'half');
-    const previous = { state: 'complete', files: [{ final: 'ledger.csv', temp: tempName('ledger.csv', dead) }], pid: dead };
+    const previous = {
+      state: 'complete',
+      files: [{ final: 'ledger.csv', temp: tempName('ledger.csv', dead) }],
+      pid: dead,
+    };
     await put(JOURNAL, JSON.stringify({ state: 'writing', files, pid: dead, previous }));
     expect(await recoverExportSet(out, EXPORT_FILE_NAMES)).toBe('rolled back');
     expect(await read()).toEqual({ [JOURNAL]: 'complete', 'ledger.csv': 'old' });
@@ -50,12 +70,15 @@ describe('an export set left by a killed run', () => {
     expect(await read()).toEqual({ 'ledger.csv': 'old' });
   });
 
-  it('loses the temporary files no journal names when their process is gone, keeps a live one\'s and anything not ledgerpipe\'s', async () => {
+  it("loses the temporary files no journal names when their process is gone, keeps a live one's and anything not ledgerpipe's", async () => {
     await put(tempName('ledger.csv', dead), 'stray');
     await put(tempName('withdrawals.parquet', process.ppid), 'being written');
     await put(tempName('notes.txt', dead), 'mine');
     expect(await recoverExportSet(out, EXPORT_FILE_NAMES)).toBe('nothing to do');
-    expect(await read()).toEqual({ [tempName('notes.txt', dead)]: 'mine', [tempName('withdrawals.parquet', process.ppid)]: 'being written' });
+    expect(await read()).toEqual({
+      [tempName('notes.txt', dead)]: 'mine',
+      [tempName('withdrawals.parquet', process.ppid)]: 'being written',
+    });
   });
 
   it('is refused, exit 75, while the process writing it runs, and left as it is', async () => {
@@ -64,7 +87,11 @@ describe('an export set left by a killed run', () => {
     await put(JOURNAL, JSON.stringify({ state: 'writing', files: live, pid: process.ppid }));
     const refusal = await recoverExportSet(out, EXPORT_FILE_NAMES).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(LedgerpipeError);
-    expect([(refusal as LedgerpipeError).message, (refusal as LedgerpipeError).code, (refusal as LedgerpipeError).exit]).toEqual([
+    expect([
+      (refusal as LedgerpipeError).message,
+      (refusal as LedgerpipeError).code,
+      (refusal as LedgerpipeError).exit,
+    ]).toEqual([
       `another ledgerpipe (process ${process.ppid}) is writing exports to --out ${out}; try later (if none runs, remove ${join(out, JOURNAL)})`,
       'LP_OUT_BUSY',
       'locked',
@@ -89,7 +116,9 @@ describe('an export set left by a killed run', () => {
     await put('ledger.csv', 'old');
     await put(JOURNAL, '{"state":"wri');
     await expect(recoverExportSet(out, EXPORT_FILE_NAMES)).rejects.toThrow(
-      new UsageError(`--out ${out} holds an export journal (${JOURNAL}) that ledgerpipe cannot read; remove that file (the exports beside it are kept) and run again`),
+      new UsageError(
+        `--out ${out} holds an export journal (${JOURNAL}) that ledgerpipe cannot read; remove that file (the exports beside it are kept) and run again`,
+      ),
     );
     expect((await readdir(out)).sort()).toEqual([JOURNAL, 'ledger.csv']);
   });

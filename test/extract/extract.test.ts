@@ -23,7 +23,15 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 async function withSim<T>(options: Partial<SimulatorOptions>, work: (sim: Simulator) => Promise<T>): Promise<T> {
-  const sim = await startSimulator({ seed: 'extract', from: FROM, to: TO, records: 1200, rateScale: 1000, pendingMs: 0, ...options });
+  const sim = await startSimulator({
+    seed: 'extract',
+    from: FROM,
+    to: TO,
+    records: 1200,
+    rateScale: 1000,
+    pendingMs: 0,
+    ...options,
+  });
   try {
     return await work(sim);
   } finally {
@@ -34,7 +42,14 @@ async function withSim<T>(options: Partial<SimulatorOptions>, work: (sim: Simula
 async function run(sim: Simulator, warehouse: Warehouse, extra: Partial<ExtractOptions> = {}) {
   const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, timeouts: { totalMs: 400 } });
   try {
-    const runId = await startRun(warehouse.connection, { account: 'default', command: 'extract', from: FROM, to: TO, now: Date.now(), stage: 'extract' });
+    const runId = await startRun(warehouse.connection, {
+      account: 'default',
+      command: 'extract',
+      from: FROM,
+      to: TO,
+      now: Date.now(),
+      stage: 'extract',
+    });
     return await extract({
       warehouse,
       client,
@@ -52,7 +67,11 @@ async function run(sim: Simulator, warehouse: Warehouse, extra: Partial<ExtractO
   }
 }
 
-async function expectExactlyTruth(sim: Simulator, warehouse: Warehouse, streams: readonly PagedStream[] = PAGED_STREAMS): Promise<void> {
+async function expectExactlyTruth(
+  sim: Simulator,
+  warehouse: Warehouse,
+  streams: readonly PagedStream[] = PAGED_STREAMS,
+): Promise<void> {
   for (const stream of streams) {
     const got = await loaded(warehouse.connection, stream);
     const want = truthInRange(sim.dataset, stream, FROM, TO);
@@ -62,13 +81,15 @@ async function expectExactlyTruth(sim: Simulator, warehouse: Warehouse, streams:
 }
 
 const pagedRequests = (sim: Simulator) =>
-  ['/api/v2/tax/margin-record', '/api/v2/mix/order/fill-history', '/api/v2/spot/wallet/withdrawal-records', '/api/v2/p2p/advList'].reduce(
-    (n, p) => n + (sim.stats.byPath[p] ?? 0),
-    0,
-  );
+  [
+    '/api/v2/tax/margin-record',
+    '/api/v2/mix/order/fill-history',
+    '/api/v2/spot/wallet/withdrawal-records',
+    '/api/v2/p2p/advList',
+  ].reduce((n, p) => n + (sim.stats.byPath[p] ?? 0), 0);
 
 describe('extract', () => {
-  it('reads up to the platform\'s present, closes no window past it, and reads the rest once it has happened', async () => {
+  it("reads up to the platform's present, closes no window past it, and reads the rest once it has happened", async () => {
     const present = FROM + 100 * DAY_MS + 12_345;
     const serverClock = fakeClock(present);
     await withSim({ clock: serverClock.now }, async (sim) => {
@@ -76,9 +97,13 @@ describe('extract', () => {
       try {
         await run(sim, warehouse);
         for (const stream of PAGED_STREAMS) {
-          expect(await loaded(warehouse.connection, stream), stream).toEqual(truthInRange(sim.dataset, stream, FROM, present));
+          expect(await loaded(warehouse.connection, stream), stream).toEqual(
+            truthInRange(sim.dataset, stream, FROM, present),
+          );
         }
-        const latest = await warehouse.connection.runAndReadAll("SELECT max(epoch_ms(window_end)) AS e FROM coverage WHERE status = 'done'");
+        const latest = await warehouse.connection.runAndReadAll(
+          "SELECT max(epoch_ms(window_end)) AS e FROM coverage WHERE status = 'done'",
+        );
         // The extractor measures the server's clock once and counts on with its own; this one stands still.
         expect(Number(latest.getRows()[0]?.[0])).toBeGreaterThanOrEqual(present);
         expect(Number(latest.getRows()[0]?.[0])).toBeLessThan(present + 5_000);
@@ -95,17 +120,29 @@ describe('extract', () => {
 
   it('reads advList once per side and status with both set and pages of 20, as the live docs require, and loses no advert past 20', async () => {
     const asked: URLSearchParams[] = [];
-    await withSim({ onRequest: (r) => (r.path === '/api/v2/p2p/advList' ? asked.push(r.query) : undefined) }, async (sim) => {
-      const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
-      try {
-        await run(sim, warehouse, { streams: STREAMS.filter((s) => s.name === 'p2p_advertisements') });
-        await expectExactlyTruth(sim, warehouse, ['p2p_advertisements']);
-      } finally {
-        await warehouse.close();
-      }
-    });
+    await withSim(
+      { onRequest: (r) => (r.path === '/api/v2/p2p/advList' ? asked.push(r.query) : undefined) },
+      async (sim) => {
+        const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+        try {
+          await run(sim, warehouse, { streams: STREAMS.filter((s) => s.name === 'p2p_advertisements') });
+          await expectExactlyTruth(sim, warehouse, ['p2p_advertisements']);
+        } finally {
+          await warehouse.close();
+        }
+      },
+    );
     expect(new Set(asked.map((q) => `${q.get('side')}:${q.get('status')}`))).toEqual(
-      new Set(['buy:online', 'buy:offline', 'buy:editing', 'buy:completed', 'sell:online', 'sell:offline', 'sell:editing', 'sell:completed']),
+      new Set([
+        'buy:online',
+        'buy:offline',
+        'buy:editing',
+        'buy:completed',
+        'sell:online',
+        'sell:offline',
+        'sell:editing',
+        'sell:completed',
+      ]),
     );
     expect(new Set(asked.map((q) => q.get('limit')))).toEqual(new Set(['20']));
     // The run of 137 adverts in one millisecond took pages after the first.
@@ -125,7 +162,9 @@ describe('extract', () => {
         expect(pagedRequests(sim)).toBe(before);
         expect(second.streams['futures_fills']?.windowsSkipped).toBe(first.streams['futures_fills']?.windowsPlanned);
         await expectExactlyTruth(sim, warehouse);
-        const balances = await warehouse.connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM raw_records WHERE stream = 'account_balances'");
+        const balances = await warehouse.connection.runAndReadAll(
+          "SELECT count(*)::INTEGER AS n FROM raw_records WHERE stream = 'account_balances'",
+        );
         expect(balances.getRowObjectsJS()[0]?.['n']).toBe(12);
       } finally {
         await warehouse.close();
@@ -186,7 +225,17 @@ describe('extract against a platform that moves', () => {
         const skewed = () => Date.now() + 5 * 60_000;
         const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, clock: skewed });
         try {
-          await extract({ warehouse, client, account: 'default', runId: 'skew', streams: STREAMS, from: FROM, to: TO, rateScale: 1000, clock: skewed });
+          await extract({
+            warehouse,
+            client,
+            account: 'default',
+            runId: 'skew',
+            streams: STREAMS,
+            from: FROM,
+            to: TO,
+            rateScale: 1000,
+            clock: skewed,
+          });
           expect(Math.round(client.offsetMs / 1000)).toBe(-300);
         } finally {
           await client.close();
@@ -210,10 +259,16 @@ describe('extract against a platform that moves', () => {
               "SELECT key, json_extract_string(payload, '$.status') AS status, epoch_ms(first_fetched_at) AS first, epoch_ms(last_fetched_at) AS last FROM raw_records WHERE stream = 'withdrawals' ORDER BY key",
             )
           ).getRowObjectsJS();
-        const movers = sim.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined).map((r) => r.id);
+        const movers = sim.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined).map(
+          (r) => r.id,
+        );
         await run(sim, warehouse, { streams: STREAMS.filter((s) => s.name === 'withdrawals'), clock: () => simNow });
         const before = await fetchTimes();
-        expect(before.filter((r) => movers.includes(String(r['key']))).map((r) => r['status'])).toEqual(['pending', 'pending', 'pending']);
+        expect(before.filter((r) => movers.includes(String(r['key']))).map((r) => r['status'])).toEqual([
+          'pending',
+          'pending',
+          'pending',
+        ]);
         simNow += 61_000;
         // Read the window again, as a nightly refresh does.
         await warehouse.connection.run("DELETE FROM coverage WHERE stream = 'withdrawals'");
@@ -239,12 +294,21 @@ describe('extract at the real rate limits', () => {
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
     try {
-      const result = await extract({ warehouse, client, account: 'default', runId: 'real', streams: STREAMS, from: FROM, to });
+      const result = await extract({
+        warehouse,
+        client,
+        account: 'default',
+        runId: 'real',
+        streams: STREAMS,
+        from: FROM,
+        to,
+      });
       expect(sim.stats.byStatus[429]).toBeUndefined();
       expect(result.total.rateLimited).toBe(0);
       // Each endpoint was driven at its limit: margin-record (1/s) needed several requests.
       expect(sim.stats.byPath['/api/v2/tax/margin-record']).toBeGreaterThanOrEqual(3);
-      for (const stream of PAGED_STREAMS) expect(await loaded(warehouse.connection, stream)).toEqual(truthInRange(sim.dataset, stream, FROM, to));
+      for (const stream of PAGED_STREAMS)
+        expect(await loaded(warehouse.connection, stream)).toEqual(truthInRange(sim.dataset, stream, FROM, to));
     } finally {
       await client.close();
       await warehouse.close();

@@ -2,7 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetFile, claimIn, WAITING_MS, type BudgetState, type ClaimRequest } from '../../src/extract/ip-budget-file.js';
+import {
+  budgetFile,
+  claimIn,
+  WAITING_MS,
+  type BudgetState,
+  type ClaimRequest,
+} from '../../src/extract/ip-budget-file.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 const T0 = 1_700_000_000_000;
@@ -14,7 +20,7 @@ const empty = (): BudgetState => ({ version: 1, processes: [] });
 const claim = (state: BudgetState, pid: number, now: number, want: number, more: Partial<ClaimRequest> = {}) =>
   claimIn(state, { pid, now, want, needed: want, perMinute: LIMIT, holdMs: HOLD, ...more });
 
-describe('claimIn: the bookkeeping of the machine\'s budget', () => {
+describe("claimIn: the bookkeeping of the machine's budget", () => {
   it('grants up to the limit over every process, and nothing more until a grant stops counting', () => {
     const state = empty();
     expect(claim(state, 1, T0, 60).granted).toBe(60);
@@ -26,7 +32,7 @@ describe('claimIn: the bookkeeping of the machine\'s budget', () => {
     expect(claim(state, 2, T0 + HOLD, 100).granted).toBe(60);
   });
 
-  it("lets a process that ended keep its last minute, then forgets it: its entries expire with their minute", () => {
+  it('lets a process that ended keep its last minute, then forgets it: its entries expire with their minute', () => {
     const state = empty();
     claim(state, 1, T0, 30);
     claim(state, 1, T0 + 20_000, 30);
@@ -60,7 +66,10 @@ describe('claimIn: the bookkeeping of the machine\'s budget', () => {
     expect(claim(state, 1, T0 + HOLD, 100)).toEqual({ granted: 50, at: T0 + HOLD, retryAt: T0 + 2 * HOLD });
     // Process 2 takes the rest, up to its own half.
     expect(claim(state, 2, T0 + HOLD + 10, 60).granted).toBe(30);
-    expect(state.processes.map((p) => [p.pid, p.grants.reduce((n, g) => n + g.n, 0)]).sort()).toEqual([[1, 50], [2, 50]]);
+    expect(state.processes.map((p) => [p.pid, p.grants.reduce((n, g) => n + g.n, 0)]).sort()).toEqual([
+      [1, 50],
+      [2, 50],
+    ]);
     // Once 2 has what it needs it no longer waits, and 1 may take whatever is free again.
     expect(claim(state, 2, T0 + 100 + HOLD, 0).granted).toBe(0);
     expect(state.processes.find((p) => p.pid === 2)?.waitingUntil).toBeUndefined();
@@ -81,9 +90,23 @@ describe('budgetFile: the file, under its lock', () => {
     const clock = fakeClock(T0);
     const a = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 1, ns: '4026531836' });
     const b = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 2, ns: '4026531836' });
-    const other = budgetFile({ dir, origin: 'https://other.example.com', clock: clock.now, sleep, pid: 2, ns: '4026531836' });
+    const other = budgetFile({
+      dir,
+      origin: 'https://other.example.com',
+      clock: clock.now,
+      sleep,
+      pid: 2,
+      ns: '4026531836',
+    });
     // Pid 1 of another container, on the same folder: another process.
-    const container = budgetFile({ dir, origin: 'https://api.example.com', clock: clock.now, sleep, pid: 1, ns: '4026532000' });
+    const container = budgetFile({
+      dir,
+      origin: 'https://api.example.com',
+      clock: clock.now,
+      sleep,
+      pid: 1,
+      ns: '4026532000',
+    });
     expect((await a.claim({ want: 70, needed: 70, perMinute: LIMIT, holdMs: HOLD })).granted).toBe(70);
     clock.advance(10);
     expect((await b.claim({ want: 70, needed: 70, perMinute: LIMIT, holdMs: HOLD })).granted).toBe(30);
@@ -97,7 +120,12 @@ describe('budgetFile: the file, under its lock', () => {
       version: 1,
       processes: [
         { pid: 1, ns: '4026531836', grants: [{ at: T0, until: T0 + HOLD, n: 70 }] },
-        { pid: 2, ns: '4026531836', waitingUntil: T0 + 10 + WAITING_MS, grants: [{ at: T0 + 10, until: T0 + 10 + HOLD, n: 30 }] },
+        {
+          pid: 2,
+          ns: '4026531836',
+          waitingUntil: T0 + 10 + WAITING_MS,
+          grants: [{ at: T0 + 10, until: T0 + 10 + HOLD, n: 30 }],
+        },
       ],
     });
   });
@@ -105,7 +133,11 @@ describe('budgetFile: the file, under its lock', () => {
   it('starts afresh, and says so, when the file holds something else', async () => {
     const file = budgetFile({ dir, origin: 'https://api.example.com', clock: () => T0, sleep, pid: 1 });
     writeFileSync(file.path, '{"not": "a budget"');
-    expect(await file.claim({ want: 10, needed: 10, perMinute: LIMIT, holdMs: HOLD })).toEqual({ granted: 10, at: T0, replaced: true });
+    expect(await file.claim({ want: 10, needed: 10, perMinute: LIMIT, holdMs: HOLD })).toEqual({
+      granted: 10,
+      at: T0,
+      replaced: true,
+    });
     expect(await file.claim({ want: 10, needed: 10, perMinute: LIMIT, holdMs: HOLD })).toEqual({ granted: 10, at: T0 });
   });
 
@@ -123,7 +155,15 @@ describe('budgetFile: the file, under its lock', () => {
 
   it('throws when its folder cannot be made', async () => {
     writeFileSync(join(dir, 'a-file'), '');
-    const file = budgetFile({ dir: join(dir, 'a-file', 'ip-budget'), origin: 'https://api.example.com', clock: () => T0, sleep, pid: 1 });
-    await expect(file.claim({ want: 1, needed: 1, perMinute: LIMIT, holdMs: HOLD })).rejects.toMatchObject({ code: 'ENOTDIR' });
+    const file = budgetFile({
+      dir: join(dir, 'a-file', 'ip-budget'),
+      origin: 'https://api.example.com',
+      clock: () => T0,
+      sleep,
+      pid: 1,
+    });
+    await expect(file.claim({ want: 1, needed: 1, perMinute: LIMIT, holdMs: HOLD })).rejects.toMatchObject({
+      code: 'ENOTDIR',
+    });
   });
 });

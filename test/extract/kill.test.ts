@@ -56,7 +56,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const args = (db: string) => ['extract', '--from', '2025-01-01', '--to', '2025-05-01', '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '40', '--quiet'];
+const args = (db: string) => [
+  'extract',
+  '--from',
+  '2025-01-01',
+  '--to',
+  '2025-05-01',
+  '--base-url',
+  sim.baseUrl,
+  '--db',
+  db,
+  '--rate-scale',
+  '40',
+  '--quiet',
+];
 const env = () => ({
   ...process.env,
   LEDGERPIPE_API_KEY: sim.credentials.apiKey,
@@ -121,7 +134,9 @@ describe('extract killed with SIGKILL at random moments', () => {
       for (const stream of PAGED_STREAMS) {
         expect(await loaded(warehouse.connection, stream), stream).toEqual(truthOfRun(sim.dataset, stream, FROM, TO));
       }
-      const open = await warehouse.connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM coverage WHERE status <> 'done'");
+      const open = await warehouse.connection.runAndReadAll(
+        "SELECT count(*)::INTEGER AS n FROM coverage WHERE status <> 'done'",
+      );
       expect(open.getRowObjectsJS()[0]?.['n']).toBe(0);
     } finally {
       await warehouse.close();

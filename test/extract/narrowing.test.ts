@@ -22,11 +22,18 @@ describe('narrowedWindowMs', () => {
 
   it('reads one day, in any letter case', () => {
     expect(narrowedWindowMs(refusal('00001', 'interval cannot be greater than 1 day'), 7 * DAY_MS)).toBe(DAY_MS);
-    expect(narrowedWindowMs(refusal('40705', 'THE START AND END TIME CANNOT EXCEED 7 DAYS'), 90 * DAY_MS)).toBe(7 * DAY_MS);
+    expect(narrowedWindowMs(refusal('40705', 'THE START AND END TIME CANNOT EXCEED 7 DAYS'), 90 * DAY_MS)).toBe(
+      7 * DAY_MS,
+    );
   });
 
   it('halves the window when the message names no number of days', () => {
-    expect(narrowedWindowMs(refusal('00001', 'startTime and endTime interval cannot be greater than {n} days'), 366 * DAY_MS)).toBe(183 * DAY_MS);
+    expect(
+      narrowedWindowMs(
+        refusal('00001', 'startTime and endTime interval cannot be greater than {n} days'),
+        366 * DAY_MS,
+      ),
+    ).toBe(183 * DAY_MS);
     expect(narrowedWindowMs(refusal('40705', ''), 90 * DAY_MS)).toBe(45 * DAY_MS);
   });
 
@@ -42,7 +49,9 @@ describe('narrowedWindowMs', () => {
   });
 
   it('narrows on any code whose message says the window is too wide', () => {
-    expect(narrowedWindowMs(refusal('40034', 'the time range cannot be more than 7 days'), 90 * DAY_MS)).toBe(7 * DAY_MS);
+    expect(narrowedWindowMs(refusal('40034', 'the time range cannot be more than 7 days'), 90 * DAY_MS)).toBe(
+      7 * DAY_MS,
+    );
     expect(narrowedWindowMs(refusal('40019', 'query window longer than 31 days'), 90 * DAY_MS)).toBe(31 * DAY_MS);
   });
 
@@ -54,7 +63,9 @@ describe('narrowedWindowMs', () => {
   });
 
   it('is undefined for anything that is not a platform error', () => {
-    expect(narrowedWindowMs(new TransportError('cannot be greater than 30 days', 'LP_NET_FAILED'), 366 * DAY_MS)).toBeUndefined();
+    expect(
+      narrowedWindowMs(new TransportError('cannot be greater than 30 days', 'LP_NET_FAILED'), 366 * DAY_MS),
+    ).toBeUndefined();
     expect(narrowedWindowMs(new Error('cannot be greater than 30 days'), 366 * DAY_MS)).toBeUndefined();
     expect(narrowedWindowMs('cannot be greater than 30 days', 366 * DAY_MS)).toBeUndefined();
     expect(narrowedWindowMs(undefined, 366 * DAY_MS)).toBeUndefined();

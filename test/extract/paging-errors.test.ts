@@ -60,7 +60,22 @@ describe('a cursor that does not move', () => {
   it('stops its stream loudly instead of looping, keeping the first pages: the range is a gap, exit 4', async () => {
     const env = { ...process.env, LEDGERPIPE_API_KEY: 'k', LEDGERPIPE_API_SECRET: 's', LEDGERPIPE_API_PASSPHRASE: 'p' };
     const db = join(dir, 'p.duckdb');
-    const result = await runCliHere(['extract', '--from', '2025-01-01', '--to', '2025-01-02', '--streams', 'futures_fills', '--base-url', baseUrl, '--db', db], { env });
+    const result = await runCliHere(
+      [
+        'extract',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-01-02',
+        '--streams',
+        'futures_fills',
+        '--base-url',
+        baseUrl,
+        '--db',
+        db,
+      ],
+      { env },
+    );
     expect(result.status).toBe(4);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
       'ledgerpipe: futures_fills could not be read and its range is a gap: futures_fills: the paging cursor did not move forward (1050 after 1050); stopping rather than loop — report this; run again to fill it',

@@ -57,24 +57,54 @@ afterAll(async () => {
 describe('records that fail their schema', () => {
   it('go to quarantine, unknown fields are kept and recorded once, and the run exits 4 naming the table', async () => {
     const db = join(dir, 'q.duckdb');
-    const env = { ...process.env, LEDGERPIPE_API_KEY: 'k', LEDGERPIPE_API_SECRET: 's3cret-value', LEDGERPIPE_API_PASSPHRASE: 'pass-value' };
-    const result = await runCliHere(['extract', '--from', '2025-01-01', '--to', '2025-02-01', '--streams', 'withdrawals', '--base-url', baseUrl, '--db', db, '--quiet'], { env });
+    const env = {
+      ...process.env,
+      LEDGERPIPE_API_KEY: 'k',
+      LEDGERPIPE_API_SECRET: 's3cret-value',
+      LEDGERPIPE_API_PASSPHRASE: 'pass-value',
+    };
+    const result = await runCliHere(
+      [
+        'extract',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-02-01',
+        '--streams',
+        'withdrawals',
+        '--base-url',
+        baseUrl,
+        '--db',
+        db,
+        '--quiet',
+      ],
+      { env },
+    );
     expect(result.status).toBe(4);
     expect(result.stderr).toBe(
       'ledgerpipe: records that could not be loaded as they came were set aside in the quarantine table, each with its reason (withdrawals: 1); see them with: ledgerpipe query "SELECT stream, key, error FROM quarantine"\n',
     );
     const warehouse = await openWarehouse(db);
     try {
-      const raw = await warehouse.connection.runAndReadAll('SELECT key, payload::VARCHAR AS payload FROM raw_records ORDER BY key');
+      const raw = await warehouse.connection.runAndReadAll(
+        'SELECT key, payload::VARCHAR AS payload FROM raw_records ORDER BY key',
+      );
       expect(raw.getRowObjectsJS()).toEqual([
         { key: good.orderId, payload: JSON.stringify(good) },
         { key: drifted.orderId, payload: JSON.stringify(drifted) },
       ]);
       const drift = await warehouse.connection.runAndReadAll('SELECT stream, field, kind, sample FROM schema_drift');
-      expect(drift.getRowObjectsJS()).toEqual([{ stream: 'withdrawals', field: 'network', kind: 'unknown', sample: '"TRC20"' }]);
+      expect(drift.getRowObjectsJS()).toEqual([
+        { stream: 'withdrawals', field: 'network', kind: 'unknown', sample: '"TRC20"' },
+      ]);
       const quarantine = await warehouse.connection.runAndReadAll('SELECT stream, key, payload, error FROM quarantine');
       expect(quarantine.getRowObjectsJS()).toEqual([
-        { stream: 'withdrawals', key: broken.orderId, payload: JSON.stringify(broken), error: 'size: not a plain decimal string' },
+        {
+          stream: 'withdrawals',
+          key: broken.orderId,
+          payload: JSON.stringify(broken),
+          error: 'size: not a plain decimal string',
+        },
       ]);
       const runs = await warehouse.connection.runAndReadAll('SELECT command, status, exit_code, records FROM runs');
       expect(runs.getRowObjectsJS()).toEqual([{ command: 'extract', status: 'incomplete', exit_code: 4, records: 2n }]);

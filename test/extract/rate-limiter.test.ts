@@ -19,7 +19,12 @@ function fakeTime() {
 
 function limiter(perSecond: number, marginMs?: number) {
   const time = fakeTime();
-  const rateLimiter = createRateLimiter({ perSecond, clock: time.clock.now, sleep: time.sleep, ...(marginMs === undefined ? {} : { marginMs }) });
+  const rateLimiter = createRateLimiter({
+    perSecond,
+    clock: time.clock.now,
+    sleep: time.sleep,
+    ...(marginMs === undefined ? {} : { marginMs }),
+  });
   return { ...time, limiter: rateLimiter };
 }
 
@@ -206,7 +211,13 @@ describe('under the IP budget', () => {
     const time = fakeTime();
     const key = createRateLimiter({ perSecond: 2, clock: time.clock.now, sleep: time.sleep, marginMs: 0 });
     // A budget of 60 a minute at a 60-s window: it grants in bursts and then makes everyone wait.
-    const budget = createRateLimiter({ perSecond: 1, windowMs: 60_000, clock: time.clock.now, sleep: time.sleep, marginMs: 0 });
+    const budget = createRateLimiter({
+      perSecond: 1,
+      windowMs: 60_000,
+      clock: time.clock.now,
+      sleep: time.sleep,
+      marginMs: 0,
+    });
     const paced = underBudget(key, budget);
     const times: number[] = [];
     for (let i = 0; i < 150; i++) {

@@ -54,8 +54,16 @@ function fill(overrides: Record<string, unknown> = {}): Record<string, unknown> 
 }
 
 /** Checks records of a paged stream with its own time function, as the extractor does. */
-function check(stream: PagedStreamDef, records: readonly unknown[], extra: { range?: { start: number; end: number }; seenFields?: Set<string> } = {}) {
-  return checkRecords(stream, records, { time: (r) => stream.time(r), seenFields: extra.seenFields ?? new Set(), ...(extra.range === undefined ? {} : { range: extra.range }) });
+function check(
+  stream: PagedStreamDef,
+  records: readonly unknown[],
+  extra: { range?: { start: number; end: number }; seenFields?: Set<string> } = {},
+) {
+  return checkRecords(stream, records, {
+    time: (r) => stream.time(r),
+    seenFields: extra.seenFields ?? new Set(),
+    ...(extra.range === undefined ? {} : { range: extra.range }),
+  });
 }
 
 const sha256Key = (payload: string) => `sha256:${createHash('sha256').update(payload).digest('hex').slice(0, 32)}`;
@@ -95,7 +103,9 @@ describe('checkRecords', () => {
     expect(first.drift).toEqual([{ field: 'network', kind: 'unknown', sample: '"TRON"' }]);
     expect(second.drift).toEqual([{ field: 'feeCoin', kind: 'unknown', sample: '"USDT"' }]);
     expect([...seenFields]).toEqual(['unknown:network', 'unknown:feeCoin']);
-    expect(check(withdrawals, [withdrawal({ network: 'BSC' })]).drift).toEqual([{ field: 'network', kind: 'unknown', sample: '"BSC"' }]);
+    expect(check(withdrawals, [withdrawal({ network: 'BSC' })]).drift).toEqual([
+      { field: 'network', kind: 'unknown', sample: '"BSC"' },
+    ]);
   });
 
   it('reports a schema field a record lacks once, as missing, naming that record; optional fields stay quiet', () => {
@@ -130,7 +140,9 @@ describe('checkRecords', () => {
     const payload = JSON.stringify(record);
     const { load, quarantine } = check(withdrawals, [record]);
     expect(load).toEqual([]);
-    expect(quarantine).toEqual([{ key: sha256Key(payload), payload, error: 'orderId: Invalid input: expected string, received undefined' }]);
+    expect(quarantine).toEqual([
+      { key: sha256Key(payload), payload, error: 'orderId: Invalid input: expected string, received undefined' },
+    ]);
     expect(quarantine[0]?.key).toMatch(/^sha256:[0-9a-f]{32}$/);
   });
 
@@ -139,13 +151,24 @@ describe('checkRecords', () => {
     const { quarantine } = check(withdrawals, [empty, null, 'abc']);
     expect(quarantine).toEqual([
       { key: sha256Key(JSON.stringify(empty)), payload: JSON.stringify(empty), error: 'orderId: not a numeric id' },
-      { key: 'sha256:74234e98afe7498fb5daf1f36ac2d78a', payload: 'null', error: '(record): Invalid input: expected object, received null' },
-      { key: 'sha256:6cc43f858fbb763301637b5af970e2a4', payload: '"abc"', error: '(record): Invalid input: expected object, received string' },
+      {
+        key: 'sha256:74234e98afe7498fb5daf1f36ac2d78a',
+        payload: 'null',
+        error: '(record): Invalid input: expected object, received null',
+      },
+      {
+        key: 'sha256:6cc43f858fbb763301637b5af970e2a4',
+        payload: '"abc"',
+        error: '(record): Invalid input: expected object, received string',
+      },
     ]);
   });
 
   it('quarantines an amount with more digits than DECIMAL(38,18) holds, rather than round it', () => {
-    const { quarantine, load } = check(withdrawals, [withdrawal({ orderId: '9', size: '1.0000000000000000001' }), withdrawal({ orderId: '10', size: '123456789012345678901' })]);
+    const { quarantine, load } = check(withdrawals, [
+      withdrawal({ orderId: '9', size: '1.0000000000000000001' }),
+      withdrawal({ orderId: '10', size: '123456789012345678901' }),
+    ]);
     expect(load).toEqual([]);
     expect(quarantine.map((q) => [q.key, q.error])).toEqual([
       ['9', 'size: more digits than DECIMAL(38,18) holds exactly'],
@@ -156,13 +179,19 @@ describe('checkRecords', () => {
   it('lists every failing field of a record in one error', () => {
     const record = withdrawal({ size: '1,5', cTime: '2024-01-01' });
     expect(check(withdrawals, [record]).quarantine).toEqual([
-      { key: '1001', payload: JSON.stringify(record), error: 'size: not a plain decimal string; cTime: not a Unix millisecond time' },
+      {
+        key: '1001',
+        payload: JSON.stringify(record),
+        error: 'size: not a plain decimal string; cTime: not a Unix millisecond time',
+      },
     ]);
   });
 
   it('loads only records in the half-open range: start included, end excluded', () => {
     const range = { start: T, end: T + 1000 };
-    const records = [T - 1, T, T + 999, T + 1000].map((ts, i) => withdrawal({ orderId: String(i + 1), cTime: String(ts) }));
+    const records = [T - 1, T, T + 999, T + 1000].map((ts, i) =>
+      withdrawal({ orderId: String(i + 1), cTime: String(ts) }),
+    );
     const result = check(withdrawals, records, { range });
     expect(result.load).toEqual([
       { key: '2', ts: T, payload: JSON.stringify(records[1]) },
@@ -182,7 +211,10 @@ describe('checkRecords', () => {
 
   it('passes fills with feeDetail null and with totalFee null', () => {
     const noDetail = fill({ tradeId: '1', feeDetail: null, profit: null });
-    const noFee = fill({ tradeId: '2', feeDetail: [{ deduction: null, feeCoin: 'USDT', totalDeductionFee: null, totalFee: null }] });
+    const noFee = fill({
+      tradeId: '2',
+      feeDetail: [{ deduction: null, feeCoin: 'USDT', totalDeductionFee: null, totalFee: null }],
+    });
     expect(check(futuresFills, [noDetail, noFee])).toEqual({
       load: [
         { key: '1', ts: T, payload: JSON.stringify(noDetail) },
@@ -197,13 +229,38 @@ describe('checkRecords', () => {
 
   it('loads a fill with marginCoin (live since 2025) without drift', () => {
     const record = fill({ marginCoin: 'USDT' });
-    expect(check(futuresFills, [record])).toEqual({ load: [{ key: '9001', ts: T, payload: JSON.stringify(record) }], quarantine: [], drift: [], outside: 0, outsideWindow: 0 });
+    expect(check(futuresFills, [record])).toEqual({
+      load: [{ key: '9001', ts: T, payload: JSON.stringify(record) }],
+      quarantine: [],
+      drift: [],
+      outside: 0,
+      outsideWindow: 0,
+    });
   });
 
   it('reads an advertisement time from cTime or ctime', () => {
     const amounts = { advSize: '1000', size: '250.5', price: '0.92', minTradeAmount: '10', maxTradeAmount: '' };
-    const upper = { advId: '11', advNo: 'A11', side: 'sell', coin: 'USDT', fiat: 'EUR', status: 'online', ...amounts, cTime: String(T) };
-    const lower = { advId: '12', advNo: 'A12', side: 'buy', coin: 'USDT', fiat: 'EUR', status: 'online', ...amounts, ctime: String(T + 5), utime: String(T + 9) };
+    const upper = {
+      advId: '11',
+      advNo: 'A11',
+      side: 'sell',
+      coin: 'USDT',
+      fiat: 'EUR',
+      status: 'online',
+      ...amounts,
+      cTime: String(T),
+    };
+    const lower = {
+      advId: '12',
+      advNo: 'A12',
+      side: 'buy',
+      coin: 'USDT',
+      fiat: 'EUR',
+      status: 'online',
+      ...amounts,
+      ctime: String(T + 5),
+      utime: String(T + 9),
+    };
     const result = check(p2pAdvertisements, [upper, lower]);
     expect(result.load).toEqual([
       { key: '11', ts: T, payload: JSON.stringify(upper) },
@@ -215,28 +272,64 @@ describe('checkRecords', () => {
 
   it('quarantines an advertisement with neither cTime nor ctime', () => {
     const record = { advId: '13', coin: 'USDT' };
-    expect(check(p2pAdvertisements, [record]).quarantine).toEqual([{ key: '13', payload: '{"advId":"13","coin":"USDT"}', error: 'cTime: neither cTime nor ctime' }]);
+    expect(check(p2pAdvertisements, [record]).quarantine).toEqual([
+      { key: '13', payload: '{"advId":"13","coin":"USDT"}', error: 'cTime: neither cTime nor ctime' },
+    ]);
   });
 
   it('quarantines an advertisement whose amount is not a plain decimal, rather than read part of it', () => {
-    const record = { advId: '14', advNo: 'A14', side: 'sell', coin: 'USDT', fiat: 'EUR', status: 'online', advSize: '1000', size: '0', price: '1.000.000,50', minTradeAmount: '10', maxTradeAmount: '500', cTime: String(T) };
+    const record = {
+      advId: '14',
+      advNo: 'A14',
+      side: 'sell',
+      coin: 'USDT',
+      fiat: 'EUR',
+      status: 'online',
+      advSize: '1000',
+      size: '0',
+      price: '1.000.000,50',
+      minTradeAmount: '10',
+      maxTradeAmount: '500',
+      cTime: String(T),
+    };
     const result = check(p2pAdvertisements, [record]);
     expect(result.load).toEqual([]);
-    expect(result.quarantine).toEqual([{ key: '14', payload: JSON.stringify(record), error: 'price: not a plain decimal string' }]);
+    expect(result.quarantine).toEqual([
+      { key: '14', payload: JSON.stringify(record), error: 'price: not a plain decimal string' },
+    ]);
   });
 
   it('keys margin records by id and times them by ts', () => {
-    const record = { id: '555', coin: 'USDT', symbol: 'BTCUSDT', marginTaxType: 'system_fee_in', amount: '-0.5', fee: '0', total: '10', ts: String(T) };
+    const record = {
+      id: '555',
+      coin: 'USDT',
+      symbol: 'BTCUSDT',
+      marginTaxType: 'system_fee_in',
+      amount: '-0.5',
+      fee: '0',
+      total: '10',
+      ts: String(T),
+    };
     expect(check(marginRecords, [record]).load).toEqual([{ key: '555', ts: T, payload: JSON.stringify(record) }]);
   });
 
   it('prefixes snapshot keys and uses the snapshot time', () => {
     const spot = { accountType: 'spot', usdtBalance: '100.25' };
     const bad = { accountType: 'futures', usdtBalance: '1e2' };
-    const result = checkRecords(accountBalances, [spot, bad], { time: () => T, keyPrefix: `${T}:`, seenFields: new Set() });
+    const result = checkRecords(accountBalances, [spot, bad], {
+      time: () => T,
+      keyPrefix: `${T}:`,
+      seenFields: new Set(),
+    });
     expect(result).toEqual({
       load: [{ key: `${T}:spot`, ts: T, payload: '{"accountType":"spot","usdtBalance":"100.25"}' }],
-      quarantine: [{ key: `${T}:futures`, payload: '{"accountType":"futures","usdtBalance":"1e2"}', error: 'usdtBalance: not a plain decimal string' }],
+      quarantine: [
+        {
+          key: `${T}:futures`,
+          payload: '{"accountType":"futures","usdtBalance":"1e2"}',
+          error: 'usdtBalance: not a plain decimal string',
+        },
+      ],
       drift: [],
       outside: 0,
       outsideWindow: 0,
@@ -254,30 +347,49 @@ describe('shapes the first release quarantined and real responses have', () => {
     expect(check(p2pTaxRecords, total).load.map((r) => r.key)).toEqual(['1752117']);
     expect(check(p2pTaxRecords, balance).load.map((r) => r.key)).toEqual(['152526631']);
     const neither = check(p2pTaxRecords, { id: '7', coin: 'USDT', p2pTaxType: 'buy', ts: '1680582050393' });
-    expect([neither.load, neither.quarantine.map((q) => q.error)]).toEqual([[], ['balance: neither balance nor total']]);
+    expect([neither.load, neither.quarantine.map((q) => q.error)]).toEqual([
+      [],
+      ['balance: neither balance nor total'],
+    ]);
     // Neither field is reported missing: one of the two is enough.
     expect(check(p2pTaxRecords, total).drift).toEqual([]);
   });
 
   it('loads a fill whose fee entry has totalDeductionFee "" or null, and still quarantines a malformed one', () => {
-    const entry = (totalDeductionFee: unknown) => ({ deduction: 'no', feeCoin: 'USDT', totalDeductionFee, totalFee: '-0.004335' });
+    const entry = (totalDeductionFee: unknown) => ({
+      deduction: 'no',
+      feeCoin: 'USDT',
+      totalDeductionFee,
+      totalFee: '-0.004335',
+    });
     expect(check(futuresFills, fill({ feeDetail: [entry('')] })).load).toHaveLength(1);
     expect(check(futuresFills, fill({ feeDetail: [entry(null)] })).load).toHaveLength(1);
-    expect(check(futuresFills, fill({ feeDetail: [entry('1e-3')] })).quarantine.map((q) => q.error)).toEqual(['feeDetail.0.totalDeductionFee: not a plain decimal string']);
+    expect(check(futuresFills, fill({ feeDetail: [entry('1e-3')] })).quarantine.map((q) => q.error)).toEqual([
+      'feeDetail.0.totalDeductionFee: not a plain decimal string',
+    ]);
   });
 });
 
 describe('records outside the window they were asked for', () => {
-  it('are counted, with the first time seen, and loaded when inside the run\'s range', () => {
+  it("are counted, with the first time seen, and loaded when inside the run's range", () => {
     const window = { start: T, end: T + 1000 };
     const at = (id: string, ms: number) => withdrawal({ orderId: id, cTime: String(ms) });
-    const result = checkRecords(withdrawals, [at('1', T + 10), at('2', T + 5000), at('3', T - 1), at('4', T + 999_999)], {
-      time: withdrawals.time,
-      range: { start: T - 10_000, end: T + 10_000 },
-      window,
-      seenFields: new Set(),
-    });
-    expect([result.load.map((r) => r.key), result.outside, result.outsideWindow, result.firstOutsideWindow]).toEqual([['1', '2', '3'], 1, 3, T + 5000]);
+    const result = checkRecords(
+      withdrawals,
+      [at('1', T + 10), at('2', T + 5000), at('3', T - 1), at('4', T + 999_999)],
+      {
+        time: withdrawals.time,
+        range: { start: T - 10_000, end: T + 10_000 },
+        window,
+        seenFields: new Set(),
+      },
+    );
+    expect([result.load.map((r) => r.key), result.outside, result.outsideWindow, result.firstOutsideWindow]).toEqual([
+      ['1', '2', '3'],
+      1,
+      3,
+      T + 5000,
+    ]);
   });
 });
 
@@ -291,7 +403,11 @@ describe('one id twice in one page', () => {
     const differ = checkRecords(withdrawals, [a, c, b], { time: withdrawals.time, seenFields: new Set() });
     expect(differ.load.map((r) => r.key)).toEqual(['6']);
     expect(differ.quarantine).toEqual([
-      { key: '5', payload: `[${JSON.stringify(a)},${JSON.stringify(b)}]`, error: 'the page held 2 records with this id and different content; none was loaded' },
+      {
+        key: '5',
+        payload: `[${JSON.stringify(a)},${JSON.stringify(b)}]`,
+        error: 'the page held 2 records with this id and different content; none was loaded',
+      },
     ]);
   });
 });

@@ -11,7 +11,9 @@ import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 const T0 = 1_700_000_000_000;
 const WINDOW = 61_100;
 
-/** The budget file of one process, kept in memory (ip-budget-file.test.ts tests the file itself), counting its claims. */
+/**
+ * The budget file of one process, kept in memory (ip-budget-file.test.ts tests the file itself), counting its claims.
+ */
 function memoryFile(clock: FakeClock, state: BudgetState, pid: number): BudgetFile & { claims: number } {
   const file = {
     path: '/memory',
@@ -39,7 +41,14 @@ describe('createSharedLease', () => {
   it('claims a batch at a time: a steady 100 requests a second touch the file about twice a second', async () => {
     const { clock, sleep } = fakeTime();
     const file = memoryFile(clock, { version: 1, processes: [] }, 1);
-    const lease = createSharedLease({ file, perMinute: 5400, windowMs: WINDOW, clock: clock.now, sleep, onFailure: failOnError });
+    const lease = createSharedLease({
+      file,
+      perMinute: 5400,
+      windowMs: WINDOW,
+      clock: clock.now,
+      sleep,
+      onFailure: failOnError,
+    });
     for (let i = 0; i < 1000; i++) {
       await lease.take();
       clock.advance(10);
@@ -55,7 +64,14 @@ describe('createSharedLease', () => {
     // Another process took 8 of the 10 just before.
     claimIn(state, { pid: 2, now: T0 - 1000, want: 8, needed: 8, perMinute: 10, holdMs: LEASE_MS + WINDOW });
     const file = memoryFile(clock, state, 1);
-    const lease = createSharedLease({ file, perMinute: 10, windowMs: WINDOW, clock: clock.now, sleep, onFailure: failOnError });
+    const lease = createSharedLease({
+      file,
+      perMinute: 10,
+      windowMs: WINDOW,
+      clock: clock.now,
+      sleep,
+      onFailure: failOnError,
+    });
     const sent: number[] = [];
     await Promise.all(Array.from({ length: 25 }, () => lease.take().then(() => sent.push(clock.now() - T0))));
     // 2 at once, 8 more when the other process's grant stops counting (a lease and a window after it was made).
@@ -71,14 +87,23 @@ describe('createSharedLease', () => {
   it('lets the requests of a grant go no closer together than minGapMs, after the first few', async () => {
     const { clock, sleep } = fakeTime();
     const file = memoryFile(clock, { version: 1, processes: [] }, 1);
-    const lease = createSharedLease({ file, perMinute: 5400, windowMs: WINDOW, clock: clock.now, sleep, onFailure: failOnError, minGapMs: 0.5 });
+    const lease = createSharedLease({
+      file,
+      perMinute: 5400,
+      windowMs: WINDOW,
+      clock: clock.now,
+      sleep,
+      onFailure: failOnError,
+      minGapMs: 0.5,
+    });
     const sent: number[] = [];
     await Promise.all(Array.from({ length: 400 }, () => lease.take().then(() => sent.push(clock.now() - T0))));
     // Two grants (the first claimed as the first request came, the second for the 399 behind it), let go over 0.2 s
     // instead of at once; none forfeited.
     expect(file.claims).toBe(2);
     expect(sent.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
-    for (let i = 5; i < sent.length; i++) expect((sent[i] as number) - (sent[i - 1] as number)).toBeGreaterThanOrEqual(0.5 - 1e-9);
+    for (let i = 5; i < sent.length; i++)
+      expect((sent[i] as number) - (sent[i - 1] as number)).toBeGreaterThanOrEqual(0.5 - 1e-9);
     expect(sent.at(-1)).toBeLessThan(LEASE_MS);
   });
 
@@ -86,7 +111,14 @@ describe('createSharedLease', () => {
     const { clock, sleep } = fakeTime();
     const state: BudgetState = { version: 1, processes: [] };
     const file = memoryFile(clock, state, 1);
-    const lease = createSharedLease({ file, perMinute: 100, windowMs: WINDOW, clock: clock.now, sleep, onFailure: failOnError });
+    const lease = createSharedLease({
+      file,
+      perMinute: 100,
+      windowMs: WINDOW,
+      clock: clock.now,
+      sleep,
+      onFailure: failOnError,
+    });
     await Promise.all(Array.from({ length: 5 }, () => lease.take()));
     for (let i = 0; i < 3; i++) await lease.take();
     // Granted a batch larger than the 8 taken: the rest goes back.
@@ -99,8 +131,18 @@ describe('createSharedLease', () => {
   it('lets every request go, and says so once, when the file cannot be used', async () => {
     const { clock, sleep } = fakeTime();
     const failures: unknown[] = [];
-    const file: BudgetFile = { path: '/nowhere', claim: () => Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) };
-    const lease = createSharedLease({ file, perMinute: 10, windowMs: WINDOW, clock: clock.now, sleep, onFailure: (e) => failures.push(e) });
+    const file: BudgetFile = {
+      path: '/nowhere',
+      claim: () => Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })),
+    };
+    const lease = createSharedLease({
+      file,
+      perMinute: 10,
+      windowMs: WINDOW,
+      clock: clock.now,
+      sleep,
+      onFailure: (e) => failures.push(e),
+    });
     await Promise.all(Array.from({ length: 50 }, () => lease.take()));
     await lease.take();
     expect(failures).toHaveLength(1);
@@ -108,8 +150,8 @@ describe('createSharedLease', () => {
   });
 });
 
-describe('createIpBudget with the machine\'s budget', () => {
-  it('falls back to the process\'s own budget when the state directory cannot be written, said once', async () => {
+describe("createIpBudget with the machine's budget", () => {
+  it("falls back to the process's own budget when the state directory cannot be written, said once", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lp-ip-budget-'));
     try {
       // HOME unwritable, as a read-only home or a file where the cache folder should be makes it.
@@ -117,12 +159,19 @@ describe('createIpBudget with the machine\'s budget', () => {
       const warnings: string[] = [];
       const log: Logger = { debug: () => {}, info: () => {}, warn: (m) => void warnings.push(m), error: () => {} };
       const { clock, sleep } = fakeTime();
-      const budget = createIpBudget({ perMinute: 600, clock: clock.now, sleep, machine: { dir: join(dir, 'home', '.cache', 'ledgerpipe'), log } });
+      const budget = createIpBudget({
+        perMinute: 600,
+        clock: clock.now,
+        sleep,
+        machine: { dir: join(dir, 'home', '.cache', 'ledgerpipe'), log },
+      });
       const a = budget.forAddress('https://api.example.com/api/v2');
       const b = budget.forAddress('https://other.example.com');
       for (let i = 0; i < 20; i++) await Promise.all([a.acquire(), b.acquire()]);
       expect(warnings).toEqual([
-        expect.stringMatching(/^the IP budget of https:\/\/api\.example\.com is this process's alone: cannot use .*\/home\/\.cache\/ledgerpipe\/ip-budget \(ENOTDIR\)\. .*LEDGERPIPE_STATE_DIR/),
+        expect.stringMatching(
+          /^the IP budget of https:\/\/api\.example\.com is this process's alone: cannot use .*\/home\/\.cache\/ledgerpipe\/ip-budget \(ENOTDIR\)\. .*LEDGERPIPE_STATE_DIR/,
+        ),
       ]);
       await budget.close();
     } finally {

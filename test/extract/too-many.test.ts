@@ -32,9 +32,15 @@ beforeAll(async () => {
       body =
         end - start > 2 * DAY
           ? { code: '40303', msg: 'Can only query up to 20,000 data', data: null }
-          : { code: '00000', msg: 'success', data: RECORDS.filter((r) => Number(r.cTime) >= start && Number(r.cTime) <= end).reverse() };
+          : {
+              code: '00000',
+              msg: 'success',
+              data: RECORDS.filter((r) => Number(r.cTime) >= start && Number(r.cTime) <= end).reverse(),
+            };
     }
-    res.writeHead(url.pathname === '/api/v2/public/time' || (body as { code: string }).code === '00000' ? 200 : 400, { 'content-type': 'application/json' });
+    res.writeHead(url.pathname === '/api/v2/public/time' || (body as { code: string }).code === '00000' ? 200 : 400, {
+      'content-type': 'application/json',
+    });
     res.end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -47,10 +53,22 @@ describe('a window the server finds too full (40303)', () => {
     const { warehouse, dispose } = await tempWarehouse();
     const client = createSignedClient({ baseUrl, credentials: { apiKey: 'k', secretKey: 's', passphrase: 'p' } });
     try {
-      await extract({ warehouse, client, account: 'default', runId: 'r', streams: [withdrawals], from: FROM, to: TO, rateScale: 100, concurrency: 1 });
+      await extract({
+        warehouse,
+        client,
+        account: 'default',
+        runId: 'r',
+        streams: [withdrawals],
+        from: FROM,
+        to: TO,
+        rateScale: 100,
+        concurrency: 1,
+      });
       // Halves join the back of the queue (runPool): each level is read before the next.
       expect(windows).toEqual(['0-8', '0-4', '4-8', '0-2', '2-4', '4-6', '6-8']);
-      expect((await rows(warehouse, 'SELECT key FROM raw_records ORDER BY key')).map((r) => r['key'])).toEqual(RECORDS.map((r) => r.orderId));
+      expect((await rows(warehouse, 'SELECT key FROM raw_records ORDER BY key')).map((r) => r['key'])).toEqual(
+        RECORDS.map((r) => r.orderId),
+      );
       expect(await rows(warehouse, 'SELECT count(*) AS n FROM learned_windows')).toEqual([{ n: '0' }]);
     } finally {
       await client.close();

@@ -36,7 +36,9 @@ describe('the loader after a failed batch', () => {
       ...warehouse,
       transaction: <T>(work: Parameters<Warehouse['transaction']>[0]): Promise<T> => {
         calls++;
-        return calls === 1 ? Promise.reject(new Error('IO Error: No space left on device')) : (real(work) as Promise<T>);
+        return calls === 1
+          ? Promise.reject(new Error('IO Error: No space left on device'))
+          : (real(work) as Promise<T>);
       },
     } as Warehouse;
     const writer = await createRawWriter(failing, { account: 'a', runId: 'r', clock: () => D0 });
@@ -44,8 +46,12 @@ describe('the loader after a failed batch', () => {
     const second = writer.commit(page('USDT-FUTURES', D0, D0 + DAY, '2', true));
     await expect(first).rejects.toThrow('No space left on device');
     await expect(second).rejects.toThrow('No space left on device');
-    await expect(writer.commit(page('USDT-FUTURES', D0 + DAY, D0 + 2 * DAY, '3', true))).rejects.toThrow('No space left on device');
-    expect(await rows(warehouse, 'SELECT count(*) AS n FROM raw_records UNION ALL SELECT count(*) FROM coverage')).toEqual([{ n: '0' }, { n: '0' }]);
+    await expect(writer.commit(page('USDT-FUTURES', D0 + DAY, D0 + 2 * DAY, '3', true))).rejects.toThrow(
+      'No space left on device',
+    );
+    expect(
+      await rows(warehouse, 'SELECT count(*) AS n FROM raw_records UNION ALL SELECT count(*) FROM coverage'),
+    ).toEqual([{ n: '0' }, { n: '0' }]);
   });
 });
 
@@ -76,8 +82,13 @@ describe('one commit queue for every account', () => {
     await good;
     expect(attempts).toBe(4);
     await expect(a.commit(page('USDT-FUTURES', D0 + DAY, D0 + 2 * DAY, '3', true))).rejects.toThrow('refused');
-    expect(await rows(warehouse, "SELECT account, key FROM raw_records ORDER BY ALL")).toEqual([{ account: 'b', key: '1' }, { account: 'b', key: '2' }]);
-    expect(await rows(warehouse, "SELECT account, status FROM coverage ORDER BY ALL")).toEqual([{ account: 'b', status: 'done' }]);
+    expect(await rows(warehouse, 'SELECT account, key FROM raw_records ORDER BY ALL')).toEqual([
+      { account: 'b', key: '1' },
+      { account: 'b', key: '2' },
+    ]);
+    expect(await rows(warehouse, 'SELECT account, status FROM coverage ORDER BY ALL')).toEqual([
+      { account: 'b', status: 'done' },
+    ]);
   });
 });
 
@@ -86,11 +97,27 @@ describe('nightly after a run that left a window unfinished', () => {
     const writer = await createRawWriter(warehouse, { account: 'default', runId: 'r', clock: () => D0 });
     for (const partition of ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']) {
       // Window 1 stopped half way; windows 2 to 4 were done by the other workers.
-      await writer.commit(page(partition, D0, D0 + 7 * DAY, partition === 'USDT-FUTURES' ? '9' : '', partition !== 'USDT-FUTURES'));
-      for (let w = 1; w < 4; w++) await writer.commit(page(partition, D0 + w * 7 * DAY, D0 + (w + 1) * 7 * DAY, '', true));
+      await writer.commit(
+        page(partition, D0, D0 + 7 * DAY, partition === 'USDT-FUTURES' ? '9' : '', partition !== 'USDT-FUTURES'),
+      );
+      for (let w = 1; w < 4; w++)
+        await writer.commit(page(partition, D0 + w * 7 * DAY, D0 + (w + 1) * 7 * DAY, '', true));
     }
-    await startRun(warehouse.connection, { account: 'default', command: 'run year-end', from: D0, to: D0 + 28 * DAY, now: D0 + 30 * DAY, stage: 'extract' });
-    const plan = await planNightly(warehouse, { account: 'default', streams: [futuresFills], lookBackDays: 3, now: D0 + 40 * DAY, refreshPending: true });
+    await startRun(warehouse.connection, {
+      account: 'default',
+      command: 'run year-end',
+      from: D0,
+      to: D0 + 28 * DAY,
+      now: D0 + 30 * DAY,
+      stage: 'extract',
+    });
+    const plan = await planNightly(warehouse, {
+      account: 'default',
+      streams: [futuresFills],
+      lookBackDays: 3,
+      now: D0 + 40 * DAY,
+      refreshPending: true,
+    });
     expect(plan.range).toEqual({ start: D0 - 3 * DAY, end: D0 + 40 * DAY });
   });
 });
@@ -121,7 +148,8 @@ describe('checkpoints between batches', () => {
               if (sql !== 'CHECKPOINT') return run(sql, ...rest);
               const held = Number((await c.runAndReadAll('SELECT count(*) FROM raw_records')).getRows()[0]?.[0]);
               checkpoints.push(held);
-              if (checkpoints.length === 2) throw new Error('FATAL Error: Failed to create checkpoint because of error: simulated');
+              if (checkpoints.length === 2)
+                throw new Error('FATAL Error: Failed to create checkpoint because of error: simulated');
               return run(sql);
             },
           });
@@ -145,7 +173,9 @@ describe('checkpoints between batches', () => {
     const threshold = async () => (await rows(warehouse, "SELECT current_setting('checkpoint_threshold') AS t"))[0];
     expect(await threshold()).toEqual({ t: '16.0 MiB' });
     expect(await withCheckpointsBetweenBatches(warehouse, threshold)).toEqual({ t: '931.3 GiB' });
-    await expect(withCheckpointsBetweenBatches(warehouse, () => Promise.reject(new Error('the extraction failed')))).rejects.toThrow('the extraction failed');
+    await expect(
+      withCheckpointsBetweenBatches(warehouse, () => Promise.reject(new Error('the extraction failed'))),
+    ).rejects.toThrow('the extraction failed');
     expect(await threshold()).toEqual({ t: '16.0 MiB' });
   });
 });

@@ -30,7 +30,14 @@ function history(seed: number, size: number): GainEvent[] {
   let ts = START;
   for (let i = 0; i < size; i++) {
     const r = next();
-    ts += r < 0.2 ? 0 : r < 0.7 ? Math.floor(next() * 6 * 3_600_000) : r < 0.95 ? Math.floor(next() * 5 * DAY_MS) : 35 * DAY_MS;
+    ts +=
+      r < 0.2
+        ? 0
+        : r < 0.7
+          ? Math.floor(next() * 6 * 3_600_000)
+          : r < 0.95
+            ? Math.floor(next() * 5 * DAY_MS)
+            : 35 * DAY_MS;
     const k = next();
     const kind: GainEvent['kind'] = k < 0.45 ? 'acquire' : k < 0.9 ? 'dispose' : 'remove';
     events.push({
@@ -52,7 +59,12 @@ function history(seed: number, size: number): GainEvent[] {
  * The same events through a matcher that is stopped and started again from its kept state (through JSON, as the
  * warehouse keeps it) at each of `stops`.
  */
-function matchedInRuns(events: readonly GainEvent[], method: CostBasis, stops: readonly number[], openAt?: number): { slices: Slice[]; open: unknown } {
+function matchedInRuns(
+  events: readonly GainEvent[],
+  method: CostBasis,
+  stops: readonly number[],
+  openAt?: number,
+): { slices: Slice[]; open: unknown } {
   let matcher = createMatcher(method, undefined, openAt);
   const slices: Slice[] = [];
   events.forEach((event, i) => {
@@ -81,7 +93,10 @@ describe('the matchers, one movement at a time', () => {
         expect(matchedInRuns(events, method, stops, openAt), `seed ${seed}, stops ${stops.join(' ')}`).toEqual(before);
       }
       // The histories reach every rule of the method, and lots that run out.
-      const expected = method === 'uk' ? ['same_day', 'thirty_day', 'section_104', 'withdrawal_section_104', 'unmatched'] : [method, `withdrawal_${method}`, 'unmatched'];
+      const expected =
+        method === 'uk'
+          ? ['same_day', 'thirty_day', 'section_104', 'withdrawal_section_104', 'unmatched']
+          : [method, `withdrawal_${method}`, 'unmatched'];
       expect([...rules].filter((r) => expected.includes(r)).sort()).toEqual([...expected].sort());
     });
   }

@@ -31,7 +31,10 @@ const AMOUNTS = [
 describe('units of 10^-18 from the gains engine', () => {
   it('turns units of 10^-18 back into the decimal they were, digit for digit', async () => {
     const values = AMOUNTS.map((a) => `('${a}', CAST('${String(dec(a))}' AS HUGEINT))`).join(', ');
-    const read = await rows(warehouse, `SELECT a, CAST(lp_units_to_decimal(units) AS VARCHAR) AS back FROM (VALUES ${values}) AS t(a, units)`);
+    const read = await rows(
+      warehouse,
+      `SELECT a, CAST(lp_units_to_decimal(units) AS VARCHAR) AS back FROM (VALUES ${values}) AS t(a, units)`,
+    );
     // DuckDB writes all 18 places of a DECIMAL(38, 18), which the engine's text trims.
     expect(read.map((r) => [r['a'], text(dec(String(r['back'])))])).toEqual(AMOUNTS.map((a) => [a, text(dec(a))]));
     expect(read.map((r) => String(r['back']).split('.')[1]?.length)).toEqual(AMOUNTS.map(() => 18));

@@ -16,13 +16,23 @@ export interface CliResult {
 }
 
 /** Runs the CLI to its end. */
-export function runCliProcess(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export function runCliProcess(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliResult> {
   return runNodeProcess([CLI, ...args], options);
 }
 
 /** Runs node with `args` (node's own flags, then a script and its arguments) to its end. */
-export async function runNodeProcess(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runNodeProcess(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -48,7 +58,8 @@ let hereQueue: Promise<unknown> = Promise.resolve();
  * ends the process after printing them.
  */
 export function runCliHere(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  if (args.some((a) => a === '--help' || a === '--version')) throw new Error('runCliHere: --help and --version end the process; use runCliProcess');
+  if (args.some((a) => a === '--help' || a === '--version'))
+    throw new Error('runCliHere: --help and --version end the process; use runCliProcess');
   const run = hereQueue.then(async () => {
     const { runCli } = await import('../../src/cli/run.js');
     const { useCatalog } = await import('../../src/warehouse/versions.js');
@@ -82,7 +93,8 @@ export function runCliHere(args: readonly string[], options: { env?: NodeJS.Proc
 
 /** Sets `env`'s variables in process.env and unsets ledgerpipe's own that it lacks (vitest's own stay). */
 function overlayEnv(env: NodeJS.ProcessEnv): void {
-  for (const key of Object.keys(process.env)) if (key.startsWith('LEDGERPIPE_') && env[key] === undefined) delete process.env[key];
+  for (const key of Object.keys(process.env))
+    if (key.startsWith('LEDGERPIPE_') && env[key] === undefined) delete process.env[key];
   for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 }
 
@@ -117,7 +129,12 @@ export async function startSimProcess(args: readonly string[]): Promise<SimProce
 
 /** The environment of a CLI run against a simulator: this process's, with the simulator's key in the variables. */
 export function simEnv(credentials: { apiKey: string; secretKey: string; passphrase: string }): NodeJS.ProcessEnv {
-  return { ...process.env, LEDGERPIPE_API_KEY: credentials.apiKey, LEDGERPIPE_API_SECRET: credentials.secretKey, LEDGERPIPE_API_PASSPHRASE: credentials.passphrase };
+  return {
+    ...process.env,
+    LEDGERPIPE_API_KEY: credentials.apiKey,
+    LEDGERPIPE_API_SECRET: credentials.secretKey,
+    LEDGERPIPE_API_PASSPHRASE: credentials.passphrase,
+  };
 }
 
 /**

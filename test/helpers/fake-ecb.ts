@@ -68,12 +68,17 @@ export async function startFakeEcb(options: { fixtures?: string } = {}): Promise
     if (series === undefined || rows.length === 0) return answer(res, 404, 'No results found');
     return answer(res, 200, [series.header, ...rows.map((r) => r.line)].map((l) => `${l}\r\n`).join(''), 'text/csv');
   };
-  const server = createServer((req, res) => void handle(req, res).catch(() => answer(res, 500, 'Internal Server Error')));
+  const server = createServer(
+    (req, res) => void handle(req, res).catch(() => answer(res, 500, 'Internal Server Error')),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/service`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error)))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((error) => (error === undefined ? resolve() : reject(error))),
+      ),
   };
 }

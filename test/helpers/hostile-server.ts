@@ -20,7 +20,9 @@ export interface HostileRequest {
 export type HostileHandler = (request: HostileRequest) => HostileAnswer;
 
 /** The envelope of a successful answer around `data`. */
-export const ok = (data: unknown): HostileAnswer => ({ body: { code: '00000', msg: 'success', requestTime: Date.now(), data } });
+export const ok = (data: unknown): HostileAnswer => ({
+  body: { code: '00000', msg: 'success', requestTime: Date.now(), data },
+});
 
 /** An empty page of each record endpoint, in its own shape. */
 const EMPTY: Readonly<Record<string, unknown>> = {
@@ -50,17 +52,22 @@ export async function startHostile(handlers: Readonly<Record<string, HostileHand
     const request = { path: url.pathname, query: url.searchParams, headers: req.headers };
     requests.push(request);
     const handler = handlers[url.pathname];
-    const answer: HostileAnswer = handler !== undefined
-      ? handler(request)
-      : url.pathname === '/api/v2/public/time'
-        ? ok({ serverTime: String(Date.now()) })
-        : url.pathname === '/api/v3/account/settings'
-          // A classic key, as the platform answers it there (docs/unified-accounts.md).
-          ? { status: 400, body: { code: '40084', msg: 'Classic Account mode', requestTime: Date.now(), data: null } }
-          : ok(EMPTY[url.pathname] ?? []);
+    const answer: HostileAnswer =
+      handler !== undefined
+        ? handler(request)
+        : url.pathname === '/api/v2/public/time'
+          ? ok({ serverTime: String(Date.now()) })
+          : url.pathname === '/api/v3/account/settings'
+            ? // A classic key, as the platform answers it there (docs/unified-accounts.md).
+              { status: 400, body: { code: '40084', msg: 'Classic Account mode', requestTime: Date.now(), data: null } }
+            : ok(EMPTY[url.pathname] ?? []);
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     const send = (): void => {
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers });
+      res.writeHead(answer.status ?? 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        ...answer.headers,
+      });
       res.end(text);
     };
     if (answer.delayMs === undefined) send();

@@ -91,14 +91,22 @@ export async function tempWarehouse(): Promise<{ warehouse: Warehouse; dir: stri
 export async function rows(warehouse: Warehouse, sql: string): Promise<Record<string, string | null>[]> {
   const reader = await warehouse.connection.runAndReadAll(sql);
   const names = reader.columnNames();
-  return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] === null ? null : String(row[i])])));
+  return reader
+    .getRows()
+    .map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] === null ? null : String(row[i])])));
 }
 
 /**
  * Loads the records of `[from, to)` of a generated data set (in their final form) through the real loader, one
  * page per partition, as an extraction of that range would leave them.
  */
-export async function loadDataset(warehouse: Warehouse, dataset: Dataset, from: number, to: number, account = 'default'): Promise<void> {
+export async function loadDataset(
+  warehouse: Warehouse,
+  dataset: Dataset,
+  from: number,
+  to: number,
+  account = 'default',
+): Promise<void> {
   const writer = await createRawWriter(warehouse, { account, runId: 'test', clock: () => Date.UTC(2026, 0, 2) });
   const pages: Promise<void>[] = [];
   for (const stream of STREAMS) {
@@ -106,8 +114,23 @@ export async function loadDataset(warehouse: Warehouse, dataset: Dataset, from: 
     for (const partition of dataset.streams[stream.name as PagedStream]) {
       const records = partition.records
         .filter((r) => r.ts >= from && r.ts < to)
-        .map((r) => ({ key: String(r.record[stream.keyField]), ts: stream.time(r.record), payload: JSON.stringify(r.record) }));
-      pages.push(writer.commit({ stream: stream.name, partition: partition.name, records, cursor: null, done: true, tie: false, drift: [], quarantine: [] }));
+        .map((r) => ({
+          key: String(r.record[stream.keyField]),
+          ts: stream.time(r.record),
+          payload: JSON.stringify(r.record),
+        }));
+      pages.push(
+        writer.commit({
+          stream: stream.name,
+          partition: partition.name,
+          records,
+          cursor: null,
+          done: true,
+          tie: false,
+          drift: [],
+          quarantine: [],
+        }),
+      );
     }
   }
   // Handed over together, committed in batches as a run's pages are (loadRaw).

@@ -22,41 +22,117 @@ interface Endpoint {
   defaultPartition?: string;
   /** Required parameters that records must equal, field for field (advList's side and status, as the live docs say). */
   filters?: readonly string[];
-  /** The page is `{list, cursor}` (v3), `{profitList, endId}` (copy trading), or the answer's `data` as published (`whole`). */
+  /**
+   * The page is `{list, cursor}` (v3), `{profitList, endId}` (copy trading), or the answer's `data` as published
+   * (`whole`).
+   */
   shape: 'array' | 'fills' | 'adverts' | 'snapshot' | 'list' | 'profitList' | 'whole';
   /** The parameter that pages (default idLessThan; the v3 endpoints' `cursor`). */
   cursorParam?: string;
 }
 
 const ENDPOINTS: readonly Endpoint[] = [
-  { path: '/api/v2/tax/margin-record', prefix: 'margin-record--', key: 'id', partitionParam: 'marginType', defaultPartition: 'crossed', shape: 'array' },
-  { path: '/api/v2/mix/order/fill-history', prefix: 'fill-history--', key: 'tradeId', partitionParam: 'productType', defaultPartition: 'USDT-FUTURES', shape: 'fills' },
+  {
+    path: '/api/v2/tax/margin-record',
+    prefix: 'margin-record--',
+    key: 'id',
+    partitionParam: 'marginType',
+    defaultPartition: 'crossed',
+    shape: 'array',
+  },
+  {
+    path: '/api/v2/mix/order/fill-history',
+    prefix: 'fill-history--',
+    key: 'tradeId',
+    partitionParam: 'productType',
+    defaultPartition: 'USDT-FUTURES',
+    shape: 'fills',
+  },
   { path: '/api/v2/spot/wallet/withdrawal-records', prefix: 'withdrawal-records--', key: 'orderId', shape: 'array' },
   { path: '/api/v2/p2p/advList', prefix: 'advList--', key: 'advId', filters: ['side', 'status'], shape: 'adverts' },
   { path: '/api/v2/spot/wallet/deposit-records', prefix: 'deposit-records--', key: 'orderId', shape: 'array' },
-  { path: '/api/v2/tax/future-record', prefix: 'future-record--', key: 'id', partitionParam: 'productType', defaultPartition: 'USDT-FUTURES', shape: 'array' },
+  {
+    path: '/api/v2/tax/future-record',
+    prefix: 'future-record--',
+    key: 'id',
+    partitionParam: 'productType',
+    defaultPartition: 'USDT-FUTURES',
+    shape: 'array',
+  },
   { path: '/api/v2/tax/spot-record', prefix: 'spot-record--', key: 'id', shape: 'array' },
   { path: '/api/v2/tax/p2p-record', prefix: 'p2p-record--', key: 'id', shape: 'array' },
-  { path: '/api/v2/account/all-account-balance', prefix: 'all-account-balance--', key: 'accountType', shape: 'snapshot' },
-  // The per-asset balances (docs/completeness.md, "Balances"): the futures accounts per productType, the bots per accountType.
+  {
+    path: '/api/v2/account/all-account-balance',
+    prefix: 'all-account-balance--',
+    key: 'accountType',
+    shape: 'snapshot',
+  },
+  // The per-asset balances (docs/completeness.md, "Balances"): the futures accounts per productType, the bots per
+  // accountType.
   { path: '/api/v2/spot/account/assets', prefix: 'spot-assets--', key: 'coin', shape: 'snapshot' },
-  { path: '/api/v2/mix/account/accounts', prefix: 'mix-accounts--', key: 'marginCoin', partitionParam: 'productType', defaultPartition: 'USDT-FUTURES', shape: 'snapshot' },
+  {
+    path: '/api/v2/mix/account/accounts',
+    prefix: 'mix-accounts--',
+    key: 'marginCoin',
+    partitionParam: 'productType',
+    defaultPartition: 'USDT-FUTURES',
+    shape: 'snapshot',
+  },
   { path: '/api/v2/margin/crossed/account/assets', prefix: 'margin-crossed-assets--', key: 'coin', shape: 'snapshot' },
-  { path: '/api/v2/margin/isolated/account/assets', prefix: 'margin-isolated-assets--', key: 'coin', shape: 'snapshot' },
+  {
+    path: '/api/v2/margin/isolated/account/assets',
+    prefix: 'margin-isolated-assets--',
+    key: 'coin',
+    shape: 'snapshot',
+  },
   { path: '/api/v2/earn/account/assets', prefix: 'earn-assets--', key: 'coin', shape: 'snapshot' },
   { path: '/api/v2/account/funding-assets', prefix: 'funding-assets--', key: 'coin', shape: 'snapshot' },
-  { path: '/api/v2/account/bot-assets', prefix: 'bot-assets--', key: 'coin', partitionParam: 'accountType', defaultPartition: 'futures', shape: 'snapshot' },
+  {
+    path: '/api/v2/account/bot-assets',
+    prefix: 'bot-assets--',
+    key: 'coin',
+    partitionParam: 'accountType',
+    defaultPartition: 'futures',
+    shape: 'snapshot',
+  },
   // A unified account (docs/unified-accounts.md): an account without a settings example is answered 404 there, as an
   // address that serves no v3 endpoint is, and is read as classic.
   { path: '/api/v3/account/settings', prefix: 'uta-settings--', key: 'uid', shape: 'whole' },
-  { path: '/api/v3/tax/records', prefix: 'uta-tax-records--', key: 'id', partitionParam: 'bizType', defaultPartition: 'SPOT', shape: 'array', cursorParam: 'cursor' },
-  { path: '/api/v3/account/financial-records', prefix: 'uta-financial-records--', key: 'id', partitionParam: 'category', defaultPartition: 'SPOT', shape: 'list', cursorParam: 'cursor' },
+  {
+    path: '/api/v3/tax/records',
+    prefix: 'uta-tax-records--',
+    key: 'id',
+    partitionParam: 'bizType',
+    defaultPartition: 'SPOT',
+    shape: 'array',
+    cursorParam: 'cursor',
+  },
+  {
+    path: '/api/v3/account/financial-records',
+    prefix: 'uta-financial-records--',
+    key: 'id',
+    partitionParam: 'category',
+    defaultPartition: 'SPOT',
+    shape: 'list',
+    cursorParam: 'cursor',
+  },
   // No published example of the funding account's records: an empty list.
-  { path: '/api/v3/account/funding-financial-records', prefix: 'uta-funding-financial-records--', key: 'id', shape: 'list', cursorParam: 'cursor' },
+  {
+    path: '/api/v3/account/funding-financial-records',
+    prefix: 'uta-funding-financial-records--',
+    key: 'id',
+    shape: 'list',
+    cursorParam: 'cursor',
+  },
   { path: '/api/v3/account/assets', prefix: 'uta-assets--', key: 'coin', shape: 'whole' },
   { path: '/api/v3/account/funding-assets', prefix: 'uta-funding-assets--', key: 'coin', shape: 'snapshot' },
   // A lead trader's profit shares, and open loans (docs/completeness.md, "Open loans").
-  { path: '/api/v2/copy/mix-trader/profit-history-details', prefix: 'lead-trader-profits--', key: 'profitId', shape: 'profitList' },
+  {
+    path: '/api/v2/copy/mix-trader/profit-history-details',
+    prefix: 'lead-trader-profits--',
+    key: 'profitId',
+    shape: 'profitList',
+  },
   { path: '/api/v2/earn/loan/ongoing-orders', prefix: 'loan-orders--', key: 'orderId', shape: 'snapshot' },
 ];
 
@@ -66,7 +142,13 @@ type Row = Record<string, unknown>;
 function recordsOf(fixture: { response?: { data?: unknown }; data?: unknown }): Row[] {
   const data = fixture.response !== undefined ? fixture.response.data : fixture.data;
   if (Array.isArray(data)) return data as Row[];
-  const page = (data ?? {}) as { fillList?: Row[]; advList?: Row[]; merchantList?: Row[]; list?: Row[]; profitList?: Row[] };
+  const page = (data ?? {}) as {
+    fillList?: Row[];
+    advList?: Row[];
+    merchantList?: Row[];
+    list?: Row[];
+    profitList?: Row[];
+  };
   return page.fillList ?? page.advList ?? page.merchantList ?? page.list ?? page.profitList ?? [];
 }
 
@@ -77,7 +159,9 @@ const byIdDescending = (key: string) => (a: Row, b: Row) => {
   return x < y ? 1 : x > y ? -1 : 0;
 };
 
-/** The account info endpoint (docs/history.md): answered for a key given `registeredAt`, else 404 as an unknown path. */
+/**
+ * The account info endpoint (docs/history.md): answered for a key given `registeredAt`, else 404 as an unknown path.
+ */
 const ACCOUNT_INFO_PATH = '/api/v2/spot/account/info';
 
 /** What one API key sees: its account's name, published examples, records of a test's own, and its opening. */
@@ -111,22 +195,40 @@ export interface Replay {
  * @example
  * const replay = await startReplay({ key1: { account: 'docs', files: [{ file: 'margin-record--bitget-docs.json' }] } });
  */
-export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, options: ReplayOptions = {}): Promise<Replay> {
-  const served = new Map<string, { account: string; registeredAt: number | undefined; byPath: Map<string, { partition: string; record: Row }[]> }>();
+export async function startReplay(
+  keys: Readonly<Record<string, ReplayKey>>,
+  options: ReplayOptions = {},
+): Promise<Replay> {
+  const served = new Map<
+    string,
+    { account: string; registeredAt: number | undefined; byPath: Map<string, { partition: string; record: Row }[]> }
+  >();
   for (const [apiKey, { account, files, records = [], registeredAt }] of Object.entries(keys)) {
     const byPath = new Map<string, { partition: string; record: Row }[]>();
     for (const { prefix, partition, rows } of records) {
       const endpoint = ENDPOINTS.find((e) => e.prefix === prefix);
       if (endpoint === undefined) throw new Error(`replay: no endpoint has the prefix ${prefix}`);
-      byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), ...rows.map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }))]);
+      byPath.set(endpoint.path, [
+        ...(byPath.get(endpoint.path) ?? []),
+        ...rows.map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record })),
+      ]);
     }
     for (const { file, partition } of files) {
       const endpoint = ENDPOINTS.find((e) => file.startsWith(e.prefix));
       if (endpoint === undefined) throw new Error(`replay: no endpoint serves ${file}`);
-      const fixture = JSON.parse(await readFile(`${REAL_FIXTURES}${file}`, 'utf8')) as { response?: { data?: unknown }; data?: unknown };
+      const fixture = JSON.parse(await readFile(`${REAL_FIXTURES}${file}`, 'utf8')) as {
+        response?: { data?: unknown };
+        data?: unknown;
+      };
       // A `whole` answer is served as published: its data is the one "record".
-      const whole = endpoint.shape === 'whole' ? [(fixture.response !== undefined ? fixture.response.data : fixture.data) as Row] : undefined;
-      const rows = (whole ?? recordsOf(fixture)).map((record) => ({ partition: partition ?? endpoint.defaultPartition ?? '', record }));
+      const whole =
+        endpoint.shape === 'whole'
+          ? [(fixture.response !== undefined ? fixture.response.data : fixture.data) as Row]
+          : undefined;
+      const rows = (whole ?? recordsOf(fixture)).map((record) => ({
+        partition: partition ?? endpoint.defaultPartition ?? '',
+        record,
+      }));
       byPath.set(endpoint.path, [...(byPath.get(endpoint.path) ?? []), ...rows]);
     }
     served.set(apiKey, { account, registeredAt, byPath });
@@ -143,13 +245,30 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
     if (url.pathname === '/api/v2/public/time') return send(res, 200, ok({ serverTime: String(Date.now()) }));
     if (url.pathname === ACCOUNT_INFO_PATH) {
       const who = served.get(String(req.headers['access-key'] ?? ''));
-      if (who?.registeredAt === undefined) return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
+      if (who?.registeredAt === undefined)
+        return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
       requests.push({ account: who.account, path: url.pathname });
-      // The docs' example's fields (https://www.bitget.com/api-doc/spot/account/Get-Account-Info), regisTime the account's.
-      return send(res, 200, ok({ userId: '1234567890', inviterId: '0', ips: '', authorities: ['readonly'], parentId: 1234567890, traderType: 'not_trader', channelCode: '', channel: '', regisTime: String(who.registeredAt) }));
+      // The docs' example's fields (https://www.bitget.com/api-doc/spot/account/Get-Account-Info), regisTime the
+      // account's.
+      return send(
+        res,
+        200,
+        ok({
+          userId: '1234567890',
+          inviterId: '0',
+          ips: '',
+          authorities: ['readonly'],
+          parentId: 1234567890,
+          traderType: 'not_trader',
+          channelCode: '',
+          channel: '',
+          regisTime: String(who.registeredAt),
+        }),
+      );
     }
     const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
-    if (req.method !== 'GET' || endpoint === undefined) return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
+    if (req.method !== 'GET' || endpoint === undefined)
+      return send(res, 404, { code: '40404', msg: 'Request URL NOT FOUND', data: null });
     const who = served.get(String(req.headers['access-key'] ?? ''));
     if (who === undefined) return send(res, 400, { code: '40037', msg: 'Apikey does not exist', data: null });
     requests.push({ account: who.account, path: endpoint.path });
@@ -160,16 +279,27 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
       return send(res, 200, ok((rows[0] as { record: Row }).record));
     }
     if (endpoint.shape === 'snapshot') {
-      const part = endpoint.partitionParam === undefined ? undefined : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition);
+      const part =
+        endpoint.partitionParam === undefined
+          ? undefined
+          : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition);
       return send(res, 200, ok(rows.filter((r) => part === undefined || r.partition === part).map((r) => r.record)));
     }
     const missing = (endpoint.filters ?? []).find((f) => (q.get(f) ?? '') === '');
-    if (missing !== undefined) return send(res, 400, { code: '40019', msg: `Parameter ${missing} cannot be empty`, data: null });
+    if (missing !== undefined)
+      return send(res, 400, { code: '40019', msg: `Parameter ${missing} cannot be empty`, data: null });
     const start = Number(q.get('startTime') ?? 0);
     const end = Number(q.get('endTime') ?? Number.MAX_SAFE_INTEGER);
     // As the live service answered a window older than its reach (ccxt/ccxt#21502; docs/history.md).
-    if (options.reachFrom !== undefined && start < options.reachFrom) return send(res, 400, { code: '43111', msg: 'param error time range illegal', requestTime: Date.now(), data: null });
-    const partition = endpoint.partitionParam === undefined ? '' : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition ?? '');
+    if (options.reachFrom !== undefined && start < options.reachFrom)
+      return send(res, 400, {
+        code: '43111',
+        msg: 'param error time range illegal',
+        requestTime: Date.now(),
+        data: null,
+      });
+    const partition =
+      endpoint.partitionParam === undefined ? '' : (q.get(endpoint.partitionParam) ?? endpoint.defaultPartition ?? '');
     const below = q.get(endpoint.cursorParam ?? 'idLessThan');
     const limit = Number(q.get('limit') ?? 20);
     const page = rows
@@ -181,10 +311,14 @@ export async function startReplay(keys: Readonly<Record<string, ReplayKey>>, opt
       .sort(byIdDescending(endpoint.key))
       .slice(0, limit);
     const last = page.at(-1)?.[endpoint.key];
-    if (endpoint.shape === 'fills') return send(res, 200, ok({ fillList: page, endId: last === undefined ? '' : String(last) }));
-    if (endpoint.shape === 'adverts') return send(res, 200, ok({ advList: page, minAdvId: last === undefined ? '' : String(last) }));
-    if (endpoint.shape === 'list') return send(res, 200, ok({ list: page, cursor: last === undefined ? '' : String(last) }));
-    if (endpoint.shape === 'profitList') return send(res, 200, ok({ profitList: page, endId: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'fills')
+      return send(res, 200, ok({ fillList: page, endId: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'adverts')
+      return send(res, 200, ok({ advList: page, minAdvId: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'list')
+      return send(res, 200, ok({ list: page, cursor: last === undefined ? '' : String(last) }));
+    if (endpoint.shape === 'profitList')
+      return send(res, 200, ok({ profitList: page, endId: last === undefined ? '' : String(last) }));
     return send(res, 200, ok(page));
   };
   const server = createServer(handle);

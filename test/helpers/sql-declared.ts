@@ -7,7 +7,10 @@
 export interface Used {
   /** Every table, view, macro, sequence or type a CREATE (or ALTER TABLE ... RENAME TO) names, without its schema. */
   creates: Set<string>;
-  /** The identifiers of the statements that may name a relation: not a column's definition, a CTE or a column of an alias. */
+  /**
+   * The identifiers of the statements that may name a relation: not a column's definition, a CTE or a column of an
+   * alias.
+   */
   names: Set<string>;
   /** The text of the string literals (a table macro may take a relation's name as a string). */
   strings: Set<string>;
@@ -19,7 +22,7 @@ export interface Used {
 function code(text: string): { code: string; strings: string[] } {
   let out = '';
   const strings: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text.startsWith('--', i)) {
       while (i < text.length && text[i] !== '\n') i++;
     } else if (text.startsWith('/*', i)) {
@@ -44,16 +47,20 @@ function code(text: string): { code: string; strings: string[] } {
   return { code: out, strings };
 }
 
-const CREATE = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO|SEQUENCE|TYPE)\s+(?:IF\s+NOT\s+EXISTS\s+)?((?:"[^"]+"|\w+)(?:\.(?:"[^"]+"|\w+))*)/gi;
+const CREATE =
+  /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO|SEQUENCE|TYPE)\s+(?:IF\s+NOT\s+EXISTS\s+)?((?:"[^"]+"|\w+)(?:\.(?:"[^"]+"|\w+))*)/gi;
 const RENAME = /\bALTER\s+TABLE\s+[\w."]+\s+RENAME\s+TO\s+("[^"]+"|\w+)/gi;
 const CTE = /(?:\bWITH|,)\s*(?:RECURSIVE\s+)?(\w+)\s+AS\s+(?:(?:NOT\s+)?MATERIALIZED\s+)?\(/gi;
 /** A column's definition: its name, then its type. */
-const COLUMN = /\b(\w+)\s+(?:VARCHAR|TEXT|TIMESTAMPTZ|TIMESTAMP|BOOLEAN|BIGINT|UBIGINT|INTEGER|INT|HUGEINT|DECIMAL|DOUBLE|DATE|JSON|STRUCT|BLOB)\b/gi;
+const COLUMN =
+  /\b(\w+)\s+(?:VARCHAR|TEXT|TIMESTAMPTZ|TIMESTAMP|BOOLEAN|BIGINT|UBIGINT|INTEGER|INT|HUGEINT|DECIMAL|DOUBLE|DATE|JSON|STRUCT|BLOB)\b/gi;
 /** Schemas a relation may be qualified with; any other `x.name` is a column of `x`. */
 const SCHEMAS = new Set(['main', 'temp', 'lp_delta']);
 const bare = (name: string): string => (name.split('.').at(-1) ?? name).replaceAll('"', '');
 
-/** @example used("CREATE VIEW v AS SELECT * FROM ledger WHERE ts < getvariable('lp_to')") // creates v, names ledger, params lp_to */
+/**
+ * @example used("CREATE VIEW v AS SELECT * FROM ledger WHERE ts < getvariable('lp_to')") // creates v, names ledger, params lp_to
+ */
 export function used(text: string): Used {
   const { code: sql, strings } = code(text);
   const creates = new Set([...sql.matchAll(CREATE)].map((m) => bare(m[1] as string)));
@@ -68,7 +75,10 @@ export function used(text: string): Used {
     names.add(name);
   }
   // The parameter's name is a string literal: read from the text without its comments.
-  const uncommented = text.split('\n').map((l) => l.replace(/--.*$/, '')).join('\n');
+  const uncommented = text
+    .split('\n')
+    .map((l) => l.replace(/--.*$/, ''))
+    .join('\n');
   const params = new Set([...uncommented.matchAll(/getvariable\(\s*'(lp_\w+)'\s*\)/g)].map((m) => m[1] as string));
   return { creates, names, strings: new Set(strings), params };
 }

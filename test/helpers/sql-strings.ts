@@ -5,10 +5,33 @@
  * but a template is read without its backquotes, so that one starting with SELECT counts too; read with a small
  * scanner instead of a parser: comments and regular expressions are skipped.
  */
-const SQL_STATEMENT = /(^|[\s(])(SELECT|INSERT INTO|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?(TABLE|VIEW|MACRO|INDEX|SCHEMA)|DELETE FROM|UPDATE \w|COPY |WITH \w+ AS|ALTER TABLE|DROP (TABLE|VIEW|MACRO))\b/;
+const SQL_STATEMENT =
+  /(^|[\s(])(SELECT|INSERT INTO|CREATE (OR REPLACE )?(TEMP |TEMPORARY )?(TABLE|VIEW|MACRO|INDEX|SCHEMA)|DELETE FROM|UPDATE \w|COPY |WITH \w+ AS|ALTER TABLE|DROP (TABLE|VIEW|MACRO))\b/;
 
 /** Characters after which a `/` starts a regular expression rather than a division. */
-const BEFORE_REGEX = new Set(['', '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^']);
+const BEFORE_REGEX = new Set([
+  '',
+  '(',
+  ',',
+  '=',
+  ':',
+  '[',
+  '!',
+  '&',
+  '|',
+  '?',
+  '{',
+  '}',
+  ';',
+  '+',
+  '-',
+  '*',
+  '%',
+  '<',
+  '>',
+  '~',
+  '^',
+]);
 
 /** Every string literal of `text` without its quotes (a template whole, `${}` and all), with the line it starts on. */
 export function stringLiterals(text: string): { value: string; line: number }[] {
@@ -38,7 +61,10 @@ export function stringLiterals(text: string): { value: string; line: number }[] 
         i = template(i + 1);
         found.push({ value: text.slice(at + 1, i - 1), line: lineAt(at) });
         previous = 'x';
-      } else if (ch === '/' && (BEFORE_REGEX.has(previous) || /\b(return|typeof|of|in)$/.test(text.slice(Math.max(0, i - 8), i).trimEnd()))) {
+      } else if (
+        ch === '/' &&
+        (BEFORE_REGEX.has(previous) || /\b(return|typeof|of|in)$/.test(text.slice(Math.max(0, i - 8), i).trimEnd()))
+      ) {
         let j = i + 1;
         let inClass = false;
         while (j < text.length && (text[j] !== '/' || inClass)) {

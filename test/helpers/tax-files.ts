@@ -66,7 +66,15 @@ function header(table: string[][], names: readonly string[]): Record<string, num
  */
 export function koinlyNets(text: string): Nets {
   const table = parseCsv(text);
-  const c = header(table, ['Sent Amount', 'Sent Currency', 'Received Amount', 'Received Currency', 'Fee Amount', 'Fee Currency', 'Description']);
+  const c = header(table, [
+    'Sent Amount',
+    'Sent Currency',
+    'Received Amount',
+    'Received Currency',
+    'Fee Amount',
+    'Fee Currency',
+    'Description',
+  ]);
   const nets: Nets = new Map();
   for (const r of table.slice(1)) {
     const account = /\[([^\]]+)\]$/.exec(r[c['Description'] as number] ?? '')?.[1] ?? '';

@@ -13,16 +13,22 @@ export function truthInRange(dataset: Dataset, stream: PagedStream, from: number
 }
 
 /**
- * What a run that computes gains reads of a stream: a stream that carries lots from the account's opening (docs/history.md),
- * any other over the range.
+ * What a run that computes gains reads of a stream: a stream that carries lots from the account's opening
+ * (docs/history.md), any other over the range.
  */
 export function truthOfRun(dataset: Dataset, stream: PagedStream, from: number, to: number): Map<string, unknown> {
-  const lots = (STREAMS as readonly StreamDef[]).some((s) => s.name === stream && s.kind === 'paged' && s.carriesLots === true);
+  const lots = (STREAMS as readonly StreamDef[]).some(
+    (s) => s.name === stream && s.kind === 'paged' && s.carriesLots === true,
+  );
   return truthInRange(dataset, stream, lots ? Math.min(from, dataset.openedAt) : from, to);
 }
 
 /** `partition/key -> payload` of one stream in raw_records, failing on any duplicate. */
-export async function loaded(connection: DuckDBConnection, stream: string, account = 'default'): Promise<Map<string, unknown>> {
+export async function loaded(
+  connection: DuckDBConnection,
+  stream: string,
+  account = 'default',
+): Promise<Map<string, unknown>> {
   const reader = await connection.runAndReadAll(
     'SELECT partition, key, payload::VARCHAR AS payload FROM raw_records WHERE account = $account AND stream = $stream',
     { account, stream },

@@ -14,7 +14,11 @@ const ORIGIN = 'https://api.ledger.test';
 const WITHDRAWALS = '/api/v2/spot/wallet/withdrawal-records';
 const TIME = '/api/v2/public/time';
 const T0 = 1_700_000_000_000;
-const CREDENTIALS: Credentials = { apiKey: 'bg_key_4f1c9e', secretKey: 'sEcReT-9d2b7a41-never-print', passphrase: 'pass-Phrase-77x' };
+const CREDENTIALS: Credentials = {
+  apiKey: 'bg_key_4f1c9e',
+  secretKey: 'sEcReT-9d2b7a41-never-print',
+  passphrase: 'pass-Phrase-77x',
+};
 
 /** One request as the mock server saw it. */
 interface Seen {
@@ -91,7 +95,12 @@ describe('createSignedClient', () => {
 
     it('signs the canonical sorted query with the four ACCESS headers', async () => {
       answer(WITHDRAWALS, 200, ok([]));
-      await client().get(WITHDRAWALS, { startTime: '1700000000000', limit: '100', idLessThan: undefined, endTime: '1700604800000' });
+      await client().get(WITHDRAWALS, {
+        startTime: '1700000000000',
+        limit: '100',
+        idLessThan: undefined,
+        endTime: '1700604800000',
+      });
       const query = 'endTime=1700604800000&limit=100&startTime=1700000000000';
       expect(seen).toEqual([
         {
@@ -111,7 +120,12 @@ describe('createSignedClient', () => {
 
     it('matches the live known answer for the withdrawal-records example', async () => {
       answer(WITHDRAWALS, 200, ok([]));
-      const c = createSignedClient({ baseUrl: ORIGIN, credentials: { ...CREDENTIALS, secretKey: 'test-secret' }, clock: () => T0, dispatcher: agent });
+      const c = createSignedClient({
+        baseUrl: ORIGIN,
+        credentials: { ...CREDENTIALS, secretKey: 'test-secret' },
+        clock: () => T0,
+        dispatcher: agent,
+      });
       await c.get(WITHDRAWALS, { startTime: '1700000000000', endTime: '1700604800000', limit: '100' });
       expect(seen[0]?.headers['ACCESS-SIGN']).toBe('ZH0ieof6yA/bu8glh7t+1wQVDkTij0JTEK+JmeBAo/g=');
     });
@@ -120,7 +134,9 @@ describe('createSignedClient', () => {
       answer('/api/v2/account/all-account-balance', 200, ok([]));
       await client(`${ORIGIN}//`).get('/api/v2/account/all-account-balance');
       expect(seen[0]?.path).toBe('/api/v2/account/all-account-balance');
-      expect(seen[0]?.headers['ACCESS-SIGN']).toBe(expectedSign('1700000000000', '/api/v2/account/all-account-balance', ''));
+      expect(seen[0]?.headers['ACCESS-SIGN']).toBe(
+        expectedSign('1700000000000', '/api/v2/account/all-account-balance', ''),
+      );
     });
 
     it('percent-encodes query values the same on the URL and in the signature', async () => {
@@ -128,7 +144,9 @@ describe('createSignedClient', () => {
       await client().get('/api/v2/mix/order/fill-history', { symbol: 'BTC/USDT', productType: 'USDT-FUTURES' });
       const query = 'productType=USDT-FUTURES&symbol=BTC%2FUSDT';
       expect(seen[0]?.path).toBe(`/api/v2/mix/order/fill-history?${query}`);
-      expect(seen[0]?.headers['ACCESS-SIGN']).toBe(expectedSign('1700000000000', '/api/v2/mix/order/fill-history', query));
+      expect(seen[0]?.headers['ACCESS-SIGN']).toBe(
+        expectedSign('1700000000000', '/api/v2/mix/order/fill-history', query),
+      );
     });
 
     it('signs every call afresh with the clock at that moment', async () => {
@@ -161,7 +179,11 @@ describe('createSignedClient', () => {
       // Sent at T0, received at T0 + 200: the server read its clock at about T0 + 100.
       expect(await c.syncTime()).toBe(4900);
       expect(c.offsetMs).toBe(4900);
-      expect(seen[0]).toEqual({ method: 'GET', path: TIME, headers: { 'Content-Type': 'application/json', locale: 'en-US' } });
+      expect(seen[0]).toEqual({
+        method: 'GET',
+        path: TIME,
+        headers: { 'Content-Type': 'application/json', locale: 'en-US' },
+      });
     });
 
     it('signs later requests with clock() + offset', async () => {
@@ -190,7 +212,11 @@ describe('createSignedClient', () => {
       const c = client();
       const error = await rejection(c.syncTime());
       expect(error).toBeInstanceOf(TransportError);
-      expect(error).toMatchObject({ code: 'LP_BAD_BODY', retryable: true, message: 'GET /api/v2/public/time: answer without serverTime' });
+      expect(error).toMatchObject({
+        code: 'LP_BAD_BODY',
+        retryable: true,
+        message: 'GET /api/v2/public/time: answer without serverTime',
+      });
       expect(c.offsetMs).toBe(0);
     });
   });
@@ -211,7 +237,14 @@ describe('createSignedClient', () => {
       answer(WITHDRAWALS, 200, { code: '40019', msg: 'Parameter coin cannot be empty', requestTime: T0, data: null });
       const error = await rejection(client().get(WITHDRAWALS));
       expect(error).toBeInstanceOf(PlatformError);
-      expect(error).toMatchObject({ platformCode: '40019', httpStatus: 200, platformMessage: 'Parameter coin cannot be empty', code: 'LP_PLATFORM_40019', exit: 'unexpected', retryable: false });
+      expect(error).toMatchObject({
+        platformCode: '40019',
+        httpStatus: 200,
+        platformMessage: 'Parameter coin cannot be empty',
+        code: 'LP_PLATFORM_40019',
+        exit: 'unexpected',
+        retryable: false,
+      });
       expect(error.message).toBe(
         'the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 200, code 40019 "Parameter coin cannot be empty"; this is likely a ledgerpipe bug; please report it with this line',
       );
@@ -220,7 +253,13 @@ describe('createSignedClient', () => {
     it('maps a wrong passphrase (40012) to exit auth', async () => {
       answer(WITHDRAWALS, 200, { code: '40012', msg: 'apikey/password is incorrect', requestTime: T0, data: null });
       const error = await rejection(client().get(WITHDRAWALS));
-      expect(error).toMatchObject({ platformCode: '40012', httpStatus: 200, code: 'LP_PLATFORM_40012', exit: 'auth', retryable: false });
+      expect(error).toMatchObject({
+        platformCode: '40012',
+        httpStatus: 200,
+        code: 'LP_PLATFORM_40012',
+        exit: 'auth',
+        retryable: false,
+      });
       expect(error.message).toBe(
         `the platform refused GET ${WITHDRAWALS}: HTTP 200, code 40012 "apikey/password is incorrect"; check the passphrase in LEDGERPIPE_API_PASSPHRASE (or your profile's variable)`,
       );
@@ -231,7 +270,13 @@ describe('createSignedClient', () => {
       answer(WITHDRAWALS, 400, { code: '40009', msg: 'sign signature error', requestTime: T0, data: null });
       const error = await rejection(client().get(WITHDRAWALS, { limit: '100' }));
       expect(error).toBeInstanceOf(PlatformError);
-      expect(error).toMatchObject({ platformCode: '40009', httpStatus: 400, code: 'LP_PLATFORM_40009', exit: 'auth', retryable: false });
+      expect(error).toMatchObject({
+        platformCode: '40009',
+        httpStatus: 400,
+        code: 'LP_PLATFORM_40009',
+        exit: 'auth',
+        retryable: false,
+      });
       expect(error.message).toBe(
         `the platform refused GET ${WITHDRAWALS}: HTTP 400, code 40009 "sign signature error"; check the secret in LEDGERPIPE_API_SECRET (or your profile's variable)`,
       );
@@ -245,10 +290,22 @@ describe('createSignedClient', () => {
     });
 
     it('rejects HTTP 500 with 40015 as a retryable PlatformError', async () => {
-      answer(WITHDRAWALS, 500, { code: '40015', msg: 'System is abnormal, please try again later', requestTime: T0, data: null });
+      answer(WITHDRAWALS, 500, {
+        code: '40015',
+        msg: 'System is abnormal, please try again later',
+        requestTime: T0,
+        data: null,
+      });
       const error = await rejection(client().get(WITHDRAWALS));
       expect(error).toBeInstanceOf(PlatformError);
-      expect(error).toMatchObject({ platformCode: '40015', httpStatus: 500, code: 'LP_PLATFORM_40015', retryable: true, exit: 'unexpected', rateLimited: false });
+      expect(error).toMatchObject({
+        platformCode: '40015',
+        httpStatus: 500,
+        code: 'LP_PLATFORM_40015',
+        retryable: true,
+        exit: 'unexpected',
+        rateLimited: false,
+      });
     });
 
     it('rejects an HTTP 404 whose code is 00000: success needs both', async () => {
@@ -272,7 +329,11 @@ describe('createSignedClient', () => {
       const truncated = '{"code":"00000","msg":"success","data":[{"orderId":"1","size":"0.1';
       answer(WITHDRAWALS, 200, truncated);
       const error = await rejection(client().get(WITHDRAWALS));
-      expect(error).toMatchObject({ code: 'LP_BAD_BODY', retryable: true, message: `GET ${WITHDRAWALS}: HTTP 200 with a body that is not JSON (66 bytes)` });
+      expect(error).toMatchObject({
+        code: 'LP_BAD_BODY',
+        retryable: true,
+        message: `GET ${WITHDRAWALS}: HTTP 200 with a body that is not JSON (66 bytes)`,
+      });
       expect(truncated.length).toBe(66);
     });
 
@@ -313,31 +374,61 @@ describe('createSignedClient', () => {
         expectNoSecrets(error);
         codes.push(error.code);
       }
-      expect(codes).toEqual(['LP_PLATFORM_40009', 'LP_PLATFORM_40012', 'LP_PLATFORM_40019', 'LP_PLATFORM_429', 'LP_PLATFORM_40015', 'LP_BAD_BODY', 'LP_BAD_BODY', 'LP_BAD_ENVELOPE']);
+      expect(codes).toEqual([
+        'LP_PLATFORM_40009',
+        'LP_PLATFORM_40012',
+        'LP_PLATFORM_40019',
+        'LP_PLATFORM_429',
+        'LP_PLATFORM_40015',
+        'LP_BAD_BODY',
+        'LP_BAD_BODY',
+        'LP_BAD_ENVELOPE',
+      ]);
       // The requests did carry them: the check above is not vacuous.
-      expect(seen.map((s) => [s.headers['ACCESS-KEY'], s.headers['ACCESS-PASSPHRASE']])).toEqual(answers.map(() => [CREDENTIALS.apiKey, CREDENTIALS.passphrase]));
+      expect(seen.map((s) => [s.headers['ACCESS-KEY'], s.headers['ACCESS-PASSPHRASE']])).toEqual(
+        answers.map(() => [CREDENTIALS.apiKey, CREDENTIALS.passphrase]),
+      );
     });
 
     it('takes out a secret the server echoes with JSON escapes, in the error and in the data', async () => {
       // The passphrase with every character as a \\u escape: no text match sees it before JSON.parse does.
-      const escaped = [...CREDENTIALS.passphrase].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-      answer(WITHDRAWALS, 400, `{"code":"40017","msg":"headers: {\\"ACCESS-PASSPHRASE\\":\\"${escaped}\\"}","data":null}`);
-      answer(WITHDRAWALS, 200, `{"code":"00000","msg":"success","data":[{"orderId":"1","tag":"${escaped}","nested":{"list":["${escaped}!"]},"size":"1"}]}`);
+      const escaped = [...CREDENTIALS.passphrase]
+        .map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .join('');
+      answer(
+        WITHDRAWALS,
+        400,
+        `{"code":"40017","msg":"headers: {\\"ACCESS-PASSPHRASE\\":\\"${escaped}\\"}","data":null}`,
+      );
+      answer(
+        WITHDRAWALS,
+        200,
+        `{"code":"00000","msg":"success","data":[{"orderId":"1","tag":"${escaped}","nested":{"list":["${escaped}!"]},"size":"1"}]}`,
+      );
       const c = client();
       const error = await rejection(c.get(WITHDRAWALS, { limit: '100' }));
       expect(error.message).toBe(
         'the platform refused GET /api/v2/spot/wallet/withdrawal-records: HTTP 400, code 40017 "headers: {"ACCESS-PASSPHRASE":"[redacted]"}"; this is likely a ledgerpipe bug; please report it with this line',
       );
-      expect(await c.get(WITHDRAWALS, { limit: '100' })).toEqual([{ orderId: '1', tag: '[redacted]', nested: { list: ['[redacted]!'] }, size: '1' }]);
+      expect(await c.get(WITHDRAWALS, { limit: '100' })).toEqual([
+        { orderId: '1', tag: '[redacted]', nested: { list: ['[redacted]!'] }, size: '1' },
+      ]);
     });
   });
 
   describe('network failures', () => {
     it('turns a connection reset into a retryable TransportError LP_NET_FAILED', async () => {
-      pool.intercept({ path: (p) => p.startsWith(WITHDRAWALS) }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+      pool
+        .intercept({ path: (p) => p.startsWith(WITHDRAWALS) })
+        .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
       const error = await rejection(client().get(WITHDRAWALS, { limit: '100' }));
       expect(error).toBeInstanceOf(TransportError);
-      expect(error).toMatchObject({ code: 'LP_NET_FAILED', retryable: true, exit: 'incomplete', message: `GET ${WITHDRAWALS}: connection failed (ECONNRESET)` });
+      expect(error).toMatchObject({
+        code: 'LP_NET_FAILED',
+        retryable: true,
+        exit: 'incomplete',
+        message: `GET ${WITHDRAWALS}: connection failed (ECONNRESET)`,
+      });
       expectNoSecrets(error);
     });
 
@@ -348,20 +439,36 @@ describe('createSignedClient', () => {
       expect(error).toMatchObject({
         code: 'LP_NET_REFUSED',
         retryable: true,
-        message: 'nothing answers at https://api.ledger.test (connection refused); check --base-url and that the service is up',
+        message:
+          'nothing answers at https://api.ledger.test (connection refused); check --base-url and that the service is up',
         cause: refused,
       });
     });
 
     it('says the host cannot be resolved on ENOTFOUND', async () => {
-      pool.intercept({ path: (p) => p.startsWith(WITHDRAWALS) }).replyWithError(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
+      pool
+        .intercept({ path: (p) => p.startsWith(WITHDRAWALS) })
+        .replyWithError(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
       const error = await rejection(client().get(WITHDRAWALS));
-      expect(error).toMatchObject({ code: 'LP_NET_DNS', retryable: true, message: 'cannot resolve the host of https://api.ledger.test; check --base-url and DNS' });
+      expect(error).toMatchObject({
+        code: 'LP_NET_DNS',
+        retryable: true,
+        message: 'cannot resolve the host of https://api.ledger.test; check --base-url and DNS',
+      });
     });
 
     it('gives up on an answer slower than timeouts.totalMs with LP_NET_TIMEOUT', async () => {
-      pool.intercept({ path: (p) => p.startsWith(TIME) }).reply(200, JSON.stringify(ok({ serverTime: '1' }))).delay(200);
-      const c = createSignedClient({ baseUrl: ORIGIN, credentials: CREDENTIALS, clock: clock.now, dispatcher: agent, timeouts: { totalMs: 20 } });
+      pool
+        .intercept({ path: (p) => p.startsWith(TIME) })
+        .reply(200, JSON.stringify(ok({ serverTime: '1' })))
+        .delay(200);
+      const c = createSignedClient({
+        baseUrl: ORIGIN,
+        credentials: CREDENTIALS,
+        clock: clock.now,
+        dispatcher: agent,
+        timeouts: { totalMs: 20 },
+      });
       const error = await rejection(c.syncTime());
       expect(error).toBeInstanceOf(TransportError);
       expect(error).toMatchObject({ code: 'LP_NET_TIMEOUT', retryable: true });
@@ -379,7 +486,9 @@ describe('createSignedClient', () => {
 
 describe('the size of an answer', () => {
   /** A server on 127.0.0.1 that answers every request with `write`, and counts the bytes it got out. */
-  async function serve(write: (res: ServerResponse) => void): Promise<{ url: string; sent: () => number; close: () => Promise<void> }> {
+  async function serve(
+    write: (res: ServerResponse) => void,
+  ): Promise<{ url: string; sent: () => number; close: () => Promise<void> }> {
     let sent = 0;
     const server = createServer((_req, res) => {
       const original = res.write.bind(res);
@@ -393,14 +502,16 @@ describe('the size of an answer', () => {
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       sent: () => sent,
-      close: () => new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   }
 
-  const capped = (url: string, maxBodyBytes: number) => createSignedClient({ baseUrl: url, credentials: CREDENTIALS, maxBodyBytes });
+  const capped = (url: string, maxBodyBytes: number) =>
+    createSignedClient({ baseUrl: url, credentials: CREDENTIALS, maxBodyBytes });
   const body = (bytes: number) => {
     const head = JSON.stringify({ code: '00000', msg: '', data: [] });
     return JSON.stringify({ code: '00000', msg: 'x'.repeat(bytes - head.length), data: [] });
@@ -429,7 +540,10 @@ describe('the size of an answer', () => {
     });
     const c = capped(server.url, 1000);
     try {
-      const error = await c.get(WITHDRAWALS).then(() => undefined, (e: unknown) => e);
+      const error = await c.get(WITHDRAWALS).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TransportError);
       expect(error).toMatchObject({
         code: 'LP_BODY_TOO_LARGE',
@@ -452,7 +566,9 @@ describe('the size of an answer', () => {
     });
     const c = createSignedClient({ baseUrl: server.url, credentials: CREDENTIALS });
     try {
-      await expect(c.get(WITHDRAWALS)).rejects.toThrow(`GET ${WITHDRAWALS}: the answer is larger than 16 MiB, the most ledgerpipe reads`);
+      await expect(c.get(WITHDRAWALS)).rejects.toThrow(
+        `GET ${WITHDRAWALS}: the answer is larger than 16 MiB, the most ledgerpipe reads`,
+      );
       expect(server.sent()).toBe(15);
     } finally {
       await c.close();
@@ -470,7 +586,11 @@ describe('when a request counts as sent', () => {
       held.push(res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const c = createSignedClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: CREDENTIALS, connections: 1 });
+    const c = createSignedClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credentials: CREDENTIALS,
+      connections: 1,
+    });
     const until = async (done: () => boolean) => {
       while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
     };

@@ -94,7 +94,12 @@ describe('withRetry', () => {
   });
 
   it('retries transient platform codes and HTTP 5xx', async () => {
-    const { attempt, deps, calls, sleeps } = scripted([platform('40015'), platform('40725', 200), platform('99999', 503), 'data']);
+    const { attempt, deps, calls, sleeps } = scripted([
+      platform('40015'),
+      platform('40725', 200),
+      platform('99999', 503),
+      'data',
+    ]);
     expect(await withRetry(attempt, policy(), deps, LABEL)).toBe('data');
     expect(calls.attempts).toBe(4);
     expect(sleeps).toEqual([125, 250, 500]);
@@ -124,7 +129,11 @@ describe('withRetry', () => {
   });
 
   it('waits rateLimitWaitMs after a 429 whether the status or the code says so', async () => {
-    const { attempt, deps, sleeps } = scripted([platform('429', 200, 'Too Many Requests'), platform('30007', 429, 'busy'), 'data']);
+    const { attempt, deps, sleeps } = scripted([
+      platform('429', 200, 'Too Many Requests'),
+      platform('30007', 429, 'busy'),
+      'data',
+    ]);
     expect(await withRetry(attempt, policy({ rateLimitWaitMs: 250 }), deps, LABEL)).toBe('data');
     expect(sleeps).toEqual([250, 250]);
   });
@@ -157,7 +166,10 @@ describe('withRetry', () => {
   });
 
   it('re-syncs the clock after a 40008 and retries at once', async () => {
-    const { attempt, deps, calls, sleeps, events } = scripted([platform('40008', 400, 'Request timestamp expired'), 'data']);
+    const { attempt, deps, calls, sleeps, events } = scripted([
+      platform('40008', 400, 'Request timestamp expired'),
+      'data',
+    ]);
     expect(await withRetry(attempt, policy({ maxAttempts: 1 }), deps, LABEL)).toBe('data');
     expect(calls).toEqual({ attempts: 2, syncs: 1, draws: 0 });
     expect(sleeps).toEqual([]);

@@ -22,12 +22,18 @@ describe('signing', () => {
   });
 
   it('writes no ? without a query, upper-cases the method and appends the body', () => {
-    expect(prehash({ timestamp: '1', method: 'get', requestPath: '/api/v2/public/time', queryString: '' })).toBe('1GET/api/v2/public/time');
-    expect(prehash({ timestamp: '1', method: 'POST', requestPath: '/p', queryString: 'a=1', body: '{"x":1}' })).toBe('1POST/p?a=1{"x":1}');
+    expect(prehash({ timestamp: '1', method: 'get', requestPath: '/api/v2/public/time', queryString: '' })).toBe(
+      '1GET/api/v2/public/time',
+    );
+    expect(prehash({ timestamp: '1', method: 'POST', requestPath: '/p', queryString: 'a=1', body: '{"x":1}' })).toBe(
+      '1POST/p?a=1{"x":1}',
+    );
   });
 
   it('sorts keys, drops undefined values and percent-encodes', () => {
-    expect(canonicalQuery({ symbol: 'BTC/USDT', limit: '20', idLessThan: undefined, coin: 'a b' })).toBe('coin=a%20b&limit=20&symbol=BTC%2FUSDT');
+    expect(canonicalQuery({ symbol: 'BTC/USDT', limit: '20', idLessThan: undefined, coin: 'a b' })).toBe(
+      'coin=a%20b&limit=20&symbol=BTC%2FUSDT',
+    );
     expect(canonicalQuery({})).toBe('');
   });
 });

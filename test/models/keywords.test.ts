@@ -33,7 +33,12 @@ async function keywords(): Promise<Map<string, string>> {
 
 describe('the names users type in SQL', () => {
   it('are in categories DuckDB still has: reserved, unreserved, type_function, column_name', async () => {
-    expect([...new Set((await keywords()).values())].sort()).toEqual(['column_name', 'reserved', 'type_function', 'unreserved']);
+    expect([...new Set((await keywords()).values())].sort()).toEqual([
+      'column_name',
+      'reserved',
+      'type_function',
+      'unreserved',
+    ]);
   });
 
   it('are never a reserved or type-function keyword: no table, view or column of the registry needs quotes', async () => {
@@ -48,8 +53,18 @@ describe('the names users type in SQL', () => {
   });
 
   it('are held to what DuckDB parses: a refused keyword does not stand bare as a column, an allowed one does', async () => {
-    const bare = async (name: string) => connection.run(`SELECT ${name} FROM (SELECT 1 AS "${name}") WHERE ${name} = 1`).then(() => true, () => false);
+    const bare = async (name: string) =>
+      connection.run(`SELECT ${name} FROM (SELECT 1 AS "${name}") WHERE ${name} = 1`).then(
+        () => true,
+        () => false,
+      );
     expect(await Promise.all(['at', 'from', 'to', 'left'].map(bare))).toEqual([false, false, false, false]);
-    expect(await Promise.all(['as_of', 'period_start', 'source', 'year', 'position'].map(bare))).toEqual([true, true, true, true, true]);
+    expect(await Promise.all(['as_of', 'period_start', 'source', 'year', 'position'].map(bare))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });

@@ -21,7 +21,9 @@ afterAll(() => context.dispose());
 
 /** A relation's columns as DuckDB describes them: `name type`, in order. */
 async function described(relation: string): Promise<string[]> {
-  return (await rows(context.warehouse, `SELECT column_name, column_type FROM (DESCRIBE ${relation})`)).map((r) => `${r['column_name']} ${r['column_type']}`);
+  return (await rows(context.warehouse, `SELECT column_name, column_type FROM (DESCRIBE ${relation})`)).map(
+    (r) => `${r['column_name']} ${r['column_type']}`,
+  );
 }
 
 describe('the registry of models', () => {
@@ -42,20 +44,27 @@ describe('the registry of models', () => {
   it('types the streams made from raw_records into the columns of their models that have a source, in order', async () => {
     for (const model of STREAM_MODELS.filter((m) => m.typedAtLoad === undefined)) {
       const sourced = model.columns.filter((c) => c.from !== undefined || c.name === 'account');
-      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(sourced.map((c) => `${c.name} ${c.type}`));
+      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(
+        sourced.map((c) => `${c.name} ${c.type}`),
+      );
     }
   });
 
   it('is what the generated SQL says: npm run generate leaves sql/generated/ as it is', async () => {
     for (const [path, text] of Object.entries(generatedFiles())) {
-      expect(await readFile(join(packageRoot(), path), 'utf8'), `${path} is out of date: run npm run generate`).toBe(text);
+      expect(await readFile(join(packageRoot(), path), 'utf8'), `${path} is out of date: run npm run generate`).toBe(
+        text,
+      );
     }
   });
 
   it('lists every stream its files declare, in src/streams/index.ts: npm run generate leaves it as it is', async () => {
     const dir = join(packageRoot(), 'src', 'streams');
     const index = await readFile(join(dir, 'index.ts'), 'utf8');
-    expect(streamIndex(await declaredStreams(dir), index), 'src/streams/index.ts is out of date: run npm run generate').toBe(index);
+    expect(
+      streamIndex(await declaredStreams(dir), index),
+      'src/streams/index.ts is out of date: run npm run generate',
+    ).toBe(index);
   });
 
   it("holds the docs' tables of the streams, between their markers, to the streams: npm run generate leaves them as they are", async () => {

@@ -22,7 +22,15 @@ const requests: { path: string; at: number }[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-beside-'));
-  sim = await startSimulator({ seed: 'beside', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 3, 1), records: 300, rateScale: 20, pendingMs: 0, onRequest: ({ path }) => requests.push({ path, at: performance.now() }) });
+  sim = await startSimulator({
+    seed: 'beside',
+    from: Date.UTC(2025, 0, 1),
+    to: Date.UTC(2025, 3, 1),
+    records: 300,
+    rateScale: 20,
+    pendingMs: 0,
+    onRequest: ({ path }) => requests.push({ path, at: performance.now() }),
+  });
 });
 afterAll(async () => {
   await sim.close();
@@ -30,7 +38,23 @@ afterAll(async () => {
 });
 
 const cli = (db: string, ...args: string[]) =>
-  runCliHere([...args, '--base-url', sim.baseUrl, '--db', join(dir, db), '--out', join(dir, `out-${db}`), '--rate-scale', '20', '--fiat', 'EUR', '--quiet'], { env: simEnv(sim.credentials) });
+  runCliHere(
+    [
+      ...args,
+      '--base-url',
+      sim.baseUrl,
+      '--db',
+      join(dir, db),
+      '--out',
+      join(dir, `out-${db}`),
+      '--rate-scale',
+      '20',
+      '--fiat',
+      'EUR',
+      '--quiet',
+    ],
+    { env: simEnv(sim.credentials) },
+  );
 
 describe('prices beside the extraction', () => {
   it('reads candles while the records are fetched, and writes the files the stages write one after another', async () => {
@@ -43,12 +67,20 @@ describe('prices beside the extraction', () => {
     const before = candles.filter((c) => c.at < (records.at(-1)?.at ?? 0)).length;
     expect(before / candles.length).toBeGreaterThan(0.5);
 
-    for (const stage of [['extract', ...RANGE], ['transform'], ['prices', ...RANGE], ['export', ...RANGE, '--format', 'csv,koinly,cointracking']]) {
+    for (const stage of [
+      ['extract', ...RANGE],
+      ['transform'],
+      ['prices', ...RANGE],
+      ['export', ...RANGE, '--format', 'csv,koinly,cointracking'],
+    ]) {
       const one = await cli('apart', ...stage);
       expect([stage[0], one.status, one.stderr]).toEqual([stage[0], 0, '']);
     }
     for (const file of ['ledger_valued.csv', 'year_summary.csv', 'koinly.csv', 'cointracking.csv']) {
-      expect((await readFile(join(dir, 'out-together', file))).equals(await readFile(join(dir, 'out-apart', file))), file).toBe(true);
+      expect(
+        (await readFile(join(dir, 'out-together', file))).equals(await readFile(join(dir, 'out-apart', file))),
+        file,
+      ).toBe(true);
     }
   }, 120_000);
 });
@@ -66,7 +98,9 @@ const HELD_PATH = futuresTaxRecords.path;
 const HELD_AT_MOST_MS = 10_000;
 const RECORD_PATHS: ReadonlySet<string> = new Set(STREAMS.filter((s) => s.kind === 'paged').map((s) => s.path));
 const SNAPSHOT_PATHS: ReadonlySet<string> = new Set(assetBalances.parts.map((p) => p.path));
-const WITHOUT_SNAPSHOT = STREAMS.filter((s) => s.name !== assetBalances.name).map((s) => s.name).join(',');
+const WITHOUT_SNAPSHOT = STREAMS.filter((s) => s.name !== assetBalances.name)
+  .map((s) => s.name)
+  .join(',');
 const SPANS = chunksOf({ start: FROM, end: TO }).length;
 
 interface Asked {
@@ -91,7 +125,11 @@ const rangeCandles = (asked: readonly Asked[]) => asked.filter((a) => a.path ===
  * is, but the futures tax records' wait until every symbol of `expected` has had its range's spans asked, or
  * HELD_AT_MOST_MS (well inside the client's 30 s and the simulator's timestamp check).
  */
-async function heldDoor(sim: Simulator, asked: Asked[], expected: readonly string[]): Promise<{ baseUrl: string; close(): Promise<void> }> {
+async function heldDoor(
+  sim: Simulator,
+  asked: Asked[],
+  expected: readonly string[],
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const target = new URL(sim.baseUrl);
   const ready = () => {
     const counts = perSymbol(rangeCandles(asked));
@@ -101,12 +139,21 @@ async function heldDoor(sim: Simulator, asked: Asked[], expected: readonly strin
     const url = new URL(req.url ?? '/', sim.baseUrl);
     void (async () => {
       const until = performance.now() + HELD_AT_MOST_MS;
-      while (url.pathname === HELD_PATH && !ready() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-      asked.push({ path: url.pathname, symbol: url.searchParams.get('symbol'), endTime: Number(url.searchParams.get('endTime')), at: performance.now() });
-      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+      while (url.pathname === HELD_PATH && !ready() && performance.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      asked.push({
+        path: url.pathname,
+        symbol: url.searchParams.get('symbol'),
+        endTime: Number(url.searchParams.get('endTime')),
+        at: performance.now(),
       });
+      const out = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       out.on('error', () => res.destroy());
       req.pipe(out);
     })();
@@ -127,7 +174,12 @@ async function heldDoor(sim: Simulator, asked: Asked[], expected: readonly strin
  * What the simulator was asked: the candle symbols; per symbol, the range's spans asked, all and before the last
  * record request; and any span asked twice.
  */
-function candleTimeline(asked: readonly Asked[]): { symbols: string[]; range: Record<string, number>; beforeLastRecord: Record<string, number>; repeated: string[] } {
+function candleTimeline(asked: readonly Asked[]): {
+  symbols: string[];
+  range: Record<string, number>;
+  beforeLastRecord: Record<string, number>;
+  repeated: string[];
+} {
   const lastRecord = Math.max(...asked.filter((a) => RECORD_PATHS.has(a.path)).map((a) => a.at));
   const candles = asked.filter((a) => a.path === CANDLES);
   const seen = new Set<string>();
@@ -138,7 +190,12 @@ function candleTimeline(asked: readonly Asked[]): { symbols: string[]; range: Re
     seen.add(key);
   }
   const range = rangeCandles(asked);
-  return { symbols: [...new Set(candles.map((c) => c.symbol as string))].sort(), range: perSymbol(range), beforeLastRecord: perSymbol(range.filter((c) => c.at < lastRecord)), repeated };
+  return {
+    symbols: [...new Set(candles.map((c) => c.symbol as string))].sort(),
+    range: perSymbol(range),
+    beforeLastRecord: perSymbol(range.filter((c) => c.at < lastRecord)),
+    repeated,
+  };
 }
 
 /** The price tables of two warehouses side by side, but for when each row was read: the rows only one of them has. */
@@ -151,8 +208,11 @@ async function priceTablesApart(a: string, b: string): Promise<Record<string, nu
     await c.run(`ATTACH '${b}' AS b (READ_ONLY)`);
     const apart: Record<string, number> = {};
     for (const [table, columns] of Object.entries(PRICE_TABLE_COLUMNS)) {
-      const sql = (x: string, y: string) => `SELECT count(*) FROM (SELECT ${columns} FROM ${x}.${table} EXCEPT ALL SELECT ${columns} FROM ${y}.${table})`;
-      apart[table] = Number((await c.runAndReadAll(sql('a', 'b'))).getRows()[0]?.[0]) + Number((await c.runAndReadAll(sql('b', 'a'))).getRows()[0]?.[0]);
+      const sql = (x: string, y: string) =>
+        `SELECT count(*) FROM (SELECT ${columns} FROM ${x}.${table} EXCEPT ALL SELECT ${columns} FROM ${y}.${table})`;
+      apart[table] =
+        Number((await c.runAndReadAll(sql('a', 'b'))).getRows()[0]?.[0]) +
+        Number((await c.runAndReadAll(sql('b', 'a'))).getRows()[0]?.[0]);
     }
     return apart;
   } finally {
@@ -175,7 +235,14 @@ describe('prices beside the extraction follow the records', () => {
   const doors: { close(): Promise<void> }[] = [];
   // Requests stamped as they arrive (front): the run's own pauses in this process must not bunch them into 429s.
   const simulator = async (options: Partial<SimulatorOptions>) => {
-    const sim = await startSimulator({ from: FROM, to: TO, rateScale: Number(FOLLOW_RATE), pendingMs: 0, front: true, ...options });
+    const sim = await startSimulator({
+      from: FROM,
+      to: TO,
+      rateScale: Number(FOLLOW_RATE),
+      pendingMs: 0,
+      front: true,
+      ...options,
+    });
     sims.push(sim);
     return sim;
   };
@@ -190,17 +257,42 @@ describe('prices beside the extraction follow the records', () => {
   });
 
   const follow = (sim: Simulator, baseUrl: string, db: string, ...args: string[]) =>
-    runCliHere([...args, '--base-url', baseUrl, '--db', join(dir, db), '--out', join(dir, `out-${db}`), '--rate-scale', FOLLOW_RATE, '--fiat', 'EUR', '--quiet'], { env: simEnv(sim.credentials) });
+    runCliHere(
+      [
+        ...args,
+        '--base-url',
+        baseUrl,
+        '--db',
+        join(dir, db),
+        '--out',
+        join(dir, `out-${db}`),
+        '--rate-scale',
+        FOLLOW_RATE,
+        '--fiat',
+        'EUR',
+        '--quiet',
+      ],
+      { env: simEnv(sim.credentials) },
+    );
 
   it('reads the candles of coins no longer held, which the snapshot does not list, before the last record is read', async () => {
-    const soldOff = await simulator({ dataset: 'retail', seed: 'follow', openedAt: FROM - 5 * 86_400_000, soldOff: true });
+    const soldOff = await simulator({
+      dataset: 'retail',
+      seed: 'follow',
+      openedAt: FROM - 5 * 86_400_000,
+      soldOff: true,
+    });
     const symbols = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDTEUR'];
     asked.length = 0;
     const run = await follow(soldOff, await door(soldOff, symbols), 'sold-off', 'run', 'year-end', ...RANGE);
     expect([run.status, run.stderr]).toEqual([0, '']);
     const csv = (sql: string) => queryCsv(join(dir, 'sold-off'), sql);
-    expect(await csv('SELECT DISTINCT asset FROM asset_balances WHERE asset IS NOT NULL ORDER BY asset')).toBe('asset\nUSDT\n');
-    expect(await csv("SELECT DISTINCT asset FROM ledger WHERE ts >= '2025-01-01' AND ts < '2025-04-01' ORDER BY asset")).toBe('asset\nBTC\nETH\nSOL\nUSDT\n');
+    expect(await csv('SELECT DISTINCT asset FROM asset_balances WHERE asset IS NOT NULL ORDER BY asset')).toBe(
+      'asset\nUSDT\n',
+    );
+    expect(
+      await csv("SELECT DISTINCT asset FROM ledger WHERE ts >= '2025-01-01' AND ts < '2025-04-01' ORDER BY asset"),
+    ).toBe('asset\nBTC\nETH\nSOL\nUSDT\n');
     const timeline = candleTimeline(asked);
     expect(timeline.symbols).toEqual(symbols);
     // Every span of the range of each, asked once, and before the last record: none left for the prices stage after
@@ -216,7 +308,16 @@ describe('prices beside the extraction follow the records', () => {
     const symbols = ['BGBUSDT', 'BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'USDCUSDT', 'USDTEUR', 'XRPUSDT'];
     const baseUrl = await door(stress, symbols);
     asked.length = 0;
-    const run = await follow(stress, baseUrl, 'no-snapshot', 'run', 'year-end', ...RANGE, '--streams', WITHOUT_SNAPSHOT);
+    const run = await follow(
+      stress,
+      baseUrl,
+      'no-snapshot',
+      'run',
+      'year-end',
+      ...RANGE,
+      '--streams',
+      WITHOUT_SNAPSHOT,
+    );
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(asked.filter((a) => SNAPSHOT_PATHS.has(a.path))).toEqual([]);
     const timeline = candleTimeline(asked);
@@ -226,13 +327,35 @@ describe('prices beside the extraction follow the records', () => {
     expect(timeline.beforeLastRecord).toEqual(all);
     expect(timeline.repeated).toEqual([]);
 
-    for (const stage of [['extract', ...RANGE, '--streams', WITHOUT_SNAPSHOT], ['transform'], ['prices', ...RANGE], ['export', ...RANGE, '--format', 'csv,parquet,koinly,cointracking']]) {
+    for (const stage of [
+      ['extract', ...RANGE, '--streams', WITHOUT_SNAPSHOT],
+      ['transform'],
+      ['prices', ...RANGE],
+      ['export', ...RANGE, '--format', 'csv,parquet,koinly,cointracking'],
+    ]) {
       const one = await follow(stress, stress.baseUrl, 'no-snapshot-apart', ...stage);
       expect([stage[0], one.status, one.stderr]).toEqual([stage[0], 0, '']);
     }
-    for (const file of ['ledger_valued.csv', 'ledger_valued.parquet', 'year_summary.csv', 'disposals.csv', 'koinly.csv', 'cointracking.csv']) {
-      expect((await readFile(join(dir, 'out-no-snapshot', file))).equals(await readFile(join(dir, 'out-no-snapshot-apart', file))), file).toBe(true);
+    for (const file of [
+      'ledger_valued.csv',
+      'ledger_valued.parquet',
+      'year_summary.csv',
+      'disposals.csv',
+      'koinly.csv',
+      'cointracking.csv',
+    ]) {
+      expect(
+        (await readFile(join(dir, 'out-no-snapshot', file))).equals(
+          await readFile(join(dir, 'out-no-snapshot-apart', file)),
+        ),
+        file,
+      ).toBe(true);
     }
-    expect(await priceTablesApart(join(dir, 'no-snapshot'), join(dir, 'no-snapshot-apart'))).toEqual({ price_candles: 0, price_coverage: 0, price_routes: 0, price_pairs: 0 });
+    expect(await priceTablesApart(join(dir, 'no-snapshot'), join(dir, 'no-snapshot-apart'))).toEqual({
+      price_candles: 0,
+      price_coverage: 0,
+      price_routes: 0,
+      price_pairs: 0,
+    });
   }, 180_000);
 });

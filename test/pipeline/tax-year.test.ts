@@ -17,11 +17,22 @@ let usdt = 0;
 let token = 0;
 const spot = (ts: string, coin: string, type: string, amount: number, order: string) => {
   const balance = coin === 'USDT' ? (usdt += amount) : (token += amount);
-  return { id: String(++id), coin, spotTaxType: type, amount: String(amount), fee: '0', balance: String(balance), bizOrderId: order, ts: String(at(ts)) };
+  return {
+    id: String(++id),
+    coin,
+    spotTaxType: type,
+    amount: String(amount),
+    fee: '0',
+    balance: String(balance),
+    bizOrderId: order,
+    ts: String(at(ts)),
+  };
 };
 const trade = (ts: string, side: 'Buy' | 'Sell', quantity: number, pounds: number) => {
   const order = String(++id * 7);
-  return side === 'Buy' ? [spot(ts, 'C', 'Buy', quantity, order), spot(ts, 'USDT', 'Buy', -pounds, order)] : [spot(ts, 'USDT', 'Sell', pounds, order), spot(ts, 'C', 'Sell', -quantity, order)];
+  return side === 'Buy'
+    ? [spot(ts, 'C', 'Buy', quantity, order), spot(ts, 'USDT', 'Buy', -pounds, order)]
+    : [spot(ts, 'USDT', 'Sell', pounds, order), spot(ts, 'C', 'Sell', -quantity, order)];
 };
 const DEPOSIT_AT = '2024-01-05T09:00:00Z';
 const SPOT = [
@@ -35,7 +46,20 @@ const SPOT = [
   ...trade('2025-05-01T10:00:00Z', 'Buy', 500, 150),
 ];
 // The deposit's own record (https://www.bitget.com/api-doc/spot/account/Get-Deposit-Record), which the ledger books.
-const DEPOSIT = { orderId: '77', tradeId: '0xabc', coin: 'USDT', type: 'deposit', size: '5000', status: 'success', toAddress: 'TX1', dest: 'on_chain', chain: 'trc20', fromAddress: 'TX0', cTime: String(at(DEPOSIT_AT)), uTime: String(at(DEPOSIT_AT)) };
+const DEPOSIT = {
+  orderId: '77',
+  tradeId: '0xabc',
+  coin: 'USDT',
+  type: 'deposit',
+  size: '5000',
+  status: 'success',
+  toAddress: 'TX1',
+  dest: 'on_chain',
+  chain: 'trc20',
+  fromAddress: 'TX0',
+  cTime: String(at(DEPOSIT_AT)),
+  uTime: String(at(DEPOSIT_AT)),
+};
 
 let dir: string;
 let replay: Replay;
@@ -44,12 +68,46 @@ let run: CliResult;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-tax-year-'));
   replay = await startReplay({
-    k1: { account: 'default', files: [], registeredAt: at('2024-01-02T08:00:00Z'), records: [{ prefix: 'spot-record--', rows: SPOT }, { prefix: 'deposit-records--', rows: [DEPOSIT] }] },
+    k1: {
+      account: 'default',
+      files: [],
+      registeredAt: at('2024-01-02T08:00:00Z'),
+      records: [
+        { prefix: 'spot-record--', rows: SPOT },
+        { prefix: 'deposit-records--', rows: [DEPOSIT] },
+      ],
+    },
   });
-  const env = { ...process.env, LEDGERPIPE_API_KEY: 'k1', LEDGERPIPE_API_SECRET: 's', LEDGERPIPE_API_PASSPHRASE: 'p', LEDGERPIPE_BASE_URL: replay.baseUrl };
+  const env = {
+    ...process.env,
+    LEDGERPIPE_API_KEY: 'k1',
+    LEDGERPIPE_API_SECRET: 's',
+    LEDGERPIPE_API_PASSPHRASE: 'p',
+    LEDGERPIPE_BASE_URL: replay.baseUrl,
+  };
   await writeFile(join(dir, 'gbp.csv'), 'time,currency,rate\n2024-01-01,GBP,1\n');
   run = await runCliHere(
-    ['run', 'year-end', '--tax-year', '2025-26', '--cost-basis', 'uk', '--fiat', 'GBP', '--fiat-rates', join(dir, 'gbp.csv'), '--db', join(dir, 'w.duckdb'), '--format', 'csv,report', '--rate-scale', '1000', '--quiet', '--out', join(dir, 'exports', 'given')],
+    [
+      'run',
+      'year-end',
+      '--tax-year',
+      '2025-26',
+      '--cost-basis',
+      'uk',
+      '--fiat',
+      'GBP',
+      '--fiat-rates',
+      join(dir, 'gbp.csv'),
+      '--db',
+      join(dir, 'w.duckdb'),
+      '--format',
+      'csv,report',
+      '--rate-scale',
+      '1000',
+      '--quiet',
+      '--out',
+      join(dir, 'exports', 'given'),
+    ],
     { env },
   );
 }, 120_000);
@@ -59,19 +117,39 @@ afterAll(async () => {
 });
 
 describe('--tax-year with the UK rules', () => {
-  it('reads the UK tax year in the UK clock, and files each disposal of HMRC\'s example in its own tax year', async () => {
+  it("reads the UK tax year in the UK clock, and files each disposal of HMRC's example in its own tax year", async () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const query = async (sql: string) => (await queryCsv(join(dir, 'w.duckdb'), sql)).trimEnd().split('\n').slice(1);
-    expect(await query('SELECT time_zone, tax_year_start, cost_basis FROM settings')).toEqual(['Europe/London,04-06,uk']);
+    expect(await query('SELECT time_zone, tax_year_start, cost_basis FROM settings')).toEqual([
+      'Europe/London,04-06,uk',
+    ]);
     // 6 April 2025 to 5 April 2026, London time (BST: 23:00 UTC the day before).
-    const manifest = JSON.parse(await readFile(join(dir, 'exports', 'given', 'manifest.json'), 'utf8')) as { range: { from: string; to: string; time_zone: string } };
-    expect(manifest.range).toEqual({ from: '2025-04-05T23:00:00.000Z', to: '2026-04-05T23:00:00.000Z', time_zone: 'Europe/London' });
+    const manifest = JSON.parse(await readFile(join(dir, 'exports', 'given', 'manifest.json'), 'utf8')) as {
+      range: { from: string; to: string; time_zone: string };
+    };
+    expect(manifest.range).toEqual({
+      from: '2025-04-05T23:00:00.000Z',
+      to: '2026-04-05T23:00:00.000Z',
+      time_zone: 'Europe/London',
+    });
     // The warehouse's gains of both tax years: £165 in 2024-25, £20 in 2025-26, as HMRC's example has them.
-    expect(await query("SELECT tax_year, lp_decimal_text(sum(gain)) FROM disposals WHERE asset = 'C' GROUP BY ALL ORDER BY 1")).toEqual(['2024-25,165', '2025-26,20']);
-    expect(await query("SELECT tax_year, asset, gain FROM gains_summary WHERE asset = 'C' ORDER BY 1")).toEqual(['2024-25,C,165', '2025-26,C,20']);
+    expect(
+      await query(
+        "SELECT tax_year, lp_decimal_text(sum(gain)) FROM disposals WHERE asset = 'C' GROUP BY ALL ORDER BY 1",
+      ),
+    ).toEqual(['2024-25,165', '2025-26,20']);
+    expect(await query("SELECT tax_year, asset, gain FROM gains_summary WHERE asset = 'C' ORDER BY 1")).toEqual([
+      '2024-25,C,165',
+      '2025-26,C,20',
+    ]);
     // status names the ledger's movements by the same tax years.
     const status = await runCliHere(['status', '--db', join(dir, 'w.duckdb')]);
-    expect(status.stdout.split('\n').filter((l) => l.includes('ledger movements:')).map((l) => l.trim())).toEqual([
+    expect(
+      status.stdout
+        .split('\n')
+        .filter((l) => l.includes('ledger movements:'))
+        .map((l) => l.trim()),
+    ).toEqual([
       '2023-24 ledger movements: C 2000, USDT 4000',
       '2024-25 ledger movements: C -1000, USDT 400',
       '2025-26 ledger movements: C 1200, USDT -275',
@@ -79,8 +157,19 @@ describe('--tax-year with the UK rules', () => {
     // The tax year's files hold its disposal alone: 20 April 2025, matched by the 30-day rule.
     const disposals = (await readFile(join(dir, 'exports', 'given', 'disposals.csv'), 'utf8')).trimEnd().split('\n');
     const header = (disposals[0] as string).split(',');
-    const cells = disposals.slice(1).map((l) => l.split(',')).filter((c) => c[header.indexOf('asset')] === 'C');
-    expect(cells.map((c) => [c[header.indexOf('disposed_at')], c[header.indexOf('quantity')], c[header.indexOf('cost')], c[header.indexOf('match_rule')], c[header.indexOf('tax_year')]])).toEqual([
+    const cells = disposals
+      .slice(1)
+      .map((l) => l.split(','))
+      .filter((c) => c[header.indexOf('asset')] === 'C');
+    expect(
+      cells.map((c) => [
+        c[header.indexOf('disposed_at')],
+        c[header.indexOf('quantity')],
+        c[header.indexOf('cost')],
+        c[header.indexOf('match_rule')],
+        c[header.indexOf('tax_year')],
+      ]),
+    ).toEqual([
       ['2025-04-20T10:00:00.000Z', '200', '40', 'thirty_day', '2025-26'],
       ['2025-04-20T10:00:00.000Z', '300', '90', 'thirty_day', '2025-26'],
     ]);
@@ -88,10 +177,18 @@ describe('--tax-year with the UK rules', () => {
     expect(page).toContain('<b id="period">tax year 2025-26: 6 April 2025 to 5 April 2026</b>');
   });
 
-  it('names the tax year\'s folder, and refuses one that has not begun', async () => {
-    const env = { ...process.env, LEDGERPIPE_API_KEY: 'k1', LEDGERPIPE_API_SECRET: 's', LEDGERPIPE_API_PASSPHRASE: 'p' };
+  it("names the tax year's folder, and refuses one that has not begun", async () => {
+    const env = {
+      ...process.env,
+      LEDGERPIPE_API_KEY: 'k1',
+      LEDGERPIPE_API_SECRET: 's',
+      LEDGERPIPE_API_PASSPHRASE: 'p',
+    };
     // In the warehouse's folder, as a user types it: the files go to ./exports/2025-26/.
-    const exported = await runCliProcess(['export', '--tax-year', '2025-26', '--db', 'w.duckdb', '--format', 'csv', '--quiet'], { env, cwd: dir });
+    const exported = await runCliProcess(
+      ['export', '--tax-year', '2025-26', '--db', 'w.duckdb', '--format', 'csv', '--quiet'],
+      { env, cwd: dir },
+    );
     expect([exported.status, exported.stderr]).toEqual([0, '']);
     expect(await readdir(join(dir, 'exports'))).toEqual(['2025-26', 'given']);
     const year = new Date().getUTCFullYear();

@@ -4,7 +4,9 @@ import { chunksOf, readCandles } from '../../src/prices/candles.js';
 
 /** The docs' published answer of history-candles (test/fixtures/real/README.md). */
 async function published(): Promise<unknown> {
-  const file = JSON.parse(await readFile(new URL('../fixtures/real/history-candles--bitget-docs.json', import.meta.url), 'utf8')) as { response: { data: unknown } };
+  const file = JSON.parse(
+    await readFile(new URL('../fixtures/real/history-candles--bitget-docs.json', import.meta.url), 'utf8'),
+  ) as { response: { data: unknown } };
   return file.response.data;
 }
 
@@ -18,7 +20,16 @@ describe('history candles as the platform publishes them', () => {
       [1656604800000, '37773.5'],
     ]);
     // The candle is kept as it came, volumes and all.
-    expect(JSON.parse(candles[2]!.payload)).toEqual(['1654012800000', '39270.4', '39270.4', '37834.5', '37834.5', '42.444', '1619934.779', '1619934.779']);
+    expect(JSON.parse(candles[2]!.payload)).toEqual([
+      '1654012800000',
+      '39270.4',
+      '39270.4',
+      '37834.5',
+      '37834.5',
+      '42.444',
+      '1619934.779',
+      '1619934.779',
+    ]);
   });
 
   it('keeps only the candles that open inside the window, half-open', async () => {
@@ -27,7 +38,9 @@ describe('history candles as the platform publishes them', () => {
   });
 
   it('refuses a candle whose close is not a plain decimal, naming it', () => {
-    expect(() => readCandles([['1646064000000', '1', '1', '1', '4.6e4']], { start: 0, end: Date.UTC(2030, 0, 1) })).toThrow('close 4.6e4 is not a plain decimal');
+    expect(() =>
+      readCandles([['1646064000000', '1', '1', '1', '4.6e4']], { start: 0, end: Date.UTC(2030, 0, 1) }),
+    ).toThrow('close 4.6e4 is not a plain decimal');
   });
 
   it('reads no answer (data null) as no candle', () => {

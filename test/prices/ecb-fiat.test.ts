@@ -16,7 +16,12 @@ const DAY = 86_400_000;
 const SEED = 'ecb';
 // June 2024: it starts on a Saturday, and the fixtures hold the ECB's rates of May to August 2024.
 const RANGE = ['--from', '2024-06-01', '--to', '2024-07-01'];
-const close = (symbol: string, hour: number) => simClose(SEED, DEFAULT_MARKETS.find((m) => m.symbol === symbol)!, hour);
+const close = (symbol: string, hour: number) =>
+  simClose(
+    SEED,
+    DEFAULT_MARKETS.find((m) => m.symbol === symbol)!,
+    hour,
+  );
 
 let dir: string;
 let sim: Simulator;
@@ -30,12 +35,35 @@ function run(args: readonly string[]): Promise<CliResult> {
 }
 
 // CSV and the report: what the checks read (Parquet and the tax tools' files, tested elsewhere, took half the time).
-const yearEnd = (fiat: string) => ['run', 'year-end', ...RANGE, '--base-url', sim.baseUrl, '--db', db, '--out', join(dir, `out-${fiat}`), '--rate-scale', '100', '--fiat', fiat, '--format', 'csv,report'];
+const yearEnd = (fiat: string) => [
+  'run',
+  'year-end',
+  ...RANGE,
+  '--base-url',
+  sim.baseUrl,
+  '--db',
+  db,
+  '--out',
+  join(dir, `out-${fiat}`),
+  '--rate-scale',
+  '100',
+  '--fiat',
+  fiat,
+  '--format',
+  'csv,report',
+];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-ecb-'));
   db = join(dir, 'w.duckdb');
-  sim = await startSimulator({ seed: SEED, from: Date.UTC(2024, 5, 1), to: Date.UTC(2024, 6, 1), records: 150, rateScale: 100, pendingMs: 0 });
+  sim = await startSimulator({
+    seed: SEED,
+    from: Date.UTC(2024, 5, 1),
+    to: Date.UTC(2024, 6, 1),
+    records: 150,
+    rateScale: 100,
+    pendingMs: 0,
+  });
   ecb = await startFakeEcb();
   runs['GBP'] = await run(yearEnd('GBP'));
   runs['USD'] = await run(yearEnd('USD'));
@@ -59,7 +87,9 @@ async function read(sql: string): Promise<Record<string, unknown>[]> {
 
 /** The test's own table of the ECB's rates: the fixture's days and values, read as text. */
 async function ecbRates(currency: string): Promise<Map<string, string>> {
-  const [header = '', ...lines] = (await readFile(join(ECB_FIXTURES, `EXR.D.${currency}.EUR.SP00.A.csv`), 'utf8')).split('\r\n').filter((l) => l !== '');
+  const [header = '', ...lines] = (await readFile(join(ECB_FIXTURES, `EXR.D.${currency}.EUR.SP00.A.csv`), 'utf8'))
+    .split('\r\n')
+    .filter((l) => l !== '');
   const names = header.split(',');
   const [day, value] = [names.indexOf('TIME_PERIOD'), names.indexOf('OBS_VALUE')];
   return new Map(lines.map((l) => [l.split(',')[day]!, l.split(',')[value]!]));
@@ -96,7 +126,13 @@ async function valued(fiat: string): Promise<Valued[]> {
   expect(at(`value_${fiat.toLowerCase()}`)).toBeGreaterThan(0);
   return rows.map((r) => {
     const value = r[at(`value_${fiat.toLowerCase()}`)]!;
-    return { entryId: r[at('entry_id')]!, asset: r[at('asset')]!, amount: r[at('amount')]!, ms: Date.parse(r[at('ts')]!), value: value === '' ? null : value };
+    return {
+      entryId: r[at('entry_id')]!,
+      asset: r[at('asset')]!,
+      amount: r[at('amount')]!,
+      ms: Date.parse(r[at('ts')]!),
+      value: value === '' ? null : value,
+    };
   });
 }
 
@@ -105,12 +141,19 @@ async function valued(fiat: string): Promise<Valued[]> {
  * the hour x the ECB's rate of the day, each product rounded half-even at the 18th decimal as lp_mul rounds; EUR is
  * its amount times the ECB's rate.
  */
-function byHand(r: Valued, rates: ReadonlyMap<string, string>): { value: string | undefined; close: string; rateDate: string; rate: string } {
+function byHand(
+  r: Valued,
+  rates: ReadonlyMap<string, string>,
+): { value: string | undefined; close: string; rateDate: string; rate: string } {
   const { date, rate } = rateOfDay(rates, r.ms);
   const eurClose = close('USDTEUR', Math.floor(r.ms / HOUR) * HOUR);
-  if (r.asset === 'EUR') return { value: decimalText(mulHalfEven(units(r.amount), units(rate))), close: eurClose, rateDate: date, rate };
+  if (r.asset === 'EUR')
+    return { value: decimalText(mulHalfEven(units(r.amount), units(rate))), close: eurClose, rateDate: date, rate };
   const price = usdtPrice(r.asset, r.ms);
-  const value = price === undefined ? undefined : decimalText(mulHalfEven(mulHalfEven(units(r.amount), price), mulHalfEven(units(eurClose), units(rate))));
+  const value =
+    price === undefined
+      ? undefined
+      : decimalText(mulHalfEven(mulHalfEven(units(r.amount), price), mulHalfEven(units(eurClose), units(rate))));
   return { value, close: eurClose, rateDate: date, rate };
 }
 
@@ -130,19 +173,37 @@ describe.each(['GBP', 'USD'])('run year-end --fiat %s against the simulator and 
   it('exits 0, valuing through USDTEUR and the ECB, and says so in the summary, the settings, the manifest and the report', async () => {
     const result = runs[fiat]!;
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`\\nfiat ${fiat}: USDTEUR x the European Central Bank's euro rate of the day; ECB: 1 request, \\d+ new daily rates \\(fx_rates\\)\\n`));
-    expect(result.stderr).toContain(`fiat ${fiat}: the platform lists no USDT${fiat} pair; values in ${fiat} go through USDTEUR and the European Central Bank's euro rates (docs/values.md)\n`);
-    const manifest = JSON.parse(await readFile(join(dir, `out-${fiat}`, 'manifest.json'), 'utf8')) as { fiat: string; fiat_source: string };
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `\\nfiat ${fiat}: USDTEUR x the European Central Bank's euro rate of the day; ECB: 1 request, \\d+ new daily rates \\(fx_rates\\)\\n`,
+      ),
+    );
+    expect(result.stderr).toContain(
+      `fiat ${fiat}: the platform lists no USDT${fiat} pair; values in ${fiat} go through USDTEUR and the European Central Bank's euro rates (docs/values.md)\n`,
+    );
+    const manifest = JSON.parse(await readFile(join(dir, `out-${fiat}`, 'manifest.json'), 'utf8')) as {
+      fiat: string;
+      fiat_source: string;
+    };
     expect([manifest.fiat, manifest.fiat_source]).toEqual([fiat, 'ecb']);
     const report = await readFile(join(dir, `out-${fiat}`, 'report.html'), 'utf8');
-    expect(report).toContain(`values in ${fiat} <span id="fiat-source">(by the platform&#39;s USDTEUR candles × the European Central Bank&#39;s euro reference rates)</span>`);
+    expect(report).toContain(
+      `values in ${fiat} <span id="fiat-source">(by the platform&#39;s USDTEUR candles × the European Central Bank&#39;s euro reference rates)</span>`,
+    );
   });
 
   it('checks three movements by hand: a weekday, a weekend on the Friday before, and EUR at the rate alone', async () => {
     const rates = await ecbRates(fiat);
     const rows = await valued(fiat);
     const [weekday, weekend, third] = threeMovements(rows);
-    const figures = [weekday!, weekend!, third!].map((r) => ({ entry: r.entryId, day: new Date(r.ms).toISOString(), asset: r.asset, amount: r.amount, ...byHand(r, rates), got: r.value }));
+    const figures = [weekday!, weekend!, third!].map((r) => ({
+      entry: r.entryId,
+      day: new Date(r.ms).toISOString(),
+      asset: r.asset,
+      amount: r.amount,
+      ...byHand(r, rates),
+      got: r.value,
+    }));
     // The weekend's rate is the Friday's: two or one days before.
     expect([1, 2]).toContain((Date.parse(figures[1]!.day.slice(0, 10)) - Date.parse(figures[1]!.rateDate)) / DAY);
     expect(new Date(figures[1]!.rateDate).getUTCDay()).toBe(5);
@@ -165,20 +226,39 @@ describe('the ECB read once, kept in the warehouse', () => {
   it('asked the ECB once per currency, for the days of the range and its history with a week before, in its CSV', () => {
     expect(ecb.requests).toHaveLength(2);
     for (const [i, fiat] of ['GBP', 'USD'].entries()) {
-      expect(ecb.requests[i]).toMatch(new RegExp(`^/service/data/EXR/D\\.${fiat}\\.EUR\\.SP00\\.A\\?startPeriod=2024-05-\\d\\d&endPeriod=2024-06-30&format=csvdata$`));
+      expect(ecb.requests[i]).toMatch(
+        new RegExp(
+          `^/service/data/EXR/D\\.${fiat}\\.EUR\\.SP00\\.A\\?startPeriod=2024-05-\\d\\d&endPeriod=2024-06-30&format=csvdata$`,
+        ),
+      );
     }
   });
 
   it('keeps each rate as published (fx_rates) and the days read (fx_coverage); fx_rates_daily gives Friday to the weekend', async () => {
     const gbp = await ecbRates('GBP');
-    const held = await read("SELECT strftime(date, '%Y-%m-%d') AS date, CAST(rate AS VARCHAR) AS rate, source FROM fx_rates WHERE currency = 'GBP' ORDER BY date");
+    const held = await read(
+      "SELECT strftime(date, '%Y-%m-%d') AS date, CAST(rate AS VARCHAR) AS rate, source FROM fx_rates WHERE currency = 'GBP' ORDER BY date",
+    );
     expect(held.length).toBeGreaterThan(20);
-    for (const r of held) expect([r['date'], decimalText(units(String(r['rate']))), r['source']]).toEqual([r['date'], decimalText(units(gbp.get(String(r['date']))!)), 'ecb']);
-    expect(await read("SELECT currency, strftime(last_date, '%Y-%m-%d') AS last, url LIKE '%/service/data/EXR/D.' || currency || '.EUR.SP00.A?%' AS url FROM fx_coverage ORDER BY currency")).toEqual([
+    for (const r of held)
+      expect([r['date'], decimalText(units(String(r['rate']))), r['source']]).toEqual([
+        r['date'],
+        decimalText(units(gbp.get(String(r['date']))!)),
+        'ecb',
+      ]);
+    expect(
+      await read(
+        "SELECT currency, strftime(last_date, '%Y-%m-%d') AS last, url LIKE '%/service/data/EXR/D.' || currency || '.EUR.SP00.A?%' AS url FROM fx_coverage ORDER BY currency",
+      ),
+    ).toEqual([
       { currency: 'GBP', last: '2024-06-30', url: true },
       { currency: 'USD', last: '2024-06-30', url: true },
     ]);
-    expect(await read("SELECT strftime(date, '%Y-%m-%d') AS date, strftime(rate_date, '%Y-%m-%d') AS rate_date, CAST(rate AS VARCHAR) AS rate FROM fx_rates_daily WHERE currency = 'GBP' AND date IN ('2024-06-07', '2024-06-08', '2024-06-09', '2024-06-10') ORDER BY date")).toEqual([
+    expect(
+      await read(
+        "SELECT strftime(date, '%Y-%m-%d') AS date, strftime(rate_date, '%Y-%m-%d') AS rate_date, CAST(rate AS VARCHAR) AS rate FROM fx_rates_daily WHERE currency = 'GBP' AND date IN ('2024-06-07', '2024-06-08', '2024-06-09', '2024-06-10') ORDER BY date",
+      ),
+    ).toEqual([
       { date: '2024-06-07', rate_date: '2024-06-07', rate: '0.851200000000000000' },
       { date: '2024-06-08', rate_date: '2024-06-07', rate: '0.851200000000000000' },
       { date: '2024-06-09', rate_date: '2024-06-07', rate: '0.851200000000000000' },
@@ -187,16 +267,25 @@ describe('the ECB read once, kept in the warehouse', () => {
   });
 
   it('reads no day twice: prices in GBP again, the ECB out of reach, ask it nothing and value from the rates held', async () => {
-    const again = await runCliHere(['prices', ...RANGE, '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--fiat', 'GBP'], {
-      env: { ...process.env, LEDGERPIPE_ECB_URL: 'http://127.0.0.1:9/service' },
-    });
+    const again = await runCliHere(
+      ['prices', ...RANGE, '--base-url', sim.baseUrl, '--db', db, '--rate-scale', '100', '--fiat', 'GBP'],
+      {
+        env: { ...process.env, LEDGERPIPE_ECB_URL: 'http://127.0.0.1:9/service' },
+      },
+    );
     expect(again.status, again.stderr).toBe(0);
     expect(again.stderr).toContain('fiat: USD -> GBP; values remade');
     expect(again.stderr).not.toContain('European Central Bank');
-    expect(again.stdout).toContain("fiat GBP: USDTEUR x the European Central Bank's euro rate of the day; ECB: 0 requests, 0 new daily rates (fx_rates)\n");
+    expect(again.stdout).toContain(
+      "fiat GBP: USDTEUR x the European Central Bank's euro rate of the day; ECB: 0 requests, 0 new daily rates (fx_rates)\n",
+    );
     expect(ecb.requests).toHaveLength(2);
-    const held = await read("SELECT entry_id, CAST(value_gbp AS VARCHAR) AS v FROM ledger_valued WHERE ts >= '2024-06-01' AND ts < '2024-07-01'");
-    const inWarehouse = new Map(held.map((r) => [String(r['entry_id']), r['v'] === null ? null : decimalText(units(String(r['v'])))]));
+    const held = await read(
+      "SELECT entry_id, CAST(value_gbp AS VARCHAR) AS v FROM ledger_valued WHERE ts >= '2024-06-01' AND ts < '2024-07-01'",
+    );
+    const inWarehouse = new Map(
+      held.map((r) => [String(r['entry_id']), r['v'] === null ? null : decimalText(units(String(r['v'])))]),
+    );
     expect(inWarehouse.size).toBeGreaterThan(100);
     for (const r of await valued('GBP')) expect([r.entryId, inWarehouse.get(r.entryId)]).toEqual([r.entryId, r.value]);
   }, 60_000);
@@ -206,14 +295,35 @@ describe('a rates file', () => {
   it('wins over the ECB: the export values GBP by the file, and fiat_source says file', async () => {
     const rates = join(dir, 'gbp.csv');
     await writeFile(rates, 'time,currency,rate\n2024-05-01,GBP,0.8\n');
-    const result = await runCliHere(['export', ...RANGE, '--db', db, '--out', join(dir, 'out-file'), '--fiat', 'GBP', '--fiat-rates', rates, '--format', 'csv']);
+    const result = await runCliHere([
+      'export',
+      ...RANGE,
+      '--db',
+      db,
+      '--out',
+      join(dir, 'out-file'),
+      '--fiat',
+      'GBP',
+      '--fiat-rates',
+      rates,
+      '--format',
+      'csv',
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain('fiat rates: ecb -> file; values remade');
     expect(await read('SELECT fiat, fiat_source FROM settings')).toEqual([{ fiat: 'GBP', fiat_source: 'file' }]);
-    const manifest = JSON.parse(await readFile(join(dir, 'out-file', 'manifest.json'), 'utf8')) as { fiat_source: string };
+    const manifest = JSON.parse(await readFile(join(dir, 'out-file', 'manifest.json'), 'utf8')) as {
+      fiat_source: string;
+    };
     expect(manifest.fiat_source).toBe('file');
-    const row = (await read("SELECT CAST(value_usdt AS VARCHAR) AS usdt, CAST(value_gbp AS VARCHAR) AS gbp FROM ledger_valued WHERE asset = 'USDT' AND ts >= '2024-06-01' LIMIT 1"))[0]!;
-    expect(decimalText(units(String(row['gbp'])))).toBe(decimalText(mulHalfEven(units(String(row['usdt'])), units('0.8'))));
+    const row = (
+      await read(
+        "SELECT CAST(value_usdt AS VARCHAR) AS usdt, CAST(value_gbp AS VARCHAR) AS gbp FROM ledger_valued WHERE asset = 'USDT' AND ts >= '2024-06-01' LIMIT 1",
+      )
+    )[0]!;
+    expect(decimalText(units(String(row['gbp'])))).toBe(
+      decimalText(mulHalfEven(units(String(row['usdt'])), units('0.8'))),
+    );
   }, 60_000);
 });
 
@@ -221,12 +331,31 @@ describe('a fiat nothing values', () => {
   it('--fiat XYZ exits 2 at once with one line, no warehouse made and no request sent', async () => {
     const fresh = join(dir, 'xyz.duckdb');
     const requests = sim.stats.requests;
-    const result = await run(['run', 'year-end', ...RANGE, '--base-url', sim.baseUrl, '--db', fresh, '--out', join(dir, 'out-xyz'), '--rate-scale', '100', '--fiat', 'XYZ']);
+    const result = await run([
+      'run',
+      'year-end',
+      ...RANGE,
+      '--base-url',
+      sim.baseUrl,
+      '--db',
+      fresh,
+      '--out',
+      join(dir, 'out-xyz'),
+      '--rate-scale',
+      '100',
+      '--fiat',
+      'XYZ',
+    ]);
     expect([result.status, result.stdout, result.stderr]).toEqual([
       2,
       '',
       "ledgerpipe: --fiat XYZ: the European Central Bank publishes no euro rate for XYZ and no rates file gives one; for another currency than EUR or the ECB's (docs/values.md lists them), give its rates with --fiat-rates FILE\n",
     ]);
-    expect([existsSync(fresh), existsSync(join(dir, 'out-xyz')), sim.stats.requests, ecb.requests.length]).toEqual([false, false, requests, 2]);
+    expect([existsSync(fresh), existsSync(join(dir, 'out-xyz')), sim.stats.requests, ecb.requests.length]).toEqual([
+      false,
+      false,
+      requests,
+      2,
+    ]);
   });
 });

@@ -22,7 +22,15 @@ afterEach(async () => {
 });
 
 async function readYear(endTime: CandleEndTime, missing: readonly number[] = []) {
-  const sim = await startSimulator({ seed: 'readings', from: YEAR.start, to: YEAR.end, records: 5, rateScale: 1000, candleEndTime: endTime, missingCandles: { BTCUSDT: missing } });
+  const sim = await startSimulator({
+    seed: 'readings',
+    from: YEAR.start,
+    to: YEAR.end,
+    records: 5,
+    rateScale: 1000,
+    candleEndTime: endTime,
+    missingCandles: { BTCUSDT: missing },
+  });
   sims.push(sim);
   const { warehouse, dispose } = await tempWarehouse();
   const warnings: string[] = [];
@@ -31,10 +39,23 @@ async function readYear(endTime: CandleEndTime, missing: readonly number[] = [])
     await extractPrices({ warehouse, baseUrl: sim.baseUrl, assets: ['BTC'], range: YEAR, rateScale: 1000, log });
     const requested = sim.stats.byPath['/api/v2/spot/market/history-candles'] ?? 0;
     // A second run asks again only for a span with hours missing: the platform may have published them since.
-    await extractPrices({ warehouse, baseUrl: sim.baseUrl, assets: ['BTC'], range: YEAR, rateScale: 1000, log: silentLogger });
+    await extractPrices({
+      warehouse,
+      baseUrl: sim.baseUrl,
+      assets: ['BTC'],
+      range: YEAR,
+      rateScale: 1000,
+      log: silentLogger,
+    });
     const again = (sim.stats.byPath['/api/v2/spot/market/history-candles'] ?? 0) - requested;
-    const [candles] = await rows(warehouse, "SELECT count(*) AS n, count(DISTINCT ts) AS hours, lp_time_text(min(ts)) AS first, lp_time_text(max(ts)) AS last FROM price_candles WHERE symbol = 'BTCUSDT'");
-    const gaps = await rows(warehouse, "SELECT lp_time_text(unnest(missing_hours)) AS hour, missing_reason FROM price_coverage WHERE missing_hours IS NOT NULL");
+    const [candles] = await rows(
+      warehouse,
+      "SELECT count(*) AS n, count(DISTINCT ts) AS hours, lp_time_text(min(ts)) AS first, lp_time_text(max(ts)) AS last FROM price_candles WHERE symbol = 'BTCUSDT'",
+    );
+    const gaps = await rows(
+      warehouse,
+      'SELECT lp_time_text(unnest(missing_hours)) AS hour, missing_reason FROM price_coverage WHERE missing_hours IS NOT NULL',
+    );
     const status = (await statusLines(warehouse)).filter((l) => l.startsWith('candles missing'));
     return { candles, gaps, warnings, status, requests: requested, again };
   } finally {
@@ -43,20 +64,33 @@ async function readYear(endTime: CandleEndTime, missing: readonly number[] = [])
 }
 
 describe("history-candles' endTime, read either way", () => {
-  it.each(['open-before', 'closed-before'] as const)('%s: every hour of the year is read, one request a span', async (endTime) => {
-    const read = await readYear(endTime);
-    expect(read.candles).toEqual({ n: String(HOURS), hours: String(HOURS), first: '2025-01-01T00:00:00.000Z', last: '2025-12-31T23:00:00.000Z' });
-    expect([read.gaps, read.warnings, read.status]).toEqual([[], [], []]);
-    // One request per span of 200 hours (45: the spans are aligned to multiples of 200 hours), none asked again.
-    expect([read.requests, read.again]).toEqual([chunksOf(YEAR).length, 0]);
-  });
+  it.each(['open-before', 'closed-before'] as const)(
+    '%s: every hour of the year is read, one request a span',
+    async (endTime) => {
+      const read = await readYear(endTime);
+      expect(read.candles).toEqual({
+        n: String(HOURS),
+        hours: String(HOURS),
+        first: '2025-01-01T00:00:00.000Z',
+        last: '2025-12-31T23:00:00.000Z',
+      });
+      expect([read.gaps, read.warnings, read.status]).toEqual([[], [], []]);
+      // One request per span of 200 hours (45: the spans are aligned to multiples of 200 hours), none asked again.
+      expect([read.requests, read.again]).toEqual([chunksOf(YEAR).length, 0]);
+    },
+  );
 
-  it.each(['open-before', 'closed-before'] as const)('%s: an hour the platform lacks is asked once more, then listed with its reason, not guessed', async (endTime) => {
-    const read = await readYear(endTime, [GAP]);
-    expect(read.candles).toMatchObject({ n: String(HOURS - 1), hours: String(HOURS - 1) });
-    expect(read.gaps).toEqual([{ hour: '2025-06-15T07:00:00.000Z', missing_reason: MISSING_REASON }]);
-    expect(read.warnings).toEqual([`BTCUSDT: 1 hour without a candle (2025-06-15T07:00:00.000Z): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`]);
-    expect(read.status).toEqual([`candles missing: BTCUSDT, 1 hour (2025-06-15T07:00:00.000Z): ${MISSING_REASON}`]);
-    expect([read.requests, read.again]).toEqual([chunksOf(YEAR).length + 1, 2]);
-  });
+  it.each(['open-before', 'closed-before'] as const)(
+    '%s: an hour the platform lacks is asked once more, then listed with its reason, not guessed',
+    async (endTime) => {
+      const read = await readYear(endTime, [GAP]);
+      expect(read.candles).toMatchObject({ n: String(HOURS - 1), hours: String(HOURS - 1) });
+      expect(read.gaps).toEqual([{ hour: '2025-06-15T07:00:00.000Z', missing_reason: MISSING_REASON }]);
+      expect(read.warnings).toEqual([
+        `BTCUSDT: 1 hour without a candle (2025-06-15T07:00:00.000Z): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`,
+      ]);
+      expect(read.status).toEqual([`candles missing: BTCUSDT, 1 hour (2025-06-15T07:00:00.000Z): ${MISSING_REASON}`]);
+      expect([read.requests, read.again]).toEqual([chunksOf(YEAR).length + 1, 2]);
+    },
+  );
 });

@@ -10,7 +10,9 @@ async function multiply(pairs: readonly (readonly [string, string])[]): Promise<
   try {
     await c.run(await readFile(new URL('../../sql/macros/00_macros.sql', import.meta.url), 'utf8'));
     const values = pairs.map(([a, b], i) => `(${i}, '${a}', '${b}')`).join(', ');
-    const reader = await c.runAndReadAll(`SELECT lp_decimal_text(lp_mul(lp_amount(a), lp_amount(b))) FROM (VALUES ${values}) AS t(i, a, b) ORDER BY i`);
+    const reader = await c.runAndReadAll(
+      `SELECT lp_decimal_text(lp_mul(lp_amount(a), lp_amount(b))) FROM (VALUES ${values}) AS t(i, a, b) ORDER BY i`,
+    );
     return reader.getRows().map((r) => String(r[0]));
   } finally {
     c.closeSync();
@@ -29,7 +31,15 @@ describe('lp_mul: exact products rounded half-even at the 18th decimal', () => {
       ['12345678901234567890', '1'],
       ['2.5', '-0.3'],
     ] as const;
-    expect(await multiply(pairs)).toEqual(['0', '0.000000000000000002', '-0.000000000000000002', '41156.197839512729638276', '11743.635696776413483949', '12345678901234567890', '-0.75']);
+    expect(await multiply(pairs)).toEqual([
+      '0',
+      '0.000000000000000002',
+      '-0.000000000000000002',
+      '41156.197839512729638276',
+      '11743.635696776413483949',
+      '12345678901234567890',
+      '-0.75',
+    ]);
   });
 
   it('equals BigInt arithmetic on 3000 seeded products of every size', async () => {
@@ -44,7 +54,7 @@ describe('lp_mul: exact products rounded half-even at the 18th decimal', () => {
     expect(await multiply(pairs)).toEqual(expected);
   });
 
-  it('takes DuckDB\'s own product only where it is exact: below 10^10, at most 8 and 10 decimals, either way round', async () => {
+  it("takes DuckDB's own product only where it is exact: below 10^10, at most 8 and 10 decimals, either way round", async () => {
     const pairs = [
       ['9999999999.99999999', '9999999999.9999999999'], // the largest factors of the fast product: 20 whole digits
       ['9999999999.9999999999', '-9999999999.99999999'], // the other way round, one negative
@@ -62,11 +72,17 @@ describe('lp_mul: exact products rounded half-even at the 18th decimal', () => {
     const rng = createRng('lp-mul-fast');
     const digits = (n: number) => Array.from({ length: n }, () => String(rng.int(0, 9))).join('');
     const seeded = Array.from({ length: 3000 }, () => {
-      const narrow = () => `${rng.chance(0.5) ? '-' : ''}${digits(rng.int(1, 10))}.${digits(rng.int(1, rng.chance(0.5) ? 8 : 11))}`;
+      const narrow = () =>
+        `${rng.chance(0.5) ? '-' : ''}${digits(rng.int(1, 10))}.${digits(rng.int(1, rng.chance(0.5) ? 8 : 11))}`;
       return [narrow(), narrow()] as const;
     });
     expect(await multiply(seeded)).toEqual(seeded.map(([a, b]) => decimalText(mulHalfEven(units(a), units(b)))));
     // No price (an empty amount reads as NULL) is no value.
-    expect(await multiply([['', '2'], ['2.5', '']])).toEqual(['null', 'null']);
+    expect(
+      await multiply([
+        ['', '2'],
+        ['2.5', ''],
+      ]),
+    ).toEqual(['null', 'null']);
   });
 });

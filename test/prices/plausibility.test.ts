@@ -8,7 +8,17 @@ let dispose: () => Promise<void>;
 beforeEach(async () => ({ warehouse, dispose } = await tempWarehouse()));
 afterEach(async () => dispose());
 
-type Row = [entry: string, ts: string, asset: string, amount: string, source: string, sourceId: string, taxClass: string, valueUsdt: string | null, tradeGroup?: string];
+type Row = [
+  entry: string,
+  ts: string,
+  asset: string,
+  amount: string,
+  source: string,
+  sourceId: string,
+  taxClass: string,
+  valueUsdt: string | null,
+  tradeGroup?: string,
+];
 
 /**
  * `ledger` as the valued ledger the view reads (lp_ledger_valued_rows(), as the gains tests put theirs), then the view
@@ -16,19 +26,29 @@ type Row = [entry: string, ts: string, asset: string, amount: string, source: st
  */
 async function plausibility(ledger: readonly Row[]): Promise<Record<string, string | null>[]> {
   const c = warehouse.connection;
-  await c.run('CREATE OR REPLACE TABLE golden (account VARCHAR, entry_id VARCHAR, ts TIMESTAMPTZ, asset VARCHAR, amount DECIMAL(38,18), source VARCHAR, source_id VARCHAR, tax_class VARCHAR, value_usdt DECIMAL(38,18), trade_group VARCHAR)');
+  await c.run(
+    'CREATE OR REPLACE TABLE golden (account VARCHAR, entry_id VARCHAR, ts TIMESTAMPTZ, asset VARCHAR, amount DECIMAL(38,18), source VARCHAR, source_id VARCHAR, tax_class VARCHAR, value_usdt DECIMAL(38,18), trade_group VARCHAR)',
+  );
   for (const [entry, ts, asset, amount, source, sourceId, taxClass, value, group] of ledger) {
-    await c.run('INSERT INTO golden VALUES (\'default\', $1, $2::TIMESTAMPTZ, $3, $4::DECIMAL(38,18), $5, $6, $7, $8::DECIMAL(38,18), $9)', [entry, ts, asset, amount, source, sourceId, taxClass, value, group ?? null] as never);
+    await c.run(
+      "INSERT INTO golden VALUES ('default', $1, $2::TIMESTAMPTZ, $3, $4::DECIMAL(38,18), $5, $6, $7, $8::DECIMAL(38,18), $9)",
+      [entry, ts, asset, amount, source, sourceId, taxClass, value, group ?? null] as never,
+    );
   }
   await c.run('CREATE OR REPLACE MACRO lp_ledger_valued_rows() AS TABLE SELECT * FROM golden');
   // The balance before a range is the ledger's own sum (unvalued): the same rows.
-  await c.run('DROP VIEW IF EXISTS ledger; DROP TABLE IF EXISTS ledger; CREATE TABLE ledger AS SELECT account, entry_id, ts, asset, amount FROM golden');
+  await c.run(
+    'DROP VIEW IF EXISTS ledger; DROP TABLE IF EXISTS ledger; CREATE TABLE ledger AS SELECT account, entry_id, ts, asset, amount FROM golden',
+  );
   await runModel(c, 'values/60_plausibility.sql');
-  return rows(warehouse, "SELECT source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with FROM plausibility ORDER BY ts, source_id");
+  return rows(
+    warehouse,
+    'SELECT source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with FROM plausibility ORDER BY ts, source_id',
+  );
 }
 
 describe('plausibility (docs/review.md)', () => {
-  it('lists each movement far outside the account\'s scale with the record and what it was set beside, and nothing else', async () => {
+  it("lists each movement far outside the account's scale with the record and what it was set beside, and nothing else", async () => {
     const found = await plausibility([
       // A trade of 1,000 USDT for 0.01 BTC, its fee 5 USDT (0.5%): within scale.
       ['t1a', '2025-02-01 10:00:00+00', 'USDT', '-1000', 'spot_tax_records', '11', 'trade_leg', '-1000', 'g1'],
@@ -38,7 +58,8 @@ describe('plausibility (docs/review.md)', () => {
       ['t2a', '2025-02-02 10:00:00+00', 'USDT', '-1000', 'spot_tax_records', '21', 'trade_leg', '-1000', 'g2'],
       ['t2b', '2025-02-02 10:00:00+00', 'BTC', '0.01', 'spot_tax_records', '22', 'trade_leg', '1000', 'g2'],
       ['t2f', '2025-02-02 10:00:00+00', 'USDT', '-20', 'spot_tax_records', '23', 'trading_fee', '-20', 'g2'],
-      // A withdrawal of 0.005 BTC whose fee is 0.0005 (10%); one of 0.01 BTC with a fee of 0.00005 (0.5%) is within scale.
+      // A withdrawal of 0.005 BTC whose fee is 0.0005 (10%); one of 0.01 BTC with a fee of 0.00005 (0.5%) is within
+      // scale.
       ['w1', '2025-03-01 10:00:00+00', 'BTC', '-0.005', 'withdrawals', '31', 'external_withdrawal', '-500'],
       ['w1f', '2025-03-01 10:00:00+00', 'BTC', '-0.0005', 'withdrawals', '31', 'withdrawal_fee', '-5'],
       ['w2', '2025-03-02 10:00:00+00', 'BTC', '-0.01', 'withdrawals', '32', 'external_withdrawal', '-1000'],
@@ -78,12 +99,25 @@ describe('plausibility (docs/review.md)', () => {
       ['i2', at(368, 11), 'BTC', '0.05', 'spot_tax_records', '23', 'interest_earned', '5000'],
       ['i3', at(369), 'BTC', '0.01', 'spot_tax_records', '24', 'interest_earned', '1000'],
     ]);
-    const columns = 'source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with';
+    const columns =
+      'source_id, finding, lp_decimal_text(amount) AS amount, lp_decimal_text(compared_with) AS compared_with';
     const listed = (from: string, to: string) =>
-      rows(warehouse, `SELECT ${columns} FROM lp_plausibility_of(CAST('${from}' AS TIMESTAMPTZ), CAST('${to}' AS TIMESTAMPTZ)) ORDER BY ts, source_id`);
+      rows(
+        warehouse,
+        `SELECT ${columns} FROM lp_plausibility_of(CAST('${from}' AS TIMESTAMPTZ), CAST('${to}' AS TIMESTAMPTZ)) ORDER BY ts, source_id`,
+      );
     const ofView = (from: string, to: string) =>
-      rows(warehouse, `SELECT ${columns} FROM plausibility WHERE ts >= CAST('${from}' AS TIMESTAMPTZ) AND ts < CAST('${to}' AS TIMESTAMPTZ) ORDER BY ts, source_id`);
-    for (const [from, to] of [[at(367, 0), at(368, 0)], [at(368, 0), at(369, 0)], [at(367, 10), at(368, 12)], [at(368, 11), at(600)], [at(1), at(600)]] as const) {
+      rows(
+        warehouse,
+        `SELECT ${columns} FROM plausibility WHERE ts >= CAST('${from}' AS TIMESTAMPTZ) AND ts < CAST('${to}' AS TIMESTAMPTZ) ORDER BY ts, source_id`,
+      );
+    for (const [from, to] of [
+      [at(367, 0), at(368, 0)],
+      [at(368, 0), at(369, 0)],
+      [at(367, 10), at(368, 12)],
+      [at(368, 11), at(600)],
+      [at(1), at(600)],
+    ] as const) {
       expect(await listed(from, to)).toEqual(await ofView(from, to));
     }
     // What the view sets each refund beside: r1 the fees of its 366 days (the first day's 12 on its edge, 7, and the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDecimal, formatRange } from '../../src/report/format.js';
 
-describe('the report\'s numbers and dates', () => {
+describe("the report's numbers and dates", () => {
   it.each([
     ['-32068087.72925866007541', 2, true, '-32,068,087.73'],
     ['1234.5', 2, true, '1,234.50'],
@@ -18,9 +18,15 @@ describe('the report\'s numbers and dates', () => {
   });
 
   it('writes a range of whole days as its first and last day, in the time zone; other ranges with their times', () => {
-    expect(formatRange({ start: Date.UTC(2025, 0, 1), end: Date.UTC(2026, 0, 1) }, 'UTC')).toBe('1 January 2025 to 31 December 2025');
-    expect(formatRange({ start: Date.UTC(2024, 11, 31, 23), end: Date.UTC(2025, 11, 31, 23) }, 'Europe/Berlin')).toBe('1 January 2025 to 31 December 2025');
+    expect(formatRange({ start: Date.UTC(2025, 0, 1), end: Date.UTC(2026, 0, 1) }, 'UTC')).toBe(
+      '1 January 2025 to 31 December 2025',
+    );
+    expect(formatRange({ start: Date.UTC(2024, 11, 31, 23), end: Date.UTC(2025, 11, 31, 23) }, 'Europe/Berlin')).toBe(
+      '1 January 2025 to 31 December 2025',
+    );
     expect(formatRange({ start: Date.UTC(2025, 5, 1), end: Date.UTC(2025, 5, 2) }, 'UTC')).toBe('1 June 2025');
-    expect(formatRange({ start: Date.UTC(2025, 5, 1, 12), end: Date.UTC(2025, 5, 2) }, 'UTC')).toBe('1 June 2025 at 12:00 to 2 June 2025 at 00:00 (the end not included)');
+    expect(formatRange({ start: Date.UTC(2025, 5, 1, 12), end: Date.UTC(2025, 5, 2) }, 'UTC')).toBe(
+      '1 June 2025 at 12:00 to 2 June 2025 at 00:00 (the end not included)',
+    );
   });
 });

@@ -26,17 +26,32 @@ afterAll(async () => {
 });
 
 const finding = (account: string, sourceId: string): Implausible => ({
-  account, asset: 'BTC', ts: Date.UTC(2025, 5, 1), source: 'withdrawals', sourceId, finding: 'fee_above_1pct',
-  amount: '-0.0005', valueUsdt: null, comparedWith: '0.005', comparedAs: 'the quantity withdrawn',
+  account,
+  asset: 'BTC',
+  ts: Date.UTC(2025, 5, 1),
+  source: 'withdrawals',
+  sourceId,
+  finding: 'fee_above_1pct',
+  amount: '-0.0005',
+  valueUsdt: null,
+  comparedWith: '0.005',
+  comparedAs: 'the quantity withdrawn',
 });
 
 /** The records the page's review table lists, as `<source> <id>`. */
 async function reviewed(facts: Parameters<typeof writeReport>[2]['facts'], account?: string): Promise<string[]> {
   const path = join(dir, `report-${account ?? 'all'}-${facts.plausibility === undefined ? 'read' : 'given'}.html`);
-  await writeReport(context.warehouse, path, { range, valuation: NO_VALUATION, facts, ...(account === undefined ? {} : { account }) });
+  await writeReport(context.warehouse, path, {
+    range,
+    valuation: NO_VALUATION,
+    facts,
+    ...(account === undefined ? {} : { account }),
+  });
   const html = await readFile(path, 'utf8');
   // The record is each row's last cell.
-  return [...html.matchAll(/<tr data-finding="[^"]*">(.*?)<\/tr>/g)].map((m) => [...(m[1] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].at(-1)?.[1] ?? '');
+  return [...html.matchAll(/<tr data-finding="[^"]*">(.*?)<\/tr>/g)].map(
+    (m) => [...(m[1] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].at(-1)?.[1] ?? '',
+  );
 }
 
 describe("the report's review section", () => {

@@ -48,7 +48,14 @@ describe('generated data', () => {
     const truth = JSON.parse(a!.toString('utf8')) as Record<string, { partition: string; record: unknown }[]>;
     expect(Object.keys(truth)).toEqual([...PAGED_STREAMS, 'account_balances']);
     expect(truth['futures_fills']?.length).toBe(all('futures_fills').length);
-    expect(truth['account_balances']?.map((b) => (b.record as { accountType: string }).accountType)).toEqual(['spot', 'futures', 'funding', 'earn', 'bots', 'margin']);
+    expect(truth['account_balances']?.map((b) => (b.record as { accountType: string }).accountType)).toEqual([
+      'spot',
+      'futures',
+      'funding',
+      'earn',
+      'bots',
+      'margin',
+    ]);
   });
 
   it('orders every partition newest first with unique ids that grow with time', () => {
@@ -78,7 +85,8 @@ describe('generated data', () => {
   });
 
   it('puts records on both sides of every window seam', () => {
-    const seams = (days: number) => Array.from({ length: Math.floor((TO - FROM - 1) / (days * DAY_MS)) }, (_, k) => FROM + (k + 1) * days * DAY_MS);
+    const seams = (days: number) =>
+      Array.from({ length: Math.floor((TO - FROM - 1) / (days * DAY_MS)) }, (_, k) => FROM + (k + 1) * days * DAY_MS);
     const has = (stream: (typeof PAGED_STREAMS)[number], days: number) => {
       const times = new Set(all(stream).map((r) => r.ts));
       const gapFree = seams(days).filter((s) => times.has(s) || times.has(s - 1));
@@ -116,7 +124,13 @@ describe('generated data', () => {
   });
 
   it('holds every marginTaxType and one unknown type inside the range, in both margin types', () => {
-    const types = (name: string) => new Set(data.streams.margin_records.find((p) => p.name === name)!.records.filter(inRange).map((r) => r.record['marginTaxType']));
+    const types = (name: string) =>
+      new Set(
+        data.streams.margin_records
+          .find((p) => p.name === name)!
+          .records.filter(inRange)
+          .map((r) => r.record['marginTaxType']),
+      );
     expect([...types('crossed')].sort()).toEqual([...MARGIN_TAX_TYPES, UNKNOWN_MARGIN_TAX_TYPE].sort());
     expect([...types('isolated')].sort()).toEqual([...MARGIN_TAX_TYPES].sort());
   });
@@ -125,43 +139,78 @@ describe('generated data', () => {
     for (const partition of data.streams.margin_records) {
       const deals = partition.records.filter((r) => String(r.record['marginTaxType']).startsWith('deal_'));
       const byTrade = new Map<string, string[]>();
-      for (const r of deals) byTrade.set(`${r.ts}/${String(r.record['symbol'])}`, [...(byTrade.get(`${r.ts}/${String(r.record['symbol'])}`) ?? []), String(r.record['marginTaxType'])]);
-      expect([...byTrade.values()].every((types) => types.sort().join() === 'deal_in,deal_out'), partition.name).toBe(true);
-      expect(deals.filter((r) => r.record['marginTaxType'] === 'deal_out').every((r) => r.record['fee'] === '0')).toBe(true);
-      expect(deals.some((r) => r.record['marginTaxType'] === 'deal_in' && String(r.record['fee']).startsWith('-'))).toBe(true);
+      for (const r of deals)
+        byTrade.set(`${r.ts}/${String(r.record['symbol'])}`, [
+          ...(byTrade.get(`${r.ts}/${String(r.record['symbol'])}`) ?? []),
+          String(r.record['marginTaxType']),
+        ]);
+      expect(
+        [...byTrade.values()].every((types) => types.sort().join() === 'deal_in,deal_out'),
+        partition.name,
+      ).toBe(true);
+      expect(deals.filter((r) => r.record['marginTaxType'] === 'deal_out').every((r) => r.record['fee'] === '0')).toBe(
+        true,
+      );
+      expect(
+        deals.some((r) => r.record['marginTaxType'] === 'deal_in' && String(r.record['fee']).startsWith('-')),
+      ).toBe(true);
     }
   });
 
   it('uses the real futures, spot and P2P vocabularies, and one undocumented type of each, inside the range', () => {
     const types = (stream: 'futures_tax_records' | 'spot_tax_records' | 'p2p_tax_records', field: string) =>
-      new Set(all(stream).filter(inRange).map((r) => String(r.record[field])));
-    expect([...types('futures_tax_records', 'futureTaxType')].sort()).toEqual([...FUTURE_TAX_TYPES.map(([t]) => t), UNKNOWN_FUTURE_TAX_TYPE].sort());
-    expect([...types('spot_tax_records', 'spotTaxType')].sort()).toEqual([...SPOT_TAX_TYPES, UNKNOWN_SPOT_TAX_TYPE].sort());
+      new Set(
+        all(stream)
+          .filter(inRange)
+          .map((r) => String(r.record[field])),
+      );
+    expect([...types('futures_tax_records', 'futureTaxType')].sort()).toEqual(
+      [...FUTURE_TAX_TYPES.map(([t]) => t), UNKNOWN_FUTURE_TAX_TYPE].sort(),
+    );
+    expect([...types('spot_tax_records', 'spotTaxType')].sort()).toEqual(
+      [...SPOT_TAX_TYPES, UNKNOWN_SPOT_TAX_TYPE].sort(),
+    );
     expect([...types('p2p_tax_records', 'p2pTaxType')].sort()).toEqual([...P2P_TAX_TYPES, UNKNOWN_P2P_TAX_TYPE].sort());
     // Both shapes of a P2P record: the amount in balance (newest docs) or in total (earlier docs, SDK types).
     const p2p = all('p2p_tax_records').map((r) => r.record);
-    expect(p2p.some((r) => 'balance' in r && !('total' in r)) && p2p.some((r) => 'total' in r && !('balance' in r))).toBe(true);
+    expect(
+      p2p.some((r) => 'balance' in r && !('total' in r)) && p2p.some((r) => 'total' in r && !('balance' in r)),
+    ).toBe(true);
     // A spot order: its legs and its fee share one bizOrderId and one millisecond.
     const orders = new Map<string, string[]>();
-    for (const r of all('spot_tax_records')) if (['Buy', 'Sell', 'Transaction fee deduct'].includes(String(r.record['spotTaxType']))) orders.set(String(r.record['bizOrderId']), [...(orders.get(String(r.record['bizOrderId'])) ?? []), `${r.ts}`]);
+    for (const r of all('spot_tax_records'))
+      if (['Buy', 'Sell', 'Transaction fee deduct'].includes(String(r.record['spotTaxType'])))
+        orders.set(String(r.record['bizOrderId']), [...(orders.get(String(r.record['bizOrderId'])) ?? []), `${r.ts}`]);
     expect([...orders.values()].every((times) => times.length === 3 && new Set(times).size === 1)).toBe(true);
   });
 
   it('writes fee entries as real fills have them: totalDeductionFee "0", null or "", BGB deductions equal to totalFee of either sign', () => {
-    const entries = all('futures_fills').flatMap((r) => (r.record['feeDetail'] as Record<string, unknown>[] | null) ?? []);
-    expect(new Set(entries.filter((e) => e['deduction'] === 'no').map((e) => e['totalDeductionFee']))).toEqual(new Set(['0', null, '']));
+    const entries = all('futures_fills').flatMap(
+      (r) => (r.record['feeDetail'] as Record<string, unknown>[] | null) ?? [],
+    );
+    expect(new Set(entries.filter((e) => e['deduction'] === 'no').map((e) => e['totalDeductionFee']))).toEqual(
+      new Set(['0', null, '']),
+    );
     const bgb = entries.filter((e) => e['deduction'] === 'yes');
     expect(bgb.every((e) => e['feeCoin'] === 'BGB' && e['totalDeductionFee'] === e['totalFee'])).toBe(true);
-    expect(bgb.some((e) => String(e['totalFee']).startsWith('-')) && bgb.some((e) => !String(e['totalFee']).startsWith('-'))).toBe(true);
-    expect(all('futures_fills').some((r) => r.record['symbol'] === 'BTCUSDZ25' && !('marginCoin' in r.record))).toBe(true);
+    expect(
+      bgb.some((e) => String(e['totalFee']).startsWith('-')) && bgb.some((e) => !String(e['totalFee']).startsWith('-')),
+    ).toBe(true);
+    expect(all('futures_fills').some((r) => r.record['symbol'] === 'BTCUSDZ25' && !('marginCoin' in r.record))).toBe(
+      true,
+    );
   });
 
   it('holds every withdrawal status and dest inside the range', () => {
-    const rows = all('withdrawals').filter(inRange).map((r) => r.record);
+    const rows = all('withdrawals')
+      .filter(inRange)
+      .map((r) => r.record);
     expect(new Set(rows.map((r) => r['status']))).toEqual(new Set(WITHDRAWAL_STATUSES));
     expect(new Set(rows.map((r) => r['dest']))).toEqual(new Set(WITHDRAWAL_DESTS));
     expect(rows.some((r) => String(r['fee']).startsWith('-'))).toBe(true);
-    expect(rows.filter((r) => r['dest'] === 'on_chain').every((r) => /^0x[0-9a-f]{64}$/.test(String(r['tradeId'])))).toBe(true);
+    expect(
+      rows.filter((r) => r['dest'] === 'on_chain').every((r) => /^0x[0-9a-f]{64}$/.test(String(r['tradeId']))),
+    ).toBe(true);
     expect(rows.filter((r) => r['dest'] !== 'on_chain').every((r) => r['tradeId'] === r['orderId'])).toBe(true);
   });
 
@@ -172,14 +221,18 @@ describe('generated data', () => {
       expect(fills.filter((f) => f['tradeSide'] === 'open').every((f) => f['profit'] === '0')).toBe(true);
       expect(fills.some((f) => f['profit'] !== '0')).toBe(true);
       const fees = fills.flatMap((f) => (f['feeDetail'] as { totalFee: string }[] | null) ?? []).map((d) => d.totalFee);
-      expect(fees.some((fee) => fee.startsWith('-')) && fees.some((fee) => !fee.startsWith('-') && fee !== '0.00000000'), productType).toBe(true);
+      expect(
+        fees.some((fee) => fee.startsWith('-')) && fees.some((fee) => !fee.startsWith('-') && fee !== '0.00000000'),
+        productType,
+      ).toBe(true);
     }
   });
 
   it('writes amounts as decimal strings with at most 8 decimals', () => {
     for (const stream of PAGED_STREAMS) {
       for (const r of all(stream)) {
-        for (const field of DECIMAL_FIELDS[stream] ?? []) expect(String(r.record[field]), `${stream}.${field}`).toMatch(/^-?\d+(\.\d{1,8})?$/);
+        for (const field of DECIMAL_FIELDS[stream] ?? [])
+          expect(String(r.record[field]), `${stream}.${field}`).toMatch(/^-?\d+(\.\d{1,8})?$/);
       }
     }
   });

@@ -10,7 +10,8 @@ async function classify(url: string, dispatcher: Agent): Promise<string> {
   try {
     const res = await request(url, { dispatcher, signal: AbortSignal.timeout(150) });
     const text = await res.body.text();
-    if (res.statusCode === 502) return text.startsWith('<html>') && res.headers['content-type'] === 'text/html' ? 'http502' : 'bad 502';
+    if (res.statusCode === 502)
+      return text.startsWith('<html>') && res.headers['content-type'] === 'text/html' ? 'http502' : 'bad 502';
     if (res.statusCode === 500) return (JSON.parse(text) as { code: string }).code === '40015' ? 'http500' : 'bad 500';
     try {
       return (JSON.parse(text) as { code: string }).code === '00000' ? 'ok' : 'bad json';

@@ -24,9 +24,20 @@ describe("the simulator's front door", () => {
   it('counts a request from when it arrived, not from when the held simulator got to it', async () => {
     const statuses: Record<string, number[]> = {};
     for (const front of [false, true]) {
-      const sim = await startSimulator({ seed: 'front', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 5, rateScale: SCALE, front });
+      const sim = await startSimulator({
+        seed: 'front',
+        from: Date.UTC(2025, 0, 1),
+        to: Date.UTC(2025, 1, 1),
+        records: 5,
+        rateScale: SCALE,
+        front,
+      });
       const client = createSignedClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
-      const status = (p: Promise<unknown>) => p.then(() => 200, (e: { httpStatus?: number }) => e.httpStatus ?? 0);
+      const status = (p: Promise<unknown>) =>
+        p.then(
+          () => 200,
+          (e: { httpStatus?: number }) => e.httpStatus ?? 0,
+        );
       try {
         // As soon as the first is written, the simulator's loop (this thread's) is held 600 ms, before it can read it.
         const first = status(client.get(PATH, {}, { onSent: () => process.nextTick(() => hold(600)) }));
@@ -44,10 +55,20 @@ describe("the simulator's front door", () => {
   });
 
   it("runs its thread first on the CPU where the system allows it: as root on Linux, CI's case", async () => {
-    // The niceness of each thread of this process: field 19 of /proc/self/task/<tid>/stat, after the command's parentheses.
-    const niceness = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]));
+    // The niceness of each thread of this process: field 19 of /proc/self/task/<tid>/stat, after the command's
+    // parentheses.
+    const niceness = () =>
+      readdirSync('/proc/self/task').map((tid) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]),
+      );
     expect(niceness().filter((n) => n === FRONT_PRIORITY)).toEqual([]);
-    const sim = await startSimulator({ seed: 'front', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 5, front: true });
+    const sim = await startSimulator({
+      seed: 'front',
+      from: Date.UTC(2025, 0, 1),
+      to: Date.UTC(2025, 1, 1),
+      records: 5,
+      front: true,
+    });
     try {
       const allowed = process.getuid?.() === 0;
       expect(niceness().filter((n) => n === FRONT_PRIORITY)).toEqual(allowed ? [FRONT_PRIORITY] : []);
@@ -57,11 +78,20 @@ describe("the simulator's front door", () => {
   });
 
   it('passes answers, errors and the address through', async () => {
-    const sim = await startSimulator({ seed: 'front', from: Date.UTC(2025, 0, 1), to: Date.UTC(2025, 1, 1), records: 5, front: true });
+    const sim = await startSimulator({
+      seed: 'front',
+      from: Date.UTC(2025, 0, 1),
+      to: Date.UTC(2025, 1, 1),
+      records: 5,
+      front: true,
+    });
     try {
       const ok = await signedGet(sim, PATH);
       expect([ok.status, (JSON.parse(ok.text) as { code: string }).code]).toEqual([200, '00000']);
-      const wrong = await signedGet({ baseUrl: sim.baseUrl, credentials: { ...sim.credentials, secretKey: 'wrong' } }, PATH);
+      const wrong = await signedGet(
+        { baseUrl: sim.baseUrl, credentials: { ...sim.credentials, secretKey: 'wrong' } },
+        PATH,
+      );
       expect([wrong.status, (JSON.parse(wrong.text) as { code: string }).code]).toEqual([400, '40009']);
       const missing = await fetch(`${sim.baseUrl}/api/v2/nothing`);
       expect(missing.status).toBe(404);

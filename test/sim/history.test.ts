@@ -30,12 +30,24 @@ describe('GET /api/v2/spot/account/info', () => {
     const info = await get(retail, '/api/v2/spot/account/info');
     expect(info.status).toBe(200);
     const data = info.data as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(['userId', 'inviterId', 'ips', 'authorities', 'parentId', 'traderType', 'channelCode', 'channel', 'regisTime']);
+    expect(Object.keys(data)).toEqual([
+      'userId',
+      'inviterId',
+      'ips',
+      'authorities',
+      'parentId',
+      'traderType',
+      'channelCode',
+      'channel',
+      'regisTime',
+    ]);
     expect(data['regisTime']).toBe(String(retail.dataset.openedAt));
     expect(data['regisTime']).toBe(String(Date.UTC(2022, 9, 4, 16, 44, 21, 277)));
     expect(data['parentId']).toBe(Number(data['userId']));
     // A stress data set opens 5 days before its range, funded then.
-    expect(((await get(stress, '/api/v2/spot/account/info')).data as Record<string, unknown>)['regisTime']).toBe(String(FROM - 5 * DAY_MS));
+    expect(((await get(stress, '/api/v2/spot/account/info')).data as Record<string, unknown>)['regisTime']).toBe(
+      String(FROM - 5 * DAY_MS),
+    );
   });
 
   it('is limited to one request a second per key', async () => {
@@ -58,20 +70,41 @@ describe('--history-depth-days', () => {
     ['/api/v2/tax/p2p-record', {}, 30],
   ];
 
-  it.each(endpoints)('%s %j refuses a window older than the reach with 43111, and answers one that starts at it', async (path, params, days) => {
-    // The window's start is what counts: one millisecond before the reach is refused, whatever its end.
-    const start = reach() + 1000 - 1;
-    const old = await get(retail, path, { ...params, startTime: String(start), endTime: String(start + days * DAY_MS - 1) });
-    expect([old.status, old.text]).toEqual([400, `{"code":"43111","msg":"param error time range illegal","requestTime":${clock.now()},"data":null}`]);
-    const inReach = await get(retail, path, { ...params, startTime: String(reach() + 1000), endTime: String(reach() + 1000 + days * DAY_MS - 1) });
-    expect([inReach.status, inReach.code]).toEqual([200, '00000']);
-  });
+  it.each(endpoints)(
+    '%s %j refuses a window older than the reach with 43111, and answers one that starts at it',
+    async (path, params, days) => {
+      // The window's start is what counts: one millisecond before the reach is refused, whatever its end.
+      const start = reach() + 1000 - 1;
+      const old = await get(retail, path, {
+        ...params,
+        startTime: String(start),
+        endTime: String(start + days * DAY_MS - 1),
+      });
+      expect([old.status, old.text]).toEqual([
+        400,
+        `{"code":"43111","msg":"param error time range illegal","requestTime":${clock.now()},"data":null}`,
+      ]);
+      const inReach = await get(retail, path, {
+        ...params,
+        startTime: String(reach() + 1000),
+        endTime: String(reach() + 1000 + days * DAY_MS - 1),
+      });
+      expect([inReach.status, inReach.code]).toEqual([200, '00000']);
+    },
+  );
 
   it('leaves the P2P advertisements alone (not a record stream read back to the registration), and a simulator without it answers every window, its funding deposits included', async () => {
-    const ads = await get(retail, '/api/v2/p2p/advList', { side: 'sell', status: 'completed', startTime: String(FROM - 400 * DAY_MS) });
+    const ads = await get(retail, '/api/v2/p2p/advList', {
+      side: 'sell',
+      status: 'completed',
+      startTime: String(FROM - 400 * DAY_MS),
+    });
     expect(ads.status).toBe(200);
     const opening = stress.dataset.openedAt;
-    const old = await get(stress, '/api/v2/spot/wallet/deposit-records', { startTime: String(opening), endTime: String(opening + DAY_MS) });
+    const old = await get(stress, '/api/v2/spot/wallet/deposit-records', {
+      startTime: String(opening),
+      endTime: String(opening + DAY_MS),
+    });
     expect([old.status, (old.data as unknown[]).length]).toEqual([200, 8]);
   });
 });

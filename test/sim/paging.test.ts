@@ -40,7 +40,10 @@ function plans(marginWindowDays: number): StreamPlan[] {
     {
       stream: 'futures_fills',
       path: '/api/v2/mix/order/fill-history',
-      partitions: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map((name) => ({ name, param: { productType: name } })),
+      partitions: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'].map((name) => ({
+        name,
+        param: { productType: name },
+      })),
       windowDays: 7,
       limit: 100,
       key: 'tradeId',
@@ -64,7 +67,10 @@ function plans(marginWindowDays: number): StreamPlan[] {
       stream: 'p2p_advertisements',
       path: '/api/v2/p2p/advList',
       partitions: ['buy', 'sell'].flatMap((side) =>
-        ['online', 'offline', 'editing', 'completed'].map((status) => ({ name: `${side}:${status}`, param: { side, status } })),
+        ['online', 'offline', 'editing', 'completed'].map((status) => ({
+          name: `${side}:${status}`,
+          param: { side, status },
+        })),
       ),
       windowDays: 90,
       limit: 20,
@@ -104,14 +110,25 @@ function plans(marginWindowDays: number): StreamPlan[] {
 }
 
 /** The plain loop: window by window `[a, b)` as startTime=a, endTime=b-1; page with idLessThan until a short page. */
-async function pageAll(sim: Simulator, plan: StreamPlan, from: number, to: number): Promise<{ partition: string; record: Row }[]> {
+async function pageAll(
+  sim: Simulator,
+  plan: StreamPlan,
+  from: number,
+  to: number,
+): Promise<{ partition: string; record: Row }[]> {
   const out: { partition: string; record: Row }[] = [];
   for (const partition of plan.partitions) {
     for (let a = from; a < to; a += plan.windowDays * DAY_MS) {
       const b = Math.min(a + plan.windowDays * DAY_MS, to);
       let cursor: string | undefined;
       for (;;) {
-        const params = { ...partition.param, startTime: String(a), endTime: String(b - 1), limit: String(plan.limit), idLessThan: cursor };
+        const params = {
+          ...partition.param,
+          startTime: String(a),
+          endTime: String(b - 1),
+          limit: String(plan.limit),
+          idLessThan: cursor,
+        };
         const answer = envelope(await signedGet(sim, plan.path, params));
         expect(answer.code).toBe('00000');
         const { rows, cursor: next } = plan.read(answer.data);
@@ -127,16 +144,31 @@ async function pageAll(sim: Simulator, plan: StreamPlan, from: number, to: numbe
 async function checkExactlyOnce(marginWindowDays: number): Promise<void> {
   const from = Date.UTC(2025, 0, 1);
   const to = Date.UTC(2025, 4, 1);
-  const sim = await startSimulator({ seed: 'paging', from, to, records: 1500, rateScale: 1000, marginWindowDays, pendingMs: 0 });
+  const sim = await startSimulator({
+    seed: 'paging',
+    from,
+    to,
+    records: 1500,
+    rateScale: 1000,
+    marginWindowDays,
+    pendingMs: 0,
+  });
   const dir = await mkdtemp(join(tmpdir(), 'lp-paging-'));
   try {
     await writeTruth(sim.dataset, join(dir, 'truth.json'));
-    const truth = JSON.parse(await readFile(join(dir, 'truth.json'), 'utf8')) as Record<string, { partition: string; record: Row }[]>;
+    const truth = JSON.parse(await readFile(join(dir, 'truth.json'), 'utf8')) as Record<
+      string,
+      { partition: string; record: Row }[]
+    >;
     for (const plan of plans(marginWindowDays)) {
       const got = await pageAll(sim, plan, from, to);
-      const inRange = (truth[plan.stream] ?? []).filter((t) => timeOf(t.record, plan) >= from && timeOf(t.record, plan) < to);
-      const sortKey = (e: { partition: string; record: Row }) => `${e.partition}/${String(e.record[plan.key]).padStart(24, '0')}`;
-      const sorted = (list: { partition: string; record: Row }[]) => [...list].sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : 1));
+      const inRange = (truth[plan.stream] ?? []).filter(
+        (t) => timeOf(t.record, plan) >= from && timeOf(t.record, plan) < to,
+      );
+      const sortKey = (e: { partition: string; record: Row }) =>
+        `${e.partition}/${String(e.record[plan.key]).padStart(24, '0')}`;
+      const sorted = (list: { partition: string; record: Row }[]) =>
+        [...list].sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : 1));
       expect(got.length, plan.stream).toBe(inRange.length);
       expect(sorted(got), plan.stream).toEqual(sorted(inRange));
       // The data holds the cases that break extractors, and the loop got them all.
@@ -149,7 +181,8 @@ async function checkExactlyOnce(marginWindowDays: number): Promise<void> {
         perMs.set(at, (perMs.get(at) ?? 0) + 1);
       }
       // Runs longer than a page in every stream but the two small tax streams (their pages hold 500).
-      if (plan.stream !== 'spot_tax_records' && plan.stream !== 'p2p_tax_records') expect(Math.max(...perMs.values()), plan.stream).toBeGreaterThan(plan.limit);
+      if (plan.stream !== 'spot_tax_records' && plan.stream !== 'p2p_tax_records')
+        expect(Math.max(...perMs.values()), plan.stream).toBeGreaterThan(plan.limit);
     }
   } finally {
     await sim.close();

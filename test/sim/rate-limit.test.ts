@@ -25,7 +25,11 @@ describe('SlidingWindowLimiter', () => {
     const fast = new SlidingWindowLimiter(1 * 1000);
     expect(fast.capacity).toBe(1000);
     const slow = new SlidingWindowLimiter(0.5);
-    expect([slow.tryAcquire('k', 0).admitted, slow.tryAcquire('k', 1999).admitted, slow.tryAcquire('k', 2000).admitted]).toEqual([true, false, true]);
+    expect([
+      slow.tryAcquire('k', 0).admitted,
+      slow.tryAcquire('k', 1999).admitted,
+      slow.tryAcquire('k', 2000).admitted,
+    ]).toEqual([true, false, true]);
   });
 });
 
@@ -43,7 +47,7 @@ describe('SlidingWindowLimiter with times out of order (behind the front)', () =
   it('never lets any window of the admitted times hold more than the capacity, in any order', () => {
     const limiter = new SlidingWindowLimiter(10);
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const admitted: number[] = [];
     let clock = 0;
     for (let i = 0; i < 3000; i++) {

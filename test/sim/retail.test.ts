@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { balancesAt, keyFrom, units8 } from '../../src/sim/data/accounts.js';
 import { mulUnits } from '../../src/sim/data/decimal.js';
 import { pricer, type PriceUnits } from '../../src/sim/data/markets.js';
-import { CLASSIC_STREAMS, DAY_MS, PAGED_STREAMS, type Dataset, type Payload, type PagedStream } from '../../src/sim/data/model.js';
+import {
+  CLASSIC_STREAMS,
+  DAY_MS,
+  PAGED_STREAMS,
+  type Dataset,
+  type Payload,
+  type PagedStream,
+} from '../../src/sim/data/model.js';
 import { NETWORK_FEE_CAPS } from '../../src/sim/data/network-fees.js';
 import { generateRetailDataset } from '../../src/sim/data/retail/dataset.js';
 
@@ -69,33 +76,60 @@ describe('the retail account', () => {
   it('earns a few percent a year in earn, and is refunded less than it paid in fees', () => {
     // Interest of the year, at its worth when paid, against the average worth of earn at each day's start.
     const year = records('spot_tax_records').filter((r) => r.ts >= FROM && r.ts < TO);
-    const interest = year.filter((r) => r.record['spotTaxType'] === 'Interest').reduce((s, r) => s + usdt(String(r.record['coin']), units8(r.record['amount']), r.ts), 0n);
+    const interest = year
+      .filter((r) => r.record['spotTaxType'] === 'Interest')
+      .reduce((s, r) => s + usdt(String(r.record['coin']), units8(r.record['amount']), r.ts), 0n);
     let earn = 0n;
     for (let day = FROM; day < TO; day += DAY_MS) earn += worth(day, 'earn');
     const average = earn / 365n;
     expect([text(interest), text(average)]).toEqual(['359.79', '9804.09']);
     expect(interest * 10n <= average).toBe(true);
-    const refunds = records('spot_tax_records').filter((r) => r.record['spotTaxType'] === 'Trading fee rebate').reduce((s, r) => s + units8(r.record['amount']), 0n);
-    const spotFees = records('spot_tax_records').filter((r) => r.record['spotTaxType'] === 'Transaction fee deduct').reduce((s, r) => s + usdt(String(r.record['coin']), -units8(r.record['amount']), r.ts), 0n);
-    const futuresFees = records('futures_fills').reduce((s, r) => s - units8((r.record['feeDetail'] as Payload[])[0]?.['totalFee']), 0n);
-    const marginFees = records('margin_records').reduce((s, r) => s + usdt(String(r.record['coin']), -units8(r.record['fee']), r.ts), 0n);
-    expect([text(refunds), text(spotFees), text(futuresFees), text(marginFees)]).toEqual(['69.41', '742.33', '676.41', '58.40']);
+    const refunds = records('spot_tax_records')
+      .filter((r) => r.record['spotTaxType'] === 'Trading fee rebate')
+      .reduce((s, r) => s + units8(r.record['amount']), 0n);
+    const spotFees = records('spot_tax_records')
+      .filter((r) => r.record['spotTaxType'] === 'Transaction fee deduct')
+      .reduce((s, r) => s + usdt(String(r.record['coin']), -units8(r.record['amount']), r.ts), 0n);
+    const futuresFees = records('futures_fills').reduce(
+      (s, r) => s - units8((r.record['feeDetail'] as Payload[])[0]?.['totalFee']),
+      0n,
+    );
+    const marginFees = records('margin_records').reduce(
+      (s, r) => s + usdt(String(r.record['coin']), -units8(r.record['fee']), r.ts),
+      0n,
+    );
+    expect([text(refunds), text(spotFees), text(futuresFees), text(marginFees)]).toEqual([
+      '69.41',
+      '742.33',
+      '676.41',
+      '58.40',
+    ]);
     expect(refunds * 10n <= spotFees + futuresFees + marginFees).toBe(true);
   });
 
   it('pays each withdrawal the network fee of its coin and chain, no more than the platform cites', () => {
-    const paid = records('withdrawals').map((r) => [`${String(r.record['coin'])}:${String(r.record['chain'])}`, -units8(r.record['fee'])] as const);
+    const paid = records('withdrawals').map(
+      (r) => [`${String(r.record['coin'])}:${String(r.record['chain'])}`, -units8(r.record['fee'])] as const,
+    );
     expect(paid.length).toBe(21);
     for (const [chain, fee] of paid) expect(fee <= (NETWORK_FEE_CAPS[chain] ?? -1n), chain).toBe(true);
-    expect(new Set(paid.map(([chain, fee]) => `${chain} ${fee}`))).toEqual(new Set(['USDT:trc20 100000000', 'USDT:erc20 300000000', 'BTC:btc 50000']));
+    expect(new Set(paid.map(([chain, fee]) => `${chain} ${fee}`))).toEqual(
+      new Set(['USDT:trc20 100000000', 'USDT:erc20 300000000', 'BTC:btc 50000']),
+    );
     // Most succeed; one was rejected; the two of the last day are pending until the simulator has run a while.
-    expect(records('withdrawals').map((r) => `${String(r.before?.['status'] ?? '')}>${String(r.record['status'])}`).sort().join(' ')).toBe(`${'>reject '}${'>success '.repeat(18)}pending>success pending>success`);
+    expect(
+      records('withdrawals')
+        .map((r) => `${String(r.before?.['status'] ?? '')}>${String(r.record['status'])}`)
+        .sort()
+        .join(' '),
+    ).toBe(`${'>reject '}${'>success '.repeat(18)}pending>success pending>success`);
   });
 
   it('trades at prices inside the hour candle the simulator serves, sized from what it held', () => {
     const orders = new Map<string, Payload[]>();
     for (const r of records('spot_tax_records')) {
-      if (['Buy', 'Sell', 'Exchange spending', 'Exchange income'].includes(String(r.record['spotTaxType']))) orders.set(String(r.record['bizOrderId']), [...(orders.get(String(r.record['bizOrderId'])) ?? []), r.record]);
+      if (['Buy', 'Sell', 'Exchange spending', 'Exchange income'].includes(String(r.record['spotTaxType'])))
+        orders.set(String(r.record['bizOrderId']), [...(orders.get(String(r.record['bizOrderId'])) ?? []), r.record]);
     }
     expect(orders.size).toBe(323);
     for (const legs of orders.values()) {
@@ -104,7 +138,11 @@ describe('the retail account', () => {
       const [low, high] = candle(`${String(coin['coin'])}USDT`, Number(coin['ts']));
       const [qty, value] = [abs(units8(coin['amount'])), abs(units8(cash['amount']))];
       // value = qty x price, rounded to 8 decimals: inside qty x low and qty x high, a unit either way.
-      expect(value + 1n >= mulUnits(qty, 8, low.units, low.places, 8) && value - 1n <= mulUnits(qty, 8, high.units, high.places, 8), String(coin['bizOrderId'])).toBe(true);
+      expect(
+        value + 1n >= mulUnits(qty, 8, low.units, low.places, 8) &&
+          value - 1n <= mulUnits(qty, 8, high.units, high.places, 8),
+        String(coin['bizOrderId']),
+      ).toBe(true);
     }
     const fills = records('futures_fills');
     expect(fills.length).toBe(510);
@@ -112,7 +150,10 @@ describe('the retail account', () => {
       const [low, high] = candle(String(f.record['symbol']), f.ts);
       const price = units8(f.record['price']);
       const scaled = (u: bigint, places: number) => u * 10n ** BigInt(8 - places);
-      expect(price >= scaled(low.units, low.places) && price <= scaled(high.units, high.places), String(f.record['tradeId'])).toBe(true);
+      expect(
+        price >= scaled(low.units, low.places) && price <= scaled(high.units, high.places),
+        String(f.record['tradeId']),
+      ).toBe(true);
     }
   });
 
@@ -122,7 +163,12 @@ describe('the retail account', () => {
   });
 
   it('keeps its history modest and its year at the scale of the demo', () => {
-    const counts = Object.fromEntries(CLASSIC_STREAMS.map((s) => [s, [records(s).filter((r) => r.ts < FROM).length, records(s).filter((r) => r.ts >= FROM).length]]));
+    const counts = Object.fromEntries(
+      CLASSIC_STREAMS.map((s) => [
+        s,
+        [records(s).filter((r) => r.ts < FROM).length, records(s).filter((r) => r.ts >= FROM).length],
+      ]),
+    );
     expect(counts).toEqual({
       margin_records: [45, 18],
       futures_fills: [0, 510],
@@ -151,8 +197,11 @@ describe('the retail account', () => {
       deposits: 'status',
     };
     const used = new Set<string>();
-    for (const [stream, field] of Object.entries(typeField) as [PagedStream, string][]) for (const r of records(stream)) used.add(`${stream},${field},${String(r.record[field])}`);
-    for (const r of records('futures_fills')) for (const d of r.record['feeDetail'] as Payload[]) used.add(`futures_fills,feeDetail.deduction,${String(d['deduction'])}`);
+    for (const [stream, field] of Object.entries(typeField) as [PagedStream, string][])
+      for (const r of records(stream)) used.add(`${stream},${field},${String(r.record[field])}`);
+    for (const r of records('futures_fills'))
+      for (const d of r.record['feeDetail'] as Payload[])
+        used.add(`futures_fills,feeDetail.deduction,${String(d['deduction'])}`);
     expect([...used].filter((t) => !catalog.has(t))).toEqual([]);
     expect(used.size).toBe(31);
   });
@@ -162,12 +211,26 @@ describe('the retail account sold off (soldOff)', () => {
   it('moves BTC, ETH and SOL in its year, trades on no margin, and holds nothing but USDT at its end', () => {
     const sold = generateRetailDataset({ seed: 'retail', from: FROM, to: TO, soldOff: true });
     expect(sold.streams.margin_records.flatMap((p) => p.records)).toEqual([]);
-    expect([...new Set(sold.account.movements.filter((m) => m.ts >= FROM && m.ts < TO).map((m) => m.asset))].sort()).toEqual(['BTC', 'ETH', 'SOL', 'USDT']);
-    const held = [...balancesAt(sold.account, TO)].filter(([, units]) => units !== 0n).map(([k]) => `${keyFrom(k).accountType} ${keyFrom(k).asset}`);
+    expect(
+      [...new Set(sold.account.movements.filter((m) => m.ts >= FROM && m.ts < TO).map((m) => m.asset))].sort(),
+    ).toEqual(['BTC', 'ETH', 'SOL', 'USDT']);
+    const held = [...balancesAt(sold.account, TO)]
+      .filter(([, units]) => units !== 0n)
+      .map(([k]) => `${keyFrom(k).accountType} ${keyFrom(k).asset}`);
     expect(held.sort()).toEqual(['earn USDT', 'spot USDT', 'usdt_futures USDT']);
     // The sale: each coin converted whole half a day before the end, BTC redeemed from earn first.
-    const last = (coin: string) => sold.streams.spot_tax_records.flatMap((p) => p.records).filter((r) => r.record['coin'] === coin).sort((a, b) => a.ts - b.ts).at(-1);
-    expect(['BTC', 'ETH', 'SOL'].map((coin) => [new Date(last(coin)?.ts ?? 0).toISOString(), last(coin)?.record['spotTaxType']])).toEqual([
+    const last = (coin: string) =>
+      sold.streams.spot_tax_records
+        .flatMap((p) => p.records)
+        .filter((r) => r.record['coin'] === coin)
+        .sort((a, b) => a.ts - b.ts)
+        .at(-1);
+    expect(
+      ['BTC', 'ETH', 'SOL'].map((coin) => [
+        new Date(last(coin)?.ts ?? 0).toISOString(),
+        last(coin)?.record['spotTaxType'],
+      ]),
+    ).toEqual([
       ['2025-12-31T12:00:01.000Z', 'Exchange spending'],
       ['2025-12-31T12:01:01.000Z', 'Exchange spending'],
       ['2025-12-31T12:02:01.000Z', 'Exchange spending'],

@@ -19,7 +19,10 @@ const params = { startTime: String(FROM), endTime: String(FROM + 86_400_000 * 30
 /** Each case in its own second, so the 10/s limit never interferes with what is checked. */
 async function get(options: Parameters<typeof signedGet>[3] = {}, credentials = sim.credentials) {
   clock.advance(1000);
-  const answer = await signedGet({ baseUrl: sim.baseUrl, credentials }, path, params, { timestamp: clock.now(), ...options });
+  const answer = await signedGet({ baseUrl: sim.baseUrl, credentials }, path, params, {
+    timestamp: clock.now(),
+    ...options,
+  });
   return { status: answer.status, ...envelope(answer) };
 }
 
@@ -79,9 +82,24 @@ describe('simulator authentication', () => {
   });
 
   it('serves public time and contracts without any header', async () => {
-    const time = await signedGet(sim, '/api/v2/public/time', {}, { timestamp: clock.now(), headers: { 'ACCESS-KEY': undefined, 'ACCESS-SIGN': undefined } });
-    expect(envelope(time)).toEqual({ code: '00000', msg: 'success', requestTime: clock.now(), data: { serverTime: String(clock.now()) } });
-    const contracts = await signedGet(sim, '/api/v2/mix/market/contracts', { productType: 'susdt-futures' }, { headers: { 'ACCESS-KEY': undefined } });
+    const time = await signedGet(
+      sim,
+      '/api/v2/public/time',
+      {},
+      { timestamp: clock.now(), headers: { 'ACCESS-KEY': undefined, 'ACCESS-SIGN': undefined } },
+    );
+    expect(envelope(time)).toEqual({
+      code: '00000',
+      msg: 'success',
+      requestTime: clock.now(),
+      data: { serverTime: String(clock.now()) },
+    });
+    const contracts = await signedGet(
+      sim,
+      '/api/v2/mix/market/contracts',
+      { productType: 'susdt-futures' },
+      { headers: { 'ACCESS-KEY': undefined } },
+    );
     const data = envelope(contracts).data as { symbol: string; supportMarginCoins: string[] }[];
     expect(data.map((c) => c.symbol)).toEqual(['SBTCSUSDT', 'SETHSUSDT', 'SEOSSUSDT']);
     expect(data[0]?.supportMarginCoins).toEqual(['SUSDT']);

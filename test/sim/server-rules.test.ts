@@ -25,13 +25,23 @@ const SPOT_TAX = '/api/v2/tax/spot-record';
 const P2P_TAX = '/api/v2/tax/p2p-record';
 
 /** A request in a fresh second of the fake clock, so limits only bite where a test wants them to. */
-async function get(path: string, params: Record<string, string | undefined>, options: { sameSecond?: boolean; method?: 'GET' | 'POST' } = {}) {
+async function get(
+  path: string,
+  params: Record<string, string | undefined>,
+  options: { sameSecond?: boolean; method?: 'GET' | 'POST' } = {},
+) {
   if (options.sameSecond !== true) clock.advance(1000);
-  const answer = await signedGet(sim, path, params, { timestamp: clock.now(), ...(options.method ? { method: options.method } : {}) });
+  const answer = await signedGet(sim, path, params, {
+    timestamp: clock.now(),
+    ...(options.method ? { method: options.method } : {}),
+  });
   return { status: answer.status, headers: answer.headers, ...envelope(answer) };
 }
 
-const span = (start: number, days: number, extraMs = 0) => ({ startTime: String(start), endTime: String(start + days * DAY_MS + extraMs) });
+const span = (start: number, days: number, extraMs = 0) => ({
+  startTime: String(start),
+  endTime: String(start + days * DAY_MS + extraMs),
+});
 
 describe('rate limits: a sliding one-second window per key and endpoint', () => {
   it('answers the request over 1/s on margin-record with HTTP 429 and the live body, then admits after a second', async () => {
@@ -53,7 +63,8 @@ describe('rate limits: a sliding one-second window per key and endpoint', () => 
     clock.advance(5000);
     const statuses = async (path: string, extra: Record<string, string>, n: number) => {
       const out: number[] = [];
-      for (let i = 0; i < n; i++) out.push((await get(path, { ...extra, ...span(FROM, 7) }, { sameSecond: true })).status);
+      for (let i = 0; i < n; i++)
+        out.push((await get(path, { ...extra, ...span(FROM, 7) }, { sameSecond: true })).status);
       return out;
     };
     expect(await statuses(FUTURE_TAX, { productType: 'USDT-FUTURES' }, 2)).toEqual([200, 429]);
@@ -65,12 +76,20 @@ describe('rate limits: a sliding one-second window per key and endpoint', () => 
   it('admits 10 fill-history requests in one second and refuses the 11th', async () => {
     clock.advance(5000);
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await get(FILLS, { productType: 'USDT-FUTURES', ...span(FROM, 7) }, { sameSecond: true })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await get(FILLS, { productType: 'USDT-FUTURES', ...span(FROM, 7) }, { sameSecond: true })).status);
     expect(statuses).toEqual([...Array(10).fill(200), 429]);
   });
 
   it('multiplies every limit by --rate-scale', async () => {
-    const scaled = await startSimulator({ seed: 'rules', from: FROM, to: TO, records: 10, clock: clock.now, rateScale: 3 });
+    const scaled = await startSimulator({
+      seed: 'rules',
+      from: FROM,
+      to: TO,
+      records: 10,
+      clock: clock.now,
+      rateScale: 3,
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
@@ -86,11 +105,23 @@ describe('rate limits: a sliding one-second window per key and endpoint', () => 
 describe('time windows and parameters', () => {
   it.each([
     [MARGIN, {}, 366, '00001', 'startTime and endTime interval cannot be greater than 366 days'],
-    [FILLS, { productType: 'USDT-FUTURES' }, 7, '00001', 'startTime and endTime interval cannot be greater than 7 days'],
+    [
+      FILLS,
+      { productType: 'USDT-FUTURES' },
+      7,
+      '00001',
+      'startTime and endTime interval cannot be greater than 7 days',
+    ],
     [WITHDRAWALS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
     [ADVERTS, { side: 'buy', status: 'online' }, 90, '40705', 'The start and end time cannot exceed 90 days'],
     [DEPOSITS, {}, 90, '40705', 'The start and end time cannot exceed 90 days'],
-    [FUTURE_TAX, { productType: 'USDT-FUTURES' }, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
+    [
+      FUTURE_TAX,
+      { productType: 'USDT-FUTURES' },
+      30,
+      '00001',
+      'startTime and endTime interval cannot be greater than 30 days',
+    ],
     [SPOT_TAX, {}, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
     [P2P_TAX, {}, 30, '00001', 'startTime and endTime interval cannot be greater than 30 days'],
   ])('%s accepts exactly its window and refuses a millisecond more', async (path, extra, days, code, msg) => {
@@ -99,21 +130,39 @@ describe('time windows and parameters', () => {
   });
 
   it('narrows margin-record to --margin-window-days', async () => {
-    const narrow = await startSimulator({ seed: 'rules', from: FROM, to: TO, records: 10, marginWindowDays: 30, clock: clock.now });
+    const narrow = await startSimulator({
+      seed: 'rules',
+      from: FROM,
+      to: TO,
+      records: 10,
+      marginWindowDays: 30,
+      clock: clock.now,
+    });
     try {
       const ok = await signedGet(narrow, MARGIN, span(FROM, 30), { timestamp: clock.advance(1000) });
       const wide = await signedGet(narrow, MARGIN, span(FROM, 30, 1), { timestamp: clock.advance(1000) });
       expect(envelope(ok).code).toBe('00000');
-      expect([wide.status, envelope(wide).code, envelope(wide).msg]).toEqual([400, '00001', 'startTime and endTime interval cannot be greater than 30 days']);
+      expect([wide.status, envelope(wide).code, envelope(wide).msg]).toEqual([
+        400,
+        '00001',
+        'startTime and endTime interval cannot be greater than 30 days',
+      ]);
     } finally {
       await narrow.close();
     }
   });
 
-  it.each([[MARGIN], [FILLS], [WITHDRAWALS], [ADVERTS], [DEPOSITS], [FUTURE_TAX], [SPOT_TAX], [P2P_TAX]])('%s refuses startTime after endTime with 20001', async (path) => {
-    const answer = await get(path, { productType: 'USDT-FUTURES', startTime: String(FROM + 1), endTime: String(FROM) });
-    expect([answer.status, answer.code]).toEqual([400, '20001']);
-  });
+  it.each([[MARGIN], [FILLS], [WITHDRAWALS], [ADVERTS], [DEPOSITS], [FUTURE_TAX], [SPOT_TAX], [P2P_TAX]])(
+    '%s refuses startTime after endTime with 20001',
+    async (path) => {
+      const answer = await get(path, {
+        productType: 'USDT-FUTURES',
+        startTime: String(FROM + 1),
+        endTime: String(FROM),
+      });
+      expect([answer.status, answer.code]).toEqual([400, '20001']);
+    },
+  );
 
   it.each([
     [MARGIN, { endTime: String(FROM) }, 'startTime'],
@@ -129,7 +178,11 @@ describe('time windows and parameters', () => {
     [SPOT_TAX, { startTime: String(FROM) }, 'endTime'],
     [P2P_TAX, { endTime: String(FROM) }, 'startTime'],
   ])('%s without a required parameter: 40019 naming it', async (path, params, name) => {
-    expect(await get(path, params)).toMatchObject({ status: 400, code: '40019', msg: `Parameter ${name} cannot be empty` });
+    expect(await get(path, params)).toMatchObject({
+      status: 400,
+      code: '40019',
+      msg: `Parameter ${name} cannot be empty`,
+    });
   });
 
   it.each([
@@ -145,11 +198,17 @@ describe('time windows and parameters', () => {
     [SPOT_TAX, {}, '501'],
     [P2P_TAX, {}, '501'],
   ])('%s refuses a page size over its maximum: limit=%s', async (path, extra, limit) => {
-    expect(await get(path, { ...extra, ...span(FROM, 7), limit })).toMatchObject({ status: 400, code: '40020', msg: 'Parameter limit error' });
+    expect(await get(path, { ...extra, ...span(FROM, 7), limit })).toMatchObject({
+      status: 400,
+      code: '40020',
+      msg: 'Parameter limit error',
+    });
   });
 
   it('refuses malformed times and ids', async () => {
-    expect((await get(WITHDRAWALS, { startTime: 'yesterday', endTime: String(FROM) })).msg).toBe('Parameter startTime error');
+    expect((await get(WITHDRAWALS, { startTime: 'yesterday', endTime: String(FROM) })).msg).toBe(
+      'Parameter startTime error',
+    );
     expect((await get(WITHDRAWALS, { ...span(FROM, 7), idLessThan: '12a' })).msg).toBe('Parameter idLessThan error');
   });
 
@@ -158,11 +217,27 @@ describe('time windows and parameters', () => {
     const omitted = await get(MARGIN, window);
     const crossed = await get(MARGIN, { ...window, marginType: 'crossed' });
     const isolated = await get(MARGIN, { ...window, marginType: 'isolated' });
-    expect(omitted.data).toEqual(expectedPage(sim.dataset, 'margin_records', 'crossed', { startTime: FROM, endTime: FROM + 90 * DAY_MS, limit: 500 }));
+    expect(omitted.data).toEqual(
+      expectedPage(sim.dataset, 'margin_records', 'crossed', {
+        startTime: FROM,
+        endTime: FROM + 90 * DAY_MS,
+        limit: 500,
+      }),
+    );
     expect(crossed.data).toEqual(omitted.data);
-    expect(isolated.data).toEqual(expectedPage(sim.dataset, 'margin_records', 'isolated', { startTime: FROM, endTime: FROM + 90 * DAY_MS, limit: 500 }));
+    expect(isolated.data).toEqual(
+      expectedPage(sim.dataset, 'margin_records', 'isolated', {
+        startTime: FROM,
+        endTime: FROM + 90 * DAY_MS,
+        limit: 500,
+      }),
+    );
     expect(isolated.data).not.toEqual(omitted.data);
-    expect(await get(MARGIN, { ...window, marginType: 'cross' })).toMatchObject({ status: 400, code: '40020', msg: 'Parameter marginType error' });
+    expect(await get(MARGIN, { ...window, marginType: 'cross' })).toMatchObject({
+      status: 400,
+      code: '40020',
+      msg: 'Parameter marginType error',
+    });
   });
 
   it('has no fill-history for demo product types, takes product types in either case, refuses unknown ones', async () => {
@@ -176,13 +251,18 @@ describe('time windows and parameters', () => {
     const upper = await get(FILLS, { ...window, productType: 'USDT-FUTURES' });
     expect(lower.data).toEqual(upper.data);
     expect((upper.data as { fillList: unknown[] }).fillList.length).toBeGreaterThan(0);
-    expect(await get(FILLS, { ...window, productType: 'SPOT' })).toMatchObject({ status: 400, code: '40020', msg: 'Parameter productType error' });
+    expect(await get(FILLS, { ...window, productType: 'SPOT' })).toMatchObject({
+      status: 400,
+      code: '40020',
+      msg: 'Parameter productType error',
+    });
   });
 
   it('answers an empty fill-history window as fillList [] with endId "" and now and then as data null', async () => {
     const empty = span(TO + 30 * DAY_MS, 7);
     const seen = new Set<string>();
-    for (let i = 0; i < 30; i++) seen.add(JSON.stringify((await get(FILLS, { ...empty, productType: 'COIN-FUTURES' })).data));
+    for (let i = 0; i < 30; i++)
+      seen.add(JSON.stringify((await get(FILLS, { ...empty, productType: 'COIN-FUTURES' })).data));
     expect([...seen].sort()).toEqual(['null', '{"fillList":[],"endId":""}']);
   });
 
@@ -208,7 +288,12 @@ describe('paging', () => {
     const exact = await get(WITHDRAWALS, { startTime: String(target.ts), endTime: String(target.ts), limit: '100' });
     expect((exact.data as { orderId: string }[]).map((r) => r.orderId)).toContain(target.id);
     const below = await get(WITHDRAWALS, { ...span(FROM, 90), idLessThan: target.id, limit: '5' });
-    const expected = expectedPage(sim.dataset, 'withdrawals', '', { startTime: FROM, endTime: FROM + 90 * DAY_MS, idLessThan: target.id, limit: 5 });
+    const expected = expectedPage(sim.dataset, 'withdrawals', '', {
+      startTime: FROM,
+      endTime: FROM + 90 * DAY_MS,
+      idLessThan: target.id,
+      limit: 5,
+    });
     expect(below.data).toEqual(expected);
     expect(expected.map((r) => r['orderId'])).not.toContain(target.id);
     const times = (below.data as { cTime: string }[]).map((r) => Number(r.cTime));
@@ -223,36 +308,70 @@ describe('paging', () => {
     const fills = await get(FILLS, { productType: 'USDT-FUTURES', ...span(FROM, 7), limit: '7' });
     const page = fills.data as { fillList: { tradeId: string }[]; endId: string };
     expect(page.fillList.map((f) => f.tradeId)).toEqual(
-      expectedPage(sim.dataset, 'futures_fills', 'USDT-FUTURES', { startTime: FROM, endTime: FROM + 7 * DAY_MS, limit: 7 }).map((r) => r['tradeId']),
+      expectedPage(sim.dataset, 'futures_fills', 'USDT-FUTURES', {
+        startTime: FROM,
+        endTime: FROM + 7 * DAY_MS,
+        limit: 7,
+      }).map((r) => r['tradeId']),
     );
     expect(page.endId).toBe(page.fillList.at(-1)?.tradeId);
     const adverts = await get(ADVERTS, { ...span(FROM, 90), side: 'sell', status: 'completed', limit: '9' });
     const list = adverts.data as { advList: { advId: string; side: string; status: string }[]; minAdvId: string };
     expect(list.advList).toHaveLength(9);
     expect(list.advList.every((a) => a.side === 'sell' && a.status === 'completed')).toBe(true);
-    expect(list.minAdvId).toBe(list.advList.map((a) => a.advId).sort().at(0));
+    expect(list.minAdvId).toBe(
+      list.advList
+        .map((a) => a.advId)
+        .sort()
+        .at(0),
+    );
     // 20 by default, the live default and cap.
-    expect(((await get(ADVERTS, { ...span(FROM, 90), side: 'sell', status: 'completed' })).data as { advList: unknown[] }).advList).toHaveLength(20);
-    expect((await get(ADVERTS, { ...span(TO + 10 * DAY_MS, 10), side: 'buy', status: 'online' })).data).toEqual({ advList: [], minAdvId: '' });
+    expect(
+      ((await get(ADVERTS, { ...span(FROM, 90), side: 'sell', status: 'completed' })).data as { advList: unknown[] })
+        .advList,
+    ).toHaveLength(20);
+    expect((await get(ADVERTS, { ...span(TO + 10 * DAY_MS, 10), side: 'buy', status: 'online' })).data).toEqual({
+      advList: [],
+      minAdvId: '',
+    });
   });
 });
 
 describe('withdrawals whose status moves while the simulator runs', () => {
   it('serves them pending until --pending-seconds have passed, then final with a later uTime', async () => {
     const local = fakeClock(Date.UTC(2026, 0, 10));
-    const moving = await startSimulator({ seed: 'rules', from: FROM, to: TO, records: 50, clock: local.now, pendingMs: 60_000 });
+    const moving = await startSimulator({
+      seed: 'rules',
+      from: FROM,
+      to: TO,
+      records: 50,
+      clock: local.now,
+      pendingMs: 60_000,
+    });
     try {
       const lastDay = { startTime: String(TO - DAY_MS), endTime: String(TO - 1), limit: '100' };
-      const before = envelope(await signedGet(moving, WITHDRAWALS, lastDay, { timestamp: local.now() })).data as Record<string, string>[];
+      const before = envelope(await signedGet(moving, WITHDRAWALS, lastDay, { timestamp: local.now() })).data as Record<
+        string,
+        string
+      >[];
       local.advance(60_000);
-      const after = envelope(await signedGet(moving, WITHDRAWALS, lastDay, { timestamp: local.now() })).data as Record<string, string>[];
+      const after = envelope(await signedGet(moving, WITHDRAWALS, lastDay, { timestamp: local.now() })).data as Record<
+        string,
+        string
+      >[];
       const movers = moving.dataset.streams.withdrawals[0]!.records.filter((r) => r.before !== undefined);
       expect(movers).toHaveLength(3);
       const ids = movers.map((r) => r.id);
       const pick = (rows: Record<string, string>[]) => rows.filter((r) => ids.includes(r['orderId'] as string));
-      expect(pick(before).map((r) => [r['status'], r['uTime'] === r['cTime']])).toEqual(movers.map(() => ['pending', true]));
+      expect(pick(before).map((r) => [r['status'], r['uTime'] === r['cTime']])).toEqual(
+        movers.map(() => ['pending', true]),
+      );
       expect(pick(after)).toEqual(movers.map((r) => r.record));
-      expect(pick(after).map((r) => r['status']).sort()).toEqual(['reject', 'success', 'success']);
+      expect(
+        pick(after)
+          .map((r) => r['status'])
+          .sort(),
+      ).toEqual(['reject', 'success', 'success']);
       expect(pick(after).every((r) => Number(r['uTime']) > Number(r['cTime']))).toBe(true);
     } finally {
       await moving.close();
@@ -263,17 +382,34 @@ describe('withdrawals whose status moves while the simulator runs', () => {
 describe('a window holding more than 20,000 records', () => {
   it('is refused with 40303 "Can only query up to 20,000 data", whatever the page; a narrower window answers', async () => {
     const busyClock = fakeClock(Date.UTC(2026, 0, 10, 12));
-    const busy = await startSimulator({ seed: 'busy', from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1), records: 100_000, clock: busyClock.now, pendingMs: 0 });
+    const busy = await startSimulator({
+      seed: 'busy',
+      from: Date.UTC(2025, 0, 1),
+      to: Date.UTC(2026, 0, 1),
+      records: 100_000,
+      clock: busyClock.now,
+      pendingMs: 0,
+    });
     try {
       const crossed = busy.dataset.streams.margin_records.find((p) => p.name === 'crossed')!.records;
       const inYear = crossed.filter((r) => r.ts >= Date.UTC(2025, 0, 1) && r.ts <= Date.UTC(2026, 0, 1));
       expect(inYear.length).toBeGreaterThan(20_000);
       const ask = async (startTime: number, endTime: number) => {
         busyClock.advance(1000);
-        const answer = await signedGet(busy, MARGIN, { marginType: 'crossed', startTime: String(startTime), endTime: String(endTime), limit: '1' }, { timestamp: busyClock.now() });
+        const answer = await signedGet(
+          busy,
+          MARGIN,
+          { marginType: 'crossed', startTime: String(startTime), endTime: String(endTime), limit: '1' },
+          { timestamp: busyClock.now() },
+        );
         return { status: answer.status, ...envelope(answer) };
       };
-      expect(await ask(Date.UTC(2025, 0, 1), Date.UTC(2026, 0, 1))).toMatchObject({ status: 400, code: '40303', msg: 'Can only query up to 20,000 data', data: null });
+      expect(await ask(Date.UTC(2025, 0, 1), Date.UTC(2026, 0, 1))).toMatchObject({
+        status: 400,
+        code: '40303',
+        msg: 'Can only query up to 20,000 data',
+        data: null,
+      });
       // The window from just after the 20,001st newest record of the year holds at most 20,000 (records of one
       // deal share a millisecond); reaching back to it holds more.
       const newestFirst = [...inYear].sort((a, b) => b.ts - a.ts);

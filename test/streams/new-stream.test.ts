@@ -88,11 +88,25 @@ async function startEndpoint(): Promise<string> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (url.pathname === '/api/v2/public/time') return send(200, { code: '00000', msg: 'success', requestTime: Date.now(), data: { serverTime: String(Date.now()) } });
-    if (url.pathname !== '/api/v2/test/throwaway-records') return send(404, { code: '40404', msg: 'Request URL NOT FOUND', requestTime: Date.now(), data: null });
+    if (url.pathname === '/api/v2/public/time')
+      return send(200, {
+        code: '00000',
+        msg: 'success',
+        requestTime: Date.now(),
+        data: { serverTime: String(Date.now()) },
+      });
+    if (url.pathname !== '/api/v2/test/throwaway-records')
+      return send(404, { code: '40404', msg: 'Request URL NOT FOUND', requestTime: Date.now(), data: null });
     const q = url.searchParams;
-    const [start, end, below, limit] = [Number(q.get('startTime')), Number(q.get('endTime')), q.get('idLessThan'), Number(q.get('limit') ?? 2)];
-    const page = RECORDS.filter((r) => Number(r.ts) >= start && Number(r.ts) <= end && (below === null || Number(r.id) < Number(below))).slice(0, limit);
+    const [start, end, below, limit] = [
+      Number(q.get('startTime')),
+      Number(q.get('endTime')),
+      q.get('idLessThan'),
+      Number(q.get('limit') ?? 2),
+    ];
+    const page = RECORDS.filter(
+      (r) => Number(r.ts) >= start && Number(r.ts) <= end && (below === null || Number(r.id) < Number(below)),
+    ).slice(0, limit);
     return send(200, { code: '00000', msg: 'success', requestTime: Date.now(), data: page });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -102,19 +116,31 @@ async function startEndpoint(): Promise<string> {
 /** The copy's CLI, with the test's account. */
 async function cli(args: readonly string[], baseUrl: string): Promise<CliResult> {
   const config = join(copy, 'config.json');
-  await writeFile(config, JSON.stringify({ accounts: [{ name: 'main', baseUrl, env: { key: 'TW_KEY', secret: 'TW_SECRET', passphrase: 'TW_PASS' } }] }));
+  await writeFile(
+    config,
+    JSON.stringify({
+      accounts: [{ name: 'main', baseUrl, env: { key: 'TW_KEY', secret: 'TW_SECRET', passphrase: 'TW_PASS' } }],
+    }),
+  );
   const env = { ...process.env, TW_KEY: 'key', TW_SECRET: 'secret', TW_PASS: 'pass' };
-  return runNodeProcess([join(copy, 'dist', 'ledgerpipe.js'), ...args, '--config', config, '--db', join(copy, 'w.duckdb')], { env, cwd: copy });
+  return runNodeProcess(
+    [join(copy, 'dist', 'ledgerpipe.js'), ...args, '--config', config, '--db', join(copy, 'w.duckdb')],
+    { env, cwd: copy },
+  );
 }
 
 beforeAll(async () => {
   const root = packageRoot();
   copy = await mkdtemp(join(tmpdir(), 'lp-new-stream-'));
-  for (const part of ['src', 'sql', 'scripts', 'pipelines', 'docs', 'package.json', 'ARCHITECTURE.md']) await cp(join(root, part), join(copy, part), { recursive: true });
+  for (const part of ['src', 'sql', 'scripts', 'pipelines', 'docs', 'package.json', 'ARCHITECTURE.md'])
+    await cp(join(root, part), join(copy, part), { recursive: true });
   await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
   // The copy builds what the package ships, not the tests and the bench.
   const tsconfig = JSON.parse(await readFile(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
-  await writeFile(join(copy, 'tsconfig.json'), JSON.stringify({ ...tsconfig, include: ['src/**/*.ts', 'pipelines/**/*.ts', 'scripts/**/*.ts'] }));
+  await writeFile(
+    join(copy, 'tsconfig.json'),
+    JSON.stringify({ ...tsconfig, include: ['src/**/*.ts', 'pipelines/**/*.ts', 'scripts/**/*.ts'] }),
+  );
   // The two files.
   await writeFile(join(copy, 'src', 'streams', 'throwaway-records.ts'), STREAM_FILE);
   await writeFile(join(copy, 'sql', 'models', 'throwaway_records.sql'), SQL_MODEL);
@@ -129,19 +155,27 @@ afterAll(async () => {
 describe('a stream added in two files', () => {
   it('is listed, typed and documented by npm run generate', async () => {
     expect(generated.status, generated.stderr).toBe(0);
-    expect(await readFile(join(copy, 'src', 'streams', 'index.ts'), 'utf8')).toMatch(/ {2}leadTraderProfits,\n {2}throwawayRecords,\n {2}accountBalances,/);
+    expect(await readFile(join(copy, 'src', 'streams', 'index.ts'), 'utf8')).toMatch(
+      / {2}leadTraderProfits,\n {2}throwawayRecords,\n {2}accountBalances,/,
+    );
     const typing = await readFile(join(copy, 'sql', 'generated', 'typing.sql'), 'utf8');
     expect(typing).toContain('CREATE OR REPLACE MACRO lp_type_throwaway_records(src) AS TABLE');
-    expect(typing).toMatch(/upper\(r\.coin\)\s+AS coin,\n\s+lp_amount\(r\.amount\)\s+AS amount,\n\s+nullif\(r\.note, ''\)\s+AS note,/);
-    expect(await readFile(join(copy, 'sql', 'generated', 'models.sql'), 'utf8')).toContain('UNION ALL SELECT * FROM lp_legs_throwaway_records()');
+    expect(typing).toMatch(
+      /upper\(r\.coin\)\s+AS coin,\n\s+lp_amount\(r\.amount\)\s+AS amount,\n\s+nullif\(r\.note, ''\)\s+AS note,/,
+    );
+    expect(await readFile(join(copy, 'sql', 'generated', 'models.sql'), 'utf8')).toContain(
+      'UNION ALL SELECT * FROM lp_legs_throwaway_records()',
+    );
     const tables = await readFile(join(copy, 'docs', 'tables.md'), 'utf8');
     expect(tables).toContain('## throwaway_records\n\nView. Throwaway records (GET /api/v2/test/throwaway-records)');
-    expect(tables).toContain("| `note` | VARCHAR | A note (`note`); NULL when empty. |");
+    expect(tables).toContain('| `note` | VARCHAR | A note (`note`); NULL when empty. |');
     expect(await readFile(join(copy, 'docs', 'extraction.md'), 'utf8')).toContain(
       '| `throwaway_records` | `/api/v2/test/throwaway-records` |  | 30 days | 2 | 10/s | `idLessThan` (a record id) | classic |',
     );
     // Its model takes its place in the graph of sql/, after the typing it reads.
-    expect(await readFile(join(copy, 'ARCHITECTURE.md'), 'utf8')).toMatch(/\d+\. `models\/throwaway_records\.sql`: lp_legs_throwaway_records\n/);
+    expect(await readFile(join(copy, 'ARCHITECTURE.md'), 'utf8')).toMatch(
+      /\d+\. `models\/throwaway_records\.sql`: lp_legs_throwaway_records\n/,
+    );
   });
 
   it('is read from its endpoint page by page, checked, typed as it loads and booked', async () => {
@@ -150,13 +184,22 @@ describe('a stream added in two files', () => {
     const extracted = await cli(['extract', ...range, '--streams', 'throwaway_records', '--quiet'], baseUrl);
     // One record failed its check: set aside, and the run says so (exit 4).
     expect(extracted.status, extracted.stderr).toBe(4);
-    expect(extracted.stderr).toContain('set aside in the quarantine table, each with its reason (throwaway_records: 1)');
+    expect(extracted.stderr).toContain(
+      'set aside in the quarantine table, each with its reason (throwaway_records: 1)',
+    );
     // Pages of two, each asked below the last id of the one before.
-    expect(asked.filter((a) => a.startsWith('/api/v2/test/throwaway-records')).map((a) => new URL(a, 'http://x').searchParams.get('idLessThan'))).toEqual([null, '4', '2']);
+    expect(
+      asked
+        .filter((a) => a.startsWith('/api/v2/test/throwaway-records'))
+        .map((a) => new URL(a, 'http://x').searchParams.get('idLessThan')),
+    ).toEqual([null, '4', '2']);
     const transformed = await cli(['transform', ...range, '--quiet'], baseUrl);
     expect(transformed.status, transformed.stderr).toBe(0);
     const query = async (sql: string): Promise<string> => {
-      const answer = await runNodeProcess([join(copy, 'dist', 'ledgerpipe.js'), 'query', '--format', 'csv', '--db', join(copy, 'w.duckdb'), sql], { cwd: copy });
+      const answer = await runNodeProcess(
+        [join(copy, 'dist', 'ledgerpipe.js'), 'query', '--format', 'csv', '--db', join(copy, 'w.duckdb'), sql],
+        { cwd: copy },
+      );
       expect(answer.status, answer.stderr).toBe(0);
       return answer.stdout;
     };
@@ -171,12 +214,18 @@ describe('a stream added in two files', () => {
       ].join('\n'),
     );
     // Typed as it loaded: the typed table holds every loaded record, with its raw key.
-    expect(await query("SELECT count(*) AS typed FROM typed_throwaway_records WHERE key IN ('1', '2', '3', '4')")).toBe('typed\n4\n');
-    // The record whose amount is no decimal was quarantined with its check's message; the unknown field reported.
-    expect(await query("SELECT key, error FROM quarantine WHERE stream = 'throwaway_records'")).toBe('key,error\n5,amount: not a plain decimal string\n');
-    expect(await query("SELECT field, kind FROM schema_drift WHERE stream = 'throwaway_records'")).toBe('field,kind\nextra,unknown\n');
-    expect(await query("SELECT source_id, asset, amount FROM ledger WHERE source = 'throwaway_records' ORDER BY source_id")).toBe(
-      'source_id,asset,amount\n1,BTC,0.5\n2,USDT,1\n3,USDT,12.25\n4,BTC,-0.5\n',
+    expect(await query("SELECT count(*) AS typed FROM typed_throwaway_records WHERE key IN ('1', '2', '3', '4')")).toBe(
+      'typed\n4\n',
     );
+    // The record whose amount is no decimal was quarantined with its check's message; the unknown field reported.
+    expect(await query("SELECT key, error FROM quarantine WHERE stream = 'throwaway_records'")).toBe(
+      'key,error\n5,amount: not a plain decimal string\n',
+    );
+    expect(await query("SELECT field, kind FROM schema_drift WHERE stream = 'throwaway_records'")).toBe(
+      'field,kind\nextra,unknown\n',
+    );
+    expect(
+      await query("SELECT source_id, asset, amount FROM ledger WHERE source = 'throwaway_records' ORDER BY source_id"),
+    ).toBe('source_id,asset,amount\n1,BTC,0.5\n2,USDT,1\n3,USDT,12.25\n4,BTC,-0.5\n');
   });
 });

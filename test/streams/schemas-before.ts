@@ -84,7 +84,6 @@ const futuresFillSchema = z.looseObject({
   marginCoin: z.string().nullish(),
 });
 
-
 // ---- src/streams/tax-records.ts
 
 const futureTaxRecordSchema = z.looseObject({
@@ -117,7 +116,10 @@ const p2pTaxRecordSchema = z
     total: optionalDecimalString,
     ts: msString,
   })
-  .refine((r) => (r.balance ?? r.total) !== undefined && (r.balance ?? r.total) !== null, { message: 'neither balance nor total', path: ['balance'] });
+  .refine((r) => (r.balance ?? r.total) !== undefined && (r.balance ?? r.total) !== null, {
+    message: 'neither balance nor total',
+    path: ['balance'],
+  });
 
 // ---- src/streams/uta-tax-records.ts
 
@@ -181,23 +183,27 @@ const leadTraderProfitSchema = z.looseObject({
 
 // ---- src/streams/p2p-advertisements.ts
 
-const advertisementSchema = z.looseObject({
-  advId: idString,
-  advNo: z.string().nullish(),
-  side: z.string().nullish(),
-  coin: z.string().nullish(),
-  fiat: z.string().nullish(),
-  status: z.string().nullish(),
-  // Read with lp_amount (sql/models/p2p_advertisements.sql): checked here like every other amount.
-  advSize: optionalDecimalString,
-  size: optionalDecimalString,
-  price: optionalDecimalString,
-  minTradeAmount: optionalDecimalString,
-  maxTradeAmount: optionalDecimalString,
-  cTime: msString.optional(),
-  ctime: msString.optional(),
-}).refine((r) => r.cTime !== undefined || r.ctime !== undefined, { message: 'neither cTime nor ctime', path: ['cTime'] });
-
+const advertisementSchema = z
+  .looseObject({
+    advId: idString,
+    advNo: z.string().nullish(),
+    side: z.string().nullish(),
+    coin: z.string().nullish(),
+    fiat: z.string().nullish(),
+    status: z.string().nullish(),
+    // Read with lp_amount (sql/models/p2p_advertisements.sql): checked here like every other amount.
+    advSize: optionalDecimalString,
+    size: optionalDecimalString,
+    price: optionalDecimalString,
+    minTradeAmount: optionalDecimalString,
+    maxTradeAmount: optionalDecimalString,
+    cTime: msString.optional(),
+    ctime: msString.optional(),
+  })
+  .refine((r) => r.cTime !== undefined || r.ctime !== undefined, {
+    message: 'neither cTime nor ctime',
+    path: ['cTime'],
+  });
 
 // ---- src/streams/account-balances.ts
 
@@ -206,10 +212,38 @@ const balanceSchema = z.looseObject({ accountType: z.string(), usdtBalance: deci
 // ---- src/streams/asset-balances.ts
 
 const amountFields = [
-  'available', 'frozen', 'locked', 'limitAvailable', 'totalAmount', 'borrow', 'interest', 'net', 'coupon', 'accountEquity',
-  'usdtEquity', 'btcEquity', 'unrealizedPL', 'crossedMaxAvailable', 'isolatedMaxAvailable', 'maxTransferOut', 'crossedRiskRate',
-  'crossedUnrealizedPL', 'isolatedUnrealizedPL', 'isolatedMargin', 'crossedMargin', 'amount', 'usdtValue', 'equity', 'bonus',
-  'balance', 'debt', 'usdValue', 'estValue', 'estNetProfit', 'profitShare', 'currentInvestment',
+  'available',
+  'frozen',
+  'locked',
+  'limitAvailable',
+  'totalAmount',
+  'borrow',
+  'interest',
+  'net',
+  'coupon',
+  'accountEquity',
+  'usdtEquity',
+  'btcEquity',
+  'unrealizedPL',
+  'crossedMaxAvailable',
+  'isolatedMaxAvailable',
+  'maxTransferOut',
+  'crossedRiskRate',
+  'crossedUnrealizedPL',
+  'isolatedUnrealizedPL',
+  'isolatedMargin',
+  'crossedMargin',
+  'amount',
+  'usdtValue',
+  'equity',
+  'bonus',
+  'balance',
+  'debt',
+  'usdValue',
+  'estValue',
+  'estNetProfit',
+  'profitShare',
+  'currentInvestment',
 ] as const;
 
 const assetBalanceSchema = z
@@ -220,7 +254,11 @@ const assetBalanceSchema = z
     ...Object.fromEntries(amountFields.map((f) => [f, optionalDecimalString])),
   })
   // A copy-trading account's summary names no coin (its amounts are in USDT): its estValue stands in.
-  .refine((r) => (typeof (r.coin ?? r.marginCoin) === 'string' && (r.coin ?? r.marginCoin) !== '') || r['estValue'] !== undefined, { message: 'neither coin nor marginCoin', path: ['coin'] });
+  .refine(
+    (r) =>
+      (typeof (r.coin ?? r.marginCoin) === 'string' && (r.coin ?? r.marginCoin) !== '') || r['estValue'] !== undefined,
+    { message: 'neither coin nor marginCoin', path: ['coin'] },
+  );
 
 // ---- src/streams/loans.ts
 

@@ -64,11 +64,18 @@ function recordsOf(data: unknown): Record<string, unknown>[] {
 /** Every published record of each stream. */
 function publishedRecords(): Map<string, Record<string, unknown>[]> {
   const out = new Map<string, Record<string, unknown>[]>();
-  for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).sort()) {
-    const stream = FIXTURE_STREAMS.find(([start]) => file.startsWith(start) || (start.startsWith('-') && file.includes(start)))?.[1];
+  for (const file of readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const stream = FIXTURE_STREAMS.find(
+      ([start]) => file.startsWith(start) || (start.startsWith('-') && file.includes(start)),
+    )?.[1];
     if (stream === undefined) continue;
     // Two of ccxt's are the answer's data alone.
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as { response?: { data: unknown }; data?: unknown };
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as {
+      response?: { data: unknown };
+      data?: unknown;
+    };
     out.set(stream, [...(out.get(stream) ?? []), ...recordsOf(fixture.response?.data ?? fixture.data)]);
   }
   return out;
@@ -77,7 +84,9 @@ function publishedRecords(): Map<string, Record<string, unknown>[]> {
 /** What a schema makes of a record: the record it passes, or its issues, each as the quarantine writes it. */
 function verdict(schema: z.ZodObject, record: unknown): { data: unknown } | { issues: string[] } {
   const parsed = schema.safeParse(record);
-  return parsed.success ? { data: parsed.data } : { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`) };
+  return parsed.success
+    ? { data: parsed.data }
+    : { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`) };
 }
 
 /** The record with each known field in turn taken out, null, empty, not a number, a number, and an exponent. */
@@ -86,7 +95,8 @@ function variants(record: Record<string, unknown>, fields: readonly string[]): R
   for (const f of fields) {
     const { [f]: _, ...without } = record;
     out.push(without);
-    for (const value of [null, '', 'x', 12, '1e5', '-0.5', '12345678901234567890123.5', []]) out.push({ ...record, [f]: value });
+    for (const value of [null, '', 'x', 12, '1e5', '-0.5', '12345678901234567890123.5', []])
+      out.push({ ...record, [f]: value });
   }
   // Two fields wrong at once: the messages in the order the schema checks them.
   if (fields.length >= 2) out.push({ ...record, [fields[0] as string]: 12, [fields.at(-1) as string]: 12 });
@@ -117,12 +127,18 @@ describe('the record schemas made from the columns', () => {
     for (const stream of STREAMS) {
       const before = BEFORE[stream.name];
       expect(before, stream.name).toBeDefined();
-      expect(Object.keys(stream.schema.shape).sort(), stream.name).toEqual(Object.keys((before as z.ZodObject).shape).sort());
+      expect(Object.keys(stream.schema.shape).sort(), stream.name).toEqual(
+        Object.keys((before as z.ZodObject).shape).sort(),
+      );
     }
   });
 
   it('read every published response of test/fixtures/real/', () => {
-    expect([...published.keys()].sort()).toEqual(STREAMS.map((s) => s.name).filter((n) => !n.startsWith('copy_')).sort());
+    expect([...published.keys()].sort()).toEqual(
+      STREAMS.map((s) => s.name)
+        .filter((n) => !n.startsWith('copy_'))
+        .sort(),
+    );
   });
 
   it('accept and reject what the hand-written schemas did, with the same messages', () => {
@@ -131,13 +147,19 @@ describe('the record schemas made from the columns', () => {
       const before = BEFORE[stream.name] as z.ZodObject;
       const fields = Object.keys(before.shape);
       // The copy-trading streams have no published response: a record made of the docs' field lists stands in.
-      const records = published.get(stream.name) ?? [Object.fromEntries(fields.map((f) => [f, /Time$/.test(f) ? '1700000000000' : '1']))];
+      const records = published.get(stream.name) ?? [
+        Object.fromEntries(fields.map((f) => [f, f.endsWith('Time') ? '1700000000000' : '1'])),
+      ];
       for (const record of records) {
         for (const variant of variants(record, fields)) {
           const now = verdict(stream.schema, variant);
           const then = verdict(before, variant);
-          // The same messages; for a record with more than one field wrong, in the order of the columns that check them.
-          if ('issues' in now && 'issues' in then) expect([...now.issues].sort(), `${stream.name} ${JSON.stringify(variant)}`).toEqual([...then.issues].sort());
+          // The same messages; for a record with more than one field wrong, in the order of the columns that check
+          // them.
+          if ('issues' in now && 'issues' in then)
+            expect([...now.issues].sort(), `${stream.name} ${JSON.stringify(variant)}`).toEqual(
+              [...then.issues].sort(),
+            );
           else expect(now, `${stream.name} ${JSON.stringify(variant)}`).toEqual(then);
           compared++;
         }
@@ -150,8 +172,14 @@ describe('the record schemas made from the columns', () => {
     for (const stream of STREAMS) {
       if (stream.kind !== 'paged') continue;
       const before = TIME_BEFORE[stream.name] as (r: Record<string, unknown>) => number;
-      const records = [...(published.get(stream.name) ?? []), { cTime: '1', ctime: '2', ts: '3', createdTime: '4', settleTime: '5', profitTime: '6' }, { ctime: '7' }, {}];
-      for (const record of records) expect(stream.time(record), `${stream.name} ${JSON.stringify(record)}`).toEqual(before(record));
+      const records = [
+        ...(published.get(stream.name) ?? []),
+        { cTime: '1', ctime: '2', ts: '3', createdTime: '4', settleTime: '5', profitTime: '6' },
+        { ctime: '7' },
+        {},
+      ];
+      for (const record of records)
+        expect(stream.time(record), `${stream.name} ${JSON.stringify(record)}`).toEqual(before(record));
     }
   });
 });

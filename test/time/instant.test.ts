@@ -26,7 +26,10 @@ describe('local times where the clocks change', () => {
 
   it('gives years that meet end to end, in zones near both sides of the date line', () => {
     const nz = yearRange(2025, 'Pacific/Auckland');
-    expect([new Date(nz.from).toISOString(), new Date(nz.to).toISOString()]).toEqual(['2024-12-31T11:00:00.000Z', '2025-12-31T11:00:00.000Z']);
+    expect([new Date(nz.from).toISOString(), new Date(nz.to).toISOString()]).toEqual([
+      '2024-12-31T11:00:00.000Z',
+      '2025-12-31T11:00:00.000Z',
+    ]);
     expect(yearRange(2026, 'Pacific/Auckland').from).toBe(nz.to);
     expect(new Date(yearRange(2025, 'Pacific/Pago_Pago').from).toISOString()).toBe('2025-01-01T11:00:00.000Z');
   });

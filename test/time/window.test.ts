@@ -93,11 +93,17 @@ describe('uncovered', () => {
 
 describe('windowParams', () => {
   it('asks for [start, end) as startTime=start and endTime=end-1, because the server bounds are inclusive', () => {
-    expect(windowParams(w(1_700_000_000_000, 1_700_604_800_000))).toEqual({ startTime: '1700000000000', endTime: '1700604799999' });
+    expect(windowParams(w(1_700_000_000_000, 1_700_604_800_000))).toEqual({
+      startTime: '1700000000000',
+      endTime: '1700604799999',
+    });
   });
 
   it('writes the numbers as plain digits', () => {
     expect(windowParams(w(0, 1))).toEqual({ startTime: '0', endTime: '0' });
-    expect(windowParams(w(Y2024, Y2024 + 90 * DAY_MS))).toEqual({ startTime: '1704067200000', endTime: '1711843199999' });
+    expect(windowParams(w(Y2024, Y2024 + 90 * DAY_MS))).toEqual({
+      startTime: '1704067200000',
+      endTime: '1711843199999',
+    });
   });
 });

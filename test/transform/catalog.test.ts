@@ -23,9 +23,14 @@ async function catalogProblems(): Promise<string[]> {
 
 describe('the type catalog', () => {
   it('has as its version what `cat sql/seeds/*.csv | sha256sum` prints, recorded by the transform', async () => {
-    const printed = execFileSync('sh', ['-c', 'cat sql/seeds/*.csv | sha256sum'], { cwd: packageRoot(), encoding: 'utf8' }).split(' ')[0];
+    const printed = execFileSync('sh', ['-c', 'cat sql/seeds/*.csv | sha256sum'], {
+      cwd: packageRoot(),
+      encoding: 'utf8',
+    }).split(' ')[0];
     expect((await releaseVersions()).catalog).toBe(printed);
-    expect(await rows(warehouse, "SELECT version FROM model_versions WHERE name = 'type_catalog'")).toEqual([{ version: printed }]);
+    expect(await rows(warehouse, "SELECT version FROM model_versions WHERE name = 'type_catalog'")).toEqual([
+      { version: printed },
+    ]);
   });
 
   it('passes its own check as shipped', async () => {

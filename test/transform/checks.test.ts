@@ -62,7 +62,22 @@ describe('the checks after the transforms', () => {
   it('fail the transform with exit 4 and keep the previous ledger when the data breaks a rule', async () => {
     // The same margin id in both margin types would book one ledger entry twice.
     await loadRaw(warehouse, [
-      { stream: 'margin_records', partition: 'isolated', key: '101', ts: at(50), payload: { id: '101', coin: 'USDT', symbol: 'BTCUSDT', marginTaxType: 'transfer_in', amount: '5', fee: '0', total: '5', ts: String(at(50)) } },
+      {
+        stream: 'margin_records',
+        partition: 'isolated',
+        key: '101',
+        ts: at(50),
+        payload: {
+          id: '101',
+          coin: 'USDT',
+          symbol: 'BTCUSDT',
+          marginTaxType: 'transfer_in',
+          amount: '5',
+          fee: '0',
+          total: '5',
+          ts: String(at(50)),
+        },
+      },
     ]);
     const error = await runTransforms(warehouse).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckError);
@@ -70,10 +85,17 @@ describe('the checks after the transforms', () => {
     expect((error as CheckError).message).toBe(
       'the ledger failed its checks, so the previous one was kept: ledger keys are unique: entry margin_records:101:main of account default appears 2 times; report this with the warehouse',
     );
-    expect((error as CheckError).problems).toEqual(['ledger keys are unique: entry margin_records:101:main of account default appears 2 times']);
+    expect((error as CheckError).problems).toEqual([
+      'ledger keys are unique: entry margin_records:101:main of account default appears 2 times',
+    ]);
     expect(await rows(warehouse, "SELECT count(*) AS n FROM ledger WHERE source_id = '101'")).toEqual([{ n: '1' }]);
     // The record is in its model as loaded (typed at load), and waits in pending_changes for a transform that passes.
-    expect(await rows(warehouse, "SELECT margin_type FROM margin_records WHERE id = '101' ORDER BY 1")).toEqual([{ margin_type: 'crossed' }, { margin_type: 'isolated' }]);
-    expect(await rows(warehouse, "SELECT stream, partition, key FROM pending_changes")).toEqual([{ stream: 'margin_records', partition: 'isolated', key: '101' }]);
+    expect(await rows(warehouse, "SELECT margin_type FROM margin_records WHERE id = '101' ORDER BY 1")).toEqual([
+      { margin_type: 'crossed' },
+      { margin_type: 'isolated' },
+    ]);
+    expect(await rows(warehouse, 'SELECT stream, partition, key FROM pending_changes')).toEqual([
+      { stream: 'margin_records', partition: 'isolated', key: '101' },
+    ]);
   });
 });

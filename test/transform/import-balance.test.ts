@@ -12,7 +12,11 @@ import { cointrackingNets, koinlyNets, ledgerNets, netLines, parseCsv } from '..
 import { GOLDEN, T } from './fixtures.js';
 
 /** A warehouse in a temporary folder, transformed, with koinly.csv and cointracking.csv of `[from, to)` written. */
-async function exported(load: (w: Warehouse) => Promise<void>, from: number, to: number): Promise<{ warehouse: Warehouse; koinly: string; cointracking: string; dispose: () => Promise<void> }> {
+async function exported(
+  load: (w: Warehouse) => Promise<void>,
+  from: number,
+  to: number,
+): Promise<{ warehouse: Warehouse; koinly: string; cointracking: string; dispose: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'lp-balance-'));
   const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
   await load(warehouse);
@@ -46,7 +50,11 @@ describe('the import-balance invariant: each tool, reading its file as its help 
   // The demo's seed and year, and two more.
   it.each([['demo'], ['balance-b'], ['balance-c']])('holds for the simulator year of seed %s', async (seed) => {
     const dataset = generateDataset({ seed, ...year, records: 2000, marginWindowDays: 366 });
-    const { warehouse, koinly, cointracking, dispose } = await exported((w) => loadDataset(w, dataset, year.from, year.to), year.from, year.to);
+    const { warehouse, koinly, cointracking, dispose } = await exported(
+      (w) => loadDataset(w, dataset, year.from, year.to),
+      year.from,
+      year.to,
+    );
     try {
       const ledger = netLines(await ledgerNets(warehouse, year.from, year.to));
       expect(ledger.length).toBeGreaterThan(6);
@@ -54,9 +62,13 @@ describe('the import-balance invariant: each tool, reading its file as its help 
       expect(netLines(cointrackingNets(cointracking))).toEqual(ledger);
       expect(await accountedFor(warehouse)).toEqual([{ lost: '0', twice: '0', both: '0' }]);
       // The simulator's undocumented types reach the files marked for review, never as income.
-      const reviewed = parseCsv(cointracking).filter((r) => (r[9] ?? '').startsWith('REVIEW (a type not in the catalog'));
+      const reviewed = parseCsv(cointracking).filter((r) =>
+        (r[9] ?? '').startsWith('REVIEW (a type not in the catalog'),
+      );
       expect(reviewed.length).toBeGreaterThan(0);
-      expect(new Set(reviewed.map((r) => r[0]))).toEqual(new Set(['Deposit', 'Withdrawal'].filter((t) => reviewed.some((r) => r[0] === t))));
+      expect(new Set(reviewed.map((r) => r[0]))).toEqual(
+        new Set(['Deposit', 'Withdrawal'].filter((t) => reviewed.some((r) => r[0] === t))),
+      );
     } finally {
       await dispose();
     }
@@ -78,9 +90,18 @@ describe('the import-balance invariant: each tool, reading its file as its help 
 describe("the demo's year in the tax files", () => {
   it('has no trade leg as Other Income or Other Fee, a tag on every fee, funding and interest row in koinly.csv, and no internal transfer in either file', async () => {
     const dataset = generateDataset({ seed: 'demo', ...year, records: 2000, marginWindowDays: 366 });
-    const { warehouse, koinly, cointracking, dispose } = await exported((w) => loadDataset(w, dataset, year.from, year.to), year.from, year.to);
+    const { warehouse, koinly, cointracking, dispose } = await exported(
+      (w) => loadDataset(w, dataset, year.from, year.to),
+      year.from,
+      year.to,
+    );
     try {
-      const meaning = new Map((await rows(warehouse, 'SELECT category, tax_class FROM category_meaning')).map((r) => [String(r['category']), String(r['tax_class'])]));
+      const meaning = new Map(
+        (await rows(warehouse, 'SELECT category, tax_class FROM category_meaning')).map((r) => [
+          String(r['category']),
+          String(r['tax_class']),
+        ]),
+      );
       // The category a row was written from: the first word of its Description or Comment, after any REVIEW note.
       const categoryOf = (text: string) => text.replace(/^REVIEW \(.*?\): /, '').split(' ')[0] as string;
       const ct = parseCsv(cointracking).slice(1);
@@ -89,7 +110,13 @@ describe("the demo's year in the tax files", () => {
       expect(tradeRows.length).toBeGreaterThan(100);
       expect(new Set(tradeRows.map((r) => r[0]))).toEqual(new Set(['Trade']));
       const legClasses = new Set(['trade_leg', 'conversion']);
-      expect(ct.filter((r) => ['Other Income', 'Other Fee'].includes(r[0] as string) && legClasses.has(meaning.get(categoryOf(r[9] as string)) ?? ''))).toEqual([]);
+      expect(
+        ct.filter(
+          (r) =>
+            ['Other Income', 'Other Fee'].includes(r[0] as string) &&
+            legClasses.has(meaning.get(categoryOf(r[9] as string)) ?? ''),
+        ),
+      ).toEqual([]);
       const tagged = new Set(['trading_fee', 'funding', 'interest_paid', 'interest_earned', 'other_fee']);
       const needTag = ko.filter((r) => tagged.has(meaning.get(categoryOf(r[10] as string)) ?? ''));
       expect(needTag.length).toBeGreaterThan(500);
@@ -97,7 +124,12 @@ describe("the demo's year in the tax files", () => {
       for (const file of [ko.map((r) => r[10] as string), ct.map((r) => r[9] as string)]) {
         expect(file.filter((text) => meaning.get(categoryOf(text)) === 'internal_transfer')).toEqual([]);
       }
-      expect(await rows(warehouse, "SELECT count(*) > 0 AS has FROM ledger JOIN category_meaning USING (category) WHERE tax_class = 'internal_transfer'")).toEqual([{ has: 'true' }]);
+      expect(
+        await rows(
+          warehouse,
+          "SELECT count(*) > 0 AS has FROM ledger JOIN category_meaning USING (category) WHERE tax_class = 'internal_transfer'",
+        ),
+      ).toEqual([{ has: 'true' }]);
     } finally {
       await dispose();
     }

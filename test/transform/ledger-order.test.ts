@@ -14,18 +14,31 @@ const withdrawal = (orderId: string, ts: number, status = 'success'): RawInput =
   stream: 'withdrawals',
   key: orderId,
   ts,
-  payload: { orderId, coin: 'USDT', type: 'withdraw', dest: 'on_chain', size: '12.5', fee: '1', status, cTime: String(ts), uTime: String(ts) },
+  payload: {
+    orderId,
+    coin: 'USDT',
+    type: 'withdraw',
+    dest: 'on_chain',
+    size: '12.5',
+    fee: '1',
+    status,
+    cTime: String(ts),
+    uTime: String(ts),
+  },
 });
 
 describe("the ledger's order", () => {
-  it('is the exports\' order after a whole ledger, kept by nights that append or move few rows, given up beyond', async () => {
+  it("is the exports' order after a whole ledger, kept by nights that append or move few rows, given up beyond", async () => {
     const { warehouse, dispose } = await tempWarehouse();
     const order = async () => rows(warehouse, "SELECT count(*) AS n FROM model_versions WHERE name = 'ledger_order'");
     // The rows as they lie (rowid) against the exports' order.
     const misplaced = async () =>
-      rows(warehouse, `SELECT count(*) AS n FROM (
+      rows(
+        warehouse,
+        `SELECT count(*) AS n FROM (
         SELECT row_number() OVER (ORDER BY rowid) AS lying, row_number() OVER (ORDER BY ts, entry_id, account) AS sorted FROM ledger
-      ) WHERE lying <> sorted`);
+      ) WHERE lying <> sorted`,
+      );
     try {
       // Written backwards, so that the ledger's order cannot come from the order of loading.
       await loadRaw(warehouse, [withdrawal('9', T + 2 * DAY), withdrawal('8', T + DAY), withdrawal('7', T)]);
@@ -39,21 +52,44 @@ describe("the ledger's order", () => {
       // A deposit of the fourth day's millisecond, whose row sorts before the withdrawal's (deposits:... <
       // withdrawals:...): the withdrawal's two rows are moved after it.
       await loadRaw(warehouse, [
-        { stream: 'deposits', key: '1', ts: T + 3 * DAY, payload: { orderId: '1', coin: 'USDT', type: 'deposit', dest: 'on_chain', size: '3', status: 'success', cTime: String(T + 3 * DAY), uTime: String(T + 3 * DAY) } },
+        {
+          stream: 'deposits',
+          key: '1',
+          ts: T + 3 * DAY,
+          payload: {
+            orderId: '1',
+            coin: 'USDT',
+            type: 'deposit',
+            dest: 'on_chain',
+            size: '3',
+            status: 'success',
+            cTime: String(T + 3 * DAY),
+            uTime: String(T + 3 * DAY),
+          },
+        },
       ]);
-      expect((await runTransforms(warehouse)).mode).toMatchObject({ full: false, update: { changed: 1, deleted: 0, inserted: 1 } });
+      expect((await runTransforms(warehouse)).mode).toMatchObject({
+        full: false,
+        update: { changed: 1, deleted: 0, inserted: 1 },
+      });
       expect([await order(), await misplaced()]).toEqual([[{ n: '1' }], [{ n: '0' }]]);
 
       // A withdrawal of the day before the first moves to success: the 9 rows after it are moved, within 10.
       await loadRaw(warehouse, [withdrawal('5', T - DAY, 'pending')]);
       await runTransforms(warehouse, { movedRowsMax: 10 });
       await loadRaw(warehouse, [withdrawal('5', T - DAY)]);
-      expect((await runTransforms(warehouse, { movedRowsMax: 10 })).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 2 } });
+      expect((await runTransforms(warehouse, { movedRowsMax: 10 })).mode).toMatchObject({
+        full: false,
+        update: { changed: 1, inserted: 2 },
+      });
       expect([await order(), await misplaced()]).toEqual([[{ n: '1' }], [{ n: '0' }]]);
 
       // One more before it would move 11: the order is given up, and every row is out of its place.
       await loadRaw(warehouse, [withdrawal('4', T - 2 * DAY)]);
-      expect((await runTransforms(warehouse, { movedRowsMax: 10 })).mode).toMatchObject({ full: false, update: { changed: 1, inserted: 2 } });
+      expect((await runTransforms(warehouse, { movedRowsMax: 10 })).mode).toMatchObject({
+        full: false,
+        update: { changed: 1, inserted: 2 },
+      });
       expect([await order(), await misplaced()]).toEqual([[{ n: '0' }], [{ n: '13' }]]);
 
       // A whole ledger is in order again.
@@ -85,7 +121,9 @@ describe("the ledger's order", () => {
       await forgetVersion(warehouse.connection, 'ledgerOrder');
       expect(await ledgerInExportOrder(warehouse)).toBe(false);
       await exportFiles(warehouse, { ...range, out: join(dir, 'sorted') });
-      const [lying, sorted] = await Promise.all(['as-lying', 'sorted'].map((out) => readFile(join(dir, out, 'ledger.csv'), 'utf8')));
+      const [lying, sorted] = await Promise.all(
+        ['as-lying', 'sorted'].map((out) => readFile(join(dir, out, 'ledger.csv'), 'utf8')),
+      );
       const lines = (lying as string).split('\n');
       expect(lines.slice(0, 4)).toEqual([
         'entry_id,account,source,source_id,leg,ts,category,asset,amount,symbol,reference,note,trade_group,account_type',
@@ -93,7 +131,9 @@ describe("the ledger's order", () => {
         'withdrawals:1:main,default,withdrawals,1,main,2025-01-02T00:00:00.000Z,withdrawal,USDT,-12.5,,1,on_chain,,spot',
         "withdrawals:0000000:main,default,withdrawals,0000000,main,2025-02-01T00:00:00.000Z,withdrawal,USDT,0,,'-r0,'=on_chain 0,,spot",
       ]);
-      expect(lines.at(-2)).toBe("withdrawals:0399999:main,default,withdrawals,0399999,main,2025-02-01T00:06:39.999Z,withdrawal,USDT,-3999.99,,'-r399999,'=on_chain 399999,,spot");
+      expect(lines.at(-2)).toBe(
+        "withdrawals:0399999:main,default,withdrawals,0399999,main,2025-02-01T00:06:39.999Z,withdrawal,USDT,-3999.99,,'-r399999,'=on_chain 399999,,spot",
+      );
       expect(lines.length).toBe(400_004);
       expect(lying === sorted).toBe(true);
     } finally {

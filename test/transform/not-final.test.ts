@@ -10,13 +10,34 @@ import { loadRaw, tempWarehouse, type RawInput } from '../helpers/raw.js';
 const YEAR = { start: Date.UTC(2025, 0, 1), end: Date.UTC(2026, 0, 1) };
 const at = (iso: string) => Date.parse(iso);
 
-function transfer(stream: 'withdrawals' | 'deposits', id: string, created: string, status: string, updated: string, coin: string, size: string, account = 'a'): RawInput {
+function transfer(
+  stream: 'withdrawals' | 'deposits',
+  id: string,
+  created: string,
+  status: string,
+  updated: string,
+  coin: string,
+  size: string,
+  account = 'a',
+): RawInput {
   return {
     account,
     stream,
     key: id,
     ts: at(created),
-    payload: { orderId: id, tradeId: id, coin, type: stream === 'deposits' ? 'deposit' : 'withdraw', dest: 'on_chain', chain: 'erc20', size, fee: '0', status, cTime: String(at(created)), uTime: String(at(updated)) },
+    payload: {
+      orderId: id,
+      tradeId: id,
+      coin,
+      type: stream === 'deposits' ? 'deposit' : 'withdraw',
+      dest: 'on_chain',
+      chain: 'erc20',
+      size,
+      fee: '0',
+      status,
+      cTime: String(at(created)),
+      uTime: String(at(updated)),
+    },
   };
 }
 
@@ -64,21 +85,37 @@ describe('withdrawals and deposits not final at the range end', () => {
 
   it('leave out the published examples, final at once (status success, uTime = cTime), in a range that ends at their time', async () => {
     const published = async (file: string, stream: 'withdrawals' | 'deposits') => {
-      const record = (JSON.parse(await readFile(new URL(`../fixtures/real/${file}`, import.meta.url), 'utf8')) as { response: { data: Record<string, string>[] } }).response.data[0] as Record<string, string>;
-      return { account: 'real', stream, key: record['orderId'] as string, ts: Number(record['cTime']), payload: record } satisfies RawInput;
+      const record = (
+        JSON.parse(await readFile(new URL(`../fixtures/real/${file}`, import.meta.url), 'utf8')) as {
+          response: { data: Record<string, string>[] };
+        }
+      ).response.data[0] as Record<string, string>;
+      return {
+        account: 'real',
+        stream,
+        key: record['orderId'] as string,
+        ts: Number(record['cTime']),
+        payload: record,
+      } satisfies RawInput;
     };
     const { warehouse: real, dispose: disposeReal } = await tempWarehouse();
     try {
-      await loadRaw(real, [await published('withdrawal-records--bitget-docs-spot-account-fee.json', 'withdrawals'), await published('deposit-records--bitget-docs-spot-account.json', 'deposits')]);
+      await loadRaw(real, [
+        await published('withdrawal-records--bitget-docs-spot-account-fee.json', 'withdrawals'),
+        await published('deposit-records--bitget-docs-spot-account.json', 'deposits'),
+      ]);
       await runTransforms(real);
       const at = 1653290769222;
       expect(await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).toEqual([]);
       // The same records, had their status still been the interface spec's first review state, are open.
-      await real.connection.run("UPDATE typed_withdrawals SET status = 'pending_review'; UPDATE typed_deposits SET status = 'pending'");
-      expect((await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).map((n) => `${n.stream} ${n.asset} ${n.state} ${n.count} ${n.total}`)).toEqual([
-        'deposits USDT open 1 10',
-        'withdrawals USDT open 1 10',
-      ]);
+      await real.connection.run(
+        "UPDATE typed_withdrawals SET status = 'pending_review'; UPDATE typed_deposits SET status = 'pending'",
+      );
+      expect(
+        (await readNotFinal(real, { start: at, end: at + 1 }, OPEN_STATUSES)).map(
+          (n) => `${n.stream} ${n.asset} ${n.state} ${n.count} ${n.total}`,
+        ),
+      ).toEqual(['deposits USDT open 1 10', 'withdrawals USDT open 1 10']);
     } finally {
       await disposeReal();
     }

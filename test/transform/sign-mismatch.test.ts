@@ -8,15 +8,29 @@ const T = Date.UTC(2025, 5, 1);
 const at = (i: number): number => T + i * 60_000;
 
 function spot(i: number, id: string, type: string, amount: string, balance: string, coin = 'USDT'): RawInput {
-  return { stream: 'spot_tax_records', key: id, ts: at(i), payload: { id, coin, spotTaxType: type, amount, fee: '0', balance, ts: String(at(i)) } };
+  return {
+    stream: 'spot_tax_records',
+    key: id,
+    ts: at(i),
+    payload: { id, coin, spotTaxType: type, amount, fee: '0', balance, ts: String(at(i)) },
+  };
 }
 
 function margin(i: number, id: string, type: string, amount: string, total: string): RawInput {
-  return { stream: 'margin_records', partition: 'crossed', key: id, ts: at(i), payload: { id, coin: 'USDT', symbol: '', marginTaxType: type, amount, fee: '0', total, ts: String(at(i)) } };
+  return {
+    stream: 'margin_records',
+    partition: 'crossed',
+    key: id,
+    ts: at(i),
+    payload: { id, coin: 'USDT', symbol: '', marginTaxType: type, amount, fee: '0', total, ts: String(at(i)) },
+  };
 }
 
 /** The day of 2025-06-01 read in full for a stream's partition: its chains are checked only inside a span read. */
-const read = (stream: string, partition: string) => `INSERT INTO coverage (account, stream, partition, window_start, window_end, status, cursor, pages, rows, tie_pages, run_id, updated_at)
+const read = (
+  stream: string,
+  partition: string,
+) => `INSERT INTO coverage (account, stream, partition, window_start, window_end, status, cursor, pages, rows, tie_pages, run_id, updated_at)
   VALUES ('default', '${stream}', '${partition}', TIMESTAMPTZ '2025-06-01 00:00:00+00', TIMESTAMPTZ '2025-06-02 00:00:00+00', 'done', NULL, 1, 0, 0, 'test', now())`;
 
 describe('signs checked against running balances (docs/completeness.md, "Signs checked against balances")', () => {
@@ -40,15 +54,30 @@ describe('signs checked against running balances (docs/completeness.md, "Signs c
       await warehouse.connection.run(read('spot_tax_records', ''));
       await warehouse.connection.run(read('margin_records', 'crossed'));
       await runTransforms(warehouse);
-      expect(await rows(warehouse, `SELECT stream, source_id, type, lp_decimal_text(amount) AS amount, lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step
-        FROM sign_mismatches ORDER BY stream, source_id`)).toEqual([
+      expect(
+        await rows(
+          warehouse,
+          `SELECT stream, source_id, type, lp_decimal_text(amount) AS amount, lp_decimal_text(booked) AS booked, lp_decimal_text(step) AS step
+        FROM sign_mismatches ORDER BY stream, source_id`,
+        ),
+      ).toEqual([
         { stream: 'margin_records', source_id: '702', type: 'transfer_in', amount: '20', booked: '20', step: '-20' },
-        { stream: 'spot_tax_records', source_id: '602', type: 'Automatic deposit', amount: '30', booked: '30', step: '-30' },
+        {
+          stream: 'spot_tax_records',
+          source_id: '602',
+          type: 'Automatic deposit',
+          amount: '30',
+          booked: '30',
+          step: '-30',
+        },
       ]);
       // Distinct from a break: the interest's step does not add up either way.
-      expect(await rows(warehouse, 'SELECT stream, source_id, lp_decimal_text(difference) AS difference FROM balance_breaks')).toEqual([
-        { stream: 'spot_tax_records', source_id: '604', difference: '4' },
-      ]);
+      expect(
+        await rows(
+          warehouse,
+          'SELECT stream, source_id, lp_decimal_text(difference) AS difference FROM balance_breaks',
+        ),
+      ).toEqual([{ stream: 'spot_tax_records', source_id: '604', difference: '4' }]);
       const completeness = await readCompleteness(warehouse);
       expect(completeness?.counts).toEqual({ breaks: 1, signMismatches: 2, unpaired: expect.any(Number) as number });
       // Each a finding: a run that reads these exits 4 (completenessFindings, src/pipeline/run-completeness.ts).

@@ -102,12 +102,18 @@ const COINTRACKING = `"Type","Buy Amount","Buy Currency","Sell Amount","Sell Cur
 "Withdrawal","","","4","USDT","","","default","p2p_tax_records","p2p_sell p2p_tax_records:703:main","2025-06-01 00:01:02","default:p2p_tax_records:703:main","",""
 `;
 
-const INTERNAL = "internal_transfer: A move between the account's own wallets (spot, margin, futures, P2P, earn, strategies, locks): nothing enters or leaves the account, so the tax files leave it out";
+const INTERNAL =
+  "internal_transfer: A move between the account's own wallets (spot, margin, futures, P2P, earn, strategies, locks): nothing enters or leaves the account, so the tax files leave it out";
 
 describe('tax-software files from hand-written records of every kind', () => {
   it('koinly.csv and cointracking.csv are exactly the rows expected: trades paired, fees folded, transfers between own wallets left out', async () => {
     const out = join(dir, 'out');
-    const files = await exportFiles(warehouse, { out, from: T, to: T + 3_600_000, formats: ['koinly', 'cointracking'] });
+    const files = await exportFiles(warehouse, {
+      out,
+      from: T,
+      to: T + 3_600_000,
+      formats: ['koinly', 'cointracking'],
+    });
     expect(files.map((x) => [x.path.slice(out.length + 1), x.rows])).toEqual([
       ['koinly.csv', 37],
       ['cointracking.csv', 37],
@@ -118,7 +124,13 @@ describe('tax-software files from hand-written records of every kind', () => {
 
   it('lists every ledger row left out with its reason, and accounts for every other row in exactly one tax row', async () => {
     expect(await rows(warehouse, 'SELECT entry_id, reason FROM tax_export_excluded ORDER BY entry_id')).toEqual(
-      ['futures_tax_records:503:main', 'margin_records:101:main', 'margin_records:102:main', 'p2p_tax_records:701:main', 'spot_tax_records:603:main'].map((entry_id) => ({ entry_id, reason: INTERNAL })),
+      [
+        'futures_tax_records:503:main',
+        'margin_records:101:main',
+        'margin_records:102:main',
+        'p2p_tax_records:701:main',
+        'spot_tax_records:603:main',
+      ].map((entry_id) => ({ entry_id, reason: INTERNAL })),
     );
     expect(
       await rows(
@@ -141,16 +153,33 @@ describe('disposals.csv', () => {
     // Three lots bought in one millisecond, sold together later: three slices alike in time, asset, account and lot
     // date (a margin account books many records in one millisecond).
     const bought = at(T);
-    await runEngine(warehouse, [...trade(bought, 'BTC', '3', '30', 'buy'), ...trade(bought, 'BTC', '1', '10', 'buy'), ...trade(bought, 'BTC', '2', '20', 'buy'), ...trade(at(T + 60_000), 'BTC', '6', '90', 'sell')], {});
+    await runEngine(
+      warehouse,
+      [
+        ...trade(bought, 'BTC', '3', '30', 'buy'),
+        ...trade(bought, 'BTC', '1', '10', 'buy'),
+        ...trade(bought, 'BTC', '2', '20', 'buy'),
+        ...trade(at(T + 60_000), 'BTC', '6', '90', 'sell'),
+      ],
+      {},
+    );
     const slices = async (name: string) => {
       await exportFiles(warehouse, { out: join(dir, name), from: T, to: T + 3_600_000, formats: ['csv'] });
-      return (await readFile(join(dir, name, 'disposals.csv'), 'utf8')).split('\n').filter((line) => line.startsWith('default,BTC,'));
+      return (await readFile(join(dir, name, 'disposals.csv'), 'utf8'))
+        .split('\n')
+        .filter((line) => line.startsWith('default,BTC,'));
     };
     const first = await slices('first');
-    expect(first.map((line) => line.split(',').slice(2, 3).concat(line.split(',').slice(6, 8)).join(' '))).toEqual(['1 15 10', '2 30 20', '3 45 30']);
+    expect(first.map((line) => line.split(',').slice(2, 3).concat(line.split(',').slice(6, 8)).join(' '))).toEqual([
+      '1 15 10',
+      '2 30 20',
+      '3 45 30',
+    ]);
     // The same rows held in the other order: the file is the same.
     await warehouse.connection.run('SET preserve_insertion_order = true');
-    await warehouse.connection.run('CREATE OR REPLACE TABLE disposals AS SELECT * FROM disposals ORDER BY quantity DESC');
+    await warehouse.connection.run(
+      'CREATE OR REPLACE TABLE disposals AS SELECT * FROM disposals ORDER BY quantity DESC',
+    );
     expect(await slices('reversed')).toEqual(first);
   });
 });

@@ -10,11 +10,41 @@ import { cointrackingNets, koinlyNets, ledgerNets, netLines, parseCsv } from '..
 const T = Date.UTC(2025, 8, 1);
 const at = (second: number) => T + second * 1000;
 
-function margin(account: string, second: number, id: string, type: string, coin: string, amount: string, symbol: string, fee = '0'): RawInput {
-  return { account, stream: 'margin_records', partition: 'crossed', key: id, ts: at(second), payload: { id, coin, symbol, marginTaxType: type, amount, fee, total: '1', ts: String(at(second)) } };
+function margin(
+  account: string,
+  second: number,
+  id: string,
+  type: string,
+  coin: string,
+  amount: string,
+  symbol: string,
+  fee = '0',
+): RawInput {
+  return {
+    account,
+    stream: 'margin_records',
+    partition: 'crossed',
+    key: id,
+    ts: at(second),
+    payload: { id, coin, symbol, marginTaxType: type, amount, fee, total: '1', ts: String(at(second)) },
+  };
 }
-function spot(account: string, second: number, id: string, type: string, coin: string, amount: string, order: string): RawInput {
-  return { account, stream: 'spot_tax_records', key: id, ts: at(second), payload: { id, coin, spotTaxType: type, amount, fee: '0', balance: '1', bizOrderId: order, ts: String(at(second)) } };
+function spot(
+  account: string,
+  second: number,
+  id: string,
+  type: string,
+  coin: string,
+  amount: string,
+  order: string,
+): RawInput {
+  return {
+    account,
+    stream: 'spot_tax_records',
+    key: id,
+    ts: at(second),
+    payload: { id, coin, spotTaxType: type, amount, fee: '0', balance: '1', bizOrderId: order, ts: String(at(second)) },
+  };
 }
 function withdrawal(account: string, second: number, id: string, fee: string): RawInput {
   return {
@@ -22,7 +52,18 @@ function withdrawal(account: string, second: number, id: string, fee: string): R
     stream: 'withdrawals',
     key: id,
     ts: at(second),
-    payload: { orderId: id, tradeId: id, coin: 'USDT', type: 'withdraw', dest: 'internal_transfer', size: '10', fee, status: 'success', cTime: String(at(second)), uTime: String(at(second)) },
+    payload: {
+      orderId: id,
+      tradeId: id,
+      coin: 'USDT',
+      type: 'withdraw',
+      dest: 'internal_transfer',
+      size: '10',
+      fee,
+      status: 'success',
+      cTime: String(at(second)),
+      uTime: String(at(second)),
+    },
   };
 }
 
@@ -91,7 +132,14 @@ describe('trades at their edges, in two accounts that share ids', () => {
       .map((r) => {
         const description = r[10] as string;
         const account = /\[(\w+)\]$/.exec(description)?.[1];
-        return [`${account}:`, ...amount('sent', r[1], r[2]), ...amount('received', r[3], r[4]), ...amount('fee', r[5], r[6]), r[9] === '' ? 'no tag' : `"${r[9]}"`, ...(description.startsWith('REVIEW') ? ['REVIEW'] : [])].join(' ');
+        return [
+          `${account}:`,
+          ...amount('sent', r[1], r[2]),
+          ...amount('received', r[3], r[4]),
+          ...amount('fee', r[5], r[6]),
+          r[9] === '' ? 'no tag' : `"${r[9]}"`,
+          ...(description.startsWith('REVIEW') ? ['REVIEW'] : []),
+        ].join(' ');
       });
     expect(ko).toEqual([
       'a: sent 500 USDT received 0.01 BTC fee 0.00001 BTC no tag',
@@ -111,7 +159,16 @@ describe('trades at their edges, in two accounts that share ids', () => {
     ]);
     const ct = parseCsv(cointracking)
       .slice(1)
-      .map((r) => [`${r[7]}:`, `"${r[0]}"`, ...amount('buy', r[1], r[2]), ...amount('sell', r[3], r[4]), ...amount('fee', r[5], r[6]), ...((r[9] as string).startsWith('REVIEW') ? ['REVIEW'] : [])].join(' '));
+      .map((r) =>
+        [
+          `${r[7]}:`,
+          `"${r[0]}"`,
+          ...amount('buy', r[1], r[2]),
+          ...amount('sell', r[3], r[4]),
+          ...amount('fee', r[5], r[6]),
+          ...((r[9] as string).startsWith('REVIEW') ? ['REVIEW'] : []),
+        ].join(' '),
+      );
     expect(ct).toEqual([
       'a: "Trade" buy 0.00999 BTC sell 500 USDT fee 0.00001 BTC',
       'b: "Trade" buy 0.01998 BTC sell 1000 USDT fee 0.00002 BTC',
@@ -150,9 +207,20 @@ describe('the plan that pairs trades', () => {
     const [plan] = await rows(warehouse, `EXPLAIN (FORMAT json) ${ledgerSql}`);
     type Operator = { name: string; children: Operator[] };
     const names = (op: Operator): string[] => [op.name, ...op.children.flatMap(names)];
-    const joins = (JSON.parse(String(plan?.['explain_value'])) as Operator[]).flatMap(names).filter((n) => /JOIN|PRODUCT/.test(n));
+    const joins = (JSON.parse(String(plan?.['explain_value'])) as Operator[])
+      .flatMap(names)
+      .filter((n) => /JOIN|PRODUCT/.test(n));
     // The catalog lookups of booked_records (two) and fill_rows (one), the two trade joins of record_rows, and
     // the scalar read of the unreviewed category, which DuckDB plans as a cross product with its single row.
-    expect(joins.sort()).toEqual(['CROSS_PRODUCT', 'CROSS_PRODUCT', 'CROSS_PRODUCT', 'HASH_JOIN', 'HASH_JOIN', 'HASH_JOIN', 'HASH_JOIN', 'HASH_JOIN']);
+    expect(joins.sort()).toEqual([
+      'CROSS_PRODUCT',
+      'CROSS_PRODUCT',
+      'CROSS_PRODUCT',
+      'HASH_JOIN',
+      'HASH_JOIN',
+      'HASH_JOIN',
+      'HASH_JOIN',
+      'HASH_JOIN',
+    ]);
   });
 });

@@ -12,7 +12,11 @@ describe('unreviewed types read from a warehouse an earlier release transformed'
         ('a', 'margin_records', 'marginTaxType', 'y', 'BTC', 1, CAST('100' AS DECIMAL(38, 18))),
         ('a', 'margin_records', 'marginTaxType', 'z', 'ETH', 1, CAST('0' AS DECIMAL(38, 18)))
       ) AS t(account, source, field, type, asset, records, total)`);
-      expect((await readUnreviewed(connection)).map((u) => [u.type, u.total])).toEqual([['x', '-12.5'], ['y', '100'], ['z', '0']]);
+      expect((await readUnreviewed(connection)).map((u) => [u.type, u.total])).toEqual([
+        ['x', '-12.5'],
+        ['y', '100'],
+        ['z', '0'],
+      ]);
     } finally {
       connection.closeSync();
       instance.closeSync();

@@ -4,7 +4,10 @@ import { collectGarbage } from '../../src/util/collect-garbage.js';
 
 describe('collectGarbage', () => {
   it('collects an object nothing refers to any more, and can be called again', async () => {
-    const refs = [new WeakRef({ pages: new Array(1000).fill('x') }), new WeakRef({ pages: new Array(1000).fill('y') })];
+    const refs = [
+      new WeakRef({ pages: Array.from({ length: 1000 }, () => 'x') }),
+      new WeakRef({ pages: Array.from({ length: 1000 }, () => 'y') }),
+    ];
     // A WeakRef keeps its target alive until the current turn ends.
     await nextTurn();
     collectGarbage();

@@ -49,16 +49,28 @@ describe('withLockFile', () => {
     const seen = await withLockFile(lock, () => JSON.parse(readFileSync(lock, 'utf8')) as unknown, options());
     expect(seen).toEqual({ pid: ME, ns: NS, at: T0, nonce: expect.stringMatching(/^[0-9a-f]{8}$/) });
     expect(existsSync(lock)).toBe(false);
-    await expect(withLockFile(lock, () => { throw new Error('work failed'); }, options())).rejects.toThrow('work failed');
+    await expect(
+      withLockFile(
+        lock,
+        () => {
+          throw new Error('work failed');
+        },
+        options(),
+      ),
+    ).rejects.toThrow('work failed');
     expect(existsSync(lock)).toBe(false);
   });
 
   it('waits for a lock a running process took a moment ago, and takes it once it is released', async () => {
     heldBy(OTHER, T0 - 1000);
-    const result = await withLockFile(lock, () => 'mine', options(() => {
-      // The holder releases it after a few tries.
-      if (sleeps.length === 3) rmSync(lock);
-    }));
+    const result = await withLockFile(
+      lock,
+      () => 'mine',
+      options(() => {
+        // The holder releases it after a few tries.
+        if (sleeps.length === 3) rmSync(lock);
+      }),
+    );
     expect(result).toBe('mine');
     expect(sleeps).toHaveLength(3);
     expect(sleeps.every((ms) => ms >= 2 && ms <= 4)).toBe(true);
@@ -96,16 +108,22 @@ describe('withLockFile', () => {
   });
 
   it('does not remove a lock that is no longer its own (it was broken and taken while its holder stood still)', async () => {
-    await withLockFile(lock, () => {
-      rmSync(lock);
-      heldBy(OTHER, T0);
-    }, options());
+    await withLockFile(
+      lock,
+      () => {
+        rmSync(lock);
+        heldBy(OTHER, T0);
+      },
+      options(),
+    );
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ pid: OTHER, ns: NS, at: T0 });
   });
 
   it('throws what is not a held lock: a folder that cannot be written', async () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
-    await expect(withLockFile(join(file, 'x.lock'), () => 'never', options())).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(withLockFile(join(file, 'x.lock'), () => 'never', options())).rejects.toMatchObject({
+      code: 'ENOTDIR',
+    });
   });
 });

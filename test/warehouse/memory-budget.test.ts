@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { describeFailure } from '../../src/cli/exit.js';
 import { exportFiles } from '../../src/export/exporter.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { doubledMemoryBudget, extractionMemoryBudget, summaryMemoryBudget, wholeLedgerMemoryBudget } from '../../src/warehouse/memory-budget.js';
+import {
+  doubledMemoryBudget,
+  extractionMemoryBudget,
+  summaryMemoryBudget,
+  wholeLedgerMemoryBudget,
+} from '../../src/warehouse/memory-budget.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;
@@ -46,7 +51,9 @@ function watchedBudgets(warehouse: Warehouse): { watched: Warehouse; asked: stri
 
 /** The session's memory_limit as DuckDB reports it (in MiB). */
 async function currentLimit(warehouse: Warehouse): Promise<unknown> {
-  return (await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m'];
+  return (
+    await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")
+  ).getRowObjectsJS()[0]?.['m'];
 }
 
 describe("DuckDB's memory budget", () => {
@@ -99,12 +106,16 @@ describe("DuckDB's memory budget", () => {
     expect(extractionMemoryBudget()).toBe('128MB');
     const warehouse = await openWarehouse(join(dir, 'w.duckdb'));
     const limit = async (): Promise<unknown> =>
-      (await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m'];
+      (await warehouse.connection.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.[
+        'm'
+      ];
     try {
       expect(await warehouse.withMemoryLimit(extractionMemoryBudget(), limit)).toBe('122.0 MiB');
       expect(await limit()).toBe('213.6 MiB');
       // Restored when the work fails too.
-      await expect(warehouse.withMemoryLimit('64MB', () => Promise.reject(new Error('page refused')))).rejects.toThrow('page refused');
+      await expect(warehouse.withMemoryLimit('64MB', () => Promise.reject(new Error('page refused')))).rejects.toThrow(
+        'page refused',
+      );
       expect(await limit()).toBe('213.6 MiB');
     } finally {
       await warehouse.close();
@@ -121,7 +132,9 @@ describe("DuckDB's memory budget", () => {
   });
 
   it('running out of it says which setting to raise', () => {
-    const outOfMemory = new Error('Out of Memory Error: failed to allocate data of size 32.0 KiB (213.6 MiB/213.6 MiB used)\n\nPossible solutions: ...');
+    const outOfMemory = new Error(
+      'Out of Memory Error: failed to allocate data of size 32.0 KiB (213.6 MiB/213.6 MiB used)\n\nPossible solutions: ...',
+    );
     vi.stubEnv('LEDGERPIPE_MEMORY_LIMIT', undefined);
     expect(describeFailure(outOfMemory)).toEqual({
       line: 'ledgerpipe: the warehouse needed more memory than its budget (224MB, 128MB while extracting); run again with LEDGERPIPE_MEMORY_LIMIT=448MB (twice the budget); committed work is kept',
@@ -139,7 +152,14 @@ describe("DuckDB's memory budget", () => {
 
   it('doubles a budget into a size DuckDB takes, or says to go larger when it cannot read the size', async () => {
     expect(['224MB', '512MB', '1GB', '1.5GB', '1.2gb', '1GiB', '100000KB', '8TB'].map(doubledMemoryBudget)).toEqual([
-      '448MB', '1024MB', '2GB', '3GB', '2.4GB', '2148MB', '200MB', '16000GB',
+      '448MB',
+      '1024MB',
+      '2GB',
+      '3GB',
+      '2.4GB',
+      '2148MB',
+      '200MB',
+      '16000GB',
     ]);
     expect(doubledMemoryBudget('80%')).toBeUndefined();
     // Each doubled size opens a warehouse with the budget it names.

@@ -7,7 +7,9 @@ let c: DuckDBConnection;
 beforeEach(async () => {
   instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   c = await instance.connect();
-  await c.run('CREATE TABLE spans (symbol VARCHAR, start_ms BIGINT, candles INTEGER, missing BIGINT[], PRIMARY KEY (symbol, start_ms))');
+  await c.run(
+    'CREATE TABLE spans (symbol VARCHAR, start_ms BIGINT, candles INTEGER, missing BIGINT[], PRIMARY KEY (symbol, start_ms))',
+  );
   await c.run('CREATE TEMP TABLE stage (symbol VARCHAR, start_ms BIGINT, candles INTEGER)');
 });
 afterEach(() => {
@@ -34,7 +36,8 @@ async function thirtyBatches(load: () => Promise<void>): Promise<void> {
   }
 }
 
-const spansHeld = async () => (await c.runAndReadAll('SELECT count(*), sum(start_ms), sum(candles) FROM spans')).getRows()[0];
+const spansHeld = async () =>
+  (await c.runAndReadAll('SELECT count(*), sum(start_ms), sum(candles) FROM spans')).getRows()[0];
 
 describe('statements prepared once per connection', () => {
   it('write each row as given when run again: a DELETE of a key and an INSERT of values, missing hours bound as one text', async () => {
@@ -51,10 +54,17 @@ describe('statements prepared once per connection', () => {
         await c.run('COMMIT');
       }
     }
-    const held = (await c.runAndReadAll("SELECT count(*), sum(candles), count(missing), sum(list_sum(missing)) FROM spans")).getRows()[0];
+    const held = (
+      await c.runAndReadAll('SELECT count(*), sum(candles), count(missing), sum(list_sum(missing)) FROM spans')
+    ).getRows()[0];
     // Candles 2000..2249 (sum 2000*250 + 31125); 166 spans with missing hours, each i + (i + 2).
     const missing = [...Array(250).keys()].filter((i) => i % 3 !== 0);
-    expect(held).toEqual([250n, BigInt(2000 * 250 + 31_125), BigInt(missing.length), BigInt(missing.reduce((sum, i) => sum + 2 * i + 2, 0))]);
+    expect(held).toEqual([
+      250n,
+      BigInt(2000 * 250 + 31_125),
+      BigInt(missing.length),
+      BigInt(missing.reduce((sum, i) => sum + 2 * i + 2, 0)),
+    ]);
     // One statement each, prepared on the first run.
     expect(await preparedOn(c, drop)).toBe(await preparedOn(c, drop));
   });
@@ -66,11 +76,23 @@ describe('statements prepared once per connection', () => {
   });
 
   it('refuse an upsert, which DuckDB 1.5.5 runs wrongly once prepared', async () => {
-    const message = 'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run';
-    await expect(preparedOn(c, 'INSERT OR REPLACE INTO spans SELECT symbol, start_ms, candles, NULL FROM stage')).rejects.toThrow(message);
-    await expect(preparedOn(c, 'INSERT INTO spans SELECT symbol, start_ms, candles, NULL FROM stage ON CONFLICT DO NOTHING')).rejects.toThrow(message);
-    await expect(runPrepared(c, 'insert or ignore into spans values ($s, 1, 1, NULL)', { s: 'X' })).rejects.toThrow(message);
-    await expect(preparedOn(c, 'MERGE INTO spans USING stage USING (symbol, start_ms) WHEN NOT MATCHED THEN INSERT VALUES (stage.symbol, stage.start_ms, stage.candles, NULL)')).rejects.toThrow(message);
+    const message =
+      'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run';
+    await expect(
+      preparedOn(c, 'INSERT OR REPLACE INTO spans SELECT symbol, start_ms, candles, NULL FROM stage'),
+    ).rejects.toThrow(message);
+    await expect(
+      preparedOn(c, 'INSERT INTO spans SELECT symbol, start_ms, candles, NULL FROM stage ON CONFLICT DO NOTHING'),
+    ).rejects.toThrow(message);
+    await expect(runPrepared(c, 'insert or ignore into spans values ($s, 1, 1, NULL)', { s: 'X' })).rejects.toThrow(
+      message,
+    );
+    await expect(
+      preparedOn(
+        c,
+        'MERGE INTO spans USING stage USING (symbol, start_ms) WHEN NOT MATCHED THEN INSERT VALUES (stage.symbol, stage.start_ms, stage.candles, NULL)',
+      ),
+    ).rejects.toThrow(message);
   });
 
   // Why the refusal: DuckDB's own prepared statement, run again, does not write what it is given. When an upgrade of

@@ -11,7 +11,10 @@ export function statusCommand(io: CliIo) {
         .option('db', { type: 'string', default: './ledgerpipe.duckdb', describe: 'The DuckDB warehouse file' })
         .example('ledgerpipe status', 'What ./ledgerpipe.duckdb holds'),
     handler: async (args) => {
-      const [{ statusLines }, { openWarehouseToRead }] = await Promise.all([import('../status.js'), import('../../warehouse/warehouse.js')]);
+      const [{ statusLines }, { openWarehouseToRead }] = await Promise.all([
+        import('../status.js'),
+        import('../../warehouse/warehouse.js'),
+      ]);
       const warehouse = await openWarehouseToRead(args.db);
       try {
         for (const line of await statusLines(warehouse)) io.out(line);

@@ -1,7 +1,16 @@
 import { formatUnits, randomUnits } from './decimal.js';
 import { OUTFLOW } from './margin.js';
 import type { PriceUnits } from './markets.js';
-import type { AccountTruth, AccountType, BalanceKey, Movement, Partition, Payload, PagedStream, SimRecord } from './model.js';
+import type {
+  AccountTruth,
+  AccountType,
+  BalanceKey,
+  Movement,
+  Partition,
+  Payload,
+  PagedStream,
+  SimRecord,
+} from './model.js';
 
 export type { AccountTruth, AccountType, BalanceKey, Movement };
 import type { Rng } from './rng.js';
@@ -34,7 +43,11 @@ export function units8(text: unknown): bigint {
 }
 
 const abs = (u: bigint): bigint => (u < 0n ? -u : u);
-const FUTURES_TYPE: Record<string, AccountType> = { 'USDT-FUTURES': 'usdt_futures', 'COIN-FUTURES': 'coin_futures', 'USDC-FUTURES': 'usdc_futures' };
+const FUTURES_TYPE: Record<string, AccountType> = {
+  'USDT-FUTURES': 'usdt_futures',
+  'COIN-FUTURES': 'coin_futures',
+  'USDC-FUTURES': 'usdc_futures',
+};
 const FILL_MARGIN_COIN: Record<string, (symbol: string) => string> = {
   'USDT-FUTURES': () => 'USDT',
   'USDC-FUTURES': () => 'USDC',
@@ -51,43 +64,89 @@ function movementsOf(stream: PagedStream, partition: string, r: Payload): Omit<M
       const main = units8(r['amount']);
       const symbol = partition === 'isolated' ? String(r['symbol']) : '';
       const accountType: AccountType = partition === 'isolated' ? 'margin_isolated' : 'margin_crossed';
-      return [{ accountType, asset: String(r['coin']), symbol, units: (OUTFLOW.has(type) ? -abs(main) : abs(main)) + units8(r['fee']) }];
+      return [
+        {
+          accountType,
+          asset: String(r['coin']),
+          symbol,
+          units: (OUTFLOW.has(type) ? -abs(main) : abs(main)) + units8(r['fee']),
+        },
+      ];
     }
     case 'futures_fills': {
       const accountType = FUTURES_TYPE[partition] as AccountType;
-      const marginCoin = String(r['marginCoin'] ?? (FILL_MARGIN_COIN[partition] as (s: string) => string)(String(r['symbol'])));
-      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [{ accountType, asset: marginCoin, symbol: '', units: units8(r['profit']) }];
+      const marginCoin = String(
+        r['marginCoin'] ?? (FILL_MARGIN_COIN[partition] as (s: string) => string)(String(r['symbol'])),
+      );
+      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [
+        { accountType, asset: marginCoin, symbol: '', units: units8(r['profit']) },
+      ];
       for (const e of (r['feeDetail'] ?? []) as Payload[]) {
         const fee = units8(e['totalFee']);
-        out.push({ accountType, asset: String(e['feeCoin']), symbol: '', units: e['deduction'] === 'yes' ? -abs(fee) : fee });
+        out.push({
+          accountType,
+          asset: String(e['feeCoin']),
+          symbol: '',
+          units: e['deduction'] === 'yes' ? -abs(fee) : fee,
+        });
       }
       return out;
     }
     case 'futures_tax_records': {
       if (REPEATS_FILLS.test(String(r['futureTaxType']))) return [];
-      return [{ accountType: FUTURES_TYPE[partition] as AccountType, asset: String(r['marginCoin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) }];
+      return [
+        {
+          accountType: FUTURES_TYPE[partition] as AccountType,
+          asset: String(r['marginCoin']),
+          symbol: '',
+          units: units8(r['amount']) + units8(r['fee']),
+        },
+      ];
     }
     case 'spot_tax_records': {
       const units = units8(r['amount']) + units8(r['fee']);
-      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [{ accountType: 'spot', asset: String(r['coin']), symbol: '', units }];
+      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [
+        { accountType: 'spot', asset: String(r['coin']), symbol: '', units },
+      ];
       // Subscriptions and redemptions move coin between spot and earn, which has no records of its own.
-      if (r['spotTaxType'] === 'Subscribe' || r['spotTaxType'] === 'Redemption') out.push({ accountType: 'earn', asset: String(r['coin']), symbol: '', units: -units });
+      if (r['spotTaxType'] === 'Subscribe' || r['spotTaxType'] === 'Redemption')
+        out.push({ accountType: 'earn', asset: String(r['coin']), symbol: '', units: -units });
       return out;
     }
     case 'p2p_tax_records':
-      return [{ accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['balance'] ?? r['total']) }];
+      return [
+        { accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['balance'] ?? r['total']) },
+      ];
     // A unified account (docs/unified-accounts.md): its tax records move the unified account, amount and fee as
     // signed; of its financial records, the funding account's move the funding account, and the unified account's
     // categories are the same movements its tax records list (counted there).
     case 'uta_tax_records':
-      return [{ accountType: 'unified', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) }];
+      return [
+        { accountType: 'unified', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) },
+      ];
     case 'uta_financial_records':
-      return partition === 'funding' ? [{ accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) }] : [];
+      return partition === 'funding'
+        ? [
+            {
+              accountType: 'funding',
+              asset: String(r['coin']),
+              symbol: '',
+              units: units8(r['amount']) + units8(r['fee']),
+            },
+          ]
+        : [];
     // A copy-trading project's account (its project the symbol): its transfers in and out, and the shares it paid.
     // Its trading shows in no record (src/sim/data/uta/dataset.ts counts it).
     case 'copy_transfers': {
       const units = abs(units8(r['amount']));
-      return [{ accountType: 'copy', asset: String(r['coin']), symbol: partition, units: r['toType'] === 'copy' ? units : -units }];
+      return [
+        {
+          accountType: 'copy',
+          asset: String(r['coin']),
+          symbol: partition,
+          units: r['toType'] === 'copy' ? units : -units,
+        },
+      ];
     }
     case 'copy_profit_shares':
       return [{ accountType: 'copy', asset: 'USDT', symbol: partition, units: -abs(units8(r['shareProfit'])) }];
@@ -98,7 +157,7 @@ function movementsOf(stream: PagedStream, partition: string, r: Payload): Omit<M
 }
 
 const byTimeThenId = (a: { ts: number; id: string }, b: { ts: number; id: string }): number =>
-  a.ts - b.ts || (a.id.length - b.id.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  a.ts - b.ts || a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Every record's movements, oldest first. */
 export function accountMovements(streams: Record<PagedStream, Partition[]>): Movement[] {
@@ -108,7 +167,15 @@ export function accountMovements(streams: Record<PagedStream, Partition[]>): Mov
       for (const rec of p.records) {
         for (const m of movementsOf(stream, p.name, rec.record)) {
           if (m.units !== 0n || stream === 'spot_tax_records' || stream === 'margin_records') {
-            out.push({ accountType: m.accountType, asset: m.asset, symbol: m.symbol, units: m.units, ts: rec.ts, stream, id: rec.id });
+            out.push({
+              accountType: m.accountType,
+              asset: m.asset,
+              symbol: m.symbol,
+              units: m.units,
+              ts: rec.ts,
+              stream,
+              id: rec.id,
+            });
           }
         }
       }
@@ -135,7 +202,8 @@ export function neededOpenings(movements: readonly Movement[], rng: Rng): Map<st
     lowest.set(k, next < (lowest.get(k) ?? 0n) ? next : (lowest.get(k) ?? 0n));
   }
   const opening = new Map<string, bigint>();
-  for (const k of [...running.keys()].sort()) opening.set(k, -(lowest.get(k) ?? 0n) + randomUnits(rng.fork(k), 0, 50, PLACES));
+  for (const k of [...running.keys()].sort())
+    opening.set(k, -(lowest.get(k) ?? 0n) + randomUnits(rng.fork(k), 0, 50, PLACES));
   return opening;
 }
 
@@ -150,7 +218,10 @@ export function neededOpenings(movements: readonly Movement[], rng: Rng): Map<st
  * @example
  * const account = settleAccount(streams); // account.opening: every balance 0n
  */
-export function settleAccount(streams: Record<PagedStream, Partition[]>, opening: ReadonlyMap<string, bigint> = new Map()): AccountTruth {
+export function settleAccount(
+  streams: Record<PagedStream, Partition[]>,
+  opening: ReadonlyMap<string, bigint> = new Map(),
+): AccountTruth {
   const movements = accountMovements(streams);
   // Each movement's balance key, made once: checking and the running balances both walk every movement.
   const keys = movements.map(keyOf);
@@ -160,7 +231,12 @@ export function settleAccount(streams: Record<PagedStream, Partition[]>, opening
   return { opening: full, movements };
 }
 
-function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movements: readonly Movement[], keys: readonly string[], opening: ReadonlyMap<string, bigint>): void {
+function writeRunningBalances(
+  streams: Record<PagedStream, Partition[]>,
+  movements: readonly Movement[],
+  keys: readonly string[],
+  opening: ReadonlyMap<string, bigint>,
+): void {
   const byId = new Map<string, SimRecord>();
   for (const p of streams.spot_tax_records) for (const r of p.records) byId.set(`spot_tax_records:${r.id}`, r);
   for (const p of streams.margin_records) for (const r of p.records) byId.set(`margin_records:${r.id}`, r);
@@ -168,7 +244,10 @@ function writeRunningBalances(streams: Record<PagedStream, Partition[]>, movemen
   for (const [i, m] of movements.entries()) {
     const k = keys[i] as string;
     const after = (balance.get(k) ?? 0n) + m.units;
-    if (after < 0n) throw new Error(`the simulated account's ${k} goes below zero at ${m.ts} (${m.stream} ${m.id}): ${formatUnits(after, PLACES)}`);
+    if (after < 0n)
+      throw new Error(
+        `the simulated account's ${k} goes below zero at ${m.ts} (${m.stream} ${m.id}): ${formatUnits(after, PLACES)}`,
+      );
     balance.set(k, after);
     if (m.accountType === 'earn') continue;
     const rec = byId.get(`${m.stream}:${m.id}`);
@@ -189,11 +268,19 @@ export function balancesAt(truth: AccountTruth, at: number): Map<string, bigint>
 }
 
 /** What the all-account-balance endpoint serves: each account type valued in USDT at `at`. */
-export function usdtValuation(balances: ReadonlyMap<string, bigint>, priceAt: (symbol: string, ts: number) => PriceUnits, at: number): Payload[] {
+export function usdtValuation(
+  balances: ReadonlyMap<string, bigint>,
+  priceAt: (symbol: string, ts: number) => PriceUnits,
+  at: number,
+): Payload[] {
   const groups: Record<string, bigint> = { spot: 0n, futures: 0n, funding: 0n, earn: 0n, bots: 0n, margin: 0n };
   for (const [k, units] of balances) {
     const { accountType, asset } = keyFrom(k);
-    const group = accountType.endsWith('_futures') ? 'futures' : accountType.startsWith('margin_') ? 'margin' : accountType;
+    const group = accountType.endsWith('_futures')
+      ? 'futures'
+      : accountType.startsWith('margin_')
+        ? 'margin'
+        : accountType;
     let value = units;
     if (asset !== 'USDT') {
       let price: PriceUnits;

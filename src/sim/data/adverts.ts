@@ -99,11 +99,27 @@ export function generateAdverts(options: GenerateOptions, rng: Rng): Partition[]
   ];
   const times = [
     ...edgeTimes(from, to, [90 * DAY_MS], []),
-    ...randomTimes(prng, Math.max(20, Math.round(options.records / 30)), from - MARGIN_BEYOND_MS, to + MARGIN_BEYOND_MS, []),
+    ...randomTimes(
+      prng,
+      Math.max(20, Math.round(options.records / 30)),
+      from - MARGIN_BEYOND_MS,
+      to + MARGIN_BEYOND_MS,
+      [],
+    ),
     ...runs.flatMap((r) => run(r.ts, r.length)),
   ];
-  const records = buildRecords(times, 0, prng, (ts, advId) => ({ record: advert(prng, ts, advId, runs.find((r) => r.ts === ts)) }));
+  const records = buildRecords(times, 0, prng, (ts, advId) => ({
+    record: advert(
+      prng,
+      ts,
+      advId,
+      runs.find((r) => r.ts === ts),
+    ),
+  }));
   return ADVERT_SIDES.flatMap((side) =>
-    ADVERT_STATUSES.map((status) => ({ name: `${side}:${status}`, records: records.filter((r) => r.record['side'] === side && r.record['status'] === status) })),
+    ADVERT_STATUSES.map((status) => ({
+      name: `${side}:${status}`,
+      records: records.filter((r) => r.record['side'] === side && r.record['status'] === status),
+    })),
   );
 }

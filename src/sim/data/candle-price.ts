@@ -11,7 +11,12 @@ const HOUR_MS = 3_600_000;
  * @example
  * const p = priceInCandle(priceAt, 'BTCUSDT', ts, 0.5); // halfway between that hour's low and high
  */
-export function priceInCandle(priceAt: (symbol: string, ts: number) => PriceUnits, symbol: string, ts: number, share: number): PriceUnits {
+export function priceInCandle(
+  priceAt: (symbol: string, ts: number) => PriceUnits,
+  symbol: string,
+  ts: number,
+  share: number,
+): PriceUnits {
   const close = priceAt(symbol, ts);
   const open = priceAt(symbol, ts - HOUR_MS);
   const [low, high] = open.units < close.units ? [open.units, close.units] : [close.units, open.units];

@@ -3,12 +3,29 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { generateAdverts } from './adverts.js';
 import { generateDeposits } from './deposits.js';
-import { accountMovements, balancesAt, keyOf, neededOpenings, PLACES, settleAccount, usdtValuation } from './accounts.js';
+import {
+  accountMovements,
+  balancesAt,
+  keyOf,
+  neededOpenings,
+  PLACES,
+  settleAccount,
+  usdtValuation,
+} from './accounts.js';
 import { randomUnits } from './decimal.js';
 import { generateFills } from './fills.js';
 import { generateMarginRecords } from './margin.js';
 import { pricer } from './markets.js';
-import { DAY_MS, PAGED_STREAMS, BEYOND_CLASSIC_STREAMS, withoutRecords, type Dataset, type GenerateOptions, type PagedStream, type Partition } from './model.js';
+import {
+  DAY_MS,
+  PAGED_STREAMS,
+  BEYOND_CLASSIC_STREAMS,
+  withoutRecords,
+  type Dataset,
+  type GenerateOptions,
+  type PagedStream,
+  type Partition,
+} from './model.js';
 import { fundOpening } from './opening.js';
 import { createRng, type Rng } from './rng.js';
 import { spotMirrors } from './spot-mirrors.js';
@@ -55,7 +72,13 @@ export function generateDataset(options: GenerateOptions): Dataset {
   };
   const openedAt = options.openedAt ?? options.from - STRESS_OPENED_BEFORE_MS;
   const movements = accountMovements(generated);
-  const streams = fundOpening(generated, movements, neededOpenings(movements, rng.fork('account')), { openedAt, from: options.from }, rng.fork('opening'));
+  const streams = fundOpening(
+    generated,
+    movements,
+    neededOpenings(movements, rng.fork('account')),
+    { openedAt, from: options.from },
+    rng.fork('opening'),
+  );
   const account = settleAccount(streams);
   for (const [k, v] of botOpenings(rng.fork('bots'))) account.opening.set(k, v);
   const now = balancesAt(account, Number.POSITIVE_INFINITY);
@@ -104,7 +127,9 @@ export async function writeTruth(dataset: Dataset, path: string): Promise<void> 
 }
 
 /** The text of `--truth` for several accounts: `{"accounts": [{name, apiKey, truth}, ...]}`, each truth as above. */
-function* accountsTruthChunks(accounts: readonly { name: string; apiKey: string; dataset: Dataset }[]): Generator<string> {
+function* accountsTruthChunks(
+  accounts: readonly { name: string; apiKey: string; dataset: Dataset }[],
+): Generator<string> {
   yield '{"accounts": [';
   for (const [i, a] of accounts.entries()) {
     yield `${i === 0 ? '' : ','}\n{"name":${JSON.stringify(a.name)},"apiKey":${JSON.stringify(a.apiKey)},"truth":`;
@@ -115,6 +140,9 @@ function* accountsTruthChunks(accounts: readonly { name: string; apiKey: string;
 }
 
 /** Writes `--truth` of a simulator serving several accounts (`--accounts N`): each account's records, by name. */
-export async function writeAccountsTruth(accounts: readonly { name: string; apiKey: string; dataset: Dataset }[], path: string): Promise<void> {
+export async function writeAccountsTruth(
+  accounts: readonly { name: string; apiKey: string; dataset: Dataset }[],
+  path: string,
+): Promise<void> {
   await pipeline(Readable.from(accountsTruthChunks(accounts)), createWriteStream(path, { encoding: 'utf8' }));
 }

@@ -31,18 +31,33 @@ function deposit(rng: Rng, ts: number, orderId: string, status: string): Payload
   };
 }
 
-/** Deposit records (GET /api/v2/spot/wallet/deposit-records): 90-day seams, range ends, a run of 137 in one millisecond. */
+/**
+ * Deposit records (GET /api/v2/spot/wallet/deposit-records): 90-day seams, range ends, a run of 137 in one millisecond.
+ */
 export function generateDeposits(options: GenerateOptions, rng: Rng): Partition[] {
   const { from, to } = options;
   const prng = rng.fork('deposits');
   const times = [
     ...edgeTimes(from, to, [90 * DAY_MS], []),
-    ...randomTimes(prng, Math.max(30, Math.round(options.records / 25)), from - MARGIN_BEYOND_MS, to + MARGIN_BEYOND_MS, []),
+    ...randomTimes(
+      prng,
+      Math.max(30, Math.round(options.records / 25)),
+      from - MARGIN_BEYOND_MS,
+      to + MARGIN_BEYOND_MS,
+      [],
+    ),
     ...run(anchor(from, to, 0.47), 137),
   ];
   const forced = [...DEPOSIT_STATUSES];
   const records = buildRecords(times, 0, prng, (ts, orderId) => {
-    const status = ts >= from && ts < to && forced.length > 0 ? (forced.shift() as string) : prng.weighted([['success', 94], ['pending', 3], ['fail', 3]] as const);
+    const status =
+      ts >= from && ts < to && forced.length > 0
+        ? (forced.shift() as string)
+        : prng.weighted([
+            ['success', 94],
+            ['pending', 3],
+            ['fail', 3],
+          ] as const);
     return { record: deposit(prng, ts, orderId, status) };
   });
   return [{ name: '', records }];

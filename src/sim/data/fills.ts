@@ -80,13 +80,20 @@ function nearClose(rng: Rng, close: PriceUnits, places: number): bigint {
   return mulUnits(moved, close.places + 4, 1n, 0, places);
 }
 
-function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: string, orderId: string, priceAt: (symbol: string, ts: number) => PriceUnits): Payload {
+function fill(
+  rng: Rng,
+  productType: FillProductType,
+  ts: number,
+  tradeId: string,
+  orderId: string,
+  priceAt: (symbol: string, ts: number) => PriceUnits,
+): Payload {
   const market = rng.pick(MARKETS[productType]);
   const hedge = rng.chance(0.6);
   const tradeSide = rng.weighted(hedge ? HEDGE_SIDES : ONE_WAY_SIDES);
   const system = /^(burst|reduce|offset|delivery|dte)/.test(tradeSide);
   // A plain one-way buy/sell may open or reduce a position; only closing fills realise profit.
-  const closing = tradeSide === 'open' ? false : /_single$/.test(tradeSide) && !system ? rng.chance(0.4) : true;
+  const closing = tradeSide === 'open' ? false : tradeSide.endsWith('_single') && !system ? rng.chance(0.4) : true;
   const [, , pPlaces] = market.price;
   const [vMin, vMax, vPlaces] = market.volume;
   const price = nearClose(rng, priceAt(`${market.base}USDT`, ts), pPlaces);
@@ -95,7 +102,10 @@ function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: strin
   const marginCoin = defaultMarginCoin(productType, market.base);
   const maker = !system && rng.chance(0.35);
   const rate = maker ? 2n : 6n; // 0.0002 and 0.0006, as units of 10^-4
-  const feeBase = productType === 'COIN-FUTURES' ? mulUnits(volume, vPlaces, rate, 4, 8) : mulUnits(quote, pPlaces + vPlaces, rate, 4, 8);
+  const feeBase =
+    productType === 'COIN-FUTURES'
+      ? mulUnits(volume, vPlaces, rate, 4, 8)
+      : mulUnits(quote, pPlaces + vPlaces, rate, 4, 8);
   // Makers sometimes earn a rebate: a positive totalFee.
   const feeUnits = maker && rng.chance(0.3) ? feeBase / 2n : -feeBase;
   // totalDeductionFee comes as "0", null (real fills) or "" (real spot fills) when nothing was deducted.
@@ -103,7 +113,11 @@ function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: strin
     {
       deduction: 'no',
       feeCoin: marginCoin,
-      totalDeductionFee: rng.weighted([['0', 90], [null, 6], ['', 4]] as const),
+      totalDeductionFee: rng.weighted([
+        ['0', 90],
+        [null, 6],
+        ['', 4],
+      ] as const),
       totalFee: formatUnits(feeUnits, 8),
     },
   ];
@@ -114,7 +128,12 @@ function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: strin
     feeDetail.push({ deduction: 'yes', feeCoin: 'BGB', totalDeductionFee: bgb, totalFee: bgb });
   }
   const profitScale = marginCoin === 'USDT' || marginCoin === 'USDC' ? [0.01, 2_500] : [0.00000001, 0.08];
-  const profit = closing ? formatUnits((rng.chance(0.55) ? 1n : -1n) * randomUnits(rng, profitScale[0] as number, profitScale[1] as number, 8), 8) : '0';
+  const profit = closing
+    ? formatUnits(
+        (rng.chance(0.55) ? 1n : -1n) * randomUnits(rng, profitScale[0] as number, profitScale[1] as number, 8),
+        8,
+      )
+    : '0';
   const record: Payload = {
     tradeId,
     symbol: market.symbol,
@@ -142,7 +161,11 @@ function fill(rng: Rng, productType: FillProductType, ts: number, tradeId: strin
  * 15-day gap so some weekly windows are empty, and in USDT-FUTURES runs of 137 and 100 fills (one order)
  * in one millisecond, plus a run of 103 exactly on a seam.
  */
-export function generateFills(options: GenerateOptions, rng: Rng, priceAt: (symbol: string, ts: number) => PriceUnits): Partition[] {
+export function generateFills(
+  options: GenerateOptions,
+  rng: Rng,
+  priceAt: (symbol: string, ts: number) => PriceUnits,
+): Partition[] {
   const { from, to, records } = options;
   const gaps = fillGap(from, to);
   const shares: Record<FillProductType, number> = { 'USDT-FUTURES': 0.6, 'COIN-FUTURES': 0.25, 'USDC-FUTURES': 0.15 };

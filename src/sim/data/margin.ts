@@ -38,8 +38,18 @@ const PAIRS = [
  * received; now and then a buy with a system_fee_in beside them), a conversion (exchange_out and exchange_in),
  * or one record of a single type.
  */
-type MarginEvent = 'buy' | 'buy_system_fee' | 'sell' | 'convert' | (typeof SINGLE_TYPES)[number] | typeof UNKNOWN_MARGIN_TAX_TYPE;
-const SINGLE_TYPES = ['borrow', 'repay', 'interest_repay', 'transfer_in', 'transfer_out', 'liquidation_fee', 'compensate', 'confiscated'] as const;
+type MarginEvent =
+  'buy' | 'buy_system_fee' | 'sell' | 'convert' | (typeof SINGLE_TYPES)[number] | typeof UNKNOWN_MARGIN_TAX_TYPE;
+const SINGLE_TYPES = [
+  'borrow',
+  'repay',
+  'interest_repay',
+  'transfer_in',
+  'transfer_out',
+  'liquidation_fee',
+  'compensate',
+  'confiscated',
+] as const;
 const WEIGHTS: readonly (readonly [MarginEvent, number])[] = [
   ['buy', 13],
   ['buy_system_fee', 1],
@@ -57,7 +67,17 @@ const WEIGHTS: readonly (readonly [MarginEvent, number])[] = [
 const SINGLE_WEIGHTS = WEIGHTS.filter(([e]) => (SINGLE_TYPES as readonly string[]).includes(e));
 
 /** Types that move coin out of the account; the live service has been seen writing these both signed and not. */
-export const OUTFLOW: ReadonlySet<string> = new Set(['transfer_out', 'repay', 'interest_repay', 'liquidation_fee', 'deal_out', 'system_fee_in', 'confiscated', 'exchange_out', UNKNOWN_MARGIN_TAX_TYPE]);
+export const OUTFLOW: ReadonlySet<string> = new Set([
+  'transfer_out',
+  'repay',
+  'interest_repay',
+  'liquidation_fee',
+  'deal_out',
+  'system_fee_in',
+  'confiscated',
+  'exchange_out',
+  UNKNOWN_MARGIN_TAX_TYPE,
+]);
 const PLACES = 8;
 
 interface Leg {
@@ -86,7 +106,14 @@ function legsOf(rng: Rng, event: MarginEvent, isolated: boolean, price: (symbol:
       { type: 'deal_out', ...given, feeUnits: 0n, symbol },
     ];
     // The 2023 docs list system_fee_in; it comes without a symbol in crossed margin.
-    if (event === 'buy_system_fee') legs.push({ type: 'system_fee_in', coin: received.coin, units: fee === 0n ? 1n : fee, feeUnits: 0n, symbol: isolated ? symbol : '' });
+    if (event === 'buy_system_fee')
+      legs.push({
+        type: 'system_fee_in',
+        coin: received.coin,
+        units: fee === 0n ? 1n : fee,
+        feeUnits: 0n,
+        symbol: isolated ? symbol : '',
+      });
     return legs;
   }
   if (event === 'convert') {
@@ -100,13 +127,26 @@ function legsOf(rng: Rng, event: MarginEvent, isolated: boolean, price: (symbol:
   }
   const coin = rng.pick([base, quote]);
   const small = event === 'interest_repay' || event === 'liquidation_fee';
-  const units = small ? randomUnits(rng, 0.00000001, coin === quote ? 3 : qMin * 10, PLACES) : randomUnits(rng, coin === quote ? 1 : qMin, coin === quote ? 25_000 : qMax, PLACES);
+  const units = small
+    ? randomUnits(rng, 0.00000001, coin === quote ? 3 : qMin * 10, PLACES)
+    : randomUnits(rng, coin === quote ? 1 : qMin, coin === quote ? 25_000 : qMax, PLACES);
   return [{ type: event, coin, units, feeUnits: 0n, symbol: isolated ? symbol : '' }];
 }
 
 /** Every event kind once inside the range, then by weight; runs inside one millisecond are single records. */
-function eventChooser(options: GenerateOptions, rng: Rng, crossed: boolean): (ts: number, inRun: boolean) => MarginEvent {
-  const forced: MarginEvent[] = ['buy', 'buy_system_fee', 'sell', 'convert', ...SINGLE_TYPES, ...(crossed ? [UNKNOWN_MARGIN_TAX_TYPE] : [])];
+function eventChooser(
+  options: GenerateOptions,
+  rng: Rng,
+  crossed: boolean,
+): (ts: number, inRun: boolean) => MarginEvent {
+  const forced: MarginEvent[] = [
+    'buy',
+    'buy_system_fee',
+    'sell',
+    'convert',
+    ...SINGLE_TYPES,
+    ...(crossed ? [UNKNOWN_MARGIN_TAX_TYPE] : []),
+  ];
   return (ts, inRun) => {
     if (!inRun && ts >= options.from && ts < options.to && forced.length > 0) return forced.shift() as MarginEvent;
     if (inRun) return rng.weighted(SINGLE_WEIGHTS);
@@ -122,7 +162,11 @@ function eventChooser(options: GenerateOptions, rng: Rng, crossed: boolean): (ts
  * 30-day and configured windows; in crossed a run longer than a page (500) and a run of exactly one page inside
  * one millisecond.
  */
-export function generateMarginRecords(options: GenerateOptions, rng: Rng, priceAt: (symbol: string, ts: number) => PriceUnits): Partition[] {
+export function generateMarginRecords(
+  options: GenerateOptions,
+  rng: Rng,
+  priceAt: (symbol: string, ts: number) => PriceUnits,
+): Partition[] {
   const { from, to } = options;
   const windows = [366 * DAY_MS, 30 * DAY_MS, options.marginWindowDays * DAY_MS];
   const count = Math.max(40, Math.round(options.records / 4));
@@ -134,8 +178,15 @@ export function generateMarginRecords(options: GenerateOptions, rng: Rng, priceA
     const runs = crossed ? [...run(anchor(from, to, 0.31), 537), ...run(anchor(from, to, 0.77), 500)] : [];
     const runTimes = new Set(runs);
     const choose = eventChooser(options, prng, crossed);
-    const times = [...edgeTimes(from, to, windows, []), ...randomTimes(prng, Math.round(count * (crossed ? 0.7 : 0.3)), start, end, []), ...runs].sort((a, b) => a - b);
-    const events = times.map((ts) => ({ ts, legs: legsOf(prng, choose(ts, runTimes.has(ts)), !crossed, (symbol) => priceAt(symbol, ts)) }));
+    const times = [
+      ...edgeTimes(from, to, windows, []),
+      ...randomTimes(prng, Math.round(count * (crossed ? 0.7 : 0.3)), start, end, []),
+      ...runs,
+    ].sort((a, b) => a - b);
+    const events = times.map((ts) => ({
+      ts,
+      legs: legsOf(prng, choose(ts, runTimes.has(ts)), !crossed, (symbol) => priceAt(symbol, ts)),
+    }));
     const records = buildEventRecords(events, index, prng, (event, legIndex, ts, id) => {
       const leg = event.legs[legIndex] as Leg;
       const outflow = OUTFLOW.has(leg.type);

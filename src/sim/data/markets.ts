@@ -46,17 +46,24 @@ export interface PriceUnits {
  * The close of `symbol` for the hour holding `ts`, as the simulator's candles serve it: what its trades are
  * priced at, so that values computed from the candles mean something.
  */
-export function pricer(seed: string, markets: readonly SimMarket[] = DEFAULT_MARKETS): (symbol: string, ts: number) => PriceUnits {
+export function pricer(
+  seed: string,
+  markets: readonly SimMarket[] = DEFAULT_MARKETS,
+): (symbol: string, ts: number) => PriceUnits {
   const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
   const hour = (ts: number) => Math.floor(ts / HOUR_MS) * HOUR_MS;
-  const quote = (market: SimMarket, ts: number): PriceUnits => ({ units: BigInt(simClose(seed, market, hour(ts)).replace('.', '')), places: market.decimals });
+  const quote = (market: SimMarket, ts: number): PriceUnits => ({
+    units: BigInt(simClose(seed, market, hour(ts)).replace('.', '')),
+    places: market.decimals,
+  });
   return (symbol, ts) => {
     const market = bySymbol.get(symbol);
     if (market !== undefined) return quote(market, ts);
     // A coin with no USDT pair served (a test's markets) is priced through its BTC pair, as ledgerpipe routes it.
     const viaBtc = bySymbol.get(symbol.replace(/USDT$/, 'BTC'));
     const btc = bySymbol.get('BTCUSDT');
-    if (!symbol.endsWith('USDT') || viaBtc === undefined || btc === undefined) throw new Error(`the simulator quotes no ${symbol}`);
+    if (!symbol.endsWith('USDT') || viaBtc === undefined || btc === undefined)
+      throw new Error(`the simulator quotes no ${symbol}`);
     const [a, b] = [quote(viaBtc, ts), quote(btc, ts)];
     return { units: a.units * b.units, places: a.places + b.places };
   };

@@ -8,7 +8,8 @@ export { PAGED_STREAMS, type PagedStream, type StreamName, type UtaOnlyStream };
 
 /**
  * The classic streams the simulator writes records of, each by a generator of its own (dataset.ts, retail/): a classic
- * stream without one (a stream just added: docs/adding-a-stream.md) has no record in its data sets until it is given one.
+ * stream without one (a stream just added: docs/adding-a-stream.md) has no record in its data sets until it is given
+ * one.
  */
 export const SIM_CLASSIC_STREAMS = [
   'margin_records',
@@ -52,7 +53,10 @@ export interface Dataset {
   to: number;
   /** The account's kind (docs/unified-accounts.md): which endpoints serve it, and which refuse its key. */
   accountMode: 'classic' | 'uta';
-  /** The account's registration, Unix ms: every balance but the bots' is zero then (the account-info endpoint's `regisTime`). */
+  /**
+   * The account's registration, Unix ms: every balance but the bots' is zero then (the account-info endpoint's
+   * `regisTime`).
+   */
   openedAt: number;
   /** What the simulator serves: every record but the dropped ones. */
   streams: Record<PagedStream, Partition[]>;
@@ -86,7 +90,18 @@ export interface GenerateOptions {
 export const DAY_MS = 86_400_000;
 
 /** The account types of the per-asset balance endpoints (docs/completeness.md, "Balances"). */
-export type AccountType = 'spot' | 'usdt_futures' | 'coin_futures' | 'usdc_futures' | 'margin_crossed' | 'margin_isolated' | 'earn' | 'funding' | 'bots' | 'unified' | 'copy';
+export type AccountType =
+  | 'spot'
+  | 'usdt_futures'
+  | 'coin_futures'
+  | 'usdc_futures'
+  | 'margin_crossed'
+  | 'margin_isolated'
+  | 'earn'
+  | 'funding'
+  | 'bots'
+  | 'unified'
+  | 'copy';
 
 /** One balance: an account type's asset (in isolated margin, of one pair). */
 export interface BalanceKey {
@@ -111,20 +126,27 @@ export interface AccountTruth {
   movements: Movement[];
 }
 
-
 /**
  * The streams read for unified accounts only (docs/unified-accounts.md): a classic account's data holds no records
  * of them, and a unified account's none of the classic streams'.
  */
-export const UTA_ONLY_STREAMS: readonly UtaOnlyStream[] = STREAMS.filter((s) => s.kind === 'paged' && readFor(s, 'uta') && !readFor(s, 'classic')).map((s) => s.name as UtaOnlyStream);
+export const UTA_ONLY_STREAMS: readonly UtaOnlyStream[] = STREAMS.filter(
+  (s) => s.kind === 'paged' && readFor(s, 'uta') && !readFor(s, 'classic'),
+).map((s) => s.name as UtaOnlyStream);
 
 /** The streams the simulator's classic accounts hold no record of (BeyondClassicStream), in the streams' order. */
-export const BEYOND_CLASSIC_STREAMS: readonly BeyondClassicStream[] = PAGED_STREAMS.filter((s): s is BeyondClassicStream => !(SIM_CLASSIC_STREAMS as readonly string[]).includes(s));
+export const BEYOND_CLASSIC_STREAMS: readonly BeyondClassicStream[] = PAGED_STREAMS.filter(
+  (s): s is BeyondClassicStream => !(SIM_CLASSIC_STREAMS as readonly string[]).includes(s),
+);
 
 /** The streams a classic account of the simulator holds records of. */
-export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter((s) => !(BEYOND_CLASSIC_STREAMS as readonly string[]).includes(s));
+export const CLASSIC_STREAMS: readonly PagedStream[] = PAGED_STREAMS.filter(
+  (s) => !(BEYOND_CLASSIC_STREAMS as readonly string[]).includes(s),
+);
 
-/** Each of `names` with its partitions and no record in them: what an account of the other kind has of those streams. */
+/**
+ * Each of `names` with its partitions and no record in them: what an account of the other kind has of those streams.
+ */
 export function withoutRecords<S extends PagedStream>(names: readonly S[]): Record<S, Partition[]> {
   const out = {} as Record<S, Partition[]>;
   for (const name of names) {

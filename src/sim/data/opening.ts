@@ -5,7 +5,11 @@ import type { Rng } from './rng.js';
 import { spotMirrors } from './spot-mirrors.js';
 import { buildEventRecords } from './timeline.js';
 
-const FUTURES_PARTITION: Partial<Record<AccountType, string>> = { usdt_futures: 'USDT-FUTURES', coin_futures: 'COIN-FUTURES', usdc_futures: 'USDC-FUTURES' };
+const FUTURES_PARTITION: Partial<Record<AccountType, string>> = {
+  usdt_futures: 'USDT-FUTURES',
+  coin_futures: 'COIN-FUTURES',
+  usdc_futures: 'USDC-FUTURES',
+};
 
 type Streams = Record<PagedStream, Partition[]>;
 /** One record to add: its stream, partition and time, and its payload once it has an id. */
@@ -17,7 +21,9 @@ function mirrorDrafts(others: readonly Draft[]): Draft[] {
     const names = [...new Set(others.filter((d) => d.stream === stream).map((d) => d.partition))];
     return names.map((name) => ({
       name,
-      records: others.filter((d) => d.stream === stream && d.partition === name).map((d): SimRecord => ({ ts: d.ts, id: '0', record: d.build('0') })),
+      records: others
+        .filter((d) => d.stream === stream && d.partition === name)
+        .map((d): SimRecord => ({ ts: d.ts, id: '0', record: d.build('0') })),
     }));
   };
   const mirrors = spotMirrors({
@@ -29,7 +35,12 @@ function mirrorDrafts(others: readonly Draft[]): Draft[] {
     futures_tax_records: byStream('futures_tax_records'),
     p2p_tax_records: byStream('p2p_tax_records'),
   });
-  return mirrors.map((m) => ({ stream: 'spot_tax_records', partition: '', ts: m.ts, build: (id) => spotTaxRecord({ id, ts: m.ts, type: m.type, coin: m.coin, amount: m.amount, fee: m.fee }) }));
+  return mirrors.map((m) => ({
+    stream: 'spot_tax_records',
+    partition: '',
+    ts: m.ts,
+    build: (id) => spotTaxRecord({ id, ts: m.ts, type: m.type, coin: m.coin, amount: m.amount, fee: m.fee }),
+  }));
 }
 
 /**
@@ -48,8 +59,16 @@ function mirrorDrafts(others: readonly Draft[]): Draft[] {
  * const movements = accountMovements(streams);
  * const funded = fundOpening(streams, movements, neededOpenings(movements, rng), { openedAt: from - 5 * DAY_MS, from }, rng.fork('opening'));
  */
-export function fundOpening(streams: Streams, movements: readonly Movement[], needed: ReadonlyMap<string, bigint>, range: { openedAt: number; from: number }, rng: Rng): Streams {
-  const earliest = Math.min(...Object.values(streams).flatMap((ps) => ps.map((p) => p.records.at(-1)?.ts ?? Number.POSITIVE_INFINITY)));
+export function fundOpening(
+  streams: Streams,
+  movements: readonly Movement[],
+  needed: ReadonlyMap<string, bigint>,
+  range: { openedAt: number; from: number },
+  rng: Rng,
+): Streams {
+  const earliest = Math.min(
+    ...Object.values(streams).flatMap((ps) => ps.map((p) => p.records.at(-1)?.ts ?? Number.POSITIVE_INFINITY)),
+  );
   const abs = (u: bigint) => (u < 0n ? -u : u);
   const slack = new Map<string, bigint>();
   for (const m of movements) if (m.ts < range.from) slack.set(m.asset, (slack.get(m.asset) ?? 0n) + abs(m.units));
@@ -71,7 +90,12 @@ export function fundOpening(streams: Streams, movements: readonly Movement[], ne
         status: 'success',
         uTime: at(i) + 600,
         // From another user of the platform: one kind of deposit for every asset, fiat and BGB included.
-        transit: { dest: 'internal_transfer', chain: '', fromAddress: String(rng.fork(coin).int(1_000_000_000, 9_999_999_999)), toAddress: '' },
+        transit: {
+          dest: 'internal_transfer',
+          chain: '',
+          fromAddress: String(rng.fork(coin).int(1_000_000_000, 9_999_999_999)),
+          toAddress: '',
+        },
       }),
   }));
   const transfers = funded.filter(([k]) => keyFrom(k).accountType !== 'spot').sort(([a], [b]) => (a < b ? -1 : 1));
@@ -81,25 +105,53 @@ export function fundOpening(streams: Streams, movements: readonly Movement[], ne
     const futures = FUTURES_PARTITION[accountType];
     if (accountType === 'margin_crossed' || accountType === 'margin_isolated') {
       const partition = accountType === 'margin_crossed' ? 'crossed' : 'isolated';
-      drafts.push({ stream: 'margin_records', partition, ts, build: (id) => marginRecord({ id, ts, type: 'transfer_in', coin: asset, symbol, amount: units }) });
+      drafts.push({
+        stream: 'margin_records',
+        partition,
+        ts,
+        build: (id) => marginRecord({ id, ts, type: 'transfer_in', coin: asset, symbol, amount: units }),
+      });
     } else if (futures !== undefined) {
-      drafts.push({ stream: 'futures_tax_records', partition: futures, ts, build: (id) => futureTaxRecord({ id, ts, type: 'trans_from_exchange', symbol: '', marginCoin: asset, amount: units }) });
+      drafts.push({
+        stream: 'futures_tax_records',
+        partition: futures,
+        ts,
+        build: (id) =>
+          futureTaxRecord({ id, ts, type: 'trans_from_exchange', symbol: '', marginCoin: asset, amount: units }),
+      });
     } else if (accountType === 'funding') {
-      drafts.push({ stream: 'p2p_tax_records', partition: '', ts, build: (id) => p2pTaxRecord({ id, ts, type: 'transfer-in', coin: asset, amount: units }) });
+      drafts.push({
+        stream: 'p2p_tax_records',
+        partition: '',
+        ts,
+        build: (id) => p2pTaxRecord({ id, ts, type: 'transfer-in', coin: asset, amount: units }),
+      });
     } else if (accountType === 'earn') {
-      drafts.push({ stream: 'spot_tax_records', partition: '', ts, build: (id) => spotTaxRecord({ id, ts, type: 'Subscribe', coin: asset, amount: -units }) });
+      drafts.push({
+        stream: 'spot_tax_records',
+        partition: '',
+        ts,
+        build: (id) => spotTaxRecord({ id, ts, type: 'Subscribe', coin: asset, amount: -units }),
+      });
     } else {
       throw new Error(`no record funds a ${accountType} balance`);
     }
   }
   const all = [...drafts, ...mirrorDrafts(drafts.filter((d) => d.stream !== 'spot_tax_records'))];
-  if (all.some((d) => d.ts >= earliest)) throw new RangeError(`the registration (${range.openedAt}) must come before the first record (${earliest}), with a second for each funding record`);
+  if (all.some((d) => d.ts >= earliest))
+    throw new RangeError(
+      `the registration (${range.openedAt}) must come before the first record (${earliest}), with a second for each funding record`,
+    );
   const out = {} as Streams;
   for (const [stream, partitions] of Object.entries(streams) as [PagedStream, Partition[]][]) {
     out[stream] = partitions.map((p, index) => {
-      const mine = all.filter((d) => d.stream === stream && d.partition === p.name).map((d) => ({ ts: d.ts, legs: [d] }));
+      const mine = all
+        .filter((d) => d.stream === stream && d.partition === p.name)
+        .map((d) => ({ ts: d.ts, legs: [d] }));
       if (mine.length === 0) return p;
-      const added = buildEventRecords(mine, index, rng.fork(`${stream}:${p.name}`), (event, _leg, _ts, id) => ({ record: (event.legs[0] as Draft).build(id) }));
+      const added = buildEventRecords(mine, index, rng.fork(`${stream}:${p.name}`), (event, _leg, _ts, id) => ({
+        record: (event.legs[0] as Draft).build(id),
+      }));
       // Every record added is older than every record there: newest first, they come after them.
       return { name: p.name, records: [...p.records, ...added] };
     });

@@ -17,9 +17,26 @@ const text = (units: bigint): string => formatUnits(units, 8);
  * @example
  * spotTaxRecord({ id, ts, type: 'Deposit', coin: 'USDT', amount: 100_00000000n });
  */
-export function spotTaxRecord(r: { id: string; ts: number; type: string; coin: string; amount: bigint; fee?: bigint; bizOrderId?: string }): Payload {
+export function spotTaxRecord(r: {
+  id: string;
+  ts: number;
+  type: string;
+  coin: string;
+  amount: bigint;
+  fee?: bigint;
+  bizOrderId?: string;
+}): Payload {
   const fee = r.fee ?? 0n;
-  return { id: r.id, coin: r.coin, spotTaxType: r.type, amount: text(r.amount), fee: fee === 0n ? '0' : text(fee), balance: '', bizOrderId: r.bizOrderId ?? String(BigInt(r.id) + 11n), ts: String(r.ts) };
+  return {
+    id: r.id,
+    coin: r.coin,
+    spotTaxType: r.type,
+    amount: text(r.amount),
+    fee: fee === 0n ? '0' : text(fee),
+    balance: '',
+    bizOrderId: r.bizOrderId ?? String(BigInt(r.id) + 11n),
+    ts: String(r.ts),
+  };
 }
 
 /**
@@ -29,9 +46,26 @@ export function spotTaxRecord(r: { id: string; ts: number; type: string; coin: s
  * @example
  * marginRecord({ id, ts, type: 'borrow', coin: 'USDT', symbol: '', amount: 500_00000000n });
  */
-export function marginRecord(r: { id: string; ts: number; type: string; coin: string; symbol: string; amount: bigint; fee?: bigint }): Payload {
+export function marginRecord(r: {
+  id: string;
+  ts: number;
+  type: string;
+  coin: string;
+  symbol: string;
+  amount: bigint;
+  fee?: bigint;
+}): Payload {
   const fee = r.fee ?? 0n;
-  return { id: r.id, coin: r.coin, symbol: r.symbol, marginTaxType: r.type, amount: text(r.amount), fee: fee === 0n ? '0' : text(fee), total: '', ts: String(r.ts) };
+  return {
+    id: r.id,
+    coin: r.coin,
+    symbol: r.symbol,
+    marginTaxType: r.type,
+    amount: text(r.amount),
+    fee: fee === 0n ? '0' : text(fee),
+    total: '',
+    ts: String(r.ts),
+  };
 }
 
 /**
@@ -41,9 +75,25 @@ export function marginRecord(r: { id: string; ts: number; type: string; coin: st
  * @example
  * futureTaxRecord({ id, ts, type: 'trans_from_exchange', symbol: 'BTCUSDT', marginCoin: 'USDT', amount: 5_000_00000000n });
  */
-export function futureTaxRecord(r: { id: string; ts: number; type: string; symbol: string; marginCoin: string; amount: bigint; fee?: bigint }): Payload {
+export function futureTaxRecord(r: {
+  id: string;
+  ts: number;
+  type: string;
+  symbol: string;
+  marginCoin: string;
+  amount: bigint;
+  fee?: bigint;
+}): Payload {
   const fee = r.fee ?? 0n;
-  return { id: r.id, symbol: r.symbol, marginCoin: r.marginCoin, futureTaxType: r.type, amount: text(r.amount), fee: fee === 0n ? '0' : text(fee), ts: String(r.ts) };
+  return {
+    id: r.id,
+    symbol: r.symbol,
+    marginCoin: r.marginCoin,
+    futureTaxType: r.type,
+    amount: text(r.amount),
+    fee: fee === 0n ? '0' : text(fee),
+    ts: String(r.ts),
+  };
 }
 
 /**
@@ -72,7 +122,15 @@ export interface Transit {
  * @example
  * depositRecord({ orderId, ts, coin: 'USDT', size: 2_000_00000000n, status: 'success', uTime: ts + 90_000, transit });
  */
-export function depositRecord(r: { orderId: string; ts: number; coin: string; size: bigint; status: string; uTime: number; transit: Transit }): Payload {
+export function depositRecord(r: {
+  orderId: string;
+  ts: number;
+  coin: string;
+  size: bigint;
+  status: string;
+  uTime: number;
+  transit: Transit;
+}): Payload {
   const t = r.transit;
   return {
     orderId: r.orderId,
@@ -97,7 +155,18 @@ export function depositRecord(r: { orderId: string; ts: number; coin: string; si
  * @example
  * withdrawalRecord({ orderId, ts, coin: 'USDT', size: 500_00000000n, fee: -1_00000000n, status: 'success', confirm: '40', uTime, transit });
  */
-export function withdrawalRecord(r: { orderId: string; ts: number; coin: string; size: bigint; fee: bigint; status: string; confirm: string; uTime: number; clientOid?: string; transit: Transit }): Payload {
+export function withdrawalRecord(r: {
+  orderId: string;
+  ts: number;
+  coin: string;
+  size: bigint;
+  fee: bigint;
+  status: string;
+  confirm: string;
+  uTime: number;
+  clientOid?: string;
+  transit: Transit;
+}): Payload {
   const t = r.transit;
   return {
     orderId: r.orderId,

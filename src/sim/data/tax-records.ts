@@ -45,7 +45,15 @@ export const SPOT_SINGLE_TYPES: readonly (readonly [string, number])[] = [
  * spot account's running balance counts it and every internal transfer has both sides.
  */
 export const SPOT_MIRROR_TYPES = ['Deposit', 'Withdrawal', 'Transfer in', 'Transfer out'] as const;
-export const SPOT_TAX_TYPES = ['Buy', 'Sell', 'Transaction fee deduct', 'Exchange spending', 'Exchange income', ...SPOT_SINGLE_TYPES.map(([t]) => t), ...SPOT_MIRROR_TYPES];
+export const SPOT_TAX_TYPES = [
+  'Buy',
+  'Sell',
+  'Transaction fee deduct',
+  'Exchange spending',
+  'Exchange income',
+  ...SPOT_SINGLE_TYPES.map(([t]) => t),
+  ...SPOT_MIRROR_TYPES,
+];
 export const UNKNOWN_SPOT_TAX_TYPE = 'Card cashback-user in';
 
 /** p2pTaxType values: the newest docs' example spells the transfers with a hyphen. */
@@ -75,7 +83,13 @@ function times(options: GenerateOptions, rng: Rng, count: number, withRun: boole
  * Every type of `types` once inside the range (in order), then by weight; now and then (`rare`) the
  * undocumented one, so the review path is exercised at every scale.
  */
-function typeChooser(options: GenerateOptions, rng: Rng, types: readonly (readonly [string, number])[], unknown: string, rare = 0.004): (ts: number) => string {
+function typeChooser(
+  options: GenerateOptions,
+  rng: Rng,
+  types: readonly (readonly [string, number])[],
+  unknown: string,
+  rare = 0.004,
+): (ts: number) => string {
   const forced = [...types.map(([t]) => t), unknown];
   return (ts) => {
     if (ts >= options.from && ts < options.to && forced.length > 0) return forced.shift() as string;
@@ -89,14 +103,26 @@ export function generateFutureTaxRecords(options: GenerateOptions, rng: Rng): Pa
     const prng = rng.fork(name);
     const typeAt = typeChooser(options, prng, FUTURE_TAX_TYPES, UNKNOWN_FUTURE_TAX_TYPE);
     const stable = name !== 'COIN-FUTURES';
-    const events = times(options, prng, Math.round(options.records / (index === 0 ? 6 : 15)), index === 0).map((ts) => ({ ts, legs: [typeAt(ts)] }));
+    const events = times(options, prng, Math.round(options.records / (index === 0 ? 6 : 15)), index === 0).map(
+      (ts) => ({ ts, legs: [typeAt(ts)] }),
+    );
     const records = buildEventRecords(events, index, prng, (event, _leg, ts, id) => {
       const type = event.legs[0] as string;
       const funding = type.includes('settle');
       const marginCoin = prng.pick(MARGIN_COINS[name]);
-      const size = stable ? randomUnits(prng, 0.01, funding ? 30 : 2_000, 8) : randomUnits(prng, 0.00000001, funding ? 0.002 : 0.05, 8);
+      const size = stable
+        ? randomUnits(prng, 0.01, funding ? 30 : 2_000, 8)
+        : randomUnits(prng, 0.00000001, funding ? 0.002 : 0.05, 8);
       // Opens move nothing but their fee (real records: amount "0"); transfers out and liquidations are negative.
-      const amount = type.startsWith('open') ? 0n : type.startsWith('burst') || type === 'trans_to_exchange' ? -size : funding || type.startsWith('close') ? (prng.chance(0.5) ? size : -size) : size;
+      const amount = type.startsWith('open')
+        ? 0n
+        : type.startsWith('burst') || type === 'trans_to_exchange'
+          ? -size
+          : funding || type.startsWith('close')
+            ? prng.chance(0.5)
+              ? size
+              : -size
+            : size;
       const charged = type.startsWith('open') || type.startsWith('close') || type.startsWith('burst');
       const record: Payload = {
         id,
@@ -129,15 +155,35 @@ type SpotLeg = readonly [type: string, coin: string, amount: bigint, fee: bigint
 function spotLegs(rng: Rng, event: SpotEvent, price: (coin: string) => PriceUnits): SpotLeg[] {
   if (event.kind === 'single') {
     const units = randomUnits(rng, 0.00000001, 500, 8);
-    return [[event.type, event.type === 'Fiat deposit' ? 'EUR' : rng.pick(['USDT', 'BTC', 'ETH', 'BGB']), SPOT_OUT.has(event.type) ? -units : units, 0n]];
+    return [
+      [
+        event.type,
+        event.type === 'Fiat deposit' ? 'EUR' : rng.pick(['USDT', 'BTC', 'ETH', 'BGB']),
+        SPOT_OUT.has(event.type) ? -units : units,
+        0n,
+      ],
+    ];
   }
   const coin = rng.pick(['BTC', 'ETH', 'BGB', 'SOL']);
   const qty = randomUnits(rng, 0.001, 20, 8);
   const close = price(coin);
   const cost = mulUnits(qty, 8, close.units, close.places, 8) || 1n;
-  if (event.kind === 'buy') return [['Buy', coin, qty, 0n], ['Buy', 'USDT', -cost, 0n], ['Transaction fee deduct', coin, -(qty / 1000n || 1n), 0n]];
-  if (event.kind === 'sell') return [['Sell', 'USDT', cost, 0n], ['Sell', coin, -qty, 0n], ['Transaction fee deduct', 'USDT', -(cost / 1000n || 1n), 0n]];
-  return [['Exchange spending', 'USDT', -cost, 0n], ['Exchange income', coin, qty, 0n]];
+  if (event.kind === 'buy')
+    return [
+      ['Buy', coin, qty, 0n],
+      ['Buy', 'USDT', -cost, 0n],
+      ['Transaction fee deduct', coin, -(qty / 1000n || 1n), 0n],
+    ];
+  if (event.kind === 'sell')
+    return [
+      ['Sell', 'USDT', cost, 0n],
+      ['Sell', coin, -qty, 0n],
+      ['Transaction fee deduct', 'USDT', -(cost / 1000n || 1n), 0n],
+    ];
+  return [
+    ['Exchange spending', 'USDT', -cost, 0n],
+    ['Exchange income', coin, qty, 0n],
+  ];
 }
 
 /**
@@ -145,7 +191,12 @@ function spotLegs(rng: Rng, event: SpotEvent, price: (coin: string) => PriceUnit
  * type, and the mirrors of the other streams' movements into and out of spot. `balance` is written afterwards,
  * from the whole account (accounts.ts).
  */
-export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng, priceAt: (symbol: string, ts: number) => PriceUnits, mirrors: readonly SpotMirror[]): Partition[] {
+export function generateSpotTaxRecords(
+  options: GenerateOptions,
+  rng: Rng,
+  priceAt: (symbol: string, ts: number) => PriceUnits,
+  mirrors: readonly SpotMirror[],
+): Partition[] {
   const prng = rng.fork('spot');
   const single = typeChooser(options, prng, SPOT_SINGLE_TYPES, UNKNOWN_SPOT_TAX_TYPE);
   const forced: SpotEvent[] = [{ kind: 'buy' }, { kind: 'sell' }, { kind: 'convert' }];
@@ -159,9 +210,17 @@ export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng, price
   };
   const own = times(options, prng, Math.max(30, Math.round(options.records / 20)), false).map((ts) => {
     const event = choose(ts);
-    return { ts, legs: spotLegs(prng, event, (coin) => priceAt(`${coin}USDT`, ts)), order: event.kind === 'single' ? undefined : String(ts * 10 + prng.int(0, 9)) };
+    return {
+      ts,
+      legs: spotLegs(prng, event, (coin) => priceAt(`${coin}USDT`, ts)),
+      order: event.kind === 'single' ? undefined : String(ts * 10 + prng.int(0, 9)),
+    };
   });
-  const mirrored = mirrors.map((m) => ({ ts: m.ts, legs: [[m.type, m.coin, m.amount, m.fee] as SpotLeg], order: undefined }));
+  const mirrored = mirrors.map((m) => ({
+    ts: m.ts,
+    legs: [[m.type, m.coin, m.amount, m.fee] as SpotLeg],
+    order: undefined,
+  }));
   const records = buildEventRecords([...own, ...mirrored], 0, prng, (event, leg, ts, id) => {
     const [type, coin, amount, fee] = event.legs[leg] as SpotLeg;
     const record: Payload = {
@@ -185,14 +244,29 @@ export function generateSpotTaxRecords(options: GenerateOptions, rng: Rng, price
  */
 export function generateP2pTaxRecords(options: GenerateOptions, rng: Rng): Partition[] {
   const prng = rng.fork('p2p');
-  const typeAt = typeChooser(options, prng, P2P_TAX_TYPES.map((t) => [t, 1] as const), UNKNOWN_P2P_TAX_TYPE, 0.01);
-  const events = times(options, prng, Math.max(20, Math.round(options.records / 40)), false).map((ts) => ({ ts, legs: [typeAt(ts)] }));
+  const typeAt = typeChooser(
+    options,
+    prng,
+    P2P_TAX_TYPES.map((t) => [t, 1] as const),
+    UNKNOWN_P2P_TAX_TYPE,
+    0.01,
+  );
+  const events = times(options, prng, Math.max(20, Math.round(options.records / 40)), false).map((ts) => ({
+    ts,
+    legs: [typeAt(ts)],
+  }));
   const records = buildEventRecords(events, 0, prng, (event, _leg, ts, id) => {
     const type = event.legs[0] as string;
     const amount = randomUnits(prng, 1, 5_000, 2);
     const out = type === 'transfer-out' || type === 'sell';
     const field = prng.chance(0.5) ? 'balance' : 'total';
-    const record: Payload = { id, coin: 'USDT', p2pTaxType: type, [field]: formatUnits(out ? -amount : amount, 2), ts: String(ts) };
+    const record: Payload = {
+      id,
+      coin: 'USDT',
+      p2pTaxType: type,
+      [field]: formatUnits(out ? -amount : amount, 2),
+      ts: String(ts),
+    };
     return { record };
   });
   return [{ name: '', records }];

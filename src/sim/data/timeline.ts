@@ -11,8 +11,8 @@ export interface Gap {
 }
 
 /**
- * Times that break extractors: one ms before and at each end of the range, two days beyond each end, and one ms before and at every
- * seam of every window size an extractor may plan with, counted from `from`.
+ * Times that break extractors: one ms before and at each end of the range, two days beyond each end, and one ms before
+ * and at every seam of every window size an extractor may plan with, counted from `from`.
  */
 export function edgeTimes(from: number, to: number, windowsMs: readonly number[], gaps: readonly Gap[]): number[] {
   // Records well outside the range too, which an extractor must not load.
@@ -74,8 +74,14 @@ export function buildEventRecords<E extends { ts: number; legs: readonly unknown
   rng: Rng,
   build: (event: E, leg: number, ts: number, id: string) => { record: Payload; before?: Payload },
 ): SimRecord[] {
-  const slots = [...events].sort((a, b) => a.ts - b.ts).flatMap((event) => event.legs.map((_, leg) => ({ event, leg })));
-  const ids = assignIds(slots.map((s) => s.event.ts), partitionIndex, rng);
+  const slots = [...events]
+    .sort((a, b) => a.ts - b.ts)
+    .flatMap((event) => event.legs.map((_, leg) => ({ event, leg })));
+  const ids = assignIds(
+    slots.map((s) => s.event.ts),
+    partitionIndex,
+    rng,
+  );
   const records = slots.map(({ event, leg }, index) => {
     const id = ids[index] as string;
     return { ts: event.ts, id, ...build(event, leg, event.ts, id) };
@@ -106,6 +112,6 @@ export function anchor(from: number, to: number, fraction: number): number {
 /** A gap of 15 days (always spans one full 7-day window) in ranges of 45 days or more. */
 export function fillGap(from: number, to: number): Gap[] {
   if (to - from < 45 * DAY_MS) return [];
-  const start = from + Math.floor((to - from) * 0.55 / DAY_MS) * DAY_MS;
+  const start = from + Math.floor(((to - from) * 0.55) / DAY_MS) * DAY_MS;
   return [{ start, end: start + 15 * DAY_MS }];
 }

@@ -3,8 +3,18 @@ import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './mo
 import type { Rng } from './rng.js';
 import { anchor, buildRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 
-/** Every status the live service has been seen to write (docs/platform.md, "Withdrawals and deposits"), `fail` included. */
-export const WITHDRAWAL_STATUSES = ['pending', 'pending_review', 'pending_fail', 'pending_review_fail', 'reject', 'fail', 'success'] as const;
+/**
+ * Every status the live service has been seen to write (docs/platform.md, "Withdrawals and deposits"), `fail` included.
+ */
+export const WITHDRAWAL_STATUSES = [
+  'pending',
+  'pending_review',
+  'pending_fail',
+  'pending_review_fail',
+  'reject',
+  'fail',
+  'success',
+] as const;
 export const WITHDRAWAL_DESTS = ['on_chain', 'internal_transfer', 'inner_address_transfer'] as const;
 
 const COINS = [

@@ -9,7 +9,9 @@ type Row = { asset: string; symbol: string; units: bigint };
 type Rows = (t: AccountType) => Row[];
 const text = (u: bigint) => formatUnits(u, PLACES);
 
-/** The balances at the server's present, per account type: the movements before it (the data reaches past its range). */
+/**
+ * The balances at the server's present, per account type: the movements before it (the data reaches past its range).
+ */
 function balancesNow(dataset: Dataset): (now: number) => Rows {
   let at = Number.NaN;
   let rows = new Map<AccountType, Row[]>();
@@ -29,16 +31,39 @@ function balancesNow(dataset: Dataset): (now: number) => Rows {
 
 // Each endpoint's rows in the shape of the docs' example; an eighth of a spot balance frozen, say, exactly.
 const spotRows = (rows: Row[], time: string): Payload[] =>
-  rows.filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, available: text(r.units - r.units / 8n), frozen: text(r.units / 8n), locked: '0', limitAvailable: '0', uTime: time }));
+  rows
+    .filter((r) => r.units !== 0n)
+    .map((r) => ({
+      coin: r.asset,
+      available: text(r.units - r.units / 8n),
+      frozen: text(r.units / 8n),
+      locked: '0',
+      limitAvailable: '0',
+      uTime: time,
+    }));
 
 /** An open position's unrealized profit: in the equity, not in any record yet. */
 const futuresRows = (rows: Row[]): Payload[] =>
   rows.map((r) => {
     const upl = r.units / 20n;
     return {
-      marginCoin: r.asset, locked: '0', available: text(r.units), crossedMaxAvailable: text(r.units), isolatedMaxAvailable: text(r.units),
-      maxTransferOut: text(r.units), accountEquity: text(r.units + upl), usdtEquity: text(r.units + upl), btcEquity: '0', crossedRiskRate: '0',
-      unrealizedPL: text(upl), coupon: '0', crossedUnrealizedPL: text(upl), isolatedUnrealizedPL: '0', isolatedMargin: '0', crossedMargin: '0', assetMode: 'single',
+      marginCoin: r.asset,
+      locked: '0',
+      available: text(r.units),
+      crossedMaxAvailable: text(r.units),
+      isolatedMaxAvailable: text(r.units),
+      maxTransferOut: text(r.units),
+      accountEquity: text(r.units + upl),
+      usdtEquity: text(r.units + upl),
+      btcEquity: '0',
+      crossedRiskRate: '0',
+      unrealizedPL: text(upl),
+      coupon: '0',
+      crossedUnrealizedPL: text(upl),
+      isolatedUnrealizedPL: '0',
+      isolatedMargin: '0',
+      crossedMargin: '0',
+      assetMode: 'single',
     };
   });
 
@@ -47,15 +72,34 @@ const marginRows = (isolated: boolean, rows: Row[], time: string): Payload[] =>
     const [frozen, borrow, interest] = [r.units / 10n, r.units / 4n, r.units / 1000n];
     return {
       ...(isolated ? { symbol: r.symbol } : {}),
-      coin: r.asset, totalAmount: text(r.units), available: text(r.units - frozen), frozen: text(frozen), borrow: text(borrow),
-      interest: text(interest), net: text(r.units - borrow - interest), coupon: '0', cTime: time, uTime: time,
+      coin: r.asset,
+      totalAmount: text(r.units),
+      available: text(r.units - frozen),
+      frozen: text(frozen),
+      borrow: text(borrow),
+      interest: text(interest),
+      net: text(r.units - borrow - interest),
+      coupon: '0',
+      cTime: time,
+      uTime: time,
     };
   });
 
 const botRows = (rows: Row[], botType: string): Payload[] =>
   rows
     .filter((r) => r.symbol === botType)
-    .map((r) => (botType === 'futures' ? { coin: r.asset, available: text(r.units), equity: text(r.units), bonus: '0', frozen: '0', usdtValue: text(r.units) } : { coin: r.asset, available: text(r.units), frozen: '0', usdtValue: text(r.units) }));
+    .map((r) =>
+      botType === 'futures'
+        ? {
+            coin: r.asset,
+            available: text(r.units),
+            equity: text(r.units),
+            bonus: '0',
+            frozen: '0',
+            usdtValue: text(r.units),
+          }
+        : { coin: r.asset, available: text(r.units), frozen: '0', usdtValue: text(r.units) },
+    );
 
 /**
  * The per-asset balance endpoints (docs/platform.md, "Balances"), answering the account's balances at the server's
@@ -63,32 +107,67 @@ const botRows = (rows: Row[], botType: string): Payload[] =>
  * ledgerpipe's rule reads it (docs/completeness.md, "Balances"): spot available + frozen + locked; futures
  * accountEquity - unrealizedPL; margin totalAmount; earn amount; funding available + frozen; bots as opened.
  */
-export function balanceEndpoints(dataset: Dataset, options: { unavailable?: readonly AccountType[] | undefined } = {}): Endpoint[] {
+export function balanceEndpoints(
+  dataset: Dataset,
+  options: { unavailable?: readonly AccountType[] | undefined } = {},
+): Endpoint[] {
   const balances = balancesNow(dataset);
   const time = String(dataset.to);
   type Handle = (c: { now: number }) => string;
-  const answer = (t: AccountType, data: (of: Rows) => Payload[]): Handle => (options.unavailable?.includes(t) ? denied : ({ now }) => JSON.stringify(data(balances(now))));
+  const answer = (t: AccountType, data: (of: Rows) => Payload[]): Handle =>
+    options.unavailable?.includes(t) ? denied : ({ now }) => JSON.stringify(data(balances(now)));
   const futures: Record<string, Handle> = Object.fromEntries(
-    (['usdt_futures', 'coin_futures', 'usdc_futures'] as const).map((t) => [`${t.split('_')[0]?.toUpperCase()}-FUTURES`, answer(t, (of) => futuresRows(of(t)))]),
+    (['usdt_futures', 'coin_futures', 'usdc_futures'] as const).map((t) => [
+      `${t.split('_')[0]?.toUpperCase()}-FUTURES`,
+      answer(t, (of) => futuresRows(of(t))),
+    ]),
   );
-  const bots: Record<string, Handle> = Object.fromEntries(['spot', 'futures'].map((b) => [b, answer('bots', (of) => botRows(of('bots'), b))]));
+  const bots: Record<string, Handle> = Object.fromEntries(
+    ['spot', 'futures'].map((b) => [b, answer('bots', (of) => botRows(of('bots'), b))]),
+  );
   // Each account type's endpoint as the stream asset_balances reads it (its part of that name): path and rate.
-  const signed = (part: string, handle: Endpoint['handle']): Endpoint => ({ ...partFacts('asset_balances', part), signed: true, handle });
+  const signed = (part: string, handle: Endpoint['handle']): Endpoint => ({
+    ...partFacts('asset_balances', part),
+    signed: true,
+    handle,
+  });
   return [
-    signed('spot', answer('spot', (of) => spotRows(of('spot'), time))),
+    signed(
+      'spot',
+      answer('spot', (of) => spotRows(of('spot'), time)),
+    ),
     signed('usdt_futures', ({ params, now }) => {
       const handle = futures[params.required('productType').toUpperCase()];
       if (handle === undefined) throw new SimApiError(400, '40019', 'Parameter productType error');
       return handle({ now });
     }),
-    signed('margin_crossed', answer('margin_crossed', (of) => marginRows(false, of('margin_crossed'), time))),
-    signed('margin_isolated', answer('margin_isolated', (of) => marginRows(true, of('margin_isolated'), time))),
-    signed('earn', answer('earn', (of) => of('earn').filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, amount: text(r.units) })))),
+    signed(
+      'margin_crossed',
+      answer('margin_crossed', (of) => marginRows(false, of('margin_crossed'), time)),
+    ),
+    signed(
+      'margin_isolated',
+      answer('margin_isolated', (of) => marginRows(true, of('margin_isolated'), time)),
+    ),
+    signed(
+      'earn',
+      answer('earn', (of) =>
+        of('earn')
+          .filter((r) => r.units !== 0n)
+          .map((r) => ({ coin: r.asset, amount: text(r.units) })),
+      ),
+    ),
     signed(
       'funding',
-      answer('funding', (of) => of('funding').filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, available: text(r.units), frozen: '', usdtValue: text(r.units) }))),
+      answer('funding', (of) =>
+        of('funding')
+          .filter((r) => r.units !== 0n)
+          .map((r) => ({ coin: r.asset, available: text(r.units), frozen: '', usdtValue: text(r.units) })),
+      ),
     ),
-    signed('bots', ({ params, now }) => (bots[params.optional('accountType') ?? 'spot'] ?? (bots['spot'] as Handle))({ now })),
+    signed('bots', ({ params, now }) =>
+      (bots[params.optional('accountType') ?? 'spot'] ?? (bots['spot'] as Handle))({ now }),
+    ),
   ];
 }
 

@@ -8,7 +8,15 @@ const HOUR_MS = 3_600_000;
 
 /** How history-candles reads `endTime` (SimulatorOptions.candleEndTime). */
 export type CandleEndTime = 'open-before' | 'closed-before';
-const GRANULARITIES: Record<string, number> = { '1min': 60_000, '5min': 300_000, '15min': 900_000, '30min': 1_800_000, '1h': HOUR_MS, '4h': 4 * HOUR_MS, '1day': 24 * HOUR_MS };
+const GRANULARITIES: Record<string, number> = {
+  '1min': 60_000,
+  '5min': 300_000,
+  '15min': 900_000,
+  '30min': 1_800_000,
+  '1h': HOUR_MS,
+  '4h': 4 * HOUR_MS,
+  '1day': 24 * HOUR_MS,
+};
 
 /**
  * GET /api/v2/spot/market/history-candles (docs/platform.md, "Prices"): public, 20 requests a second per IP,
@@ -16,7 +24,14 @@ const GRANULARITIES: Record<string, number> = { '1min': 60_000, '5min': 300_000,
  * that open before `endTime`, oldest first, each `[ts, open, high, low, close, baseVolume, usdtVolume,
  * quoteVolume]`. A symbol not listed answers 40034, as the live service does; no candle opens after `now`.
  */
-export function historyCandlesEndpoint(seed: string, markets: readonly SimMarket[], candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> } = { endTime: 'open-before', missing: {} }): Endpoint {
+export function historyCandlesEndpoint(
+  seed: string,
+  markets: readonly SimMarket[],
+  candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> } = {
+    endTime: 'open-before',
+    missing: {},
+  },
+): Endpoint {
   const bySymbol = new Map(markets.map((m) => [m.symbol, m]));
   return {
     path: '/api/v2/spot/market/history-candles',
@@ -37,7 +52,8 @@ export function historyCandlesEndpoint(seed: string, markets: readonly SimMarket
       const last = Math.floor(Math.min(before, now) / step) * step;
       const gaps = new Set(candles.missing[symbol] ?? []);
       const served: number[] = [];
-      for (let ts = last; ts >= 0 && served.length < limit && ts > last - (limit + gaps.size) * step; ts -= step) if (!gaps.has(ts)) served.unshift(ts);
+      for (let ts = last; ts >= 0 && served.length < limit && ts > last - (limit + gaps.size) * step; ts -= step)
+        if (!gaps.has(ts)) served.unshift(ts);
       const rows: string[] = [];
       for (const ts of served) {
         const close = simClose(seed, market, Math.floor(ts / HOUR_MS) * HOUR_MS);

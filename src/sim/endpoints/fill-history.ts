@@ -15,7 +15,10 @@ const WEEK_MS = 7 * DAY_MS;
  * `endId: ""`, or now and then `data: null` (docs/platform.md, "Fills"). A window that starts more than `depthDays`
  * before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
-export function fillHistoryEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, reach: { depthDays?: number | undefined } = {}): Endpoint {
+export function fillHistoryEndpoint(
+  partitions: ReadonlyMap<string, PartitionIndex>,
+  reach: { depthDays?: number | undefined } = {},
+): Endpoint {
   const facts = pagedFacts('futures_fills');
   return {
     path: facts.path,

@@ -10,7 +10,11 @@ import { pagedFacts } from './stream-facts.js';
  * `cross` is refused, as a strict stand-in for the live service (docs/platform.md, "Windows, pages and rates"). A
  * window that starts more than `depthDays` before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
-export function marginRecordEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, windowDays: number, reach: { depthDays?: number | undefined } = {}): Endpoint {
+export function marginRecordEndpoint(
+  partitions: ReadonlyMap<string, PartitionIndex>,
+  windowDays: number,
+  reach: { depthDays?: number | undefined } = {},
+): Endpoint {
   const facts = pagedFacts('margin_records');
   return {
     path: facts.path,

@@ -83,7 +83,9 @@ function contract([baseCoin, quoteCoin, supportMarginCoins]: readonly [string, s
 
 /** GET /api/v2/mix/market/contracts (spec section 3): unsigned; productType required, either case. */
 export function contractsEndpoint(): Endpoint {
-  const byType = new Map(Object.entries(CONTRACT_SYMBOLS).map(([type, list]) => [type, JSON.stringify(list.map(contract))]));
+  const byType = new Map(
+    Object.entries(CONTRACT_SYMBOLS).map(([type, list]) => [type, JSON.stringify(list.map(contract))]),
+  );
   return {
     path: '/api/v2/mix/market/contracts',
     signed: false,

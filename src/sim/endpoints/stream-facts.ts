@@ -46,7 +46,11 @@ export function pagedFacts(name: PagedStream, partition?: string): EndpointFacts
 }
 
 /** A snapshot stream's part of `name` read for an account of `mode`: its path and rate. */
-export function partFacts(stream: SnapshotStream, name: string, mode: AccountMode = 'classic'): { path: string; rate: number } {
+export function partFacts(
+  stream: SnapshotStream,
+  name: string,
+  mode: AccountMode = 'classic',
+): { path: string; rate: number } {
   const def = STREAMS.find((s) => s.name === stream);
   const parts = def?.kind === 'snapshot' ? (def.parts as readonly SnapshotPart[]) : [];
   const part = parts.find((p) => p.name === name && readFor(p, mode));

@@ -16,11 +16,26 @@ import { pagedFacts, partFacts } from './stream-facts.js';
 /** A classic key on a v3 endpoint: 40084 "Classic Account mode" (enarjord/passivbot#601; TraderAlice/OpenAlice#951). */
 export const CLASSIC_REFUSED = (): SimApiError => new SimApiError(400, '40084', 'Classic Account mode');
 /** A unified key on a classic endpoint: 40085 (ccxt/ccxt#26838). */
-export const UNIFIED_REFUSED = (): SimApiError => new SimApiError(400, '40085', 'You are in Unified Account mode, and the Classic Account API is not supported at this time');
+export const UNIFIED_REFUSED = (): SimApiError =>
+  new SimApiError(
+    400,
+    '40085',
+    'You are in Unified Account mode, and the Classic Account API is not supported at this time',
+  );
 
-/** An endpoint that refuses every key of the other kind of account with `refusal`, at the rate of the path it stands for. */
+/**
+ * An endpoint that refuses every key of the other kind of account with `refusal`, at the rate of the path it stands
+ * for.
+ */
 export function refusing(endpoint: Endpoint, refusal: () => SimApiError): Endpoint {
-  return { path: endpoint.path, signed: endpoint.signed, ...(endpoint.rate === undefined ? {} : { rate: endpoint.rate }), handle: () => { throw refusal(); } };
+  return {
+    path: endpoint.path,
+    signed: endpoint.signed,
+    ...(endpoint.rate === undefined ? {} : { rate: endpoint.rate }),
+    handle: () => {
+      throw refusal();
+    },
+  };
 }
 
 /**
@@ -29,13 +44,32 @@ export function refusing(endpoint: Endpoint, refusal: () => SimApiError): Endpoi
  */
 export function accountSettingsEndpoint(seed: string): Endpoint {
   const uid = String(createRng(`ledgerpipe-sim-user:${seed}`).int(1_000_000_000, 9_999_999_999));
-  const json = JSON.stringify({ uid, accountMode: 'unified', assetMode: 'multi_assets', holdMode: 'one_way_mode', stpMode: 'none', symbolConfigList: [], coinConfigList: [] });
+  const json = JSON.stringify({
+    uid,
+    accountMode: 'unified',
+    assetMode: 'multi_assets',
+    holdMode: 'one_way_mode',
+    stpMode: 'none',
+    symbolConfigList: [],
+    coinConfigList: [],
+  });
   return { path: '/api/v3/account/settings', signed: true, rate: 20, handle: () => json };
 }
 
-/** Pages below a cursor (a record id, exclusive), newest first, as the tax records' `cursor` is "the id returned from the previous query". */
-function cursorPage(index: PartitionIndex, q: { startTime: number; endTime: number; limit: number; cursor: string | undefined }): number[] {
-  return index.page({ startTime: q.startTime, endTime: q.endTime, limit: q.limit, ...(q.cursor === undefined ? {} : { idLessThan: q.cursor }) });
+/**
+ * Pages below a cursor (a record id, exclusive), newest first, as the tax records' `cursor` is "the id returned from
+ * the previous query".
+ */
+function cursorPage(
+  index: PartitionIndex,
+  q: { startTime: number; endTime: number; limit: number; cursor: string | undefined },
+): number[] {
+  return index.page({
+    startTime: q.startTime,
+    endTime: q.endTime,
+    limit: q.limit,
+    ...(q.cursor === undefined ? {} : { idLessThan: q.cursor }),
+  });
 }
 
 /**
@@ -43,7 +77,10 @@ function cursorPage(index: PartitionIndex, q: { startTime: number; endTime: numb
  * omitted), startTime and endTime required and at most 7 days apart, limit up to 500, `cursor` the last id of the
  * previous page; 1/s; a flat array, newest first.
  */
-export function utaTaxRecordsEndpoint(partitions: ReadonlyMap<string, PartitionIndex>, options: { depthDays: number | undefined }): Endpoint {
+export function utaTaxRecordsEndpoint(
+  partitions: ReadonlyMap<string, PartitionIndex>,
+  options: { depthDays: number | undefined },
+): Endpoint {
   const facts = pagedFacts('uta_tax_records');
   return {
     path: facts.path,
@@ -69,7 +106,10 @@ export function utaTaxRecordsEndpoint(partitions: ReadonlyMap<string, PartitionI
  * `{"list": [...], "cursor": "..."}` whose cursor is here the last record's id. The unified account's takes `category`
  * (required; 20/s); the funding account's none (10/s, its rate not being in the mirror).
  */
-export function utaFinancialRecordsEndpoints(partitions: ReadonlyMap<string, PartitionIndex>, options: { depthDays: number | undefined }): Endpoint[] {
+export function utaFinancialRecordsEndpoints(
+  partitions: ReadonlyMap<string, PartitionIndex>,
+  options: { depthDays: number | undefined },
+): Endpoint[] {
   const [unified, funding] = [pagedFacts('uta_financial_records'), pagedFacts('uta_financial_records', 'funding')];
   const serve = (index: PartitionIndex, params: Parameters<Endpoint['handle']>[0]['params'], now: number): string => {
     const startTime = params.time('startTime', true);
@@ -123,14 +163,40 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
       signed: true,
       handle: ({ now }) =>
         JSON.stringify({
-          accountEquity: '0', usdtEquity: '0', btcEquity: '0', unrealisedPnl: '0', usdtUnrealisedPnl: '0', btcUnrealizedPnl: '0', effEquity: '0', mmr: '0', imr: '0', mgnRatio: '0', positionMgnRatio: '0',
-          assets: rows(now, 'unified').map((r) => ({ coin: r.asset, equity: text(r.units), usdValue: '0', balance: text(r.units), available: text(r.units), debt: '0', locked: '0' })),
+          accountEquity: '0',
+          usdtEquity: '0',
+          btcEquity: '0',
+          unrealisedPnl: '0',
+          usdtUnrealisedPnl: '0',
+          btcUnrealizedPnl: '0',
+          effEquity: '0',
+          mmr: '0',
+          imr: '0',
+          mgnRatio: '0',
+          positionMgnRatio: '0',
+          assets: rows(now, 'unified').map((r) => ({
+            coin: r.asset,
+            equity: text(r.units),
+            usdValue: '0',
+            balance: text(r.units),
+            available: text(r.units),
+            debt: '0',
+            locked: '0',
+          })),
         }),
     },
     {
       ...fundingAssets,
       signed: true,
-      handle: ({ now }) => JSON.stringify(rows(now, 'funding').map((r) => ({ coin: r.asset, available: text(r.units), frozen: '0', balance: text(r.units) }))),
+      handle: ({ now }) =>
+        JSON.stringify(
+          rows(now, 'funding').map((r) => ({
+            coin: r.asset,
+            available: text(r.units),
+            frozen: '0',
+            balance: text(r.units),
+          })),
+        ),
     },
   ];
 }
@@ -142,14 +208,23 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
  * USDT: estValue its value). A project the account does not copy: 40020. Each 1/s (their rate is not documented
  * where ledgerpipe read).
  */
-export function copyEndpoints(dataset: Dataset, partitions: { transfers: ReadonlyMap<string, PartitionIndex>; shares: ReadonlyMap<string, PartitionIndex> }): Endpoint[] {
+export function copyEndpoints(
+  dataset: Dataset,
+  partitions: { transfers: ReadonlyMap<string, PartitionIndex>; shares: ReadonlyMap<string, PartitionIndex> },
+): Endpoint[] {
   const text = (u: bigint) => formatUnits(u, PLACES);
-  const listPage = (index: PartitionIndex, q: { startTime: number; endTime: number; limit: number; cursor: string | undefined }): string => {
+  const listPage = (
+    index: PartitionIndex,
+    q: { startTime: number; endTime: number; limit: number; cursor: string | undefined },
+  ): string => {
     const page = cursorPage(index, q);
     const last = page.length > 0 ? index.recordAt(page[page.length - 1] as number).id : '';
     return `{"list":${recordsJson(index, page, true)},"nextCursor":${JSON.stringify(page.length < q.limit ? '' : last)}}`;
   };
-  const project = (params: Parameters<Endpoint['handle']>[0]['params'], of: ReadonlyMap<string, PartitionIndex>): PartitionIndex => {
+  const project = (
+    params: Parameters<Endpoint['handle']>[0]['params'],
+    of: ReadonlyMap<string, PartitionIndex>,
+  ): PartitionIndex => {
     const index = of.get(params.required('projectId'));
     if (index === undefined) throw badParam('projectId');
     return index;
@@ -160,7 +235,13 @@ export function copyEndpoints(dataset: Dataset, partitions: { transfers: Readonl
       path: transfers.path,
       signed: true,
       rate: transfers.rate,
-      handle: ({ params }) => listPage(project(params, partitions.transfers), { startTime: 0, endTime: Number.MAX_SAFE_INTEGER, limit: params.limit(20, transfers.pageMax), cursor: params.id('cursor') }),
+      handle: ({ params }) =>
+        listPage(project(params, partitions.transfers), {
+          startTime: 0,
+          endTime: Number.MAX_SAFE_INTEGER,
+          limit: params.limit(20, transfers.pageMax),
+          cursor: params.id('cursor'),
+        }),
     },
     {
       path: shares.path,
@@ -181,8 +262,18 @@ export function copyEndpoints(dataset: Dataset, partitions: { transfers: Readonl
         const id = params.required('projectId');
         if (!partitions.transfers.has(id)) throw badParam('projectId');
         const at = Math.min(now, (dataset.account.movements.at(-1)?.ts ?? 0) + 1);
-        const held = [...balancesAt(dataset.account, at)].map(([k, units]) => ({ ...keyFrom(k), units })).find((r) => r.accountType === 'copy' && r.symbol === id)?.units ?? 0n;
-        return JSON.stringify({ eliteTrader: 'SimElite', estNetProfit: '0', profitShare: '0', estValue: text(held), available: text(held), currentInvestment: '0' });
+        const held =
+          [...balancesAt(dataset.account, at)]
+            .map(([k, units]) => ({ ...keyFrom(k), units }))
+            .find((r) => r.accountType === 'copy' && r.symbol === id)?.units ?? 0n;
+        return JSON.stringify({
+          eliteTrader: 'SimElite',
+          estNetProfit: '0',
+          profitShare: '0',
+          estValue: text(held),
+          available: text(held),
+          currentInvestment: '0',
+        });
       },
     },
   ];

@@ -8,7 +8,10 @@ import { pagedFacts } from './stream-facts.js';
  * days apart (40705), limit default 20 and at most 100, newest first, idLessThan = the last orderId. A window that
  * starts more than `depthDays` before the server's clock is refused with 43111 (params.ts, checkDepth).
  */
-export function withdrawalRecordsEndpoint(index: PartitionIndex, reach: { depthDays?: number | undefined } = {}): Endpoint {
+export function withdrawalRecordsEndpoint(
+  index: PartitionIndex,
+  reach: { depthDays?: number | undefined } = {},
+): Endpoint {
   const facts = pagedFacts('withdrawals');
   return {
     path: facts.path,

@@ -75,7 +75,10 @@ function takeFrom(lot: { quantity: Dec; cost: Dec }, take: Dec): Dec {
  */
 function slicesOf(event: GainEvent, takes: readonly Take[]): Slice[] {
   const covered = takes.reduce((sum, t) => sum + t.quantity, ZERO);
-  const all = covered < event.quantity ? [...takes, { quantity: event.quantity - covered, cost: ZERO, acquiredAt: null, rule: 'unmatched' }] : takes;
+  const all =
+    covered < event.quantity
+      ? [...takes, { quantity: event.quantity - covered, cost: ZERO, acquiredAt: null, rule: 'unmatched' }]
+      : takes;
   let proceedsLeft = event.value;
   let feesLeft = event.fees;
   let quantityLeft = event.quantity;
@@ -89,9 +92,16 @@ function slicesOf(event: GainEvent, takes: readonly Take[]): Slice[] {
     const removal = event.kind === 'remove';
     const flags = take.rule === 'unmatched' ? [...event.flags, 'no_acquisition'] : [...event.flags];
     return {
-      account: event.account, quantity: take.quantity, disposedAt: event.ts, acquiredAt: take.acquiredAt,
-      proceeds: removal ? null : proceeds, cost: take.cost, fees: removal ? null : fees,
-      matchRule: removal ? `withdrawal_${take.rule}` : take.rule, tradeGroup: event.tradeGroup, flags,
+      account: event.account,
+      quantity: take.quantity,
+      disposedAt: event.ts,
+      acquiredAt: take.acquiredAt,
+      proceeds: removal ? null : proceeds,
+      cost: take.cost,
+      fees: removal ? null : fees,
+      matchRule: removal ? `withdrawal_${take.rule}` : take.rule,
+      tradeGroup: event.tradeGroup,
+      flags,
     };
   });
 }
@@ -122,7 +132,13 @@ function fifoMatcher(): LotMatcher {
   let head = 0;
   return {
     acquire: (lot) => void lots.push(lot),
-    take: (quantity) => takeLots(quantity, 'fifo', () => lots[head], () => void head++),
+    take: (quantity) =>
+      takeLots(
+        quantity,
+        'fifo',
+        () => lots[head],
+        () => void head++,
+      ),
     open: () => lots.slice(head),
   };
 }
@@ -140,10 +156,11 @@ function hifoMatcher(): LotMatcher {
   };
   const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j] as OpenLot, heap[i] as OpenLot]);
   const up = (start: number) => {
-    for (let i = start; i > 0 && before(heap[i] as OpenLot, heap[(i - 1) >> 1] as OpenLot); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    for (let i = start; i > 0 && before(heap[i] as OpenLot, heap[(i - 1) >> 1] as OpenLot); i = (i - 1) >> 1)
+      swap(i, (i - 1) >> 1);
   };
   const down = () => {
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const [l, r] = [2 * i + 1, 2 * i + 2];
       let best = i;
       if (l < heap.length && before(heap[l] as OpenLot, heap[best] as OpenLot)) best = l;
@@ -171,7 +188,10 @@ function hifoMatcher(): LotMatcher {
 }
 
 /** Matches the events of one asset in one pool by FIFO, HIFO or average cost, in time order. */
-function matchInOrder(events: readonly GainEvent[], method: 'fifo' | 'hifo' | 'average'): { slices: Slice[]; open: OpenLot[] } {
+function matchInOrder(
+  events: readonly GainEvent[],
+  method: 'fifo' | 'hifo' | 'average',
+): { slices: Slice[]; open: OpenLot[] } {
   const slices: Slice[] = [];
   if (method === 'average') {
     const pool = { quantity: ZERO, cost: ZERO };
@@ -182,15 +202,20 @@ function matchInOrder(events: readonly GainEvent[], method: 'fifo' | 'hifo' | 'a
         continue;
       }
       const quantity = min(event.quantity, pool.quantity);
-      const takes = quantity === ZERO ? [] : [{ quantity, cost: takeFrom(pool, quantity), acquiredAt: null, rule: 'average' }];
+      const takes =
+        quantity === ZERO ? [] : [{ quantity, cost: takeFrom(pool, quantity), acquiredAt: null, rule: 'average' }];
       slices.push(...slicesOf(event, takes));
     }
     const account = events[0]?.account ?? '';
-    return { slices, open: pool.quantity === ZERO ? [] : [{ account, quantity: pool.quantity, cost: pool.cost, acquiredAt: null }] };
+    return {
+      slices,
+      open: pool.quantity === ZERO ? [] : [{ account, quantity: pool.quantity, cost: pool.cost, acquiredAt: null }],
+    };
   }
   const lots = method === 'fifo' ? fifoMatcher() : hifoMatcher();
   for (const event of events) {
-    if (event.kind === 'acquire') lots.acquire({ account: event.account, quantity: event.quantity, cost: event.value, acquiredAt: event.ts });
+    if (event.kind === 'acquire')
+      lots.acquire({ account: event.account, quantity: event.quantity, cost: event.value, acquiredAt: event.ts });
     else slices.push(...slicesOf(event, lots.take(event.quantity)));
   }
   return { slices, open: lots.open() };
@@ -225,7 +250,12 @@ function matchUk(events: readonly GainEvent[], openAt: number | undefined): { sl
   for (const day of days) {
     const quantity = min(day.acquired.quantity, day.open);
     if (quantity > ZERO) {
-      day.takes.push({ quantity, cost: takeFrom(day.acquired, quantity), acquiredAt: day.acquired.at, rule: 'same_day' });
+      day.takes.push({
+        quantity,
+        cost: takeFrom(day.acquired, quantity),
+        acquiredAt: day.acquired.at,
+        rule: 'same_day',
+      });
       day.open -= quantity;
     }
   }
@@ -235,7 +265,12 @@ function matchUk(events: readonly GainEvent[], openAt: number | undefined): { sl
       if (dayNumber(later.day) - dayNumber(day.day) > 30) break;
       const quantity = min(later.acquired.quantity, day.open);
       if (quantity === ZERO) continue;
-      day.takes.push({ quantity, cost: takeFrom(later.acquired, quantity), acquiredAt: later.acquired.at, rule: 'thirty_day' });
+      day.takes.push({
+        quantity,
+        cost: takeFrom(later.acquired, quantity),
+        acquiredAt: later.acquired.at,
+        rule: 'thirty_day',
+      });
       day.open -= quantity;
     }
   });
@@ -248,16 +283,25 @@ function matchUk(events: readonly GainEvent[], openAt: number | undefined): { sl
     pool.quantity += day.acquired.quantity;
     pool.cost += day.acquired.cost;
     const quantity = min(day.open, pool.quantity);
-    if (quantity > ZERO) day.takes.push({ quantity, cost: takeFrom(pool, quantity), acquiredAt: null, rule: 'section_104' });
+    if (quantity > ZERO)
+      day.takes.push({ quantity, cost: takeFrom(pool, quantity), acquiredAt: null, rule: 'section_104' });
     slices.push(...daySlices(day));
     for (const removal of day.removals) {
       const out = min(removal.quantity, pool.quantity);
-      slices.push(...slicesOf(removal, out === ZERO ? [] : [{ quantity: out, cost: takeFrom(pool, out), acquiredAt: null, rule: 'section_104' }]));
+      slices.push(
+        ...slicesOf(
+          removal,
+          out === ZERO ? [] : [{ quantity: out, cost: takeFrom(pool, out), acquiredAt: null, rule: 'section_104' }],
+        ),
+      );
     }
   }
   const account = events[0]?.account ?? '';
   const open = atOpen ?? pool;
-  return { slices: openAt === undefined ? slices : slices.filter((s) => s.disposedAt < openAt), open: open.quantity === ZERO ? [] : [{ account, quantity: open.quantity, cost: open.cost, acquiredAt: null }] };
+  return {
+    slices: openAt === undefined ? slices : slices.filter((s) => s.disposedAt < openAt),
+    open: open.quantity === ZERO ? [] : [{ account, quantity: open.quantity, cost: open.cost, acquiredAt: null }],
+  };
 }
 
 /** The events grouped by day: acquisitions summed; disposals kept, their quantity summed as `open`; removals kept. */
@@ -266,7 +310,15 @@ function ukDays(events: readonly GainEvent[]): Day[] {
   for (const event of events) {
     let day = days[days.length - 1];
     if (day === undefined || day.day !== event.day) {
-      day = { day: event.day, first: event.ts, acquired: { quantity: ZERO, cost: ZERO, at: event.ts }, disposals: [], removals: [], takes: [], open: ZERO };
+      day = {
+        day: event.day,
+        first: event.ts,
+        acquired: { quantity: ZERO, cost: ZERO, at: event.ts },
+        disposals: [],
+        removals: [],
+        takes: [],
+        open: ZERO,
+      };
       days.push(day);
     }
     if (event.kind === 'acquire') {
@@ -314,6 +366,10 @@ function daySlices(day: Day): Slice[] {
  * @example
  * const { slices, open } = matchEvents(events, 'fifo');
  */
-export function matchEvents(events: readonly GainEvent[], method: CostBasis, openAt?: number): { slices: Slice[]; open: OpenLot[] } {
+export function matchEvents(
+  events: readonly GainEvent[],
+  method: CostBasis,
+  openAt?: number,
+): { slices: Slice[]; open: OpenLot[] } {
   return method === 'uk' ? matchUk(events, openAt) : matchInOrder(events, method);
 }

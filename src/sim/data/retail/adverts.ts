@@ -22,7 +22,10 @@ const ADS = [
  */
 export function retailAdverts(range: { from: number; to: number }, rng: Rng): Partition[] {
   const span = range.to - range.from;
-  const times = ADS.map((_, i) => range.from + Math.floor((span * (i + 0.5)) / ADS.length) + rng.int(-10, 10) * DAY_MS + rng.int(0, DAY_MS - 1));
+  const times = ADS.map(
+    (_, i) =>
+      range.from + Math.floor((span * (i + 0.5)) / ADS.length) + rng.int(-10, 10) * DAY_MS + rng.int(0, DAY_MS - 1),
+  );
   const records = buildRecords(times, 0, rng, (ts, advId) => {
     const i = times.indexOf(ts);
     const ad = ADS[i] as (typeof ADS)[number];
@@ -44,6 +47,9 @@ export function retailAdverts(range: { from: number; to: number }, rng: Rng): Pa
     };
   });
   return ADVERT_SIDES.flatMap((side) =>
-    ADVERT_STATUSES.map((status) => ({ name: `${side}:${status}`, records: records.filter((r) => r.record['side'] === side && r.record['status'] === status) })),
+    ADVERT_STATUSES.map((status) => ({
+      name: `${side}:${status}`,
+      records: records.filter((r) => r.record['side'] === side && r.record['status'] === status),
+    })),
   );
 }

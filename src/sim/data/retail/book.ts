@@ -1,6 +1,12 @@
 import { formatUnits } from '../decimal.js';
 import { keyOf, PLACES, type BalanceKey } from '../accounts.js';
-import { BEYOND_CLASSIC_STREAMS, type BeyondClassicStream, type PagedStream, type Partition, type Payload } from '../model.js';
+import {
+  BEYOND_CLASSIC_STREAMS,
+  type BeyondClassicStream,
+  type PagedStream,
+  type Partition,
+  type Payload,
+} from '../model.js';
 import type { Rng } from '../rng.js';
 import { buildEventRecords } from '../timeline.js';
 
@@ -18,7 +24,10 @@ export const CLASSIC_PARTITIONS: Record<PagedStream, readonly string[]> = {
   spot_tax_records: [''],
   p2p_tax_records: [''],
   // A classic account: none of the unified account's streams, nor those read on request.
-  ...(Object.fromEntries(BEYOND_CLASSIC_STREAMS.map((s): [string, readonly string[]] => [s, []])) as Record<BeyondClassicStream, readonly string[]>),
+  ...(Object.fromEntries(BEYOND_CLASSIC_STREAMS.map((s): [string, readonly string[]] => [s, []])) as Record<
+    BeyondClassicStream,
+    readonly string[]
+  >),
 };
 
 /**
@@ -46,7 +55,8 @@ export class RetailBook {
   /** Adds `units` (negative: takes) to `key`. */
   move(key: BalanceKey, units: bigint): void {
     const after = this.held(key) + units;
-    if (after < 0n) throw new Error(`the retail account's ${keyOf(key)} would go below zero: ${formatUnits(after, PLACES)}`);
+    if (after < 0n)
+      throw new Error(`the retail account's ${keyOf(key)} would go below zero: ${formatUnits(after, PLACES)}`);
     this.balances.set(keyOf(key), after);
   }
 
@@ -62,7 +72,12 @@ export class RetailBook {
     for (const [stream, names] of Object.entries(this.partitions) as [PagedStream, readonly string[]][]) {
       out[stream] = names.map((name, index) => ({
         name,
-        records: buildEventRecords(this.drafts.get(`${stream}|${name}`) ?? [], index, rng.fork(`${stream}:${name}`), (event, leg, _ts, id) => (event.legs[leg] as Draft)(id)),
+        records: buildEventRecords(
+          this.drafts.get(`${stream}|${name}`) ?? [],
+          index,
+          rng.fork(`${stream}:${name}`),
+          (event, leg, _ts, id) => (event.legs[leg] as Draft)(id),
+        ),
       }));
     }
     return out;

@@ -3,7 +3,9 @@ import type { PriceUnits } from '../markets.js';
 import type { Rng } from '../rng.js';
 import type { RetailBook } from './book.js';
 
-/** What every step of the retail account works with: the account as written so far, its draws, and the candles' prices. */
+/**
+ * What every step of the retail account works with: the account as written so far, its draws, and the candles' prices.
+ */
 export interface RetailContext {
   book: RetailBook;
   rng: Rng;
@@ -16,7 +18,11 @@ export interface RetailContext {
  * @example
  * c.book.move(balance('spot', 'USDT'), 100_00000000n);
  */
-export const balance = (accountType: AccountType, asset: string, symbol = ''): BalanceKey => ({ accountType, asset, symbol });
+export const balance = (accountType: AccountType, asset: string, symbol = ''): BalanceKey => ({
+  accountType,
+  asset,
+  symbol,
+});
 
 /**
  * What `accountType` holds of `asset` now.
@@ -24,7 +30,8 @@ export const balance = (accountType: AccountType, asset: string, symbol = ''): B
  * @example
  * held(c, 'spot', 'USDT'); // units of 10^-8
  */
-export const held = (c: RetailContext, accountType: AccountType, asset: string, symbol = ''): bigint => c.book.held(balance(accountType, asset, symbol));
+export const held = (c: RetailContext, accountType: AccountType, asset: string, symbol = ''): bigint =>
+  c.book.held(balance(accountType, asset, symbol));
 
 /**
  * A share of `units` drawn between `low` and `high` (fractions, such as 0.05 and 0.3), rounded down to `places`

@@ -39,10 +39,14 @@ function registration(rng: Rng, from: number): number {
 export function generateRetailDataset(options: RetailOptions): Dataset {
   const rng = createRng(`ledgerpipe-sim-retail:${options.seed}`);
   const openedAt = options.openedAt ?? registration(rng.fork('registration'), options.from);
-  if (openedAt >= options.from) throw new RangeError('the retail account must be registered before the range it trades futures in');
+  if (openedAt >= options.from)
+    throw new RangeError('the retail account must be registered before the range it trades futures in');
   const priceAt = pricer(options.priceSeed ?? options.seed);
   const book = new RetailBook();
-  runRetailStory({ book, rng: rng.fork('story'), priceAt }, { openedAt, from: options.from, to: options.to, soldOff: options.soldOff === true });
+  runRetailStory(
+    { book, rng: rng.fork('story'), priceAt },
+    { openedAt, from: options.from, to: options.to, soldOff: options.soldOff === true },
+  );
   const streams = { ...book.streams(rng.fork('ids')), p2p_advertisements: retailAdverts(options, rng.fork('adverts')) };
   const account = settleAccount(streams);
   return {

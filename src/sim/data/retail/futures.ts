@@ -8,7 +8,9 @@ import { balance, held, type RetailContext } from './context.js';
 const EIGHT_HOURS_MS = 8 * 3_600_000;
 const futures = balance('usdt_futures', 'USDT');
 
-/** The USDT-FUTURES contracts the retail account trades, and the decimals of their sizes (the contracts' volumePlace). */
+/**
+ * The USDT-FUTURES contracts the retail account trades, and the decimals of their sizes (the contracts' volumePlace).
+ */
 export const RETAIL_CONTRACTS: Readonly<Record<string, number>> = { BTCUSDT: 3, ETHUSDT: 2, SOLUSDT: 1 };
 
 /** Taker and maker fees per 10,000 of the notional: 0.06% and 0.02%, the contracts' takerFeeRate and makerFeeRate. */
@@ -20,7 +22,7 @@ function divRound(n: bigint, d: bigint): bigint {
   const q = n / d;
   const r = n % d;
   const twice = (r < 0n ? -r : r) * 2n;
-  return twice >= (d < 0n ? -d : d) ? q + ((n < 0n) !== (d < 0n) ? -1n : 1n) : q;
+  return twice >= (d < 0n ? -d : d) ? q + (n < 0n !== d < 0n ? -1n : 1n) : q;
 }
 
 /**
@@ -33,8 +35,23 @@ function divRound(n: bigint, d: bigint): bigint {
 export function futuresTransfer(c: RetailContext, ts: number, amount: bigint): void {
   if (amount === 0n) return;
   const into = amount > 0n;
-  c.book.write('futures_tax_records', 'USDT-FUTURES', ts, [(id) => ({ record: futureTaxRecord({ id, ts, type: into ? 'trans_from_exchange' : 'trans_to_exchange', symbol: '', marginCoin: 'USDT', amount }) })]);
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: into ? 'Transfer out' : 'Transfer in', coin: 'USDT', amount: -amount }) })]);
+  c.book.write('futures_tax_records', 'USDT-FUTURES', ts, [
+    (id) => ({
+      record: futureTaxRecord({
+        id,
+        ts,
+        type: into ? 'trans_from_exchange' : 'trans_to_exchange',
+        symbol: '',
+        marginCoin: 'USDT',
+        amount,
+      }),
+    }),
+  ]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({
+      record: spotTaxRecord({ id, ts, type: into ? 'Transfer out' : 'Transfer in', coin: 'USDT', amount: -amount }),
+    }),
+  ]);
   c.book.move(balance('spot', 'USDT'), -amount);
   c.book.move(futures, amount);
 }
@@ -65,7 +82,12 @@ function shapes(c: RetailContext, symbol: string, at: number, makerChance: numbe
   let ts = at;
   return Array.from({ length: c.rng.int(1, 3) }, () => {
     ts += c.rng.int(150, 4_000);
-    return { ts, price: priceInCandle(c.priceAt, symbol, ts, c.rng.next()), weight: BigInt(c.rng.int(1, 10)), maker: c.rng.chance(makerChance) };
+    return {
+      ts,
+      price: priceInCandle(c.priceAt, symbol, ts, c.rng.next()),
+      weight: BigInt(c.rng.int(1, 10)),
+      maker: c.rng.chance(makerChance),
+    };
   });
 }
 
@@ -101,7 +123,10 @@ export function futuresPosition(c: RetailContext, p: FuturesPosition): void {
     const roll = c.rng.next();
     rates.push({ at, ppm: BigInt(roll < 0.6 ? 100 : roll < 0.9 ? c.rng.int(20, 300) : -c.rng.int(1, 100)) });
   }
-  const orderIds: [string, string] = [`${p.open}${String(c.rng.int(100_000, 999_999))}`, `${p.close}${String(c.rng.int(100_000, 999_999))}`];
+  const orderIds: [string, string] = [
+    `${p.open}${String(c.rng.int(100_000, 999_999))}`,
+    `${p.close}${String(c.rng.int(100_000, 999_999))}`,
+  ];
   const first = opening[0] as FillShape;
   let total = (((margin * BigInt(p.leveragePermille)) / 1000n) * 10n ** BigInt(first.price.places)) / first.price.units;
   for (total -= total % step; total >= step; total = (total / 2n / step) * step) {
@@ -118,29 +143,51 @@ interface PlannedPosition {
   lowest: bigint;
 }
 
-function planPosition(c: RetailContext, p: FuturesPosition, opening: readonly Fill[], closing: readonly Fill[], rates: readonly { at: number; ppm: bigint }[]): PlannedPosition {
+function planPosition(
+  c: RetailContext,
+  p: FuturesPosition,
+  opening: readonly Fill[],
+  closing: readonly Fill[],
+  rates: readonly { at: number; ppm: bigint }[],
+): PlannedPosition {
   const dir = p.long ? 1n : -1n;
   const total = opening.reduce((s, f) => s + f.qty, 0n);
   const places = (opening[0] as Fill).price.places;
-  const feeOf = (f: Fill) => mulUnits(mulUnits(f.qty, 8, f.price.units, f.price.places, 8), 8, f.maker ? MAKER : TAKER, 4, 8);
-  // Each closing fill's profit against the average opening price: (its price x total - the opening cost) x its qty / total.
+  const feeOf = (f: Fill) =>
+    mulUnits(mulUnits(f.qty, 8, f.price.units, f.price.places, 8), 8, f.maker ? MAKER : TAKER, 4, 8);
+  // Each closing fill's profit against the average opening price: (its price x total - the opening cost) x its qty /
+  // total.
   const cost = opening.reduce((s, f) => s + f.price.units * f.qty, 0n);
   const open = opening.map((fill) => ({ fill, fee: feeOf(fill) }));
-  const close = closing.map((fill) => ({ fill, fee: feeOf(fill), profit: divRound(dir * (fill.price.units * total - cost) * fill.qty, total * 10n ** BigInt(places)) }));
+  const close = closing.map((fill) => ({
+    fill,
+    fee: feeOf(fill),
+    profit: divRound(dir * (fill.price.units * total - cost) * fill.qty, total * 10n ** BigInt(places)),
+  }));
   const funding = rates.map(({ at, ppm }) => {
     const mark = c.priceAt(p.symbol, at - 1);
     return { at, amount: -dir * divRound(total * mark.units * ppm, 10n ** BigInt(mark.places) * 1_000_000n) };
   });
   let running = held(c, 'usdt_futures', 'USDT');
   let lowest = running;
-  for (const s of [...open.map((o) => -o.fee), ...funding.map((f) => f.amount), ...close.map((x) => x.profit - x.fee)]) {
+  for (const s of [
+    ...open.map((o) => -o.fee),
+    ...funding.map((f) => f.amount),
+    ...close.map((x) => x.profit - x.fee),
+  ]) {
     running += s;
     if (running < lowest) lowest = running;
   }
   return { open, close, funding, lowest };
 }
 
-function fillRecord(tradeId: string, orderId: string, symbol: string, f: Fill, x: { fee: bigint; profit: bigint; side: string; tradeSide: string }): Payload {
+function fillRecord(
+  tradeId: string,
+  orderId: string,
+  symbol: string,
+  f: Fill,
+  x: { fee: bigint; profit: bigint; side: string; tradeSide: string },
+): Payload {
   const volumePlaces = RETAIL_CONTRACTS[symbol] as number;
   const price = formatUnits(f.price.units, f.price.places);
   const volume = f.qty / 10n ** BigInt(8 - volumePlaces);
@@ -163,19 +210,43 @@ function fillRecord(tradeId: string, orderId: string, symbol: string, f: Fill, x
   };
 }
 
-function writePosition(c: RetailContext, p: FuturesPosition, plan: PlannedPosition, [openId, closeId]: [string, string]): void {
+function writePosition(
+  c: RetailContext,
+  p: FuturesPosition,
+  plan: PlannedPosition,
+  [openId, closeId]: [string, string],
+): void {
   // Hedge mode names the position's side on both its fills: buy opens and closes a long (the v2 docs' place-order).
   const side = p.long ? 'buy' : 'sell';
   for (const o of plan.open) {
-    c.book.write('futures_fills', 'USDT-FUTURES', o.fill.ts, [(id) => ({ record: fillRecord(id, openId, p.symbol, o.fill, { fee: o.fee, profit: 0n, side, tradeSide: 'open' }) })]);
+    c.book.write('futures_fills', 'USDT-FUTURES', o.fill.ts, [
+      (id) => ({
+        record: fillRecord(id, openId, p.symbol, o.fill, { fee: o.fee, profit: 0n, side, tradeSide: 'open' }),
+      }),
+    ]);
     c.book.move(futures, -o.fee);
   }
   for (const f of plan.funding) {
-    c.book.write('futures_tax_records', 'USDT-FUTURES', f.at, [(id) => ({ record: futureTaxRecord({ id, ts: f.at, type: 'contract_main_settle_fee', symbol: p.symbol, marginCoin: 'USDT', amount: f.amount }) })]);
+    c.book.write('futures_tax_records', 'USDT-FUTURES', f.at, [
+      (id) => ({
+        record: futureTaxRecord({
+          id,
+          ts: f.at,
+          type: 'contract_main_settle_fee',
+          symbol: p.symbol,
+          marginCoin: 'USDT',
+          amount: f.amount,
+        }),
+      }),
+    ]);
     c.book.move(futures, f.amount);
   }
   for (const x of plan.close) {
-    c.book.write('futures_fills', 'USDT-FUTURES', x.fill.ts, [(id) => ({ record: fillRecord(id, closeId, p.symbol, x.fill, { fee: x.fee, profit: x.profit, side, tradeSide: 'close' }) })]);
+    c.book.write('futures_fills', 'USDT-FUTURES', x.fill.ts, [
+      (id) => ({
+        record: fillRecord(id, closeId, p.symbol, x.fill, { fee: x.fee, profit: x.profit, side, tradeSide: 'close' }),
+      }),
+    ]);
     c.book.move(futures, x.profit - x.fee);
   }
 }

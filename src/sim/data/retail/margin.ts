@@ -39,9 +39,15 @@ export function marginEpisode(c: RetailContext, e: MarginEpisode): [() => void, 
   const key = (asset: string) => balance(accountType, asset, e.marginType === 'crossed' ? '' : symbol);
   let borrowed = 0n;
   const write = (ts: number, type: string, coin: string, amount: bigint, fee = 0n, pair = single) =>
-    c.book.write('margin_records', e.marginType, ts, [(id) => ({ record: marginRecord({ id, ts, type, coin, symbol: pair, amount, fee }) })]);
+    c.book.write('margin_records', e.marginType, ts, [
+      (id) => ({ record: marginRecord({ id, ts, type, coin, symbol: pair, amount, fee }) }),
+    ]);
   const spotSide = (ts: number, amount: bigint) => {
-    c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: amount < 0n ? 'Transfer out' : 'Transfer in', coin: 'USDT', amount }) })]);
+    c.book.write('spot_tax_records', '', ts, [
+      (id) => ({
+        record: spotTaxRecord({ id, ts, type: amount < 0n ? 'Transfer out' : 'Transfer in', coin: 'USDT', amount }),
+      }),
+    ]);
     c.book.move(balance('spot', 'USDT'), amount);
   };
   const trade = (ts: number, side: 'buy' | 'sell', spend: bigint) => {

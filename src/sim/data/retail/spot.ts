@@ -21,7 +21,11 @@ const orderId = (c: RetailContext, ts: number): string => `${ts}${String(c.rng.i
  * @example
  * spotOrder(c, ts, { side: 'buy', coin: 'BTC', low: 0.05, high: 0.3 });
  */
-export function spotOrder(c: RetailContext, ts: number, o: { side: 'buy' | 'sell'; coin: string; low: number; high: number }): bigint {
+export function spotOrder(
+  c: RetailContext,
+  ts: number,
+  o: { side: 'buy' | 'sell'; coin: string; low: number; high: number },
+): bigint {
   const price = priceInCandle(c.priceAt, `${o.coin}USDT`, ts, c.rng.next());
   const places = RETAIL_COINS[o.coin] as number;
   const step = 10n ** BigInt(8 - places);
@@ -43,7 +47,16 @@ export function spotOrder(c: RetailContext, ts: number, o: { side: 'buy' | 'sell
   c.book.write('spot_tax_records', '', ts, [
     (rid) => ({ record: spotTaxRecord({ id: rid, ts, type, coin: gotCoin, amount: got, bizOrderId: id }) }),
     (rid) => ({ record: spotTaxRecord({ id: rid, ts, type, coin: gaveCoin, amount: -gave, bizOrderId: id }) }),
-    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Transaction fee deduct', coin: gotCoin, amount: -fee, bizOrderId: id }) }),
+    (rid) => ({
+      record: spotTaxRecord({
+        id: rid,
+        ts,
+        type: 'Transaction fee deduct',
+        coin: gotCoin,
+        amount: -fee,
+        bizOrderId: id,
+      }),
+    }),
   ]);
   c.book.move(balance('spot', gotCoin), got);
   c.book.move(balance('spot', gaveCoin), -gave);
@@ -58,11 +71,18 @@ export function spotOrder(c: RetailContext, ts: number, o: { side: 'buy' | 'sell
  * @example
  * convert(c, ts, { from: 'USDT', to: 'ETH', low: 0.02, high: 0.15 });
  */
-export function convert(c: RetailContext, ts: number, x: { from: string; to: string; low: number; high: number }): void {
+export function convert(
+  c: RetailContext,
+  ts: number,
+  x: { from: string; to: string; low: number; high: number },
+): void {
   const coin = x.from === 'USDT' ? x.to : x.from;
   const price = priceInCandle(c.priceAt, `${coin}USDT`, ts, c.rng.next());
   const given = shareOf(c.rng, held(c, 'spot', x.from), x.low, x.high);
-  const received = x.from === 'USDT' ? (given * 10n ** BigInt(price.places)) / price.units : mulUnits(given, 8, price.units, price.places, 8);
+  const received =
+    x.from === 'USDT'
+      ? (given * 10n ** BigInt(price.places)) / price.units
+      : mulUnits(given, 8, price.units, price.places, 8);
   const worth = x.from === 'USDT' ? given : received;
   if (worth < 10_00000000n || received <= 0n) return;
   writeConversion(c, ts, { from: x.from, to: x.to, given, received });
@@ -83,11 +103,19 @@ export function convertAll(c: RetailContext, ts: number, coin: string): void {
 }
 
 /** A conversion's two records, "Exchange spending" and "Exchange income" under one bizOrderId, and its moves. */
-function writeConversion(c: RetailContext, ts: number, x: { from: string; to: string; given: bigint; received: bigint }): void {
+function writeConversion(
+  c: RetailContext,
+  ts: number,
+  x: { from: string; to: string; given: bigint; received: bigint },
+): void {
   const id = orderId(c, ts);
   c.book.write('spot_tax_records', '', ts, [
-    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Exchange spending', coin: x.from, amount: -x.given, bizOrderId: id }) }),
-    (rid) => ({ record: spotTaxRecord({ id: rid, ts, type: 'Exchange income', coin: x.to, amount: x.received, bizOrderId: id }) }),
+    (rid) => ({
+      record: spotTaxRecord({ id: rid, ts, type: 'Exchange spending', coin: x.from, amount: -x.given, bizOrderId: id }),
+    }),
+    (rid) => ({
+      record: spotTaxRecord({ id: rid, ts, type: 'Exchange income', coin: x.to, amount: x.received, bizOrderId: id }),
+    }),
   ]);
   c.book.move(balance('spot', x.from), -x.given);
   c.book.move(balance('spot', x.to), x.received);
@@ -100,10 +128,20 @@ function writeConversion(c: RetailContext, ts: number, x: { from: string; to: st
  * @example
  * earnMove(c, ts, 'USDT', 5_000_00000000n, 'subscribe');
  */
-export function earnMove(c: RetailContext, ts: number, coin: string, amount: bigint, way: 'subscribe' | 'redeem'): void {
+export function earnMove(
+  c: RetailContext,
+  ts: number,
+  coin: string,
+  amount: bigint,
+  way: 'subscribe' | 'redeem',
+): void {
   if (amount <= 0n) return;
   const into = way === 'subscribe';
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: into ? 'Subscribe' : 'Redemption', coin, amount: into ? -amount : amount }) })]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({
+      record: spotTaxRecord({ id, ts, type: into ? 'Subscribe' : 'Redemption', coin, amount: into ? -amount : amount }),
+    }),
+  ]);
   c.book.move(balance('spot', coin), into ? -amount : amount);
   c.book.move(balance('earn', coin), into ? amount : -amount);
 }
@@ -118,7 +156,9 @@ export function earnMove(c: RetailContext, ts: number, coin: string, amount: big
 export function payInterest(c: RetailContext, ts: number, coin: string, aprBasisPoints: number, days: number): bigint {
   const interest = (held(c, 'earn', coin) * BigInt(aprBasisPoints) * BigInt(days)) / (10_000n * 365n);
   if (interest <= 0n) return 0n;
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: 'Interest', coin, amount: interest }) })]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({ record: spotTaxRecord({ id, ts, type: 'Interest', coin, amount: interest }) }),
+  ]);
   c.book.move(balance('spot', coin), interest);
   return interest;
 }
@@ -132,6 +172,8 @@ export function payInterest(c: RetailContext, ts: number, coin: string, aprBasis
  */
 export function rebate(c: RetailContext, ts: number, amount: bigint): void {
   if (amount < 1_000_000n) return;
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: 'Trading fee rebate', coin: 'USDT', amount }) })]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({ record: spotTaxRecord({ id, ts, type: 'Trading fee rebate', coin: 'USDT', amount }) }),
+  ]);
   c.book.move(balance('spot', 'USDT'), amount);
 }

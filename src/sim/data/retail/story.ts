@@ -31,7 +31,12 @@ function every(rng: Rng, start: number, end: number, low: number, high: number):
 }
 
 /** The coin a trade is in: bitcoin most often. */
-const pickCoin = (rng: Rng): string => rng.weighted([['BTC', 5], ['ETH', 3], ['SOL', 2]] as const);
+const pickCoin = (rng: Rng): string =>
+  rng.weighted([
+    ['BTC', 5],
+    ['ETH', 3],
+    ['SOL', 2],
+  ] as const);
 
 /**
  * A spot order that keeps the account sensible: buys when it holds little of the coin, sells when it holds little
@@ -52,28 +57,61 @@ function walletSteps(c: RetailContext, range: { openedAt: number; from: number; 
   const usdtChain = () => (c.rng.chance(0.85) ? 'trc20' : 'erc20');
   const steps: Step[] = [];
   const at = (ts: number, run: (ts: number) => void) => steps.push({ ts, run: () => run(ts) });
-  at(openedAt + c.rng.int(20, 90) * MINUTE_MS + c.rng.int(0, 59_999), (ts) => deposit(c, ts, 'USDT', amountBetween(c.rng, 8_000, 15_000, 2), 'trc20'));
-  at(daytime(c.rng, openedAt + c.rng.int(1, 3) * DAY_MS), (ts) => deposit(c, ts, 'BTC', amountBetween(c.rng, 0.1, 0.25, 4), 'btc'));
-  at(daytime(c.rng, openedAt + c.rng.int(2, 6) * DAY_MS), (ts) => p2pBuy(c, ts, amountBetween(c.rng, 1_000, 2_500, 2), c.rng.int(10, 40) * MINUTE_MS));
-  for (const ts of every(c.rng, openedAt + 20 * DAY_MS, to - 10 * DAY_MS, 25, 50)) at(ts, (t) => deposit(c, t, 'USDT', amountBetween(c.rng, 500, 3_000, 2), usdtChain()));
-  for (const ts of every(c.rng, openedAt + 120 * DAY_MS, to - 10 * DAY_MS, 150, 250)) at(ts, (t) => deposit(c, t, 'BTC', amountBetween(c.rng, 0.03, 0.12, 4), 'btc'));
-  for (const ts of every(c.rng, openedAt + 45 * DAY_MS, to - 10 * DAY_MS, 60, 120)) at(ts, (t) => p2pBuy(c, t, amountBetween(c.rng, 300, 2_000, 2), c.rng.int(10, 40) * MINUTE_MS));
+  at(openedAt + c.rng.int(20, 90) * MINUTE_MS + c.rng.int(0, 59_999), (ts) =>
+    deposit(c, ts, 'USDT', amountBetween(c.rng, 8_000, 15_000, 2), 'trc20'),
+  );
+  at(daytime(c.rng, openedAt + c.rng.int(1, 3) * DAY_MS), (ts) =>
+    deposit(c, ts, 'BTC', amountBetween(c.rng, 0.1, 0.25, 4), 'btc'),
+  );
+  at(daytime(c.rng, openedAt + c.rng.int(2, 6) * DAY_MS), (ts) =>
+    p2pBuy(c, ts, amountBetween(c.rng, 1_000, 2_500, 2), c.rng.int(10, 40) * MINUTE_MS),
+  );
+  for (const ts of every(c.rng, openedAt + 20 * DAY_MS, to - 10 * DAY_MS, 25, 50))
+    at(ts, (t) => deposit(c, t, 'USDT', amountBetween(c.rng, 500, 3_000, 2), usdtChain()));
+  for (const ts of every(c.rng, openedAt + 120 * DAY_MS, to - 10 * DAY_MS, 150, 250))
+    at(ts, (t) => deposit(c, t, 'BTC', amountBetween(c.rng, 0.03, 0.12, 4), 'btc'));
+  for (const ts of every(c.rng, openedAt + 45 * DAY_MS, to - 10 * DAY_MS, 60, 120))
+    at(ts, (t) => p2pBuy(c, t, amountBetween(c.rng, 300, 2_000, 2), c.rng.int(10, 40) * MINUTE_MS));
   for (const day of [openedAt + Math.floor((from - openedAt) * 0.6), from + Math.floor((to - from) * 0.4)]) {
-    at(daytime(c.rng, day), (t) => p2pSell(c, t, shareOf(c.rng, held(c, 'spot', 'USDT'), 0.03, 0.08, 2), c.rng.int(5, 30) * MINUTE_MS));
+    at(daytime(c.rng, day), (t) =>
+      p2pSell(c, t, shareOf(c.rng, held(c, 'spot', 'USDT'), 0.03, 0.08, 2), c.rng.int(5, 30) * MINUTE_MS),
+    );
   }
   for (const ts of every(c.rng, openedAt + 60 * DAY_MS, to - 10 * DAY_MS, 45, 100)) {
     at(ts, (t) => {
       const chain = usdtChain();
-      withdraw(c, t, { coin: 'USDT', chain, size: shareOf(c.rng, held(c, 'spot', 'USDT'), 0.05, 0.2, 2), status: 'success' });
+      withdraw(c, t, {
+        coin: 'USDT',
+        chain,
+        size: shareOf(c.rng, held(c, 'spot', 'USDT'), 0.05, 0.2, 2),
+        status: 'success',
+      });
     });
   }
   for (const share of [0.45, 0.8]) {
-    at(daytime(c.rng, openedAt + Math.floor((to - openedAt) * share)), (t) => withdraw(c, t, { coin: 'BTC', chain: 'btc', size: shareOf(c.rng, held(c, 'spot', 'BTC'), 0.1, 0.3, 4), status: 'success' }));
+    at(daytime(c.rng, openedAt + Math.floor((to - openedAt) * share)), (t) =>
+      withdraw(c, t, {
+        coin: 'BTC',
+        chain: 'btc',
+        size: shareOf(c.rng, held(c, 'spot', 'BTC'), 0.1, 0.3, 4),
+        status: 'success',
+      }),
+    );
   }
   // One withdrawal the platform rejected, and two on the range's last day still pending when the simulator starts.
-  at(daytime(c.rng, from + Math.floor((to - from) * 0.55)), (t) => withdraw(c, t, { coin: 'USDT', chain: 'trc20', size: amountBetween(c.rng, 200, 800, 2), status: 'reject' }));
+  at(daytime(c.rng, from + Math.floor((to - from) * 0.55)), (t) =>
+    withdraw(c, t, { coin: 'USDT', chain: 'trc20', size: amountBetween(c.rng, 200, 800, 2), status: 'reject' }),
+  );
   for (const hours of [5, 3]) {
-    at(to - hours * HOUR_MS - 4_321, (t) => withdraw(c, t, { coin: 'USDT', chain: 'trc20', size: shareOf(c.rng, held(c, 'spot', 'USDT'), 0.02, 0.08, 2), status: 'success', pendingFirst: true }));
+    at(to - hours * HOUR_MS - 4_321, (t) =>
+      withdraw(c, t, {
+        coin: 'USDT',
+        chain: 'trc20',
+        size: shareOf(c.rng, held(c, 'spot', 'USDT'), 0.02, 0.08, 2),
+        status: 'success',
+        pendingFirst: true,
+      }),
+    );
   }
   return steps;
 }
@@ -97,13 +135,20 @@ function spotSteps(c: RetailContext, range: { openedAt: number; from: number; to
       else convert(c, t, { from: coin, to: 'USDT', low: 0.05, high: 0.3 });
     });
   }
-  at(daytime(c.rng, openedAt + c.rng.int(7, 12) * DAY_MS), (t) => earnMove(c, t, 'USDT', shareOf(c.rng, held(c, 'spot', 'USDT'), 0.3, 0.5, 2), 'subscribe'));
-  at(daytime(c.rng, openedAt + c.rng.int(30, 40) * DAY_MS), (t) => earnMove(c, t, 'BTC', shareOf(c.rng, held(c, 'spot', 'BTC'), 0.3, 0.6, 4), 'subscribe'));
-  at(daytime(c.rng, openedAt + Math.floor((from - openedAt) * 0.7)), (t) => earnMove(c, t, 'BTC', shareOf(c.rng, held(c, 'earn', 'BTC'), 0.3, 0.6, 4), 'redeem'));
+  at(daytime(c.rng, openedAt + c.rng.int(7, 12) * DAY_MS), (t) =>
+    earnMove(c, t, 'USDT', shareOf(c.rng, held(c, 'spot', 'USDT'), 0.3, 0.5, 2), 'subscribe'),
+  );
+  at(daytime(c.rng, openedAt + c.rng.int(30, 40) * DAY_MS), (t) =>
+    earnMove(c, t, 'BTC', shareOf(c.rng, held(c, 'spot', 'BTC'), 0.3, 0.6, 4), 'subscribe'),
+  );
+  at(daytime(c.rng, openedAt + Math.floor((from - openedAt) * 0.7)), (t) =>
+    earnMove(c, t, 'BTC', shareOf(c.rng, held(c, 'earn', 'BTC'), 0.3, 0.6, 4), 'redeem'),
+  );
   for (const ts of every(c.rng, openedAt + 60 * DAY_MS, to - DAY_MS, 60, 120)) {
     at(ts, (t) => {
       const [spotUsdt, earnUsdt] = [held(c, 'spot', 'USDT'), held(c, 'earn', 'USDT')];
-      if (earnUsdt * 10n > (spotUsdt + earnUsdt) * 6n || c.rng.chance(0.35)) earnMove(c, t, 'USDT', shareOf(c.rng, earnUsdt, 0.2, 0.6, 2), 'redeem');
+      if (earnUsdt * 10n > (spotUsdt + earnUsdt) * 6n || c.rng.chance(0.35))
+        earnMove(c, t, 'USDT', shareOf(c.rng, earnUsdt, 0.2, 0.6, 2), 'redeem');
       else earnMove(c, t, 'USDT', shareOf(c.rng, spotUsdt, 0.1, 0.3, 2), 'subscribe');
     });
   }
@@ -171,11 +216,25 @@ function futuresSteps(c: RetailContext, range: { from: number; to: number }): St
       futuresTransfer(c, start, base);
     },
   });
-  for (let open = start + c.rng.int(6, 30) * HOUR_MS; ; ) {
-    const hours = c.rng.weighted([[c.rng.int(1, 8), 40], [c.rng.int(8, 36), 40], [c.rng.int(36, 96), 20]] as const);
+  for (let open = start + c.rng.int(6, 30) * HOUR_MS; ;) {
+    const hours = c.rng.weighted([
+      [c.rng.int(1, 8), 40],
+      [c.rng.int(8, 36), 40],
+      [c.rng.int(36, 96), 20],
+    ] as const);
     const close = open + hours * HOUR_MS + c.rng.int(0, 59) * MINUTE_MS;
     if (close > to - 2 * DAY_MS) break;
-    const position = { symbol: c.rng.weighted([['BTCUSDT', 6], ['ETHUSDT', 3], ['SOLUSDT', 1]] as const), long: c.rng.chance(0.6), open, close, leveragePermille: c.rng.int(500, 2_500) };
+    const position = {
+      symbol: c.rng.weighted([
+        ['BTCUSDT', 6],
+        ['ETHUSDT', 3],
+        ['SOLUSDT', 1],
+      ] as const),
+      long: c.rng.chance(0.6),
+      open,
+      close,
+      leveragePermille: c.rng.int(500, 2_500),
+    };
     steps.push({ ts: open, run: () => futuresPosition(c, position) });
     const rebalance = close + c.rng.int(1, 3) * HOUR_MS;
     steps.push({
@@ -183,14 +242,24 @@ function futuresSteps(c: RetailContext, range: { from: number; to: number }): St
       run: () => {
         const margin = held(c, 'usdt_futures', 'USDT');
         if (margin * 2n > base * 3n) futuresTransfer(c, rebalance, -(((margin - base) / 1_000_000n) * 1_000_000n));
-        else if (margin * 2n < base) futuresTransfer(c, rebalance, ((base - margin < held(c, 'spot', 'USDT') / 3n ? base - margin : held(c, 'spot', 'USDT') / 3n) / 1_000_000n) * 1_000_000n);
+        else if (margin * 2n < base)
+          futuresTransfer(
+            c,
+            rebalance,
+            ((base - margin < held(c, 'spot', 'USDT') / 3n ? base - margin : held(c, 'spot', 'USDT') / 3n) /
+              1_000_000n) *
+              1_000_000n,
+          );
       },
     });
     open = rebalance + c.rng.int(3, 72) * HOUR_MS;
   }
   // Most of what is left goes back to spot before the year ends.
   const back = daytime(c.rng, to - 2 * DAY_MS + 12 * HOUR_MS);
-  steps.push({ ts: back, run: () => futuresTransfer(c, back, -shareOf(c.rng, held(c, 'usdt_futures', 'USDT'), 0.4, 0.8, 2)) });
+  steps.push({
+    ts: back,
+    run: () => futuresTransfer(c, back, -shareOf(c.rng, held(c, 'usdt_futures', 'USDT'), 0.4, 0.8, 2)),
+  });
   return steps;
 }
 
@@ -219,9 +288,17 @@ function sellOffSteps(c: RetailContext, to: number): Step[] {
  * @example
  * runRetailStory(c, { openedAt, from, to });
  */
-export function runRetailStory(c: RetailContext, range: { openedAt: number; from: number; to: number; soldOff?: boolean }): void {
+export function runRetailStory(
+  c: RetailContext,
+  range: { openedAt: number; from: number; to: number; soldOff?: boolean },
+): void {
   // In this order: each draws from the story's generator as it plans its steps.
-  const steps = [...walletSteps(c, range), ...spotSteps(c, range), ...(range.soldOff === true ? sellOffSteps(c, range.to) : marginSteps(c, range)), ...futuresSteps(c, range)]
+  const steps = [
+    ...walletSteps(c, range),
+    ...spotSteps(c, range),
+    ...(range.soldOff === true ? sellOffSteps(c, range.to) : marginSteps(c, range)),
+    ...futuresSteps(c, range),
+  ]
     .filter((s) => s.ts > range.openedAt && s.ts < range.to)
     .sort((a, b) => a.ts - b.ts);
   for (const step of steps) step.run();

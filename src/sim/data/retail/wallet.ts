@@ -13,7 +13,13 @@ function address(rng: Rng, chain: string): string {
 }
 
 function onChain(rng: Rng, chain: string): Transit {
-  return { dest: 'on_chain', chain, txHash: chain === 'btc' ? rng.hex(64) : `0x${rng.hex(64)}`, fromAddress: address(rng, chain), toAddress: address(rng, chain) };
+  return {
+    dest: 'on_chain',
+    chain,
+    txHash: chain === 'btc' ? rng.hex(64) : `0x${rng.hex(64)}`,
+    fromAddress: address(rng, chain),
+    toAddress: address(rng, chain),
+  };
 }
 
 /**
@@ -25,8 +31,12 @@ function onChain(rng: Rng, chain: string): Transit {
 export function deposit(c: RetailContext, ts: number, coin: string, size: bigint, chain: string): void {
   const transit = onChain(c.rng, chain);
   const uTime = ts + c.rng.int(60_000, 1_800_000);
-  c.book.write('deposits', '', ts, [(orderId) => ({ record: depositRecord({ orderId, ts, coin, size, status: 'success', uTime, transit }) })]);
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: 'Deposit', coin, amount: size }) })]);
+  c.book.write('deposits', '', ts, [
+    (orderId) => ({ record: depositRecord({ orderId, ts, coin, size, status: 'success', uTime, transit }) }),
+  ]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({ record: spotTaxRecord({ id, ts, type: 'Deposit', coin, amount: size }) }),
+  ]);
   c.book.move(spot(coin), size);
 }
 
@@ -39,7 +49,11 @@ export function deposit(c: RetailContext, ts: number, coin: string, size: bigint
  * @example
  * withdraw(c, ts, { coin: 'USDT', chain: 'trc20', size: 500_00000000n, status: 'success' });
  */
-export function withdraw(c: RetailContext, ts: number, w: { coin: string; chain: string; size: bigint; status: 'success' | 'reject'; pendingFirst?: boolean }): void {
+export function withdraw(
+  c: RetailContext,
+  ts: number,
+  w: { coin: string; chain: string; size: bigint; status: 'success' | 'reject'; pendingFirst?: boolean },
+): void {
   const fee = NETWORK_FEES[`${w.coin}:${w.chain}`];
   if (fee === undefined) throw new Error(`no network fee for ${w.coin} on ${w.chain}`);
   // Nobody sends an amount the network fee would take more than 1% of (docs/review.md flags such a fee).
@@ -51,19 +65,54 @@ export function withdraw(c: RetailContext, ts: number, w: { coin: string; chain:
   const clientOid = c.rng.chance(0.3) ? `lp${c.rng.hex(16)}` : '';
   c.book.write('withdrawals', '', ts, [
     (orderId) => {
-      const record = withdrawalRecord({ orderId, ts, coin: w.coin, size, fee: -fee, status: w.status, confirm, uTime, clientOid, transit });
-      return w.pendingFirst === true ? { record, before: { ...record, status: 'pending', confirm: '0', uTime: String(ts) } } : { record };
+      const record = withdrawalRecord({
+        orderId,
+        ts,
+        coin: w.coin,
+        size,
+        fee: -fee,
+        status: w.status,
+        confirm,
+        uTime,
+        clientOid,
+        transit,
+      });
+      return w.pendingFirst === true
+        ? { record, before: { ...record, status: 'pending', confirm: '0', uTime: String(ts) } }
+        : { record };
     },
   ]);
   if (w.status !== 'success') return;
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: 'Withdrawal', coin: w.coin, amount: -size, fee: -fee }) })]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({ record: spotTaxRecord({ id, ts, type: 'Withdrawal', coin: w.coin, amount: -size, fee: -fee }) }),
+  ]);
   c.book.move(spot(w.coin), -(size + fee));
 }
 
 /** A transfer between spot and the P2P (funding) account: the P2P record and its spot mirror, at one time. */
 function p2pTransfer(c: RetailContext, ts: number, coin: string, amount: bigint, intoFunding: boolean): void {
-  c.book.write('p2p_tax_records', '', ts, [(id) => ({ record: p2pTaxRecord({ id, ts, type: intoFunding ? 'transfer-in' : 'transfer-out', coin, amount: intoFunding ? amount : -amount }) })]);
-  c.book.write('spot_tax_records', '', ts, [(id) => ({ record: spotTaxRecord({ id, ts, type: intoFunding ? 'Transfer out' : 'Transfer in', coin, amount: intoFunding ? -amount : amount }) })]);
+  c.book.write('p2p_tax_records', '', ts, [
+    (id) => ({
+      record: p2pTaxRecord({
+        id,
+        ts,
+        type: intoFunding ? 'transfer-in' : 'transfer-out',
+        coin,
+        amount: intoFunding ? amount : -amount,
+      }),
+    }),
+  ]);
+  c.book.write('spot_tax_records', '', ts, [
+    (id) => ({
+      record: spotTaxRecord({
+        id,
+        ts,
+        type: intoFunding ? 'Transfer out' : 'Transfer in',
+        coin,
+        amount: intoFunding ? -amount : amount,
+      }),
+    }),
+  ]);
   c.book.move(balance('funding', coin), intoFunding ? amount : -amount);
   c.book.move(spot(coin), intoFunding ? -amount : amount);
 }
@@ -76,7 +125,9 @@ function p2pTransfer(c: RetailContext, ts: number, coin: string, amount: bigint,
  * p2pBuy(c, ts, 1_000_00000000n, 900_000);
  */
 export function p2pBuy(c: RetailContext, ts: number, amount: bigint, later: number): void {
-  c.book.write('p2p_tax_records', '', ts, [(id) => ({ record: p2pTaxRecord({ id, ts, type: 'buy', coin: 'USDT', amount }) })]);
+  c.book.write('p2p_tax_records', '', ts, [
+    (id) => ({ record: p2pTaxRecord({ id, ts, type: 'buy', coin: 'USDT', amount }) }),
+  ]);
   c.book.move(balance('funding', 'USDT'), amount);
   p2pTransfer(c, ts + later, 'USDT', amount, false);
 }
@@ -92,7 +143,8 @@ export function p2pSell(c: RetailContext, ts: number, amount: bigint, later: num
   if (amount <= 0n || amount > held(c, 'spot', 'USDT')) return;
   p2pTransfer(c, ts, 'USDT', amount, true);
   const at = ts + later;
-  c.book.write('p2p_tax_records', '', at, [(id) => ({ record: p2pTaxRecord({ id, ts: at, type: 'sell', coin: 'USDT', amount: -amount }) })]);
+  c.book.write('p2p_tax_records', '', at, [
+    (id) => ({ record: p2pTaxRecord({ id, ts: at, type: 'sell', coin: 'USDT', amount: -amount }) }),
+  ]);
   c.book.move(balance('funding', 'USDT'), -amount);
 }
-

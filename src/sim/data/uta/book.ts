@@ -25,8 +25,21 @@ export function unifiedEvent(c: RetailContext, ts: number, bizType: string, legs
     const fee = leg.fee ?? 0n;
     c.book.move(balance('unified', leg.coin), leg.units + fee);
     const after = held(c, 'unified', leg.coin);
-    tax.push((id) => ({ record: utaTaxRecord({ id, ts, type: leg.type, coin: leg.coin, amount: leg.units, fee, balance: after }) }));
-    financial.push((id) => ({ record: utaFinancialRecord({ id, ts, category: bizType, type: leg.type, coin: leg.coin, amount: leg.units, fee, balance: after }) }));
+    tax.push((id) => ({
+      record: utaTaxRecord({ id, ts, type: leg.type, coin: leg.coin, amount: leg.units, fee, balance: after }),
+    }));
+    financial.push((id) => ({
+      record: utaFinancialRecord({
+        id,
+        ts,
+        category: bizType,
+        type: leg.type,
+        coin: leg.coin,
+        amount: leg.units,
+        fee,
+        balance: after,
+      }),
+    }));
   }
   c.book.write('uta_tax_records', bizType, ts, tax);
   c.book.write('uta_financial_records', bizType, ts, financial);
@@ -38,11 +51,28 @@ export function unifiedEvent(c: RetailContext, ts: number, bizType: string, legs
  * @example
  * fundingEvent(c, ts, { groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', units: 1_000_00000000n });
  */
-export function fundingEvent(c: RetailContext, ts: number, r: { groupType: string; type: string; coin: string; units: bigint; fee?: bigint }): void {
+export function fundingEvent(
+  c: RetailContext,
+  ts: number,
+  r: { groupType: string; type: string; coin: string; units: bigint; fee?: bigint },
+): void {
   const fee = r.fee ?? 0n;
   c.book.move(balance('funding', r.coin), r.units + fee);
   const after = held(c, 'funding', r.coin);
-  c.book.write('uta_financial_records', 'funding', ts, [(id) => ({ record: fundingRecord({ id, ts, groupType: r.groupType, type: r.type, coin: r.coin, amount: r.units, fee, balance: after }) })]);
+  c.book.write('uta_financial_records', 'funding', ts, [
+    (id) => ({
+      record: fundingRecord({
+        id,
+        ts,
+        groupType: r.groupType,
+        type: r.type,
+        coin: r.coin,
+        amount: r.units,
+        fee,
+        balance: after,
+      }),
+    }),
+  ]);
 }
 
 /**
@@ -52,7 +82,13 @@ export function fundingEvent(c: RetailContext, ts: number, r: { groupType: strin
  * @example
  * transferBetween(c, ts, 'USDT', 500_00000000n, 'to_unified');
  */
-export function transferBetween(c: RetailContext, ts: number, coin: string, units: bigint, way: 'to_unified' | 'to_funding'): void {
+export function transferBetween(
+  c: RetailContext,
+  ts: number,
+  coin: string,
+  units: bigint,
+  way: 'to_unified' | 'to_funding',
+): void {
   if (units <= 0n) return;
   const intoUnified = way === 'to_unified';
   if (intoUnified) {
@@ -66,17 +102,39 @@ export function transferBetween(c: RetailContext, ts: number, coin: string, unit
 
 /**
  * Moves `units` of USDT between the funding account and a copy-trading project's account: the funding record (a
- * transfer, TRACE_TRANSFER_USER_OUT or _IN as the public client names them) and the copy transfer record, at one instant.
+ * transfer, TRACE_TRANSFER_USER_OUT or _IN as the public client names them) and the copy transfer record, at one
+ * instant.
  *
  * @example
  * copyTransfer(c, ts, '1188234567', 500_00000000n, 'to_copy');
  */
-export function copyTransfer(c: RetailContext, ts: number, project: string, units: bigint, way: 'to_copy' | 'to_funding'): void {
+export function copyTransfer(
+  c: RetailContext,
+  ts: number,
+  project: string,
+  units: bigint,
+  way: 'to_copy' | 'to_funding',
+): void {
   if (units <= 0n) return;
   const intoCopy = way === 'to_copy';
-  fundingEvent(c, ts, { groupType: 'transfer', type: intoCopy ? 'TRACE_TRANSFER_USER_OUT' : 'TRACE_TRANSFER_USER_IN', coin: 'USDT', units: intoCopy ? -units : units });
+  fundingEvent(c, ts, {
+    groupType: 'transfer',
+    type: intoCopy ? 'TRACE_TRANSFER_USER_OUT' : 'TRACE_TRANSFER_USER_IN',
+    coin: 'USDT',
+    units: intoCopy ? -units : units,
+  });
   c.book.move(balance('copy', 'USDT', project), intoCopy ? units : -units);
-  c.book.write('copy_transfers', project, ts, [() => ({ record: copyTransferRecord({ ts, from: intoCopy ? 'funding' : 'copy', to: intoCopy ? 'copy' : 'funding', coin: 'USDT', amount: units }) })]);
+  c.book.write('copy_transfers', project, ts, [
+    () => ({
+      record: copyTransferRecord({
+        ts,
+        from: intoCopy ? 'funding' : 'copy',
+        to: intoCopy ? 'copy' : 'funding',
+        coin: 'USDT',
+        amount: units,
+      }),
+    }),
+  ]);
 }
 
 /**
@@ -89,6 +147,8 @@ export function copyTransfer(c: RetailContext, ts: number, project: string, unit
 export function copyProfitShare(c: RetailContext, ts: number, project: string, profit: bigint): bigint {
   const share = profit > 0n ? profit / 10n : 0n;
   c.book.move(balance('copy', 'USDT', project), profit - share);
-  c.book.write('copy_profit_shares', project, ts, [() => ({ record: copyProfitRecord({ ts, profit, shareProfit: share }) })]);
+  c.book.write('copy_profit_shares', project, ts, [
+    () => ({ record: copyProfitRecord({ ts, profit, shareProfit: share }) }),
+  ]);
   return share;
 }

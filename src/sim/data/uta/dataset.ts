@@ -20,7 +20,9 @@ export interface UnifiedOptions {
   openedAt?: number;
 }
 
-/** The partitions of a unified account's streams (the classic streams' have no records), its copy project's among them. */
+/**
+ * The partitions of a unified account's streams (the classic streams' have no records), its copy project's among them.
+ */
 const partitions = (project: string): Record<PagedStream, readonly string[]> => ({
   ...CLASSIC_PARTITIONS,
   uta_tax_records: UTA_TAX_PARTITIONS.map((p) => p.name),
@@ -45,7 +47,12 @@ export function copyProjectOf(seed: string): string {
  */
 export function generateUnifiedDataset(options: UnifiedOptions): Dataset {
   const rng = createRng(`ledgerpipe-sim-uta:${options.seed}`);
-  const openedAt = options.openedAt ?? Math.floor(options.from / DAY_MS) * DAY_MS + rng.int(2, 8) * DAY_MS + rng.int(8, 18) * 3_600_000 + rng.int(0, 3_599_999);
+  const openedAt =
+    options.openedAt ??
+    Math.floor(options.from / DAY_MS) * DAY_MS +
+      rng.int(2, 8) * DAY_MS +
+      rng.int(8, 18) * 3_600_000 +
+      rng.int(0, 3_599_999);
   const priceAt = pricer(options.priceSeed ?? options.seed);
   const copy = { project: copyProjectOf(options.seed), results: [] as { ts: number; units: bigint }[] };
   const book = new RetailBook(partitions(copy.project));
@@ -54,7 +61,16 @@ export function generateUnifiedDataset(options: UnifiedOptions): Dataset {
   const streams = book.streams(rng.fork('ids'));
   const account = settleAccount(streams);
   // The copy account's trading shows in no record: its results are counted in the truth beside the records'.
-  for (const r of copy.results) account.movements.push({ accountType: 'copy', asset: 'USDT', symbol: copy.project, units: r.units, ts: r.ts, stream: 'copy_profit_shares', id: `trading:${r.ts}` });
+  for (const r of copy.results)
+    account.movements.push({
+      accountType: 'copy',
+      asset: 'USDT',
+      symbol: copy.project,
+      units: r.units,
+      ts: r.ts,
+      stream: 'copy_profit_shares',
+      id: `trading:${r.ts}`,
+    });
   account.movements.sort((a, b) => a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const key = keyOf({ accountType: 'copy', asset: 'USDT', symbol: copy.project });
   if (!account.opening.has(key)) account.opening.set(key, 0n);

@@ -14,8 +14,24 @@ const text = (units: bigint): string => formatUnits(units, 8);
  * @example
  * utaTaxRecord({ id, ts, type: 'ORDER_DEALT_IN', coin: 'BTC', amount: 1_000_000n, balance: 5_000_000n });
  */
-export function utaTaxRecord(r: { id: string; ts: number; type: string; coin: string; amount: bigint; fee?: bigint; balance: bigint }): Payload {
-  return { id: r.id, coin: r.coin, type: r.type, amount: text(r.amount), fee: text(r.fee ?? 0n), balance: text(r.balance), ts: String(r.ts) };
+export function utaTaxRecord(r: {
+  id: string;
+  ts: number;
+  type: string;
+  coin: string;
+  amount: bigint;
+  fee?: bigint;
+  balance: bigint;
+}): Payload {
+  return {
+    id: r.id,
+    coin: r.coin,
+    type: r.type,
+    amount: text(r.amount),
+    fee: text(r.fee ?? 0n),
+    balance: text(r.balance),
+    ts: String(r.ts),
+  };
 }
 
 /**
@@ -25,8 +41,28 @@ export function utaTaxRecord(r: { id: string; ts: number; type: string; coin: st
  * @example
  * utaFinancialRecord({ id, ts, category: 'SPOT', type: 'ORDER_DEALT_IN', coin: 'BTC', amount: 1_000_000n, balance: 5_000_000n });
  */
-export function utaFinancialRecord(r: { id: string; ts: number; category: string; symbol?: string; type: string; coin: string; amount: bigint; fee?: bigint; balance: bigint }): Payload {
-  return { category: r.category, id: r.id, symbol: r.symbol ?? '', coin: r.coin, type: r.type, amount: text(r.amount), fee: text(r.fee ?? 0n), balance: text(r.balance), ts: String(r.ts) };
+export function utaFinancialRecord(r: {
+  id: string;
+  ts: number;
+  category: string;
+  symbol?: string;
+  type: string;
+  coin: string;
+  amount: bigint;
+  fee?: bigint;
+  balance: bigint;
+}): Payload {
+  return {
+    category: r.category,
+    id: r.id,
+    symbol: r.symbol ?? '',
+    coin: r.coin,
+    type: r.type,
+    amount: text(r.amount),
+    fee: text(r.fee ?? 0n),
+    balance: text(r.balance),
+    ts: String(r.ts),
+  };
 }
 
 /**
@@ -38,8 +74,26 @@ export function utaFinancialRecord(r: { id: string; ts: number; category: string
  * @example
  * fundingRecord({ id, ts, groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', amount: 100_00000000n, balance: 100_00000000n });
  */
-export function fundingRecord(r: { id: string; ts: number; groupType: string; type: string; coin: string; amount: bigint; fee?: bigint; balance: bigint }): Payload {
-  return { id: r.id, coin: r.coin, groupType: r.groupType, type: r.type, amount: text(r.amount), fee: text(r.fee ?? 0n), balance: text(r.balance), ts: String(r.ts) };
+export function fundingRecord(r: {
+  id: string;
+  ts: number;
+  groupType: string;
+  type: string;
+  coin: string;
+  amount: bigint;
+  fee?: bigint;
+  balance: bigint;
+}): Payload {
+  return {
+    id: r.id,
+    coin: r.coin,
+    groupType: r.groupType,
+    type: r.type,
+    amount: text(r.amount),
+    fee: text(r.fee ?? 0n),
+    balance: text(r.balance),
+    ts: String(r.ts),
+  };
 }
 
 /**
@@ -50,7 +104,14 @@ export function fundingRecord(r: { id: string; ts: number; groupType: string; ty
  * copyTransferRecord({ ts, from: 'funding', to: 'copy', coin: 'USDT', amount: 500_00000000n });
  */
 export function copyTransferRecord(r: { ts: number; from: string; to: string; coin: string; amount: bigint }): Payload {
-  return { fromType: r.from, toType: r.to, amount: text(r.amount), coin: r.coin, status: 'successful', createdTime: String(r.ts) };
+  return {
+    fromType: r.from,
+    toType: r.to,
+    amount: text(r.amount),
+    coin: r.coin,
+    status: 'successful',
+    createdTime: String(r.ts),
+  };
 }
 
 /**
@@ -61,5 +122,12 @@ export function copyTransferRecord(r: { ts: number; from: string; to: string; co
  * copyProfitRecord({ ts, profit: 40_00000000n, shareProfit: 4_00000000n });
  */
 export function copyProfitRecord(r: { ts: number; profit: bigint; shareProfit: bigint }): Payload {
-  return { settleTime: String(r.ts), profit: text(r.profit), allocatedPnl: text(r.profit), pendingPnl: '0', shareRatio: '0.1', shareProfit: text(r.shareProfit) };
+  return {
+    settleTime: String(r.ts),
+    profit: text(r.profit),
+    allocatedPnl: text(r.profit),
+    pendingPnl: '0',
+    shareRatio: '0.1',
+    shareProfit: text(r.shareProfit),
+  };
 }

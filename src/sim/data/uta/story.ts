@@ -52,7 +52,11 @@ function depositAndMove(c: RetailContext, ts: number, coin: string, units: bigin
  * millisecond and in that order, as the docs' example lists them (uta/tax/Get-Tax-Records.md).
  */
 function spotOrder(c: RetailContext, ts: number): void {
-  const coin = c.rng.weighted([['BTC', 5], ['ETH', 3], ['SOL', 2]] as const);
+  const coin = c.rng.weighted([
+    ['BTC', 5],
+    ['ETH', 3],
+    ['SOL', 2],
+  ] as const);
   const price = priceInCandle(c.priceAt, `${coin}USDT`, ts, c.rng.next());
   const places = RETAIL_COINS[coin] as number;
   const step = 10n ** BigInt(8 - places);
@@ -80,8 +84,9 @@ function spotOrder(c: RetailContext, ts: number): void {
 
 /**
  * A USDT-margined position in the unified account: OPEN_LONG or OPEN_SHORT (amount 0, its fee), one to three funding
- * fees while it is open (CONTRACT_MAIN_SETTLE_FEE_USER_IN or _OUT), and the close (amount the profit or loss, its
- * fee), as the classic future records of the same names show them (test/fixtures/real/future-record--brunel-tradefetcher-real.json).
+ * fees while it is open (CONTRACT_MAIN_SETTLE_FEE_USER_IN or _OUT), and the close (amount the profit or loss, its fee),
+ * as the classic future records of the same names show them
+ * (test/fixtures/real/future-record--brunel-tradefetcher-real.json).
  */
 function futuresPosition(c: RetailContext, open: number): Step[] {
   const long = c.rng.chance(0.6);
@@ -92,9 +97,16 @@ function futuresPosition(c: RetailContext, open: number): Step[] {
     {
       ts: open,
       run: () => {
-        notional = (shareOf(c.rng, held(c, 'unified', 'USDT'), 0.2, 0.5, 2) * BigInt(c.rng.int(1, 3)));
+        notional = shareOf(c.rng, held(c, 'unified', 'USDT'), 0.2, 0.5, 2) * BigInt(c.rng.int(1, 3));
         if (notional < 50_00000000n) return;
-        unifiedEvent(c, open, 'USDT-FUTURES', [{ type: long ? 'OPEN_LONG' : 'OPEN_SHORT', coin: 'USDT', units: 0n, fee: -((notional * FUTURES_FEE_PER_100K) / 100_000n) }]);
+        unifiedEvent(c, open, 'USDT-FUTURES', [
+          {
+            type: long ? 'OPEN_LONG' : 'OPEN_SHORT',
+            coin: 'USDT',
+            units: 0n,
+            fee: -((notional * FUTURES_FEE_PER_100K) / 100_000n),
+          },
+        ]);
       },
     },
   ];
@@ -106,7 +118,13 @@ function futuresPosition(c: RetailContext, open: number): Step[] {
         if (notional === 0n) return;
         const units = (notional * BigInt(c.rng.int(1, 15))) / 100_000n;
         const paid = c.rng.chance(0.6);
-        unifiedEvent(c, at, 'USDT-FUTURES', [{ type: paid ? 'CONTRACT_MAIN_SETTLE_FEE_USER_OUT' : 'CONTRACT_MAIN_SETTLE_FEE_USER_IN', coin: 'USDT', units: paid ? -units : units }]);
+        unifiedEvent(c, at, 'USDT-FUTURES', [
+          {
+            type: paid ? 'CONTRACT_MAIN_SETTLE_FEE_USER_OUT' : 'CONTRACT_MAIN_SETTLE_FEE_USER_IN',
+            coin: 'USDT',
+            units: paid ? -units : units,
+          },
+        ]);
       },
     });
   }
@@ -116,7 +134,14 @@ function futuresPosition(c: RetailContext, open: number): Step[] {
       if (notional === 0n) return;
       // A profit or loss of -3% to +4% of the notional, in cents.
       const pnl = ((notional * BigInt(c.rng.int(-300, 400))) / 10_000n / 1_000_000n) * 1_000_000n;
-      unifiedEvent(c, close, 'USDT-FUTURES', [{ type: long ? 'CLOSE_LONG' : 'CLOSE_SHORT', coin: 'USDT', units: pnl, fee: -((notional * FUTURES_FEE_PER_100K) / 100_000n) }]);
+      unifiedEvent(c, close, 'USDT-FUTURES', [
+        {
+          type: long ? 'CLOSE_LONG' : 'CLOSE_SHORT',
+          coin: 'USDT',
+          units: pnl,
+          fee: -((notional * FUTURES_FEE_PER_100K) / 100_000n),
+        },
+      ]);
     },
   });
   return steps;
@@ -151,7 +176,14 @@ function withdrawUsdt(c: RetailContext, ts: number): Step[] {
     {
       ts: ts + 20 * MINUTE_MS,
       run: () => {
-        if (size > 0n) fundingEvent(c, ts + 20 * MINUTE_MS, { groupType: 'withdraw', type: 'WITHDRAW', coin: 'USDT', units: -size, fee: -fee });
+        if (size > 0n)
+          fundingEvent(c, ts + 20 * MINUTE_MS, {
+            groupType: 'withdraw',
+            type: 'WITHDRAW',
+            coin: 'USDT',
+            units: -size,
+            fee: -fee,
+          });
       },
     },
   ];
@@ -176,7 +208,10 @@ function copySteps(c: RetailContext, range: { openedAt: number; to: number }, co
   const stake = amountBetween(c.rng, 1_000, 3_000, 2);
   const back = daytime(c.rng, openedAt + Math.floor((to - openedAt) * 0.8));
   const steps: Step[] = [
-    { ts: start, run: () => fundingEvent(c, start, { groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', units: stake }) },
+    {
+      ts: start,
+      run: () => fundingEvent(c, start, { groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', units: stake }),
+    },
     { ts: start + HOUR_MS, run: () => copyTransfer(c, start + HOUR_MS, copy.project, stake, 'to_copy') },
   ];
   for (const ts of every(c.rng, start + DAY_MS, back - DAY_MS, 7, 14)) {
@@ -222,9 +257,18 @@ function loanSteps(c: RetailContext, range: { openedAt: number; to: number }, lo
         fundingEvent(c, t, { groupType: 'loan', type: 'LOAN_BORROW', coin: 'ETH', units: eth });
         const text = (u: bigint) => formatUnits(u, 8);
         loans.push({
-          orderId: String(t).slice(0, 10) + String(c.rng.int(100_000_000, 999_999_999)), loanCoin: 'ETH', loanAmount: text(eth), interestAmount: text(eth / 2000n),
-          hourInterestRate: '0.000229', pledgeCoin: 'USDT', pledgeAmount: text(pledge), pledgeRate: '65', supRate: '75', forceRate: '83',
-          borrowTime: String(t), expireTime: String(t + 30 * DAY_MS),
+          orderId: String(t).slice(0, 10) + String(c.rng.int(100_000_000, 999_999_999)),
+          loanCoin: 'ETH',
+          loanAmount: text(eth),
+          interestAmount: text(eth / 2000n),
+          hourInterestRate: '0.000229',
+          pledgeCoin: 'USDT',
+          pledgeAmount: text(pledge),
+          pledgeRate: '65',
+          supRate: '75',
+          forceRate: '83',
+          borrowTime: String(t),
+          expireTime: String(t + 30 * DAY_MS),
         });
       },
     },
@@ -244,14 +288,33 @@ const held_ = (c: RetailContext, project: string): bigint => held(c, 'copy', 'US
  * @example
  * runUnifiedStory(c, { openedAt, to }, { project: '1188234567', results: [] }, []);
  */
-export function runUnifiedStory(c: RetailContext, range: { openedAt: number; to: number }, copy: CopyTrading, loans: Payload[]): void {
+export function runUnifiedStory(
+  c: RetailContext,
+  range: { openedAt: number; to: number },
+  copy: CopyTrading,
+  loans: Payload[],
+): void {
   const { openedAt, to } = range;
   const steps: Step[] = [
     ...copySteps(c, range, copy),
     ...loanSteps(c, range, loans),
-    ...depositAndMove(c, openedAt + c.rng.int(30, 90) * MINUTE_MS, 'USDT', amountBetween(c.rng, 6_000, 12_000, 2), c.rng.int(10, 60) * MINUTE_MS),
-    ...depositAndMove(c, daytime(c.rng, openedAt + c.rng.int(1, 3) * DAY_MS), 'BTC', amountBetween(c.rng, 0.05, 0.15, 4), 20 * MINUTE_MS),
-    ...every(c.rng, openedAt + 20 * DAY_MS, to - 10 * DAY_MS, 25, 50).flatMap((ts) => depositAndMove(c, ts, 'USDT', amountBetween(c.rng, 300, 2_000, 2), c.rng.int(10, 60) * MINUTE_MS)),
+    ...depositAndMove(
+      c,
+      openedAt + c.rng.int(30, 90) * MINUTE_MS,
+      'USDT',
+      amountBetween(c.rng, 6_000, 12_000, 2),
+      c.rng.int(10, 60) * MINUTE_MS,
+    ),
+    ...depositAndMove(
+      c,
+      daytime(c.rng, openedAt + c.rng.int(1, 3) * DAY_MS),
+      'BTC',
+      amountBetween(c.rng, 0.05, 0.15, 4),
+      20 * MINUTE_MS,
+    ),
+    ...every(c.rng, openedAt + 20 * DAY_MS, to - 10 * DAY_MS, 25, 50).flatMap((ts) =>
+      depositAndMove(c, ts, 'USDT', amountBetween(c.rng, 300, 2_000, 2), c.rng.int(10, 60) * MINUTE_MS),
+    ),
     ...every(c.rng, openedAt + 4 * DAY_MS, to - DAY_MS, 2, 4).map((ts) => ({ ts, run: () => spotOrder(c, ts) })),
     ...every(c.rng, openedAt + 6 * DAY_MS, to - 5 * DAY_MS, 5, 12).flatMap((ts) => futuresPosition(c, ts)),
     ...[0.5, 0.85].flatMap((share) => withdrawUsdt(c, daytime(c.rng, openedAt + Math.floor((to - openedAt) * share)))),
