@@ -17,7 +17,7 @@ WHERE r.via IS NULL OR v.ts IS NOT NULL;
 
 -- ledger_priced: every ledger row with price_usdt (the close of the hourly candle that holds its time; 1 for
 -- USDT, the quote) and value_usdt = amount x price_usdt, exact, rounded half-even at the 18th decimal. No price:
--- both NULL, and the row is listed as unpriced (unpriced_assets). ledger_valued adds the fiat value to it.
+-- both NULL, and the row is listed as unpriced (src/prices/unpriced.ts). ledger_valued adds the fiat value to it.
 CREATE OR REPLACE VIEW ledger_priced AS
 SELECT
   l.*,

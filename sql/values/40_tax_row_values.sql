@@ -3,7 +3,7 @@
 -- (the sum over its entries that came in), else of the entry it stands for. CoinTracking's Buy and Sell values:
 -- the value of each side, the signed sum over the row's entries in that side's asset, which is what the side's
 -- amount is (the received legs less a fee in that coin, the sent legs and a fee in theirs). `rows` names a
--- relation of tax-file rows: tax_export_rows, or an export's table of its range (sql/exports/00_range.sql).
+-- relation of tax-file rows: tax_export_rows, or an export's table of its range (sql/exports/tax_rows_of_range.sql).
 -- creates: lp_tax_row_values, tax_row_values
 -- reads: lp_ledger_valued, lp_valuation_fiat
 -- params: -

@@ -1,4 +1,4 @@
--- Prices (README, "Values"): the platform's public hourly candles, the pairs it has or has not, the route each
+-- Prices (docs/values.md): the platform's public hourly candles, the pairs it has or has not, the route each
 -- asset is priced by, and the rates a user supplies for a fiat currency the platform has no pair for.
 -- creates: price_candles, price_coverage, price_pairs, price_routes, fiat_rates, valuation
 -- reads: -

@@ -1,5 +1,5 @@
--- Typed at load (README, "How the transform works"): each futures fill's and margin record's typed columns, written
--- with its raw record (sql/macros/10_typed_at_load.sql), so that the transform reads columns instead of parsing JSON.
+-- Typed at load (docs/transform.md): each futures fill's and margin record's typed columns, written
+-- with its raw record (sql/generated/typing.sql), so that the transform reads columns instead of parsing JSON.
 -- The transform fills it from raw_records when it is not of this release, as for a warehouse of an earlier one.
 -- creates: typed_futures_fills, typed_margin_records
 -- reads: -

@@ -1,5 +1,5 @@
--- Incremental models (README, "How the transform works"). Every stream the ledger books is typed at load
--- (sql/macros/10_typed_at_load.sql); 006 made the tables of the first two.
+-- Incremental models (docs/transform.md). Every stream the ledger books is typed at load
+-- (sql/generated/typing.sql); 006 made the tables of the first two.
 -- creates: typed_withdrawals, typed_deposits, typed_futures_tax_records, typed_spot_tax_records, typed_p2p_tax_records, pending_changes
 -- reads: -
 -- params: -

@@ -1,4 +1,4 @@
--- pending_changes without its primary key (README, "How the transform works"). The key's index made emptying
+-- pending_changes without its primary key (docs/transform.md). The key's index made emptying
 -- the table after a year's first extraction (1.86M records) take 57 s of the transform, against 0.06 s without
 -- it. A record noted twice (two pages, two runs) is one record to the transform, which reads it DISTINCT.
 -- creates: pending_changes_008, pending_changes

@@ -1,4 +1,4 @@
--- The typed tables without their primary keys (README, "How the transform works"). Building the key's index
+-- The typed tables without their primary keys (docs/transform.md). Building the key's index
 -- over a stream typed again whole (transform --full, a change of the typing) took 1.7 s of 6 s for 983k fills,
 -- and for the 2.95M fills of three years could not be done within the default memory budget at all. raw_records'
 -- key keeps them one row per record: a loader deletes the earlier rows of records it loads again before typing

@@ -12,7 +12,7 @@ export const EXIT_STATUS: Record<ExitKind | 'ok', number> = {
 };
 
 export interface LedgerpipeErrorOptions {
-  /** A stable code callers match on, e.g. `LP_USAGE`, `LP_HTTP_TRANSIENT`. */
+  /** A stable code callers match on, e.g. `LP_USAGE`, `LP_RATE_LIMITED`. */
   code: string;
   /** True when the same request may succeed if tried again. */
   retryable?: boolean;

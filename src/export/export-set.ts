@@ -91,7 +91,7 @@ async function readJournal(out: string): Promise<Journal | undefined> {
  * what it did.
  *
  * @example
- * await recoverExportSet('./exports'); // 'finished', 'rolled back' or 'nothing to do'
+ * await recoverExportSet('./exports', EXPORT_FILE_NAMES); // 'finished', 'rolled back' or 'nothing to do'
  */
 export async function recoverExportSet(
   out: string,

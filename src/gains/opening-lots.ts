@@ -5,7 +5,7 @@ import { timestampTz } from '../warehouse/time-values.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
 import type { GainEvent } from './match.js';
 
-/** The header of an --opening-lots file (docs/gains.md, "Opening lots"). */
+/** The header of an --opening-lots file (docs/history.md, "Opening lots"). */
 export const OPENING_COLUMNS = ['account', 'asset', 'quantity', 'cost', 'currency', 'acquired_at'] as const;
 
 /** One lot held before the records ledgerpipe reads. */

@@ -187,7 +187,7 @@ export const pendingChanges: Model = {
   ],
 };
 
-/** The bookkeeping tables, in the order README lists them. */
+/** The bookkeeping tables, in the order docs/tables.md lists them. */
 export const BOOKKEEPING_MODELS: readonly Model[] = [
   rawRecords,
   coverage,

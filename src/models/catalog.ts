@@ -115,7 +115,7 @@ export const unreviewedTypes: Model = {
   ],
 };
 
-/** The catalog's tables and the views read from it, in the order README lists them. */
+/** The catalog's tables and the views read from it, in the order docs/tables.md lists them. */
 export const CATALOG_MODELS: readonly Model[] = [
   typeCatalog,
   taxClasses,

@@ -109,5 +109,5 @@ export const taxRowValues: Model = {
   ],
 };
 
-/** The tax files' views, in the order README lists them, then their values. */
+/** The tax files' views, in the order docs/tables.md lists them, then their values. */
 export const TAX_MODELS: readonly Model[] = [taxExportRows, taxExportEntries, taxExportExcluded, taxRowValues];

@@ -2,8 +2,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { literal } from './quote.js';
 
 /**
- * The DuckDB settings ledgerpipe changes, each with why, in one place (ARCHITECTURE.md, "Invariants"). A setting
- * changed for a piece of work is put back after it, whether the work succeeds or fails.
+ * The DuckDB settings ledgerpipe changes, each with why, in one place (ARCHITECTURE.md, "Invariants, and where each
+ * is enforced"). A setting changed for a piece of work is put back after it, whether the work succeeds or fails.
  */
 export interface SessionSettings {
   /**

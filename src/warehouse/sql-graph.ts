@@ -160,7 +160,7 @@ const FOLDERS = [
  * `npm run generate`, and test/warehouse/sql-graph.test.ts).
  *
  * @example
- * orderFiles(files).map((f) => f.name); // ['warehouse/001_bookkeeping.sql', ..., 'macros/00_macros.sql', ...]
+ * orderFiles(files).map((f) => f.name); // ['load/price_staging.sql', ..., 'warehouse/001_bookkeeping.sql', ..., 'macros/00_macros.sql', ...]
  */
 export function orderFiles(files: readonly SqlFile[]): SqlFile[] {
   const stray = files.find((f) => !FOLDERS.includes(f.name.slice(0, f.name.indexOf('/'))));
@@ -270,7 +270,7 @@ export type Params = Readonly<Record<string, Param>>;
  * Parameters of the kinds the files take, each typed as they read it: a stage hands values, never SQL.
  *
  * @example
- * await withParams(c, { lp_from: param.instant(from), lp_account: param.text(account) }, () => readModel(c, 'reads/open_loans.sql'));
+ * await withParams(c, { lp_account: param.text(account) }, () => readModel(c, 'reads/open_loans.sql'));
  */
 export const param = {
   /** Text, or a NULL VARCHAR for none (an account's name: none is every account). */
@@ -307,7 +307,8 @@ const isTyped = (p: Param): p is { value: DuckDBValue; type: DuckDBType } =>
  * failed in refuses the reset: the variable is then reset by forgetParams, after the rollback.
  *
  * @example
- * await withParams(c, { lp_from: timestampTz(from), lp_to: timestampTz(to) }, () => runModel(c, 'report/rows.sql'));
+ * const params = { lp_from: param.instant(from), lp_to: param.instant(to), lp_account: param.text(account) };
+ * await withParams(c, params, () => runModel(c, 'report/rows.sql'));
  */
 export async function withParams<T>(c: DuckDBConnection, params: Params, work: () => Promise<T>): Promise<T> {
   const names = Object.keys(params);

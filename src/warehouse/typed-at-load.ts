@@ -8,7 +8,7 @@ import { typedTableDdl } from './registry-sql.js';
 
 /**
  * The streams whose typed columns are written with their raw records (docs/transform.md): a
- * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/models/<stream>.sql), of which the stream's
+ * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/generated/typing.sql), of which the stream's
  * model is a view. Every stream the ledger books; P2P advertisements and balance snapshots, which it does not,
  * are few and stay tables made from raw_records by each transform. The registry says which (src/models/).
  */
