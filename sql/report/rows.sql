@@ -1,6 +1,6 @@
 -- The valued ledger rows report.html reads (src/report/report.ts; docs/report.md): those of [lp_from, lp_to),
--- of one account (lp_account) or all, with the columns the report reads, in a temporary table made once for its
--- four reads (each read of the valued ledger computes every row's value anew: docs/performance.md, "Prices").
+-- of one account (lp_account) or all, with the columns the report reads, in a temporary table made once for all its
+-- reads (each read of the valued ledger computes every row's value anew: docs/performance.md, "Prices").
 -- creates: lp_report_rows
 -- reads: lp_ledger_valued
 -- params: lp_account, lp_from, lp_to

@@ -147,7 +147,7 @@ export function withCommonOptions<T>(yargs: Argv<T>) {
 
 /**
  * The range --year, --tax-year or --from/--to ask for, read once the warehouse's time zone is known
- * (pipeline/period.ts); undefined when none is given. The flags' own shape is checked here, at once.
+ * (time/period.ts); undefined when none is given. The flags' own shape is checked here, at once.
  */
 export function parseRangeSpec(args: Pick<CommonArgs, 'from' | 'to' | 'year' | 'tax-year'>): RangeSpec | undefined {
   const given = [

@@ -30,7 +30,7 @@ export function recoverExports(out: string): Promise<string> {
 
 /**
  * Tax-software files: `<out>/<name>.csv` from `sql/exports/<name>.sql`, a temporary view `lp_export_<name>` over
- * the ledger of the range (the variables lp_from and lp_to), with its CSV options.
+ * the range's tax rows and their values (sql/exports/tax_rows_of_range.sql), with its CSV options.
  */
 const TAX_FILES: Record<'koinly' | 'cointracking', string> = {
   koinly: "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')",
@@ -310,10 +310,11 @@ async function planCopies(
 }
 
 /**
- * Writes the four exports for `[from, to)` in each format: CSV with RFC 4180 quoting, `\n` line ends and a
- * header row, and Parquet with the warehouse's types. The files are replaced as a set (export-set.ts): all are
- * written under temporary names, then renamed, and the set is recorded complete last, so a failed export leaves
- * the previous set whole, and one killed half way is finished or rolled back by the next run.
+ * Writes the files of `[from, to)` (TABLE_FILES, Form 8949, the tax files, the report) in each format asked:
+ * CSV with RFC 4180 quoting, `\n` line ends and a header row, and Parquet with the warehouse's types. The files
+ * are replaced as a set (export-set.ts): all are written under temporary names, then renamed, and the set is
+ * recorded complete last, so a failed export leaves the previous set whole, and one killed half way is finished
+ * or rolled back by the next run.
  *
  * @example
  * await exportFiles(warehouse, { out: './exports', from, to, formats: ['csv', 'parquet'] });

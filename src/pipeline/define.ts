@@ -14,9 +14,9 @@ export const pipelineSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().default(''),
   /**
-   * `flags`: the range comes from --year or --from/--to, which are required.
+   * `flags`: the range comes from --year, --tax-year or --from/--to, one of which is required.
    * `since-coverage`: from the end of what is already covered to now, re-reading a look-back and every
-   * window that still holds a withdrawal whose status is not final (the nightly run).
+   * window that still holds a withdrawal or deposit whose status is not final (the nightly run).
    */
   range: z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('flags') }),
@@ -33,7 +33,10 @@ export const pipelineSchema = z.strictObject({
     .default(['extract', 'transform', 'export']),
   export: z
     .strictObject({
-      /** `run`: the run's own range; `year-to-date`: 1 January (in --tz) of the run's end year to its end. */
+      /**
+       * `run`: the run's own range; `year-to-date`: the start (in --tz) of the run's end year, its tax year when that
+       * does not start on 1 January, to its end.
+       */
       range: z.enum(['run', 'year-to-date']).default('run'),
       formats: z
         .array(z.enum(['csv', 'parquet', 'koinly', 'cointracking', 'report']))

@@ -22,7 +22,7 @@ export interface ExtractStageOptions {
   pipeline: Pipeline;
   /** The accounts to extract; only needed when the pipeline extracts. */
   accounts: readonly Account[];
-  /** --year or --from/--to, when given. */
+  /** --year, --tax-year or --from/--to when given, read past its end as far as the gains look ahead (openRun). */
   range?: Window;
   log: Logger;
   progress: ProgressReporter;

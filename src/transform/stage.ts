@@ -10,7 +10,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface TransformSummary {
   report: TransformReport;
-  /** Rows per typed table. */
+  /** Rows per model the transform makes (TRANSFORMED_MODELS). */
   rows: Record<string, number>;
   /** Ledger totals per account, asset and category, amounts as exact decimal strings. */
   totals: { account: string; asset: string; category: string; entries: number; amount: string }[];

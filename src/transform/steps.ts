@@ -5,8 +5,8 @@ export interface Step {
 }
 
 /**
- * The transform's steps as it takes them, each timed: the SQL files it runs and the checks. The summary prints
- * them (src/transform/stage.ts).
+ * The transform's steps as it takes them, each timed: the SQL files it runs and the checks. The transform stage logs
+ * them (src/transform/stage.ts: their sum, and each at debug level).
  */
 export class Steps {
   readonly files: Step[] = [];

@@ -9,7 +9,7 @@ import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
 import { lastFullYear } from './sim.js';
 
-/** The queries the demo suggests; the README and a test run them too. */
+/** The queries the demo suggests; a test runs them too (test/cli/demo.test.ts). */
 export function demoQueries(db: string): string[] {
   return [
     `npx ledgerpipe query --db ${db} "SELECT c.tax_class, l.category, count(*) AS entries FROM ledger AS l JOIN category_meaning AS c USING (category) GROUP BY ALL ORDER BY 1, 2"`,

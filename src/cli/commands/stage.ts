@@ -4,7 +4,7 @@ import type { CliIo } from '../io.js';
 import { CREDENTIALS_HELP, withCommonOptions } from '../options.js';
 
 /**
- * `extract`, `transform` and `export`: one stage of a pipeline alone, with the same flags as `run`
+ * `extract`, `transform`, `prices`, `export` and `report`: one stage of a pipeline alone, with the same flags as `run`
  * (docs/commands.md).
  */
 function stageCommand(
