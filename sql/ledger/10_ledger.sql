@@ -16,7 +16,7 @@
 -- which the legs' macros then read, and replaces their rows (src/transform/incremental.ts): one definition for
 -- both. The rows are written in the exports' order (ts, entry_id, account: src/export/exporter.ts), so that the
 -- exports of a ledger made whole read them as they lie instead of sorting them; an incremental transform keeps
--- that order only while it appends after the last row.
+-- that order while few rows sort after its new ones (sql/incremental/30_rows_in.sql moves them; MOVED_ROWS_MAX).
 -- creates: ledger
 -- reads: lp_alone_legs, lp_directed, lp_direction_by_name, lp_paired_legs, type_catalog
 -- params: -

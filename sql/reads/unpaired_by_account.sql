@@ -1,4 +1,4 @@
--- Per account, how many transfers no record pairs (docs/completeness.md, "Unpaired transfers"): listed, not
+-- Per account, how many transfers no record pairs (docs/completeness.md, "Internal transfers"): listed, not
 -- findings. Read by src/warehouse/completeness.ts.
 -- creates: -
 -- reads: unpaired_transfers

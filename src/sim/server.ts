@@ -48,7 +48,8 @@ export interface SimulatorOptions {
   /**
    * The kind of account it serves (default `classic`): `uta`, a unified trading account (src/sim/data/uta/), served on
    * the v3 endpoints, its key refused on the classic ones (40085) as a classic key is on the v3 ones (40084)
-   * (docs/simulator.md, "A unified account"). Only with the retail account (the default data set).
+   * (docs/simulator.md, "A unified account"). Its data is served whatever `dataset` says;
+   * `ledgerpipe sim` takes it only with the retail account, its default.
    */
   accountMode?: 'classic' | 'uta';
   /** Seed of the data, the credentials and the candles (default `retail` for the retail account, `1` for stress). */
