@@ -14,7 +14,7 @@ export interface SessionSettings {
    * false while the transform writes: the tables keep no order but the ledger's, which its ORDER BY makes, and
    * DuckDB writes them faster and in less memory when it need not keep the order rows were made in (retyping 983k
    * fills: 4.0 s against 7.0 s; docs/performance.md, "Memory"). true for the exports' COPYs, which read a ledger in
-   * order as it lies.
+   * order as it lies, and for the gains' movements, whose rowids then follow their order (sql/gains/20_event_rows.sql).
    */
   preserve_insertion_order?: boolean;
   /** lp_delta first while an incremental transform runs the ledger's files over the changed records' copies. */

@@ -52,12 +52,12 @@ const valuationKey = (v: Valuation): string => JSON.stringify([v.fiat, v.fiatSou
 
 /**
  * Makes the views of values for the valuation the warehouse records: its fiat and time zone as two macros that
- * the files of sql/values/ read, then those files, then the two views users read with the fiat's column under its
- * own name. The one place ledgerpipe writes SQL from values (the user's --fiat and --tz), each through the quoting
- * helpers, for two reasons of DuckDB's: it names a column only from a statement's text (value_eur), and it reads a
- * time zone fast only as a constant of the statement (a year summary of 1M fills took 7.7 s with the zone read
- * from the table valuation, 0.8 s with the constant a macro expands to). Run by the transform (the views read the
- * ledger it makes) and by every command that sets a valuation.
+ * the files of sql/values/ read, then those files, then the three views users read with the fiat's column under its
+ * own name (ledger_valued, year_summary, holdings). The one place ledgerpipe writes SQL from values (the user's
+ * --fiat and --tz), each through the quoting helpers, for two reasons of DuckDB's: it names a column only from a
+ * statement's text (value_eur), and it reads a time zone fast only as a constant of the statement (a year summary
+ * of 1M fills took 7.7 s with the zone read from the table valuation, 0.8 s with the constant a macro expands to).
+ * Run by the transform (the views read the ledger it makes) and by every command that sets a valuation.
  */
 export async function makeValueViews(c: DuckDBConnection): Promise<void> {
   const valuation = await readValuation(c);
