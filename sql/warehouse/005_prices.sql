@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS fiat_rates (
   PRIMARY KEY (fiat, ts)
 );
 
--- How the views ledger_valued and year_summary were last made (src/prices/valuation.ts): the fiat currency and
+-- How the views ledger_valued and year_summary were last made (src/warehouse/values.ts): the fiat currency and
 -- where its rates come from, and the time zone of year_summary's years. One row; none before the first.
 CREATE TABLE IF NOT EXISTS valuation (
   fiat VARCHAR,
