@@ -54,8 +54,8 @@ export interface Model {
 export interface StreamModel extends Model {
   /**
    * Typed at load: each record's typed columns are written with it (table `typed_<stream>`, by the macro
-   * `lp_type_<stream>` of sql/generated/typing.sql), and the model is a view on that table; `partitionColumn` is the column
-   * of `typed_<stream>` that holds the record's partition (raw_records.partition). Absent: the model is a table
+   * `lp_type_<stream>` of sql/generated/typing.sql), and the model is a view on that table; `partitionColumn` is the
+   * column of `typed_<stream>` that holds the record's partition (raw_records.partition). Absent: the model is a table
    * its SQL model makes from raw_records at each transform that finds records of its stream loaded since the last.
    */
   typedAtLoad?: { partitionColumn: string };

@@ -160,7 +160,7 @@ const FOLDERS = [
  * `npm run generate`, and test/warehouse/sql-graph.test.ts).
  *
  * @example
- * orderFiles(files).map((f) => f.name); // ['load/price_staging.sql', ..., 'warehouse/001_bookkeeping.sql', ..., 'macros/00_macros.sql', ...]
+ * orderFiles(files).map((f) => f.name); // ['load/price_staging.sql', ..., 'warehouse/001_bookkeeping.sql', ...]
  */
 export function orderFiles(files: readonly SqlFile[]): SqlFile[] {
   const stray = files.find((f) => !FOLDERS.includes(f.name.slice(0, f.name.indexOf('/'))));
