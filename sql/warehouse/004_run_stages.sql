@@ -1,4 +1,4 @@
--- Which stage a run is in, or failed in: extract, transform or export (status shows it).
+-- Which stage a run is in, or failed in: extract, transform, prices or export (status shows it).
 -- creates: -
 -- reads: runs
 -- params: -
