@@ -13,7 +13,7 @@ import { STREAMS } from '../src/streams/index.js';
 import { streamsForAccount } from '../src/streams/stream.js';
 import { silentLogger } from '../src/util/logger.js';
 import type { Window } from '../src/time/window.js';
-import { timestampTz } from '../src/warehouse/time-values.js';
+import { timestampTz } from '../src/duckdb/time-values.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { rateLimitBound, type BoundOptions } from './extract-bound.js';
 import { spawnSimulator, stopChild } from './sim-process.js';

@@ -9,7 +9,7 @@ import { createSignedClient } from '../http/client.js';
 import type { StreamDef } from '../streams/stream.js';
 import { formatWindow, type Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
-import { finishRun, setRunStage, startRun } from '../warehouse/runs.js';
+import { finishRun, setRunStage, startRun } from '../reads/runs.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
 import type { HistoryFrom } from '../models/settings.js';

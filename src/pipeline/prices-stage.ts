@@ -11,8 +11,8 @@ import { recordSetting } from '../warehouse/settings.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
-import { timestampTz } from '../warehouse/time-values.js';
-import { hasTables } from '../warehouse/tables.js';
+import { timestampTz } from '../duckdb/time-values.js';
+import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** The valuation the warehouse's settings say (docs/settings.md): the rates of a file are loaded when it is given. */

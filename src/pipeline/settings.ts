@@ -16,7 +16,7 @@ import {
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant, parseInstant } from '../time/instant.js';
-import { hasTables } from '../warehouse/tables.js';
+import { hasTables } from '../duckdb/tables.js';
 import {
   recordedOrFirst,
   settingValues,

@@ -4,7 +4,7 @@ import { TRANSFORMED_MODELS } from '../models/index.js';
 import { readmitQuarantined, type Readmitted } from './readmit.js';
 import { runTransforms, type TransformReport } from './runner.js';
 import { readUnreviewed, type UnreviewedType } from './unreviewed.js';
-import { summaryMemoryBudget } from '../warehouse/memory-budget.js';
+import { summaryMemoryBudget } from '../duckdb/memory-budget.js';
 import { readModel } from '../warehouse/sql-graph.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DICTIONARY } from '../models/index.js';
 import type { Model } from '../streams/model.js';
-import { ident, literal } from './quote.js';
+import { ident, literal } from '../duckdb/quote.js';
 
 /**
  * The description of a fiat's value column (value_eur with --fiat EUR), which ledger_valued and year_summary have

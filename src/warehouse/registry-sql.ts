@@ -2,7 +2,7 @@ import { readFor, type AccountMode, type PartitionDef } from '../streams/stream.
 import { STREAMS } from '../streams/index.js';
 import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
 import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
-import { ident, literal } from './quote.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { headerLines } from './sql-graph.js';
 import { typingFile } from './typing-sql.js';
 

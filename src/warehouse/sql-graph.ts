@@ -2,8 +2,8 @@ import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TYPED_AT_LOAD } from '../models/index.js';
-import { BIGINT, DuckDBTimestampTZValue, LIST, listValue, TIMESTAMPTZ, VARCHAR } from './duckdb.js';
-import { timestampTz } from './time-values.js';
+import { BIGINT, DuckDBTimestampTZValue, LIST, listValue, TIMESTAMPTZ, VARCHAR } from '../duckdb/duckdb.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import { packageRoot } from '../util/package-root.js';
 
 /**

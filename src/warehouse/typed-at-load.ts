@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { runPrepared } from './prepared.js';
-import { ident, literal } from './quote.js';
+import { runPrepared } from '../duckdb/prepared.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { readRecordedVersions, recordVersions } from './versions.js';
 import { TYPED_AT_LOAD } from '../models/index.js';
 import { typedColumns } from '../streams/model.js';

@@ -1,7 +1,7 @@
 import { STREAM_MODELS } from '../models/index.js';
 import { typedColumns, type Column, type StreamModel } from '../streams/model.js';
 import { fieldsOf, type Cast, type ColumnSource } from '../streams/source.js';
-import { ident, literal } from './quote.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { headerLines } from './sql-graph.js';
 
 /**

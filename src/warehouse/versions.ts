@@ -9,7 +9,7 @@ import { DICTIONARY } from '../models/index.js';
 import { packageRoot } from '../util/package-root.js';
 import { openingFiles, transformFiles } from './sql-files.js';
 import { sqlGraph } from './sql-graph.js';
-import { timestampTz } from './time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 
 /**
  * The versions of this release's SQL (docs/transform.md), each a SHA-256 of the files it covers:

@@ -1,17 +1,17 @@
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DuckDBInstance } from './duckdb.js';
+import { DuckDBInstance } from '../duckdb/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { createMacros } from './macros.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction } from '../duckdb/transaction.js';
 import { describeWarehouse } from './dictionary.js';
 import { syncTypedTables } from './typed-at-load.js';
 import { readRecordedVersions, recordVersions, releaseVersions } from './versions.js';
-import { memoryBudget } from './memory-budget.js';
+import { memoryBudget } from '../duckdb/memory-budget.js';
 import { migrate, pendingMigrations } from './migrations.js';
-import { setSettings, startSession } from './session.js';
+import { setSettings, startSession } from '../duckdb/session.js';
 
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
 export interface Warehouse {

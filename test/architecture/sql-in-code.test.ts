@@ -17,8 +17,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'on a warehouse opened read-only the macros are made TEMP, which DuckDB takes only from the statement',
   'src/warehouse/values.ts':
     "the two views that show value_fiat under the fiat's own name: DuckDB names a column only from a statement's text",
-  'src/warehouse/query.ts':
-    "query --lake's views, in a database of its own in memory, one per table folder the lake holds",
+  'src/reads/query.ts': "query --lake's views, in a database of its own in memory, one per table folder the lake holds",
 };
 
 const CREATE = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:VIEW|TABLE|MACRO)\b/i;

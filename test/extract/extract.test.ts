@@ -8,7 +8,7 @@ import { DAY_MS, PAGED_STREAMS, type PagedStream } from '../../src/sim/data/mode
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
 import { STREAMS } from '../../src/streams/index.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
-import { startRun } from '../../src/warehouse/runs.js';
+import { startRun } from '../../src/reads/runs.js';
 import { statusLines } from '../../src/cli/status.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { loaded, truthInRange } from '../helpers/truth.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sim/data/rng.js';
 import { PAGED_STREAMS } from '../../src/sim/data/model.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { readCoverage } from '../../src/warehouse/coverage.js';
+import { readCoverage } from '../../src/reads/coverage.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { CLI, runCliProcess } from '../helpers/cli.js';
 import { loaded, truthOfRun } from '../helpers/truth.js';

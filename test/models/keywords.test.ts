@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICTIONARY } from '../../src/models/index.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DuckDBInstance } from '../../src/warehouse/duckdb.js';
+import { DuckDBInstance } from '../../src/duckdb/duckdb.js';
 
 /**
  * Names users type in SQL are never keywords of the engine (docs/tables.md): `WHERE at = ...` does not parse, and

@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { preparedOn, runPrepared } from '../../src/warehouse/prepared.js';
+import { preparedOn, runPrepared } from '../../src/duckdb/prepared.js';
 
 let instance: DuckDBInstance;
 let c: DuckDBConnection;
@@ -77,7 +77,7 @@ describe('statements prepared once per connection', () => {
 
   it('refuse an upsert, which DuckDB 1.5.5 runs wrongly once prepared', async () => {
     const message =
-      'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run';
+      'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/duckdb/prepared.ts); run it with connection.run';
     await expect(
       preparedOn(c, 'INSERT OR REPLACE INTO spans SELECT symbol, start_ms, candles, NULL FROM stage'),
     ).rejects.toThrow(message);

@@ -3,8 +3,8 @@ import { STREAMS } from '../streams/index.js';
 import { readFor, type PagedStreamDef } from '../streams/stream.js';
 import { readAccountModes } from './account-modes.js';
 import { mergeWindows, uncovered, type Window } from '../time/window.js';
-import { timestampTz } from './time-values.js';
-import type { Warehouse } from './warehouse.js';
+import { timestampTz } from '../duckdb/time-values.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface CoverageRow {
   partition: string;

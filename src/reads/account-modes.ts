@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AccountMode } from '../streams/stream.js';
-import { hasTables } from './tables.js';
-import { timestampTz } from './time-values.js';
+import { hasTables } from '../duckdb/tables.js';
+import { timestampTz } from '../duckdb/time-values.js';
 
 /** What the warehouse knows of an account's mode (table account_modes; docs/unified-accounts.md). */
 export interface RecordedMode {

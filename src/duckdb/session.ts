@@ -86,7 +86,7 @@ export async function startSession(
 
 /**
  * Locks the session's configuration, so that a statement cannot SET its way back out of what query allows
- * (src/warehouse/query.ts). With `onlyDirectory`, DuckDB may read that folder and nothing else first (a lake).
+ * (src/reads/query.ts). With `onlyDirectory`, DuckDB may read that folder and nothing else first (a lake).
  */
 export async function lockSession(
   connection: DuckDBConnection,

@@ -1,7 +1,7 @@
-import { param, readModel, runModel, withParams, type Params } from './sql-graph.js';
-import { hasTables } from './tables.js';
+import { param, readModel, runModel, withParams, type Params } from '../warehouse/sql-graph.js';
+import { hasTables } from '../duckdb/tables.js';
 import type { Window } from '../time/window.js';
-import type { Warehouse } from './warehouse.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** The file that makes holding_quantities. */
 const HOLDINGS_FILE = 'completeness/30_holdings.sql';

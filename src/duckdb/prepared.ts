@@ -9,7 +9,7 @@ import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue } from '@du
  *
  * No upsert is prepared: in DuckDB 1.5.5 an `INSERT ... SELECT` with `ON CONFLICT` (or `INSERT OR REPLACE`, or
  * `OR IGNORE`) prepared once and run again writes wrong rows. Thirty runs of 50 staged rows each left 11 rows
- * holding values no row had (test/warehouse/prepared.test.ts keeps the case). An `INSERT ... VALUES`, a plain
+ * holding values no row had (test/duckdb/prepared.test.ts keeps the case). An `INSERT ... VALUES`, a plain
  * `INSERT ... SELECT` and a `DELETE` prepared and run again write exactly what they are given.
  */
 const preparedStatements = new WeakMap<DuckDBConnection, Map<string, Promise<DuckDBPreparedStatement>>>();
@@ -26,7 +26,7 @@ export function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPrep
     if (UPSERT.test(sql)) {
       return Promise.reject(
         new Error(
-          'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/warehouse/prepared.ts); run it with connection.run',
+          'an upsert is not prepared: DuckDB 1.5.5 writes wrong rows when one runs again (src/duckdb/prepared.ts); run it with connection.run',
         ),
       );
     }

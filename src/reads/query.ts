@@ -1,11 +1,11 @@
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
-import { DuckDBInstance, DuckDBTypeId, StatementType } from './duckdb.js';
+import { DuckDBInstance, DuckDBTypeId, StatementType } from '../duckdb/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { readdir, realpath } from 'node:fs/promises';
 import { join, parse, resolve } from 'node:path';
-import { ident, literal } from './quote.js';
-import { describeOpenError } from './warehouse.js';
-import { lockSession, startSession } from './session.js';
+import { ident, literal } from '../duckdb/quote.js';
+import { describeOpenError } from '../warehouse/warehouse.js';
+import { lockSession, startSession } from '../duckdb/session.js';
 
 /**
  * How `query` opens the warehouse: read-only, with no access to any file but the warehouse (no COPY TO, no

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { configureDuckDBAllocator, DUCKDB_ALLOCATOR_VARIABLE } from '../../src/warehouse/duckdb-allocator.js';
+import { configureDuckDBAllocator, DUCKDB_ALLOCATOR_VARIABLE } from '../../src/duckdb/duckdb-allocator.js';
 import { CLI, runNodeProcess } from '../helpers/cli.js';
 
 const PROBE = fileURLToPath(new URL('../helpers/dlopen-probe.cjs', import.meta.url));

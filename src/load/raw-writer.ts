@@ -1,11 +1,11 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBTimestampTZValue } from '@duckdb/node-api';
-import { timestampTz } from './time-values.js';
-import { withSettingsOn } from './session.js';
-import { runModel } from './sql-graph.js';
-import { TYPED_STREAMS, typeRecords, typesAtLoad } from './typed-at-load.js';
-import { releaseVersions } from './versions.js';
+import { timestampTz } from '../duckdb/time-values.js';
+import { withSettingsOn } from '../duckdb/session.js';
+import { runModel } from '../warehouse/sql-graph.js';
+import { TYPED_STREAMS, typeRecords, typesAtLoad } from '../warehouse/typed-at-load.js';
+import { releaseVersions } from '../warehouse/versions.js';
 import type { Window } from '../time/window.js';
-import type { Warehouse } from './warehouse.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** A record ready to load: its key, its time, and its payload exactly as received. */
 export interface LoadRecord {

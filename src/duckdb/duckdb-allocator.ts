@@ -17,7 +17,7 @@ export const DUCKDB_ALLOCATOR_OPTIONS = 'narenas:1';
  *
  * @example
  * configureDuckDBAllocator();
- * const { runCli } = await import('./run.js');
+ * const { runCli } = await import('../warehouse/run.js');
  */
 export function configureDuckDBAllocator(env: NodeJS.ProcessEnv = process.env): void {
   const own = env[DUCKDB_ALLOCATOR_VARIABLE];

@@ -10,7 +10,7 @@ import {
   extractionMemoryBudget,
   summaryMemoryBudget,
   wholeLedgerMemoryBudget,
-} from '../../src/warehouse/memory-budget.js';
+} from '../../src/duckdb/memory-budget.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 
 let dir: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { timestampTz } from './time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 
 /** The stages of a pipeline, in order. */
 export type Stage = 'extract' | 'transform' | 'prices' | 'export';

@@ -1,7 +1,7 @@
 import type { Window } from '../time/window.js';
-import { param, readModel, withParams } from './sql-graph.js';
-import { hasTables } from './tables.js';
-import type { Warehouse } from './warehouse.js';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
+import { hasTables } from '../duckdb/tables.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
  * The warehouse's report queries, in one module: what `status` and the run summary show, read as typed rows.

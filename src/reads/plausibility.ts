@@ -1,7 +1,7 @@
 import type { Window } from '../time/window.js';
-import { param, readModel, withParams } from './sql-graph.js';
-import { hasTables } from './tables.js';
-import type { Warehouse } from './warehouse.js';
+import { param, readModel, withParams } from '../warehouse/sql-graph.js';
+import { hasTables } from '../duckdb/tables.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** One movement far outside the account's scale (view plausibility; docs/review.md). */
 export interface Implausible {
