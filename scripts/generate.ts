@@ -30,7 +30,7 @@ if (index !== current) {
 }
 
 const { generatedFiles } = await import('../src/warehouse/registry-sql.js');
-const { generatedRegions, withRegion } = await import('../src/models/stream-docs.js');
+const { generatedRegions, withRegion } = await import('../src/tables/stream-docs.js');
 const { sqlGraph, withGraphSection } = await import('../src/warehouse/sql-graph.js');
 
 for (const [path, text] of Object.entries(generatedFiles())) {

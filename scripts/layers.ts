@@ -11,7 +11,7 @@ export const LAYERS: Readonly<Record<string, number>> = {
   http: 2,
   streams: 2,
   duckdb: 2,
-  models: 3,
+  tables: 3,
   warehouse: 4,
   load: 5,
   reads: 5,

@@ -1,5 +1,5 @@
 import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
-import { SETTING_LABELS, SETTING_NAMES } from '../models/settings.js';
+import { SETTING_LABELS, SETTING_NAMES } from '../tables/settings.js';
 import { recordedOrFirst, settingValues, type RecordedSettings } from '../warehouse/settings.js';
 import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';

@@ -4,7 +4,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { ident, literal } from '../duckdb/quote.js';
 import { abandonExportSet, beginExportSet, commitExportSet, recoverExportSet, tempName } from './export-set.js';
-import { EXPORTED_TABLES } from '../models/index.js';
+import { EXPORTED_TABLES } from '../tables/index.js';
 import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SUMMARY } from './files.js';
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';

@@ -1,4 +1,4 @@
-import { EXPORTED_TABLES } from '../models/index.js';
+import { EXPORTED_TABLES } from '../tables/index.js';
 import { MANIFEST } from './manifest.js';
 
 /**

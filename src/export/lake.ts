@@ -1,6 +1,6 @@
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { EXPORTED_TABLES } from '../models/index.js';
+import { EXPORTED_TABLES } from '../tables/index.js';
 import { formatInstant } from '../time/instant.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';

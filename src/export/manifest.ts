@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { formatInstant } from '../time/instant.js';
-import type { FiatSource } from '../models/settings.js';
+import type { FiatSource } from '../tables/settings.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
 import type { Completeness } from '../reads/completeness.js';

@@ -1,5 +1,5 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import { DEFAULT_POOL } from '../models/settings.js';
+import { DEFAULT_POOL } from '../tables/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { param, readModel, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { withSettings } from '../duckdb/session.js';

@@ -12,7 +12,7 @@ import type { Logger } from '../util/logger.js';
 import { finishRun, setRunStage, startRun } from '../reads/runs.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Pipeline } from './define.js';
-import type { HistoryFrom } from '../models/settings.js';
+import type { HistoryFrom } from '../tables/settings.js';
 import { planNightly, type PendingWindow } from './nightly-range.js';
 import { failedEnd, finishRuns } from './run-rows.js';
 import { firstCause } from '../errors/first-cause.js';

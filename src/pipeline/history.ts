@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { openingLotLine } from '../gains/opening-lots.js';
-import type { Settings } from '../models/settings.js';
+import type { Settings } from '../tables/settings.js';
 import { STREAMS } from '../streams/index.js';
 import { readFor, type PagedStreamDef, type StreamDef } from '../streams/stream.js';
 import { readAccountMode } from '../reads/account-modes.js';

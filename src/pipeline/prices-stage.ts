@@ -1,7 +1,7 @@
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createRateLimiter, type RateLimiter } from '../extract/rate-limiter.js';
-import { LEDGER_SOURCES } from '../models/index.js';
+import { LEDGER_SOURCES } from '../tables/index.js';
 import { CANDLE_RATE_PER_SECOND, CHUNK_MS } from '../prices/candles.js';
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { DEFAULT_ECB_URL, readEcbRates, utcDay } from '../prices/ecb-rates.js';

@@ -4,7 +4,7 @@ import type { ExportedFile } from '../export/exporter.js';
 import type { LakePartition } from '../export/lake.js';
 import { createIpBudget, DEFAULT_IP_LIMIT_PER_MINUTE, type IpBudget } from '../extract/ip-budget.js';
 import type { GainsResult } from '../gains/gains.js';
-import type { Settings } from '../models/settings.js';
+import type { Settings } from '../tables/settings.js';
 import type { PriceResult } from '../prices/extract-prices.js';
 import type { Unpriced } from '../prices/unpriced.js';
 import { resolvePeriod, type Period } from '../time/period.js';

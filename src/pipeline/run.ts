@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors/usage-error.js';
 import { adoptEarlierExports } from '../export/earlier-exports.js';
 import { prepareOut, recoverExports, type ExportFormat } from '../export/exporter.js';
-import type { Settings } from '../models/settings.js';
+import type { Settings } from '../tables/settings.js';
 import type { StreamDef } from '../streams/stream.js';
 import { resolvePeriod, yearToDate, type Period, type RangeSpec } from '../time/period.js';
 import type { Window } from '../time/window.js';

@@ -12,7 +12,7 @@ import {
   type HistoryFrom,
   type SettingName,
   type Settings,
-} from '../models/settings.js';
+} from '../tables/settings.js';
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant, parseInstant } from '../time/instant.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FiatSource } from '../models/settings.js';
+import type { FiatSource } from '../tables/settings.js';
 import { PlatformError } from '../errors/platform-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createFetcher } from '../extract/fetcher.js';

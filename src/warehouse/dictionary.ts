@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DICTIONARY } from '../models/index.js';
-import type { Model } from '../streams/model.js';
+import { DICTIONARY } from '../tables/index.js';
+import type { TableDef } from '../streams/table.js';
 import { ident, literal } from '../duckdb/quote.js';
 
 /**
@@ -20,24 +20,24 @@ export const FIAT_VALUE_DESCRIPTION =
 export async function describeWarehouse(c: DuckDBConnection): Promise<void> {
   const held = await heldComments(c);
   const statements: string[] = [];
-  for (const model of DICTIONARY) {
-    const relation = held.get(model.name);
+  for (const def of DICTIONARY) {
+    const relation = held.get(def.name);
     if (relation === undefined) continue;
     const kind = relation.kind === 'view' ? 'VIEW' : 'TABLE';
-    if (relation.comment !== model.description)
-      statements.push(`COMMENT ON ${kind} ${ident(model.name)} IS ${literal(model.description)}`);
+    if (relation.comment !== def.description)
+      statements.push(`COMMENT ON ${kind} ${ident(def.name)} IS ${literal(def.description)}`);
     for (const [column, comment] of relation.columns) {
-      const description = describeColumn(model, column);
+      const description = describeColumn(def, column);
       if (description !== undefined && comment !== description)
-        statements.push(`COMMENT ON COLUMN ${ident(model.name)}.${ident(column)} IS ${literal(description)}`);
+        statements.push(`COMMENT ON COLUMN ${ident(def.name)}.${ident(column)} IS ${literal(description)}`);
     }
   }
   if (statements.length > 0) await c.run(statements.join(';\n'));
 }
 
 /** A column's description: the registry's, or the fiat's value column's. */
-function describeColumn(model: Model, column: string): string | undefined {
-  const described = model.columns.find((c) => c.name === column)?.description;
+function describeColumn(def: TableDef, column: string): string | undefined {
+  const described = def.columns.find((c) => c.name === column)?.description;
   if (described !== undefined) return described;
   return /^value_[a-z]{3,5}$/.test(column) && column !== 'value_usdt' ? FIAT_VALUE_DESCRIPTION : undefined;
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
+import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../tables/settings.js';
 import { runModel } from './sql-graph.js';
 import { hasTables } from '../duckdb/tables.js';
 import { timestampTz } from '../duckdb/time-values.js';

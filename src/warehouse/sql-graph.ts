@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TYPED_AT_LOAD } from '../models/index.js';
+import { TYPED_AT_LOAD } from '../tables/index.js';
 import { BIGINT, DuckDBTimestampTZValue, LIST, listValue, TIMESTAMPTZ, VARCHAR } from '../duckdb/duckdb.js';
 import { timestampTz } from '../duckdb/time-values.js';
 import { packageRoot } from '../util/package-root.js';

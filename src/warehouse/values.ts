@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { describeWarehouse } from './dictionary.js';
-import type { FiatSource } from '../models/settings.js';
+import type { FiatSource } from '../tables/settings.js';
 import { ident, literal } from '../duckdb/quote.js';
 import { runModel, sqlGraph, type SqlFile } from './sql-graph.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
-import { DICTIONARY } from '../models/index.js';
+import { DICTIONARY } from '../tables/index.js';
 import { packageRoot } from '../util/package-root.js';
 import { openingFiles, transformFiles } from './sql-files.js';
 import { sqlGraph } from './sql-graph.js';

@@ -17,7 +17,7 @@ import { runNodeProcess, type CliResult } from '../helpers/cli.js';
 
 const STREAM_FILE = `import { z } from 'zod';
 import { decimalString, idString, msString, optionalText } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { field } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
@@ -32,7 +32,7 @@ export const throwawayRecords = defineStream({
   ratePerSecond: 10,
   keyField: 'id',
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'throwaway_records',
     kind: 'view',
     description: 'Throwaway records (GET /api/v2/test/throwaway-records), one row per record (sql/models/throwaway_records.sql).',

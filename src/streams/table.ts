@@ -35,7 +35,7 @@ export interface Column {
 }
 
 /** A table or view users read. */
-export interface Model {
+export interface TableDef {
   name: string;
   kind: 'table' | 'view';
   description: string;
@@ -51,7 +51,7 @@ export interface Model {
  * A stream's model: the table or view of its records, one row per record, and the facts the stages share about
  * it. Declared beside the stream's endpoint (src/streams/<stream>.ts); its SQL is `sql/models/<stream>.sql`.
  */
-export interface StreamModel extends Model {
+export interface StreamTableDef extends TableDef {
   /**
    * Typed at load: each record's typed columns are written with it (table `typed_<stream>`, by the macro
    * `lp_type_<stream>` of its SQL model), and the model is a view on that table; `partitionColumn` is the column
@@ -68,7 +68,7 @@ export interface StreamModel extends Model {
    */
   ledger?: 'paired' | 'alone';
   /** Models made from this one (the fills' fee entries), listed after it. */
-  derived?: readonly Model[];
+  derived?: readonly TableDef[];
 }
 
 /**
@@ -109,18 +109,18 @@ export const tsColumn = (name: string, from?: z.ZodType | From): Column =>
  * The columns of `typed_<stream>`: the account, the partition column, the raw key, then the model's other
  * columns in its order (sql/warehouse/006_typed_at_load.sql and 007 made the first of them).
  */
-export function typedColumns(model: StreamModel & { typedAtLoad: { partitionColumn: string } }): Column[] {
-  const { partitionColumn } = model.typedAtLoad;
+export function typedColumns(def: StreamTableDef & { typedAtLoad: { partitionColumn: string } }): Column[] {
+  const { partitionColumn } = def.typedAtLoad;
   const partition =
-    model.columns.find((c) => c.name === partitionColumn) ??
+    def.columns.find((c) => c.name === partitionColumn) ??
     text(partitionColumn, 'The partition the record was read under (raw_records.partition).');
-  const account = model.columns.find((c) => c.name === 'account') ?? accountColumn;
+  const account = def.columns.find((c) => c.name === 'account') ?? accountColumn;
   const key = text('key', "The record's key as raw_records holds it (the API's own id).");
-  const rest = model.columns.filter((c) => c.name !== 'account' && c.name !== partitionColumn);
+  const rest = def.columns.filter((c) => c.name !== 'account' && c.name !== partitionColumn);
   return [account, partition, key, ...rest];
 }
 
 /** The columns of `typed_<stream>` that are never NULL: what identifies the record, and its time. */
-export function notNullColumns(model: { typedAtLoad: { partitionColumn: string } }): string[] {
-  return ['account', model.typedAtLoad.partitionColumn, 'key', 'ts'];
+export function notNullColumns(def: { typedAtLoad: { partitionColumn: string } }): string[] {
+  return ['account', def.typedAtLoad.partitionColumn, 'key', 'ts'];
 }

@@ -1,4 +1,4 @@
-import { accountColumn, amount, instant, text, type Column, type Model } from '../streams/model.js';
+import { accountColumn, amount, instant, text, type Column, type TableDef } from '../streams/table.js';
 
 // Realized gains (sql/gains/, sql/gains-tables/, src/gains/; docs/gains.md): made by the export and the transform
 // from the valued ledger, with the cost basis, pool, tax year and opening lots of the command.
@@ -61,7 +61,7 @@ const disposalColumns: Column[] = [
   },
 ];
 
-export const disposals: Model = {
+export const disposals: TableDef = {
   name: 'disposals',
   kind: 'table',
   description:
@@ -69,7 +69,7 @@ export const disposals: Model = {
   columns: disposalColumns,
 };
 
-export const lots: Model = {
+export const lots: TableDef = {
   name: 'lots',
   kind: 'table',
   description:
@@ -85,7 +85,7 @@ export const lots: Model = {
   ],
 };
 
-export const gainsSummary: Model = {
+export const gainsSummary: TableDef = {
   name: 'gains_summary',
   kind: 'view',
   description:
@@ -117,7 +117,7 @@ const bigint = (name: string, description: string): Column => ({ name, type: 'BI
 /**
  * What the gains engine keeps between runs (sql/warehouse/016_gains_kept.sql; docs/gains.md, "Kept, not recomputed").
  */
-export const ledgerChanges: Model = {
+export const ledgerChanges: TableDef = {
   name: 'ledger_changes',
   kind: 'table',
   description:
@@ -131,7 +131,7 @@ export const ledgerChanges: Model = {
   ],
 };
 
-export const gainsKept: Model = {
+export const gainsKept: TableDef = {
   name: 'gains_kept',
   kind: 'table',
   description:
@@ -150,7 +150,7 @@ export const gainsKept: Model = {
   ],
 };
 
-export const gainsKeptPoints: Model = {
+export const gainsKeptPoints: TableDef = {
   name: 'gains_kept_points',
   kind: 'table',
   description:
@@ -158,7 +158,7 @@ export const gainsKeptPoints: Model = {
   columns: [bigint('at_ms', 'The instant (ms since the epoch, UTC).')],
 };
 
-export const gainsKeptStates: Model = {
+export const gainsKeptStates: TableDef = {
   name: 'gains_kept_states',
   kind: 'table',
   description:
@@ -171,7 +171,7 @@ export const gainsKeptStates: Model = {
   ],
 };
 
-export const GAINS_MODELS: readonly Model[] = [
+export const GAINS_TABLES: readonly TableDef[] = [
   disposals,
   lots,
   gainsSummary,

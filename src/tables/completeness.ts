@@ -1,8 +1,8 @@
-import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
+import { accountColumn, amount, instant, text, type TableDef } from '../streams/table.js';
 
 // What proves the export complete, or shows where it is not (sql/completeness/; docs/completeness.md, "Completeness").
 
-export const balanceBreaks: Model = {
+export const balanceBreaks: TableDef = {
   name: 'balance_breaks',
   kind: 'view',
   description:
@@ -26,7 +26,7 @@ export const balanceBreaks: Model = {
   ],
 };
 
-export const signMismatches: Model = {
+export const signMismatches: TableDef = {
   name: 'sign_mismatches',
   kind: 'view',
   description:
@@ -51,7 +51,7 @@ export const signMismatches: Model = {
   ],
 };
 
-export const unpairedTransfers: Model = {
+export const unpairedTransfers: TableDef = {
   name: 'unpaired_transfers',
   kind: 'view',
   description:
@@ -71,7 +71,7 @@ export const unpairedTransfers: Model = {
   ],
 };
 
-export const openingBalances: Model = {
+export const openingBalances: TableDef = {
   name: 'opening_balances',
   kind: 'view',
   description:
@@ -107,7 +107,7 @@ const holdingColumns = [
   ),
 ];
 
-export const holdingQuantities: Model = {
+export const holdingQuantities: TableDef = {
   name: 'holding_quantities',
   kind: 'table',
   description:
@@ -115,7 +115,7 @@ export const holdingQuantities: Model = {
   columns: holdingColumns,
 };
 
-export const holdings: Model = {
+export const holdings: TableDef = {
   name: 'holdings',
   kind: 'view',
   description:
@@ -130,7 +130,7 @@ export const holdings: Model = {
 };
 
 /** The valued holdings as the SQL models read them: the fiat's value always, under one name. */
-export const lpHoldingsValued: Model = {
+export const lpHoldingsValued: TableDef = {
   name: 'lp_holdings_valued',
   kind: 'view',
   description:
@@ -141,7 +141,7 @@ export const lpHoldingsValued: Model = {
   ],
 };
 
-export const reconciliation: Model = {
+export const reconciliation: TableDef = {
   name: 'reconciliation',
   kind: 'view',
   description:
@@ -168,7 +168,7 @@ export const reconciliation: Model = {
   ],
 };
 
-export const botResults: Model = {
+export const botResults: TableDef = {
   name: 'bot_results',
   kind: 'view',
   description:
@@ -191,7 +191,7 @@ export const botResults: Model = {
   ],
 };
 
-export const COMPLETENESS_MODELS: readonly Model[] = [
+export const COMPLETENESS_TABLES: readonly TableDef[] = [
   balanceBreaks,
   signMismatches,
   unpairedTransfers,

@@ -1,9 +1,9 @@
-import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
+import { accountColumn, amount, instant, text, type TableDef } from '../streams/table.js';
 
 // The views the tax-software files are made of, and those that account for every ledger row
 // (sql/ledger/20_tax_export.sql, sql/values/40_tax_row_values.sql; docs/tax-files.md).
 
-export const taxExportRows: Model = {
+export const taxExportRows: TableDef = {
   name: 'tax_export_rows',
   kind: 'view',
   description:
@@ -58,7 +58,7 @@ export const taxExportRows: Model = {
   ],
 };
 
-export const taxExportEntries: Model = {
+export const taxExportEntries: TableDef = {
   name: 'tax_export_entries',
   kind: 'view',
   description:
@@ -70,7 +70,7 @@ export const taxExportEntries: Model = {
   ],
 };
 
-export const taxExportExcluded: Model = {
+export const taxExportExcluded: TableDef = {
   name: 'tax_export_excluded',
   kind: 'view',
   description:
@@ -85,7 +85,7 @@ export const taxExportExcluded: Model = {
   ],
 };
 
-export const taxRowValues: Model = {
+export const taxRowValues: TableDef = {
   name: 'tax_row_values',
   kind: 'view',
   description:
@@ -110,4 +110,4 @@ export const taxRowValues: Model = {
 };
 
 /** The tax files' views, in the order README lists them, then their values. */
-export const TAX_MODELS: readonly Model[] = [taxExportRows, taxExportEntries, taxExportExcluded, taxRowValues];
+export const TAX_TABLES: readonly TableDef[] = [taxExportRows, taxExportEntries, taxExportExcluded, taxRowValues];

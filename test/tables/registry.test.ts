@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STREAM_MODELS, TRANSFORMED_MODELS, TYPED_AT_LOAD } from '../../src/models/index.js';
-import { typedColumns } from '../../src/streams/model.js';
+import { STREAM_TABLES, TRANSFORMED_TABLES, TYPED_AT_LOAD } from '../../src/tables/index.js';
+import { typedColumns } from '../../src/streams/table.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { declaredStreams, streamIndex } from '../../scripts/stream-index.js';
-import { generatedRegions, withRegion } from '../../src/models/stream-docs.js';
+import { generatedRegions, withRegion } from '../../src/tables/stream-docs.js';
 import { generatedFiles } from '../../src/warehouse/registry-sql.js';
 import { GOLDEN } from '../transform/fixtures.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
@@ -28,23 +28,23 @@ async function described(relation: string): Promise<string[]> {
 
 describe('the registry of models', () => {
   it('gives every model the transform makes its columns and types, in the order the warehouse has them', async () => {
-    for (const model of TRANSFORMED_MODELS) {
-      expect(await described(model.name), model.name).toEqual(model.columns.map((c) => `${c.name} ${c.type}`));
+    for (const def of TRANSFORMED_TABLES) {
+      expect(await described(def.name), def.name).toEqual(def.columns.map((c) => `${c.name} ${c.type}`));
     }
   });
 
   it('gives each typed table its columns, and the typing macro makes exactly those', async () => {
-    for (const model of TYPED_AT_LOAD) {
-      const expected = typedColumns(model).map((c) => `${c.name} ${c.type}`);
-      expect(await described(`typed_${model.name}`), model.name).toEqual(expected);
-      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(expected);
+    for (const def of TYPED_AT_LOAD) {
+      const expected = typedColumns(def).map((c) => `${c.name} ${c.type}`);
+      expect(await described(`typed_${def.name}`), def.name).toEqual(expected);
+      expect(await described(`SELECT * FROM lp_type_${def.name}('raw_records')`), def.name).toEqual(expected);
     }
   });
 
   it('types the streams made from raw_records into the columns of their models that have a source, in order', async () => {
-    for (const model of STREAM_MODELS.filter((m) => m.typedAtLoad === undefined)) {
-      const sourced = model.columns.filter((c) => c.from !== undefined || c.name === 'account');
-      expect(await described(`SELECT * FROM lp_type_${model.name}('raw_records')`), model.name).toEqual(
+    for (const def of STREAM_TABLES.filter((m) => m.typedAtLoad === undefined)) {
+      const sourced = def.columns.filter((c) => c.from !== undefined || c.name === 'account');
+      expect(await described(`SELECT * FROM lp_type_${def.name}('raw_records')`), def.name).toEqual(
         sourced.map((c) => `${c.name} ${c.type}`),
       );
     }

@@ -1,5 +1,5 @@
 import { STREAMS } from '../streams/index.js';
-import type { StreamModel } from '../streams/model.js';
+import type { StreamTableDef } from '../streams/table.js';
 import {
   ACCOUNT_MODES_DEFAULT,
   type AccountMode,
@@ -8,7 +8,7 @@ import {
   type SnapshotPart,
   type SnapshotStreamDef,
 } from '../streams/stream.js';
-import { EXPORTED_TABLES, STREAM_MODELS } from './index.js';
+import { EXPORTED_TABLES, STREAM_TABLES } from './index.js';
 
 /**
  * The docs' tables of the streams, made from their definitions (src/streams/<stream>.ts) by `npm run generate`, each
@@ -69,9 +69,9 @@ ${rows.join('\n')}`;
 /** docs/files.md: the columns of each stream's file, in their order, and those its warehouse table keeps beside. */
 export function recordFilesTable(): string {
   const rows = EXPORTED_TABLES.flatMap(({ name, omit = [] }) => {
-    const model = STREAM_MODELS.find((m) => m.name === name) as StreamModel | undefined;
-    if (model === undefined) return [];
-    const columns = model.columns.map((c) => c.name).filter((c) => !omit.includes(c));
+    const def = STREAM_TABLES.find((m) => m.name === name) as StreamTableDef | undefined;
+    if (def === undefined) return [];
+    const columns = def.columns.map((c) => c.name).filter((c) => !omit.includes(c));
     const kept = omit.length === 0 ? '' : ` (the warehouse table also keeps ${omit.map(code).join(', ')})`;
     return [`| ${code(name)} | ${code(columns.join(', '))}${kept} |`];
   });

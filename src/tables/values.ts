@@ -1,9 +1,9 @@
-import { accountColumn, amount, instant, text, type Column, type Model } from '../streams/model.js';
+import { accountColumn, amount, instant, text, type Column, type TableDef } from '../streams/table.js';
 import { ledger } from './ledger.js';
 
 // Prices and values (sql/warehouse/005_prices.sql, sql/values/; docs/values.md).
 
-export const priceCandles: Model = {
+export const priceCandles: TableDef = {
   name: 'price_candles',
   kind: 'table',
   description:
@@ -18,7 +18,7 @@ export const priceCandles: Model = {
   ],
 };
 
-export const priceCoverage: Model = {
+export const priceCoverage: TableDef = {
   name: 'price_coverage',
   kind: 'table',
   description:
@@ -40,7 +40,7 @@ export const priceCoverage: Model = {
   ],
 };
 
-export const pricePairs: Model = {
+export const pricePairs: TableDef = {
   name: 'price_pairs',
   kind: 'table',
   description:
@@ -56,7 +56,7 @@ export const pricePairs: Model = {
   ],
 };
 
-export const priceRoutes: Model = {
+export const priceRoutes: TableDef = {
   name: 'price_routes',
   kind: 'table',
   description:
@@ -68,7 +68,7 @@ export const priceRoutes: Model = {
   ],
 };
 
-export const fiatRates: Model = {
+export const fiatRates: TableDef = {
   name: 'fiat_rates',
   kind: 'table',
   description:
@@ -81,7 +81,7 @@ export const fiatRates: Model = {
   ],
 };
 
-export const fxRates: Model = {
+export const fxRates: TableDef = {
   name: 'fx_rates',
   kind: 'table',
   description:
@@ -101,7 +101,7 @@ export const fxRates: Model = {
   ],
 };
 
-export const fxCoverage: Model = {
+export const fxCoverage: TableDef = {
   name: 'fx_coverage',
   kind: 'table',
   description:
@@ -121,7 +121,7 @@ export const fxCoverage: Model = {
   ],
 };
 
-export const fxRatesDaily: Model = {
+export const fxRatesDaily: TableDef = {
   name: 'fx_rates_daily',
   kind: 'table',
   description:
@@ -140,7 +140,7 @@ export const fxRatesDaily: Model = {
   ],
 };
 
-export const valuation: Model = {
+export const valuation: TableDef = {
   name: 'valuation',
   kind: 'table',
   description:
@@ -155,7 +155,7 @@ export const valuation: Model = {
   ],
 };
 
-export const assetPrices: Model = {
+export const assetPrices: TableDef = {
   name: 'asset_prices',
   kind: 'view',
   description:
@@ -184,7 +184,7 @@ const pricedColumns: readonly Column[] = [
   ),
 ];
 
-export const ledgerPriced: Model = {
+export const ledgerPriced: TableDef = {
   name: 'ledger_priced',
   kind: 'view',
   description:
@@ -192,7 +192,7 @@ export const ledgerPriced: Model = {
   columns: pricedColumns,
 };
 
-export const ledgerValued: Model = {
+export const ledgerValued: TableDef = {
   name: 'ledger_valued',
   kind: 'view',
   description:
@@ -207,7 +207,7 @@ export const ledgerValued: Model = {
 };
 
 /** The valued ledger as the SQL models read it: the fiat's value always, under one name. */
-export const lpLedgerValued: Model = {
+export const lpLedgerValued: TableDef = {
   name: 'lp_ledger_valued',
   kind: 'view',
   description:
@@ -218,7 +218,7 @@ export const lpLedgerValued: Model = {
   ],
 };
 
-export const yearSummary: Model = {
+export const yearSummary: TableDef = {
   name: 'year_summary',
   kind: 'view',
   description:
@@ -242,7 +242,7 @@ export const yearSummary: Model = {
 };
 
 /** The prices' tables, then the views of values, in the order they are made. */
-export const plausibility: Model = {
+export const plausibility: TableDef = {
   name: 'plausibility',
   kind: 'view',
   description:
@@ -264,7 +264,7 @@ export const plausibility: Model = {
   ],
 };
 
-export const VALUE_MODELS: readonly Model[] = [
+export const VALUE_TABLES: readonly TableDef[] = [
   priceCandles,
   priceCoverage,
   pricePairs,

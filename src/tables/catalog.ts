@@ -1,9 +1,9 @@
-import { accountColumn, text, type Model } from '../streams/model.js';
+import { accountColumn, text, type TableDef } from '../streams/table.js';
 
 // The type catalog and the lists it is checked against (sql/seeds/; docs/ledger.md, "The type catalog"), and what the
 // ledger's categories and unknown types come to.
 
-export const typeCatalog: Model = {
+export const typeCatalog: TableDef = {
   name: 'type_catalog',
   kind: 'table',
   description:
@@ -43,7 +43,7 @@ export const typeCatalog: Model = {
   ],
 };
 
-export const taxClasses: Model = {
+export const taxClasses: TableDef = {
   name: 'tax_classes',
   kind: 'table',
   description:
@@ -61,7 +61,7 @@ export const taxClasses: Model = {
   ],
 };
 
-export const taxToolVocabulary: Model = {
+export const taxToolVocabulary: TableDef = {
   name: 'tax_tool_vocabulary',
   kind: 'table',
   description:
@@ -75,7 +75,7 @@ export const taxToolVocabulary: Model = {
   ],
 };
 
-export const categoryMeaning: Model = {
+export const categoryMeaning: TableDef = {
   name: 'category_meaning',
   kind: 'view',
   description:
@@ -96,7 +96,7 @@ export const categoryMeaning: Model = {
   ],
 };
 
-export const unreviewedTypes: Model = {
+export const unreviewedTypes: TableDef = {
   name: 'unreviewed_types',
   kind: 'view',
   description:
@@ -116,7 +116,7 @@ export const unreviewedTypes: Model = {
 };
 
 /** The catalog's tables and the views read from it, in the order README lists them. */
-export const CATALOG_MODELS: readonly Model[] = [
+export const CATALOG_TABLES: readonly TableDef[] = [
   typeCatalog,
   taxClasses,
   taxToolVocabulary,

@@ -1,8 +1,8 @@
-import { accountColumn, instant, json, text, type Model } from '../streams/model.js';
+import { accountColumn, instant, json, text, type TableDef } from '../streams/table.js';
 
 // The tables extraction and the transform keep their work in (sql/warehouse/; docs/extraction.md).
 
-export const rawRecords: Model = {
+export const rawRecords: TableDef = {
   name: 'raw_records',
   kind: 'table',
   description:
@@ -25,7 +25,7 @@ export const rawRecords: Model = {
   ],
 };
 
-export const coverage: Model = {
+export const coverage: TableDef = {
   name: 'coverage',
   kind: 'table',
   description:
@@ -64,7 +64,7 @@ export const coverage: Model = {
   ],
 };
 
-export const runs: Model = {
+export const runs: TableDef = {
   name: 'runs',
   kind: 'table',
   description:
@@ -92,7 +92,7 @@ export const runs: Model = {
   ],
 };
 
-export const learnedWindows: Model = {
+export const learnedWindows: TableDef = {
   name: 'learned_windows',
   kind: 'table',
   description:
@@ -106,7 +106,7 @@ export const learnedWindows: Model = {
   ],
 };
 
-export const schemaDrift: Model = {
+export const schemaDrift: TableDef = {
   name: 'schema_drift',
   kind: 'table',
   description:
@@ -125,7 +125,7 @@ export const schemaDrift: Model = {
   ],
 };
 
-export const quarantine: Model = {
+export const quarantine: TableDef = {
   name: 'quarantine',
   kind: 'table',
   description:
@@ -148,7 +148,7 @@ export const quarantine: Model = {
   ],
 };
 
-export const schemaMigrations: Model = {
+export const schemaMigrations: TableDef = {
   name: 'schema_migrations',
   kind: 'table',
   description:
@@ -156,7 +156,7 @@ export const schemaMigrations: Model = {
   columns: [text('name', 'The file, as warehouse/<file>.sql.'), instant('applied_at', 'When it ran.')],
 };
 
-export const modelVersions: Model = {
+export const modelVersions: TableDef = {
   name: 'model_versions',
   kind: 'table',
   description:
@@ -174,7 +174,7 @@ export const modelVersions: Model = {
   ],
 };
 
-export const pendingChanges: Model = {
+export const pendingChanges: TableDef = {
   name: 'pending_changes',
   kind: 'table',
   description:
@@ -188,7 +188,7 @@ export const pendingChanges: Model = {
 };
 
 /** The bookkeeping tables, in the order README lists them. */
-export const BOOKKEEPING_MODELS: readonly Model[] = [
+export const BOOKKEEPING_TABLES: readonly TableDef[] = [
   rawRecords,
   coverage,
   runs,

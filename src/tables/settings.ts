@@ -1,4 +1,4 @@
-import { accountColumn, amount, instant, text, type Column, type Model } from '../streams/model.js';
+import { accountColumn, amount, instant, text, type Column, type TableDef } from '../streams/table.js';
 
 /**
  * The warehouse's settings (docs/settings.md): how its values, gains and history are made, recorded once in the
@@ -122,7 +122,7 @@ const descriptions: Readonly<Record<SettingName, string>> = {
 const struct = (type: string): Column['type'] =>
   `STRUCT(${SETTING_NAMES.map((n) => `${SETTING_COLUMNS[n]} ${type}`).join(', ')})`;
 
-export const settings: Model = {
+export const settings: TableDef = {
   name: 'settings',
   kind: 'table',
   description:
@@ -143,7 +143,7 @@ export const settings: Model = {
   ],
 };
 
-export const openingLots: Model = {
+export const openingLots: TableDef = {
   name: 'opening_lots',
   kind: 'table',
   description:
@@ -158,7 +158,7 @@ export const openingLots: Model = {
   ],
 };
 
-export const userCatalog: Model = {
+export const userCatalog: TableDef = {
   name: 'user_catalog',
   kind: 'table',
   description:
@@ -171,7 +171,7 @@ export const userCatalog: Model = {
   ],
 };
 
-export const accountOpenings: Model = {
+export const accountOpenings: TableDef = {
   name: 'account_openings',
   kind: 'table',
   description:
@@ -183,7 +183,7 @@ export const accountOpenings: Model = {
   ],
 };
 
-export const accountModes: Model = {
+export const accountModes: TableDef = {
   name: 'account_modes',
   kind: 'table',
   description:
@@ -200,4 +200,4 @@ export const accountModes: Model = {
   ],
 };
 
-export const SETTINGS_MODELS: readonly Model[] = [settings, openingLots, userCatalog, accountOpenings, accountModes];
+export const SETTINGS_TABLES: readonly TableDef[] = [settings, openingLots, userCatalog, accountOpenings, accountModes];

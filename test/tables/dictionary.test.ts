@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeGains } from '../../src/gains/gains.js';
-import { DICTIONARY } from '../../src/models/index.js';
+import { DICTIONARY } from '../../src/tables/index.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { FIAT_VALUE_DESCRIPTION } from '../../src/warehouse/dictionary.js';
 import { applyValuation } from '../../src/warehouse/values.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DICTIONARY } from '../../src/models/index.js';
+import { DICTIONARY } from '../../src/tables/index.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DuckDBInstance } from '../../src/duckdb/duckdb.js';
 
@@ -43,8 +43,8 @@ describe('the names users type in SQL', () => {
 
   it('are never a reserved or type-function keyword: no table, view or column of the registry needs quotes', async () => {
     const known = await keywords();
-    const offenders = DICTIONARY.flatMap((model) =>
-      [model.name, ...model.columns.map((c) => `${model.name}.${c.name}`)].flatMap((name) => {
+    const offenders = DICTIONARY.flatMap((def) =>
+      [def.name, ...def.columns.map((c) => `${def.name}.${c.name}`)].flatMap((name) => {
         const category = known.get((name.split('.').at(-1) as string).toLowerCase());
         return category !== undefined && REFUSED.includes(category) ? [`${name} (${category})`] : [];
       }),

@@ -1,7 +1,7 @@
-import { accountColumn, amount, instant, text, type Model } from '../streams/model.js';
+import { accountColumn, amount, instant, text, type TableDef } from '../streams/table.js';
 
 /** The ledger (sql/ledger/10_ledger.sql; docs/ledger.md). */
-export const ledger: Model = {
+export const ledger: TableDef = {
   name: 'ledger',
   kind: 'table',
   description:
