@@ -6,7 +6,7 @@ import { loadPipeline } from '../src/pipeline/load.js';
 import { runPipeline } from '../src/pipeline/run-pipeline.js';
 import { CANDLE_RATE_PER_SECOND, CANDLES_PER_PAGE, HOUR_MS } from '../src/prices/candles.js';
 import { generateDataset } from '../src/sim/data/dataset.js';
-import type { Dataset } from '../src/sim/data/model.js';
+import type { Dataset } from '../src/sim/data/types.js';
 import { startSimulator } from '../src/sim/server.js';
 import { assetBalances } from '../src/streams/asset-balances.js';
 import { STREAMS } from '../src/streams/index.js';

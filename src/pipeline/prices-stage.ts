@@ -297,7 +297,7 @@ async function ledgerAssets(warehouse: Warehouse, range: Window): Promise<string
   });
 }
 
-/** The streams whose records the ledger books (src/models/): the others move no asset. */
+/** The streams whose records the ledger books (src/tables/): the others move no asset. */
 const BOOKED_STREAMS: ReadonlySet<string> = new Set(LEDGER_SOURCES.map((m) => m.name));
 
 /**

@@ -156,7 +156,7 @@ export interface PagedStreamDef<Name extends string = string> {
    */
   cursor?: { param: string; descending: boolean };
   /**
-   * The record schema: known fields checked, unknown fields kept. Made by defineStream from the model's columns (each
+   * The record schema: known fields checked, unknown fields kept. Made by defineStream from the table's columns (each
    * with its field and check) and the stream's recordChecks.
    */
   schema: z.ZodObject;
@@ -168,7 +168,7 @@ export interface PagedStreamDef<Name extends string = string> {
   time(record: Record<string, unknown>): number;
   /** Reads one answer's `data`; throws on a shape it does not know. */
   readPage(data: unknown): PageRead;
-  /** What the warehouse holds of it: its model's columns and keys (src/streams/model.ts). */
+  /** What the warehouse holds of it: its table's columns and keys (src/streams/table.ts). */
   table: StreamTableDef;
 }
 
@@ -233,7 +233,7 @@ type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extend
     : unknown);
 
 /**
- * A paged stream's record time, from the source of its model's `ts` (`tsColumn('cTime', ...)`): the first of its fields
+ * A paged stream's record time, from the source of its table's `ts` (`tsColumn('cTime', ...)`): the first of its fields
  * the record has, as a number of Unix milliseconds.
  */
 function recordTime(def: StreamTableDef): PagedStreamDef['time'] {
@@ -246,7 +246,7 @@ function recordTime(def: StreamTableDef): PagedStreamDef['time'] {
 }
 
 /**
- * Declares a stream: its definition, with the record schema made from its model's columns (each column's field and
+ * Declares a stream: its definition, with the record schema made from its table's columns (each column's field and
  * check, src/streams/source.ts) and its `recordChecks`, the checks of a whole record; a paged stream's records' time
  * from its `ts` column's field.
  *

@@ -29,7 +29,7 @@ export interface Column {
   description: string;
   /**
    * Of a stream's column: where it comes from in the record, and its cast (src/streams/source.ts). The record schema
-   * and the typing SQL are made from these. Absent: a column the stream's SQL model makes by a rule of its own.
+   * and the typing SQL are made from these. Absent: a column the stream's SQL makes by a rule of its own.
    */
   from?: ColumnSource;
 }
@@ -48,26 +48,26 @@ export interface TableDef {
 }
 
 /**
- * A stream's model: the table or view of its records, one row per record, and the facts the stages share about
+ * A stream's table: the table or view of its records, one row per record, and the facts the stages share about
  * it. Declared beside the stream's endpoint (src/streams/<stream>.ts); its SQL is `sql/models/<stream>.sql`.
  */
 export interface StreamTableDef extends TableDef {
   /**
    * Typed at load: each record's typed columns are written with it (table `typed_<stream>`, by the macro
-   * `lp_type_<stream>` of its SQL model), and the model is a view on that table; `partitionColumn` is the column
-   * of `typed_<stream>` that holds the record's partition (raw_records.partition). Absent: the model is a table
-   * its SQL model makes from raw_records at each transform that finds records of its stream loaded since the last.
+   * `lp_type_<stream>` of its SQL), and the stream's table is a view on that one; `partitionColumn` is the column
+   * of `typed_<stream>` that holds the record's partition (raw_records.partition). Absent: the stream's table is one
+   * its SQL makes from raw_records at each transform that finds records of its stream loaded since the last.
    */
   typedAtLoad?: { partitionColumn: string };
-  /** The model's column that holds the record's key (raw_records.key; the ledger's source_id). */
+  /** The table's column that holds the record's key (raw_records.key; the ledger's source_id). */
   keyColumn: string;
   /**
-   * How the ledger books the stream's records (its SQL model's macro `lp_legs_<stream>`): `paired` when the legs
+   * How the ledger books the stream's records (the macro `lp_legs_<stream>` of its SQL): `paired` when the legs
    * of one millisecond form one trade (trade_group), `alone` when each record's legs stand by themselves.
    * Absent: the ledger does not book it.
    */
   ledger?: 'paired' | 'alone';
-  /** Models made from this one (the fills' fee entries), listed after it. */
+  /** Tables made from this one (the fills' fee entries), listed after it. */
   derived?: readonly TableDef[];
 }
 
@@ -88,14 +88,14 @@ export const amount = column('DECIMAL(38,18)', 'amount');
 export const instant = column('TIMESTAMP WITH TIME ZONE', 'instant');
 export const json = column('JSON', 'json');
 
-/** The account column every model starts with. */
+/** The account column every table starts with. */
 export const accountColumn = text(
   'account',
   "The account the row belongs to: the profile's name in the config file, `default` without one.",
 );
 
 /**
- * A model's `ts`: the record's time, from the API field named; with `from`, a stream's, the field checked as given
+ * A table's `ts`: the record's time, from the API field named; with `from`, a stream's, the field checked as given
  * (a check), or the fields given (a source).
  */
 export const tsColumn = (name: string, from?: z.ZodType | From): Column =>
@@ -106,7 +106,7 @@ export const tsColumn = (name: string, from?: z.ZodType | From): Column =>
   );
 
 /**
- * The columns of `typed_<stream>`: the account, the partition column, the raw key, then the model's other
+ * The columns of `typed_<stream>`: the account, the partition column, the raw key, then the table's other
  * columns in its order (sql/warehouse/006_typed_at_load.sql and 007 made the first of them).
  */
 export function typedColumns(def: StreamTableDef & { typedAtLoad: { partitionColumn: string } }): Column[] {

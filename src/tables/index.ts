@@ -10,19 +10,20 @@ import { TAX_TABLES } from './tax.js';
 import { VALUE_TABLES } from './values.js';
 
 /**
- * The models of the warehouse users read, and the lists the stages take from them: the registry of models
- * (docs/adding-a-stream.md). A stream's model is declared with its stream (src/streams/<stream>.ts).
+ * The tables and views of the warehouse users read, each by its definition, and the lists the stages take from
+ * them: the registry of tables (docs/adding-a-stream.md). A stream's table is declared with its stream
+ * (src/streams/<stream>.ts).
  */
 
-/** Each stream's model, in the streams' order. */
+/** Each stream's table, in the streams' order. */
 export const STREAM_TABLES: readonly StreamTableDef[] = STREAMS.map((s) => s.table);
 
-/** The stream models typed at load, each with the column of its typed table that holds the partition. */
+/** The streams' tables typed at load, each with the column of its typed table that holds the partition. */
 export const TYPED_AT_LOAD = STREAM_TABLES.filter(
   (m): m is StreamTableDef & { typedAtLoad: { partitionColumn: string } } => m.typedAtLoad !== undefined,
 );
 
-/** The stream models the ledger books. */
+/** The streams' tables the ledger books. */
 export const LEDGER_SOURCES = STREAM_TABLES.filter(
   (m): m is StreamTableDef & { ledger: 'paired' | 'alone' } => m.ledger !== undefined,
 );

@@ -13,7 +13,7 @@ import { EXPORTED_TABLES, STREAM_TABLES } from './index.js';
 /**
  * The docs' tables of the streams, made from their definitions (src/streams/<stream>.ts) by `npm run generate`, each
  * between two markers of its page, the prose around them written by hand: the endpoints of docs/extraction.md and
- * the columns of the records' files in docs/files.md. test/models/registry.test.ts fails while a page is out of date.
+ * the columns of the records' files in docs/files.md. test/tables/registry.test.ts fails while a page is out of date.
  */
 
 const code = (text: string): string => `\`${text}\``;

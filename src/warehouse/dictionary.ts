@@ -12,7 +12,7 @@ export const FIAT_VALUE_DESCRIPTION =
 
 /**
  * The warehouse's data dictionary (docs/querying.md; docs/tables.md): a `COMMENT` on every table,
- * view and column users read, from the registry of models, so that a SQL client shows what each means. Only what
+ * view and column users read, from the registry of tables, so that a SQL client shows what each means. Only what
  * differs is written (a COMMENT is a change to DuckDB's catalog, about 1 ms each): after a whole transform, which
  * makes the views again, and when the views of values are made again. A relation or column the warehouse does
  * not hold (yet) is passed over.

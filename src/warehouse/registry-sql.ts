@@ -7,15 +7,20 @@ import { headerLines } from './sql-graph.js';
 import { typingFile } from './typing-sql.js';
 
 /**
- * The SQL the registry of models makes (docs/adding-a-stream.md): the one place SQL text is written from the
- * models' facts rather than read from a file of `sql/`. The typed tables' DDL runs when a warehouse opens
+ * The SQL the registry of tables makes (docs/adding-a-stream.md): the one place SQL text is written from the
+ * tables' definitions rather than read from a file of `sql/`. The typed tables' DDL runs when a warehouse opens
  * (syncTypedTables); the rest is written into `sql/generated/` by `npm run generate`, so that every model users
  * read is defined in a file a person can read and run, and a test holds those files to this code.
  */
 
 type TypedTableDef = (typeof TYPED_AT_LOAD)[number];
 
-/** The header of every generated file: where it comes from, and that it is not edited by hand. */
+/**
+ * The header of every generated file: where it comes from, and that it is not edited by hand. Kept word for word as
+ * earlier releases wrote it ("the registry of models", src/models/, now the registry of tables, src/tables/): the
+ * typing's and the models' versions hash the text of typing.sql and models.sql (versions.ts), and a changed comment
+ * would have every warehouse typed and transformed again.
+ */
 const GENERATED =
   '-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.';
 
@@ -28,7 +33,7 @@ export function typedTableDdl(def: TypedTableDef, options: { replace: boolean })
 }
 
 /**
- * A typed stream's model: the view of its typed table's columns, but the raw key (and a partition it does not show).
+ * A typed stream's table: the view of its typed table's columns, but the raw key (and a partition it does not show).
  */
 function streamView(def: StreamTableDef): string {
   return `CREATE OR REPLACE VIEW ${def.name} AS\nSELECT\n${columnLines(def.columns.map((c) => c.name))}\nFROM typed_${def.name};`;
@@ -48,7 +53,7 @@ function columnLines(names: readonly string[]): string {
 /** The kinds of account, each with the streams it reads (docs/unified-accounts.md). */
 const ACCOUNT_MODES: readonly AccountMode[] = ['classic', 'uta'];
 
-/** A model made from a stream's model: the view of the table macro of the same name in the stream's SQL model. */
+/** A table made from a stream's (the fills' fee entries): the view of the table macro of that name in the stream's SQL. */
 function derivedView(def: TableDef): string {
   return `CREATE OR REPLACE VIEW ${def.name} AS\nSELECT * FROM lp_${def.name}();`;
 }
@@ -155,7 +160,7 @@ ${copies.join('\n\n')}
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /**
- * `docs/tables.md`: every table and view users read, with what each column means, from the registry of models;
+ * `docs/tables.md`: every table and view users read, with what each column means, from the registry of tables;
  * the same words the warehouse holds as COMMENTs (src/warehouse/dictionary.ts).
  */
 export function tablesPage(): string {
@@ -164,14 +169,14 @@ export function tablesPage(): string {
     const rows = m.columns.map((c) => `| \`${c.name}\` | ${c.type} | ${cell(c.description)} |`);
     return `## ${m.name}\n\n${m.kind === 'view' ? 'View' : 'Table'}. ${m.description}\n\n| column | type | meaning |\n|---|---|---|\n${rows.join('\n')}\n`;
   });
-  return `<!-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit. -->
+  return `<!-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by \`npm run generate\`: do not edit. -->
 # The warehouse's tables
 
 Every table and view of the warehouse a person reads, with what each column means. The warehouse holds the same
 words as comments: \`SELECT table_name, column_name, comment FROM duckdb_columns()\` shows them, and so does a SQL
 client. Amounts are exact decimals (\`DECIMAL(38,18)\`); times are instants (\`TIMESTAMP WITH TIME ZONE\`), shown in
 UTC. With \`--fiat\`, \`ledger_valued\` and \`year_summary\` also have \`value_<fiat>\` (\`value_eur\`): the value in that currency.
-Every name is written bare in SQL: none is a keyword DuckDB reserves (\`test/models/keywords.test.ts\`).
+Every name is written bare in SQL: none is a keyword DuckDB reserves (\`test/tables/keywords.test.ts\`).
 
 ${index}
 

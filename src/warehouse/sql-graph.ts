@@ -110,7 +110,7 @@ export function namedResults(text: string): (string | undefined)[] {
 
 /**
  * The names made by ledgerpipe's code, not by a file of `sql/`, which files may read: the typed tables (from the
- * registry of models, src/warehouse/registry-sql.ts, as a warehouse opens) and what the valuation makes
+ * registry of tables, src/warehouse/registry-sql.ts, as a warehouse opens) and what the valuation makes
  * (src/warehouse/values.ts: DuckDB names a column only from a statement's text, and reads a time zone fast only as
  * a constant of one). Each with the module that makes it.
  */

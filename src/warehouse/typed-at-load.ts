@@ -9,8 +9,8 @@ import { typedTableDdl } from './registry-sql.js';
 /**
  * The streams whose typed columns are written with their raw records (docs/transform.md): a
  * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/models/<stream>.sql), of which the stream's
- * model is a view. Every stream the ledger books; P2P advertisements and balance snapshots, which it does not,
- * are few and stay tables made from raw_records by each transform. The registry says which (src/models/).
+ * table is a view. Every stream the ledger books; P2P advertisements and balance snapshots, which it does not,
+ * are few and stay tables made from raw_records by each transform. The registry of tables says which (src/tables/).
  */
 export const TYPED_STREAMS: readonly string[] = TYPED_AT_LOAD.map((m) => m.name);
 
@@ -104,7 +104,7 @@ function typedTableDef(stream: string): (typeof TYPED_AT_LOAD)[number] {
 }
 
 /**
- * Makes each stream typed at load have its typed table, with every column the registry of models gives it
+ * Makes each stream typed at load have its typed table, with every column the registry of tables gives it
  * (src/streams/<stream>.ts): a table made, a column added as NULL, for a stream or a column new in this release.
  * Migrations 006, 007 and 009 made the tables of earlier releases; from this release on the registry does, when
  * every warehouse opens for writing.

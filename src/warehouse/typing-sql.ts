@@ -7,7 +7,7 @@ import { headerLines } from './sql-graph.js';
 /**
  * The typing SQL of the streams, made from their columns' sources (each column's field and cast,
  * src/streams/source.ts; docs/adding-a-stream.md): `sql/generated/typing.sql`, written by `npm run generate`. What a
- * stream's SQL model (sql/models/<stream>.sql) keeps by hand is what is more than renaming and casting: its ledger
+ * stream's SQL (sql/models/<stream>.sql) keeps by hand is what is more than renaming and casting: its ledger
  * legs, the macros its columns' expressions call, and for a table made from raw_records the rules it makes of the
  * typed rows (which record is kept, the balance a snapshot's row holds).
  */
@@ -81,8 +81,8 @@ function structText(struct: Record<string, string>): string {
 }
 
 /**
- * The columns the typing makes: a typed table's (typedColumns), or of a table made from raw_records the model's
- * columns that have a source, in its order (those without one its SQL model makes of them).
+ * The columns the typing makes: a typed table's (typedColumns), or of a table made from raw_records the table's
+ * columns that have a source, in its order (those without one its SQL makes of them).
  */
 function typingColumns(def: StreamTableDef): readonly Column[] {
   if (def.typedAtLoad !== undefined) return typedColumns({ ...def, typedAtLoad: def.typedAtLoad });
@@ -91,7 +91,7 @@ function typingColumns(def: StreamTableDef): readonly Column[] {
 
 /**
  * The macro lp_type_<stream>(src): the stream's records of `src` (raw_records, a batch of it, or any relation with its
- * columns), renamed and cast into its typed table's columns, or those of its model that have a source.
+ * columns), renamed and cast into its typed table's columns, or those of its table that have a source.
  */
 export function typingMacro(def: StreamTableDef): string {
   const columns = typingColumns(def).map((c) => ({ name: c.name, sql: columnSql(def, c) }));
@@ -119,7 +119,11 @@ function macrosCalled(sql: string): string[] {
   return [...new Set([...sql.matchAll(/\b(lp_[a-z0-9_]+)\(/g)].map((m) => m[1] as string))];
 }
 
-/** `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open. */
+/**
+ * `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open. Its
+ * comments keep the words earlier releases wrote (the registry of models, src/models/, a stream's SQL model): the
+ * typing's version hashes this text (versions.ts), and a changed comment would have every warehouse typed again.
+ */
 export function typingFile(defs: readonly StreamTableDef[] = STREAM_TABLES): string {
   const macros = defs.map(typingMacro);
   const creates = defs.map((m) => `lp_type_${m.name}`);

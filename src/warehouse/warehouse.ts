@@ -133,7 +133,7 @@ async function setUp(connection: DuckDBConnection, options: { memoryLimit: strin
     // A warehouse an earlier release wrote lacks the typed tables of this release's new streams, which the macros
     // read: it is upgraded (opened for writing) before it is read (openWarehouseToRead), and needs no macros here.
     if ((await pendingMigrations(connection)).length > 0) return;
-    await createMacros(connection, { models: true, temporary: true });
+    await createMacros(connection, { opening: true, temporary: true });
     return;
   }
   const applied = await migrate(connection, Date.now());
@@ -143,7 +143,7 @@ async function setUp(connection: DuckDBConnection, options: { memoryLimit: strin
 /**
  * What every opening for writing makes sure of, once per release (the version `opening` records it): the macros
  * of this release (sql/macros/, the typed streams' sql/models/), a typed table with every column the registry of
- * models gives (syncTypedTables), and the bookkeeping tables' comments. In one transaction: each statement alone
+ * tables gives (syncTypedTables), and the bookkeeping tables' comments. In one transaction: each statement alone
  * writes DuckDB's log, and opening took twice as long.
  */
 async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: boolean): Promise<void> {
@@ -151,7 +151,7 @@ async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: bool
   if (!migrated && (await readRecordedVersions(connection)).opening === opening) return;
   await inTransaction(connection, async (c) => {
     await syncTypedTables(c);
-    await createMacros(c, { models: true });
+    await createMacros(c, { opening: true });
     await describeWarehouse(c);
     await recordVersions(c, { opening }, Date.now());
   });

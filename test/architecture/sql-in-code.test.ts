@@ -10,7 +10,7 @@ import { sourceFiles } from '../helpers/source-files.js';
  */
 const ALLOWED: Readonly<Record<string, string>> = {
   'src/warehouse/registry-sql.ts':
-    'the SQL made from the registry of models: the typed tables, and the files of sql/generated/',
+    'the SQL made from the registry of tables: the typed tables, and the files of sql/generated/',
   'src/warehouse/typing-sql.ts':
     "the typing macros made from each stream's columns, each with its field and cast: sql/generated/typing.sql",
   'src/warehouse/macros.ts':

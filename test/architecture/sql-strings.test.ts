@@ -53,7 +53,7 @@ const ALLOWED: Readonly<Record<string, readonly [number, string]>> = {
     'on a warehouse opened read-only the macros are made TEMP, which DuckDB takes only from the statement',
   ],
   'src/warehouse/migrations.ts': [3, 'schema_migrations: which migrations ran'],
-  'src/warehouse/registry-sql.ts': [10, 'the SQL made from the registry of models (typed tables, sql/generated/)'],
+  'src/warehouse/registry-sql.ts': [10, 'the SQL made from the registry of tables (typed tables, sql/generated/)'],
   'src/warehouse/settings.ts': [7, "the warehouse's settings and the books: bookkeeping"],
   'src/warehouse/typed-at-load.ts': [9, 'the typed tables brought up to date: plumbing of the loader'],
   'src/warehouse/typing-sql.ts': [1, "the streams' typing made from their columns (sql/generated/typing.sql)"],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extract, type ExtractOptions } from '../../src/extract/extractor.js';
 import { createSignedClient } from '../../src/http/client.js';
-import { DAY_MS, PAGED_STREAMS, type PagedStream } from '../../src/sim/data/model.js';
+import { DAY_MS, PAGED_STREAMS, type PagedStream } from '../../src/sim/data/types.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
 import { STREAMS } from '../../src/streams/index.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sim/data/rng.js';
-import { PAGED_STREAMS } from '../../src/sim/data/model.js';
+import { PAGED_STREAMS } from '../../src/sim/data/types.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { readCoverage } from '../../src/reads/coverage.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';

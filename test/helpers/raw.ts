@@ -1,7 +1,7 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dataset, PagedStream } from '../../src/sim/data/model.js';
+import type { Dataset, PagedStream } from '../../src/sim/data/types.js';
 import { STREAMS } from '../../src/streams/index.js';
 import { createRawWriter } from '../../src/load/raw-writer.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';

@@ -26,7 +26,7 @@ async function described(relation: string): Promise<string[]> {
   );
 }
 
-describe('the registry of models', () => {
+describe('the registry of tables', () => {
   it('gives every model the transform makes its columns and types, in the order the warehouse has them', async () => {
     for (const def of TRANSFORMED_TABLES) {
       expect(await described(def.name), def.name).toEqual(def.columns.map((c) => `${c.name} ${c.type}`));
@@ -41,7 +41,7 @@ describe('the registry of models', () => {
     }
   });
 
-  it('types the streams made from raw_records into the columns of their models that have a source, in order', async () => {
+  it('types the streams made from raw_records into the columns of their tables that have a source, in order', async () => {
     for (const def of STREAM_TABLES.filter((m) => m.typedAtLoad === undefined)) {
       const sourced = def.columns.filter((c) => c.from !== undefined || c.name === 'account');
       expect(await described(`SELECT * FROM lp_type_${def.name}('raw_records')`), def.name).toEqual(
