@@ -49,7 +49,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // Files share their worker's modules instead of loading them anew each (vitest reported 51 s of imports): the
     // suite is bound by the 2 cores' CPU, and no test changes shared state but through vi.stubEnv, undone by the
-    // test or file that set it (transform/exports, warehouse/memory-budget). Same 471 tests, 2026-11-26: isolated
+    // test or file that set it (transform/exports, duckdb/memory-budget). Same 471 tests, 2026-11-26: isolated
     // 434.7 s wall and 851 CPU-s, shared 400.0 s and 781 CPU-s.
     isolate: false,
     // DuckDB with one worker thread in every test and every CLI a test starts (README, "Memory"): two test files

@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { extract, type ExtractOptions, type ExtractResult } from '../src/extract/extractor.js';
 import { totalStats } from '../src/extract/stats.js';
-import { DuckDBInstance } from '../src/warehouse/duckdb.js';
-import { DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT } from '../src/warehouse/memory-budget.js';
+import { DuckDBInstance } from '../src/duckdb/duckdb.js';
+import { DEFAULT_WHOLE_LEDGER_MEMORY_LIMIT } from '../src/duckdb/memory-budget.js';
 
 /**
  * The plain baseline the benchmark sets beside ledgerpipe: the same client, limiter and loader, but one

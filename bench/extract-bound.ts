@@ -5,7 +5,7 @@ import { extract, type ExtractResult } from '../src/extract/extractor.js';
 import { planWindows } from '../src/time/window.js';
 import { createSignedClient } from '../src/http/client.js';
 import { generateDataset } from '../src/sim/data/dataset.js';
-import type { Dataset, PagedStream } from '../src/sim/data/model.js';
+import type { Dataset, PagedStream } from '../src/sim/data/types.js';
 import { STREAMS } from '../src/streams/index.js';
 import type { StreamDef } from '../src/streams/stream.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';

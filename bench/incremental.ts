@@ -21,10 +21,10 @@ import { createSignedClient } from '../src/http/client.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { withdrawals } from '../src/streams/withdrawals.js';
 import { runTransforms } from '../src/transform/runner.js';
-import { extractionMemoryBudget } from '../src/warehouse/memory-budget.js';
-import { createRawWriter, type LoadRecord } from '../src/warehouse/raw-writer.js';
+import { extractionMemoryBudget } from '../src/duckdb/memory-budget.js';
+import { createRawWriter, type LoadRecord } from '../src/load/raw-writer.js';
 import { openWarehouse, type Warehouse } from '../src/warehouse/warehouse.js';
-import { timestampTzSql } from '../src/warehouse/time-values.js';
+import { timestampTzSql } from '../src/duckdb/time-values.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 
 export interface NightFigures {

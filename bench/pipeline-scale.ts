@@ -3,7 +3,7 @@
  * futures fills from a simulator (its own process) at --rate-scale 1000, then transforms and exports them,
  * and prints one JSON line of figures. Run by bench/run.ts: `node dist/bench/pipeline-scale.js 1000000`.
  */
-import { configureDuckDBAllocator } from '../src/warehouse/duckdb-allocator.js';
+import { configureDuckDBAllocator } from '../src/duckdb/duckdb-allocator.js';
 
 // As the CLI does, before DuckDB's library loads with the measuring code.
 configureDuckDBAllocator();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { configureDuckDBAllocator } from '../src/warehouse/duckdb-allocator.js';
+import { configureDuckDBAllocator } from '../src/duckdb/duckdb-allocator.js';
 import type { ScaleFigures } from './scale-measure.js';
 import { measureSimThroughput } from './sim-throughput.js';
 

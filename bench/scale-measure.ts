@@ -10,7 +10,7 @@ import { createSignedClient } from '../src/http/client.js';
 import { collectGarbage } from '../src/util/collect-garbage.js';
 import { futuresFills } from '../src/streams/futures-fills.js';
 import { runTransforms } from '../src/transform/runner.js';
-import { extractionMemoryBudget } from '../src/warehouse/memory-budget.js';
+import { extractionMemoryBudget } from '../src/duckdb/memory-budget.js';
 import { openWarehouse } from '../src/warehouse/warehouse.js';
 import { spawnSimulator, stopChild } from './sim-process.js';
 

@@ -7,7 +7,7 @@ import { packageRoot } from '../src/util/package-root.js';
 // once per command, and the tests start it hundreds of times: from ~300 modules (ours, zod's 95, yargs's, undici's)
 // Node resolved, read and compiled each before the first query; one file loads with less of that
 // (docs/performance.md, "Start-up"). DuckDB's API and ECharts stay outside: both are loaded with require from the
-// package's node_modules (src/warehouse/duckdb.ts, src/report/charts.ts), and DuckDB's is a native library.
+// package's node_modules (src/duckdb/duckdb.ts, src/report/charts.ts), and DuckDB's is a native library.
 const root = packageRoot();
 const outfile = join(root, 'dist', 'ledgerpipe.js');
 await build({

@@ -6,10 +6,10 @@ import { packageRoot } from '../src/util/package-root.js';
 import { lintConfig } from './layers.js';
 import { declaredStreams, streamIndex } from './stream-index.js';
 
-// `npm run generate` (after npm run build): writes what is made from the streams and the registry of models after a
-// stream or a model's columns change, then orders the files of sql/ by their headers (src/warehouse/sql-graph.ts: a
+// `npm run generate` (after npm run build): writes what is made from the streams and the registry of tables after a
+// stream or a table's columns change, then orders the files of sql/ by their headers (src/warehouse/sql-graph.ts: a
 // name nothing creates, or a cycle, fails here) and writes that order into ARCHITECTURE.md.
-// test/models/registry.test.ts and test/warehouse/sql-graph.test.ts fail while they are out of date.
+// test/tables/registry.test.ts and test/warehouse/sql-graph.test.ts fail while they are out of date.
 const root = packageRoot();
 
 // First the list of streams, from the stream files (scripts/stream-index.ts). A stream it adds is not in the code
@@ -30,7 +30,7 @@ if (index !== current) {
 }
 
 const { generatedFiles } = await import('../src/warehouse/registry-sql.js');
-const { generatedRegions, withRegion } = await import('../src/models/stream-docs.js');
+const { generatedRegions, withRegion } = await import('../src/tables/stream-docs.js');
 const { sqlGraph, withGraphSection } = await import('../src/warehouse/sql-graph.js');
 
 for (const [path, text] of Object.entries(generatedFiles())) {
@@ -41,7 +41,7 @@ for (const [path, text] of Object.entries(generatedFiles())) {
 }
 
 // The docs' tables of the streams, between their markers in pages otherwise written by hand
-// (src/models/stream-docs.ts).
+// (src/tables/stream-docs.ts).
 for (const [path, regions] of Object.entries(generatedRegions())) {
   const file = join(root, path);
   let text = await readFile(file, 'utf8');

@@ -70,8 +70,8 @@ import type { StreamDef } from './stream.js';
 
 /**
  * Every stream ledgerpipe reads, paged ones first, in the order summaries report them: the one list of streams
- * (docs/adding-a-stream.md). Each definition holds its endpoint and its model; every other list of streams
- * (src/streams/manifest.ts, src/models/) is derived from this one.
+ * (docs/adding-a-stream.md). Each definition holds its endpoint and its table; every other list of streams
+ * (src/streams/manifest.ts, src/tables/) is derived from this one.
  */
 export const STREAMS = [
 ${order.map((c) => `  ${c},`).join('\n')}

@@ -1,4 +1,4 @@
--- The raw writer's staging (src/warehouse/raw-writer.ts; docs/extraction.md): temporary tables of
+-- The raw writer's staging (src/load/raw-writer.ts; docs/extraction.md): temporary tables of
 -- its connection, where each batch of pages is appended before one statement of each kind loads it into
 -- raw_records, typed_<stream> and coverage, in the batch's transaction.
 -- creates: lp_stage_raw, lp_stage_raw_last, lp_stage_coverage

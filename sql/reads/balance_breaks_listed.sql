@@ -1,5 +1,5 @@
 -- The first lp_listed balance breaks of each account, in time order, amounts as exact text (docs/completeness.md,
--- "Running balances"; src/warehouse/completeness.ts): the view holds them all, the summaries list these.
+-- "Running balances"; src/reads/completeness.ts): the view holds them all, the summaries list these.
 -- creates: -
 -- reads: balance_breaks, lp_decimal_text
 -- params: lp_listed

@@ -1,6 +1,6 @@
 -- Per account, the running-balance steps checked and those not (a record with a fee), and the breaks and sign
 -- mismatches among the checked ones (docs/completeness.md, "Running balances"): read for the run summary, `status`,
--- manifest.json and the report (src/warehouse/completeness.ts). The chains are walked once for all of these.
+-- manifest.json and the report (src/reads/completeness.ts). The chains are walked once for all of these.
 -- creates: -
 -- reads: lp_balance_steps
 -- params: -

@@ -1,6 +1,6 @@
 -- The bots' residuals (docs/completeness.md, "Bots and copy trading: residuals") of the periods that end in
 -- (lp_from, lp_to], every period when lp_from is NULL, of one account (lp_account) or all (NULL), amounts as exact
--- text (src/warehouse/completeness.ts).
+-- text (src/reads/completeness.ts).
 -- creates: -
 -- reads: bot_results, lp_decimal_text
 -- params: lp_account, lp_from, lp_to

@@ -1,6 +1,6 @@
 -- The holdings at the instants asked for (lp_holding_instants: each run range's ends), of one account
 -- (lp_account) or all (NULL), valued where a price is known, amounts as exact text (docs/completeness.md,
--- "Holdings"; src/warehouse/completeness.ts).
+-- "Holdings"; src/reads/completeness.ts).
 -- creates: -
 -- reads: holdings, lp_decimal_text
 -- params: lp_account, lp_holding_instants

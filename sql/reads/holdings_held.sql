@@ -1,5 +1,5 @@
 -- How many of the instants asked for (lp_holding_instants) holding_quantities already holds
--- (src/warehouse/completeness.ts, ensureHoldingsAt): all of them, and the holdings need not be made again.
+-- (src/reads/completeness.ts, ensureHoldingsAt): all of them, and the holdings need not be made again.
 -- creates: -
 -- reads: holding_quantities
 -- params: lp_holding_instants

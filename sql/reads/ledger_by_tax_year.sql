@@ -1,6 +1,6 @@
 -- One account's (lp_account) ledger movements per tax year and asset, as the gains name the years
 -- (docs/settings.md): a year starts on lp_tax_year_start (MM-DD) in the time zone lp_time_zone, and is named
--- 2025, or 2025-26 when it does not start on 1 January. Read by src/warehouse/reports.ts for `status`.
+-- 2025, or 2025-26 when it does not start on 1 January. Read by src/reads/reports.ts for `status`.
 -- creates: -
 -- reads: ledger, lp_total
 -- params: lp_account, lp_tax_year_start, lp_time_zone

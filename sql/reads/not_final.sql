@@ -2,7 +2,7 @@
 -- whose status may still change now (open: lp_open_withdrawals, lp_open_deposits, the statuses of
 -- src/streams/open-statuses.ts) and those that became final after the end (their u_time), per account, stream,
 -- state and asset, with their sizes' exact sum; of one account (lp_account) or all (NULL). The ledger leaves out
--- what did not move: these are what a year-end should mention. Read by src/warehouse/reports.ts.
+-- what did not move: these are what a year-end should mention. Read by src/reads/reports.ts.
 -- creates: -
 -- reads: deposits, lp_total, withdrawals
 -- params: lp_account, lp_from, lp_open_deposits, lp_open_withdrawals, lp_to

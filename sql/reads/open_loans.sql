@@ -1,6 +1,6 @@
 -- The open loans of each account's latest snapshot (docs/completeness.md, "Open loans"), of one account
 -- (lp_account) or all (NULL), amounts as exact text; a snapshot without a loan has a row with no order
--- (src/warehouse/completeness.ts leaves it out).
+-- (src/reads/completeness.ts leaves it out).
 -- creates: -
 -- reads: loans, lp_decimal_text
 -- params: lp_account

@@ -1,5 +1,5 @@
 -- The movements of [lp_from, lp_to) the view plausibility lists for review (docs/review.md), of one account
--- (lp_account) or all, largest value first, amounts as exact text (src/warehouse/plausibility.ts): read through
+-- (lp_account) or all, largest value first, amounts as exact text (src/reads/plausibility.ts): read through
 -- lp_plausibility_of (sql/values/60_plausibility.sql), which values only what the range's findings are set beside.
 -- creates: -
 -- reads: lp_decimal_text, lp_plausibility_of

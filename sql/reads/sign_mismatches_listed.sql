@@ -1,5 +1,5 @@
 -- The first lp_listed sign mismatches of each account (a step that adds up only with the record's movement
--- reversed; docs/completeness.md), in time order, amounts as exact text (src/warehouse/completeness.ts).
+-- reversed; docs/completeness.md), in time order, amounts as exact text (src/reads/completeness.ts).
 -- creates: -
 -- reads: lp_decimal_text, sign_mismatches
 -- params: lp_listed

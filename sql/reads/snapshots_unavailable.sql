@@ -1,5 +1,5 @@
 -- The account types whose balance endpoint the key could not read, at each account's latest snapshot
--- (docs/completeness.md, "Holdings"; src/warehouse/completeness.ts).
+-- (docs/completeness.md, "Holdings"; src/reads/completeness.ts).
 -- creates: -
 -- reads: asset_balances
 -- params: -

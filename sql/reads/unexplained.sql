@@ -1,6 +1,6 @@
 -- The differences between two snapshots the ledger does not explain (docs/completeness.md, "Reconciliation"): each
 -- a finding that makes a run incomplete. Earn, bots and copy trading have no records to explain them, and are
--- left out (their residuals are listed apart: bot_results_ending.sql). Read by src/warehouse/completeness.ts.
+-- left out (their residuals are listed apart: bot_results_ending.sql). Read by src/reads/completeness.ts.
 -- creates: -
 -- reads: lp_decimal_text, reconciliation
 -- params: -

@@ -1,5 +1,5 @@
 -- Per account, how many transfers no record pairs (docs/completeness.md, "Internal transfers"): listed, not
--- findings. Read by src/warehouse/completeness.ts.
+-- findings. Read by src/reads/completeness.ts.
 -- creates: -
 -- reads: unpaired_transfers
 -- params: -

@@ -1,5 +1,5 @@
 -- The first lp_listed unpaired transfers of each account, in time order, amounts as exact text
--- (docs/completeness.md, "Internal transfers"; src/warehouse/completeness.ts).
+-- (docs/completeness.md, "Internal transfers"; src/reads/completeness.ts).
 -- creates: -
 -- reads: lp_decimal_text, unpaired_transfers
 -- params: lp_listed

@@ -1,6 +1,6 @@
 -- The account types the platform values above zero at its latest account_balances with no readable per-asset
 -- snapshot within an hour of it (docs/completeness.md, "Holdings"): a futures account type is any of the
--- *_futures snapshots, margin any of margin_*. Read by src/warehouse/completeness.ts.
+-- *_futures snapshots, margin any of margin_*. Read by src/reads/completeness.ts.
 -- creates: -
 -- reads: account_balances, asset_balances, lp_decimal_text
 -- params: -

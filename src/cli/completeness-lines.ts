@@ -1,6 +1,6 @@
 import { formatInstant } from '../time/instant.js';
 import { completenessHeadline, count } from '../report/completeness-words.js';
-import type { BotResult, Completeness, Holding, OpenLoan } from '../warehouse/completeness.js';
+import type { BotResult, Completeness, Holding, OpenLoan } from '../reads/completeness.js';
 
 /** The most of each kind a summary prints; the views hold them all. */
 const SHOWN = 10;

@@ -1,6 +1,6 @@
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { createLogger } from '../util/logger.js';
-import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../warehouse/memory-budget.js';
+import { describeMemoryBudget, isOutOfMemory, memoryAdvice } from '../duckdb/memory-budget.js';
 
 /** What an error says, its stable code, and the status to exit with. */
 function failure(error: unknown): { message: string; code: string; status: number } {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { hideBin } from 'yargs/helpers';
 import { PRIVATE_UMASK } from './config.js';
-import { configureDuckDBAllocator } from '../warehouse/duckdb-allocator.js';
+import { configureDuckDBAllocator } from '../duckdb/duckdb-allocator.js';
 
 // Before DuckDB's library loads, so the rest of the CLI (which imports it) comes in afterwards.
 configureDuckDBAllocator();

@@ -1,4 +1,4 @@
-import type { Implausible } from '../warehouse/plausibility.js';
+import type { Implausible } from '../reads/plausibility.js';
 
 // The plausibility findings in words (docs/review.md), for the summary and the demo: no DuckDB here, so that the
 // CLI's --help and --version load none.

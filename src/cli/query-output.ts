@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { withLakeQuery, withQuery, type QueryResult } from '../warehouse/query.js';
+import { withLakeQuery, withQuery, type QueryResult } from '../reads/query.js';
 
 export type QueryFormat = 'table' | 'csv' | 'json';
 

@@ -1,12 +1,12 @@
 import { readGainsStatus, type GainsStatus } from '../gains/gains.js';
-import { SETTING_LABELS, SETTING_NAMES } from '../models/settings.js';
+import { SETTING_LABELS, SETTING_NAMES } from '../tables/settings.js';
 import { recordedOrFirst, settingValues, type RecordedSettings } from '../warehouse/settings.js';
 import { missingHours } from '../prices/extract-prices.js';
 import { MISSING_REASON } from '../prices/span-writer.js';
 import { STREAMS } from '../streams/index.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import { streamsOf, type PagedStreamDef } from '../streams/stream.js';
-import { readAccountModes } from '../warehouse/account-modes.js';
+import { readAccountModes } from '../reads/account-modes.js';
 import { formatInstant } from '../time/instant.js';
 import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
@@ -20,9 +20,9 @@ import {
   type AccountReport,
   type LastRun,
   type Reconciliation,
-} from '../warehouse/reports.js';
+} from '../reads/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { completenessOf, readCompletenessByAccount, readHoldings, readResiduals } from '../warehouse/completeness.js';
+import { completenessOf, readCompletenessByAccount, readHoldings, readResiduals } from '../reads/completeness.js';
 import { completenessLines, holdingsLines, residualLines } from './completeness-lines.js';
 
 /**

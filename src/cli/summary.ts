@@ -2,7 +2,7 @@ import { text } from '../gains/decimal.js';
 import type { GainsResult } from '../gains/gains.js';
 import type { TransformSummary } from '../transform/stage.js';
 import type { UnreviewedType } from '../transform/unreviewed.js';
-import type { NotFinal } from '../warehouse/reports.js';
+import type { NotFinal } from '../reads/reports.js';
 import type { FiatValued, PriceResult } from '../prices/extract-prices.js';
 import type { Unpriced } from '../prices/unpriced.js';
 

@@ -1,8 +1,8 @@
-import { EXPORTED_TABLES } from '../models/index.js';
+import { EXPORTED_TABLES } from '../tables/index.js';
 import { MANIFEST } from './manifest.js';
 
 /**
- * The names of the files an export writes (docs/files.md), from the registry of models: the exporter writes
+ * The names of the files an export writes (docs/files.md), from the registry of tables: the exporter writes
  * them, the recovery of a killed export and the move of an earlier release's set look for them, and `--help`
  * lists them. No DuckDB here: the help loads this.
  */

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { formatInstant } from '../time/instant.js';
-import type { FiatSource } from '../models/settings.js';
+import type { FiatSource } from '../tables/settings.js';
 import type { Window } from '../time/window.js';
 import { packageVersion } from '../util/package-root.js';
-import type { Completeness } from '../warehouse/completeness.js';
+import type { Completeness } from '../reads/completeness.js';
 
 /** What a pipeline knows of the files it exports, for their manifest. */
 export interface ManifestFacts {

@@ -4,7 +4,7 @@ import { ExtractError } from '../errors/extract-error.js';
 import { TransportError } from '../errors/transport-error.js';
 import type { AccountMode } from '../streams/stream.js';
 import type { Logger } from '../util/logger.js';
-import { recordAccountMode, type RecordedMode } from '../warehouse/account-modes.js';
+import { recordAccountMode, type RecordedMode } from '../reads/account-modes.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**

@@ -17,12 +17,12 @@ import {
 import { planWindows, type Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
-import { markEarliestReachable, readCoverage, readLearnedWindow } from '../warehouse/coverage.js';
-import { createRawWriter, type RawWriter } from '../warehouse/raw-writer.js';
+import { markEarliestReachable, readCoverage, readLearnedWindow } from '../reads/coverage.js';
+import { createRawWriter, type RawWriter } from '../load/raw-writer.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { ACCOUNT_INFO, accountOpening, readRegisTime } from './account-opening.js';
 import { ACCOUNT_SETTINGS, accountMode, readAccountModeField } from './account-mode.js';
-import type { RecordedMode } from '../warehouse/account-modes.js';
+import type { RecordedMode } from '../reads/account-modes.js';
 import { STREAMS } from '../streams/index.js';
 import { createFetcher } from './fetcher.js';
 import { underBudget } from './ip-budget.js';

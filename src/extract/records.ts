@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PagedStreamDef, SnapshotStreamDef } from '../streams/stream.js';
-import type { DriftEntry, LoadRecord, QuarantineEntry } from '../warehouse/raw-writer.js';
+import type { DriftEntry, LoadRecord, QuarantineEntry } from '../load/raw-writer.js';
 
 export interface CheckedRecords {
   load: LoadRecord[];

@@ -1,6 +1,6 @@
 import type { PagedStreamDef } from '../streams/stream.js';
 import { formatWindow, planWindows, uncovered, type Window } from '../time/window.js';
-import { dropWindow, readCoverage } from '../warehouse/coverage.js';
+import { dropWindow, readCoverage } from '../reads/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { StreamStats } from './stats.js';
 

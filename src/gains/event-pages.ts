@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DuckDBDecimalValue } from '../warehouse/duckdb.js';
+import { DuckDBDecimalValue } from '../duckdb/duckdb.js';
 import { dec, mulDiv, SCALE, ZERO, type Dec } from './decimal.js';
 import type { GainEvent } from './events.js';
 

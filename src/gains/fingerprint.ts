@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { hasTables } from '../warehouse/tables.js';
+import { hasTables } from '../duckdb/tables.js';
 
 /**
  * The version of what the engine computes: kept states and slices of another are computed again from the first

@@ -1,9 +1,9 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import { DEFAULT_POOL } from '../models/settings.js';
+import { DEFAULT_POOL } from '../tables/settings.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
 import { param, readModel, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
-import { withSettings } from '../warehouse/session.js';
-import { hasTables } from '../warehouse/tables.js';
+import { withSettings } from '../duckdb/session.js';
+import { hasTables } from '../duckdb/tables.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
 import { eventPages } from './event-pages.js';
 import { gainsFingerprint } from './fingerprint.js';

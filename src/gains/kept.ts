@@ -1,6 +1,6 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import { listValue } from '../warehouse/duckdb.js';
-import { hasTables } from '../warehouse/tables.js';
+import { listValue } from '../duckdb/duckdb.js';
+import { hasTables } from '../duckdb/tables.js';
 
 /**
  * What the warehouse keeps of the gains engine between runs (docs/gains.md, "Kept, not recomputed";

@@ -3,7 +3,7 @@
  * cost, or the UK's same-day, 30-day and section 104 rules. Pure: movements in, slices and open lots out, one
  * movement at a time, with a state a later run can go on from (src/gains/kept.ts).
  */
-import type { CostBasis } from '../models/settings.js';
+import type { CostBasis } from '../tables/settings.js';
 import type { GainEvent, OpenLot, Slice } from './events.js';
 import { averageMatcher, lotMatcher } from './lot-matchers.js';
 import type { Matcher, MatcherState } from './matcher-state.js';

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { formatInstant } from '../time/instant.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import { dec, text, ZERO, type Dec } from './decimal.js';
 import type { GainEvent } from './match.js';
 

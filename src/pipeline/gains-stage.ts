@@ -1,5 +1,5 @@
 import { computeGains, type GainsResult } from '../gains/gains.js';
-import type { Settings } from '../models/settings.js';
+import type { Settings } from '../tables/settings.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**

@@ -1,15 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { openingLotLine } from '../gains/opening-lots.js';
-import type { Settings } from '../models/settings.js';
+import type { Settings } from '../tables/settings.js';
 import { STREAMS } from '../streams/index.js';
 import { readFor, type PagedStreamDef, type StreamDef } from '../streams/stream.js';
-import { readAccountMode } from '../warehouse/account-modes.js';
+import { readAccountMode } from '../reads/account-modes.js';
 import { formatInstant } from '../time/instant.js';
 import { formatWindow, mergeWindows, uncovered, type Window } from '../time/window.js';
-import { readCoverage, readEarliestReachable } from '../warehouse/coverage.js';
+import { readCoverage, readEarliestReachable } from '../reads/coverage.js';
 import { readOpening } from '../warehouse/settings.js';
-import { hasTables } from '../warehouse/tables.js';
+import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** The streams whose records carry acquisitions and disposals: read back to the account's opening (docs/history.md). */

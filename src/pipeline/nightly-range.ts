@@ -1,11 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { listValue } from '../warehouse/duckdb.js';
+import { listValue } from '../duckdb/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { uncovered, type Window } from '../time/window.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import { streamsForAccount, type CopyTrading, type StreamDef } from '../streams/stream.js';
-import { readAccountMode } from '../warehouse/account-modes.js';
-import { readCoverage, type CoverageRow } from '../warehouse/coverage.js';
+import { readAccountMode } from '../reads/account-modes.js';
+import { readCoverage, type CoverageRow } from '../reads/coverage.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { LedgerpipeError } from '../errors/ledgerpipe-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createRateLimiter, type RateLimiter } from '../extract/rate-limiter.js';
-import { LEDGER_SOURCES } from '../models/index.js';
+import { LEDGER_SOURCES } from '../tables/index.js';
 import { CANDLE_RATE_PER_SECOND, CHUNK_MS } from '../prices/candles.js';
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { DEFAULT_ECB_URL, readEcbRates, utcDay } from '../prices/ecb-rates.js';
@@ -11,8 +11,8 @@ import { recordSetting } from '../warehouse/settings.js';
 import { applyValuation, type Valuation } from '../warehouse/values.js';
 import type { Window } from '../time/window.js';
 import { silentLogger, type Logger } from '../util/logger.js';
-import { timestampTz } from '../warehouse/time-values.js';
-import { hasTables } from '../warehouse/tables.js';
+import { timestampTz } from '../duckdb/time-values.js';
+import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** The valuation the warehouse's settings say (docs/settings.md): the rates of a file are loaded when it is given. */
@@ -297,7 +297,7 @@ async function ledgerAssets(warehouse: Warehouse, range: Window): Promise<string
   });
 }
 
-/** The streams whose records the ledger books (src/models/): the others move no asset. */
+/** The streams whose records the ledger books (src/tables/): the others move no asset. */
 const BOOKED_STREAMS: ReadonlySet<string> = new Set(LEDGER_SOURCES.map((m) => m.name));
 
 /**

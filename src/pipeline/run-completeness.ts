@@ -11,7 +11,7 @@ import {
   type Completeness,
   type Holding,
   type OpenLoan,
-} from '../warehouse/completeness.js';
+} from '../reads/completeness.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** What proves a run's accounts complete or shows where they are not (docs/completeness.md), and their holdings. */

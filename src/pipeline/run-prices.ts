@@ -1,5 +1,5 @@
 import type { IpBudget } from '../extract/ip-budget.js';
-import type { Settings } from '../models/settings.js';
+import type { Settings } from '../tables/settings.js';
 import type { PriceResult } from '../prices/extract-prices.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { AccountResult } from './extract-stage.js';

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EXIT_STATUS, LedgerpipeError } from '../errors/ledgerpipe-error.js';
-import { finishRun, startRun, type RunEnd, type Stage } from '../warehouse/runs.js';
+import { finishRun, startRun, type RunEnd, type Stage } from '../reads/runs.js';
 
 /** How a run that failed with `error` ends in `runs`. */
 export function failedEnd(error: unknown, now: number): RunEnd {

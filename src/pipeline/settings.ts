@@ -12,11 +12,11 @@ import {
   type HistoryFrom,
   type SettingName,
   type Settings,
-} from '../models/settings.js';
+} from '../tables/settings.js';
 import { isEcbCurrency } from '../prices/ecb-currencies.js';
 import { loadRates } from '../prices/rates-file.js';
 import { formatInstant, parseInstant } from '../time/instant.js';
-import { hasTables } from '../warehouse/tables.js';
+import { hasTables } from '../duckdb/tables.js';
 import {
   recordedOrFirst,
   settingValues,

@@ -1,4 +1,4 @@
-import type { Stage } from '../warehouse/runs.js';
+import type { Stage } from '../reads/runs.js';
 
 /**
  * The stages a run carries out, decided once from its pipeline's list (docs/pipelines.md). Whatever their order

@@ -1,8 +1,8 @@
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import { runTransformStage, type TransformSummary } from '../transform/stage.js';
 import { collectGarbage } from '../util/collect-garbage.js';
-import { summaryMemoryBudget } from '../warehouse/memory-budget.js';
-import { readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../warehouse/reports.js';
+import { summaryMemoryBudget } from '../duckdb/memory-budget.js';
+import { readNotFinal, readReconciliation, type NotFinal, type Reconciliation } from '../reads/reports.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { AccountResult } from './extract-stage.js';
 import { exportPeriod, type Run } from './run.js';

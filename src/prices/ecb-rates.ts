@@ -4,7 +4,7 @@ import { TransportError } from '../errors/transport-error.js';
 import { publicGet, type PublicAnswer } from '../http/public-get.js';
 import { packageVersion } from '../util/package-root.js';
 import { runModel } from '../warehouse/sql-graph.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { parseEcbCsv } from './ecb-csv.js';
 

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FiatSource } from '../models/settings.js';
+import type { FiatSource } from '../tables/settings.js';
 import { PlatformError } from '../errors/platform-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createFetcher } from '../extract/fetcher.js';
@@ -12,7 +12,7 @@ import { uncovered, type Window } from '../time/window.js';
 import type { Logger } from '../util/logger.js';
 import { runPool } from '../util/work-pool.js';
 import { runModel } from '../warehouse/sql-graph.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import {
   CANDLE_RATE_PER_SECOND,

@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
 import { decimalString } from '../streams/fields.js';
 import { parseInstant } from '../time/instant.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 
 /** One rate of a rates file: units of `fiat` for one USDT, from `ts` on. */
 export interface FiatRate {

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Window } from '../time/window.js';
-import { runPrepared } from '../warehouse/prepared.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { runPrepared } from '../duckdb/prepared.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { GRANULARITY, type Candle } from './candles.js';
 
@@ -29,7 +29,7 @@ interface Waiting {
 
 /**
  * The prices stage's writer of spans: each span's candles and coverage commit in one transaction with those of the
- * spans read while the one before was committing, as the record loader commits pages (src/warehouse/raw-writer.ts).
+ * spans read while the one before was committing, as the record loader commits pages (src/load/raw-writer.ts).
  * A killed run loses or repeats nothing: a span is in price_coverage exactly when its candles are in price_candles.
  * A transaction that fails fails each span in it, whatever its symbol: the stage stops, and the next run reads those
  * spans again. A transaction costs about 11 ms of CPU whatever it holds, and a span's 200 candles little beside it:
@@ -101,13 +101,13 @@ async function writeSpans(c: DuckDBConnection, batch: readonly Waiting[], now: n
   const staged = await stageSpans(c, batch);
   const fetchedAt = timestampTz(now);
   // Not prepared: an INSERT ... SELECT ... ON CONFLICT prepared and run again writes wrong rows in DuckDB 1.5.5
-  // (src/warehouse/prepared.ts). Nor is the DELETE with a join, a kind prepared.test.ts has not checked run again.
+  // (src/duckdb/prepared.ts). Nor is the DELETE with a join, a kind prepared.test.ts has not checked run again.
   if (staged > 0) {
     await c.run(NOTE_CHANGED_CANDLES, { g: GRANULARITY });
     await c.run(LOAD_STAGED_CANDLES, { g: GRANULARITY, now: fetchedAt });
   }
   await c.run(DROP_SPANS, { g: GRANULARITY });
-  // A plain INSERT ... SELECT and plain DELETEs, prepared once per connection (src/warehouse/prepared.ts): at the
+  // A plain INSERT ... SELECT and plain DELETEs, prepared once per connection (src/duckdb/prepared.ts): at the
   // platform's rate each span is a transaction of its own, and they run once a span.
   await runPrepared(c, RECORD_SPANS, { g: GRANULARITY, now: fetchedAt, reason: MISSING_REASON });
   await runPrepared(c, 'DELETE FROM lp_stage_candles');

@@ -1,6 +1,6 @@
 import type { Window } from '../time/window.js';
-import { ident, literal } from '../warehouse/quote.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import { ident, literal } from '../duckdb/quote.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Valuation } from '../warehouse/values.js';
 

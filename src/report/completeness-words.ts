@@ -1,4 +1,4 @@
-import type { Completeness } from '../warehouse/completeness.js';
+import type { Completeness } from '../reads/completeness.js';
 
 // The completeness headline in words (docs/completeness.md, "Completeness"), the same for the run summary, status
 // and the report: what was compared, and what could not be. No DuckDB here: the CLI's --help loads this.

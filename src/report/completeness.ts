@@ -3,9 +3,9 @@ import { completenessHeadline, type HoldingsKnown } from './completeness-words.j
 import { formatBalanceDate } from './format.js';
 import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
 import type { Window } from '../time/window.js';
-import { readCompleteness, readResiduals, type Completeness } from '../warehouse/completeness.js';
+import { readCompleteness, readResiduals, type Completeness } from '../reads/completeness.js';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
-import { hasTables } from '../warehouse/tables.js';
+import { hasTables } from '../duckdb/tables.js';
 import type { Valuation } from '../warehouse/values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 

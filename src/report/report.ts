@@ -1,19 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
-import type { Completeness } from '../warehouse/completeness.js';
+import type { Completeness } from '../reads/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
 import { param, readModel, runModel, withParams } from '../warehouse/sql-graph.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
 import { packageVersion } from '../util/package-root.js';
-import { readCatalogVersion, readNotFinal } from '../warehouse/reports.js';
-import { hasTables } from '../warehouse/tables.js';
+import { readCatalogVersion, readNotFinal } from '../reads/reports.js';
+import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { monthlyBarChart } from './charts.js';
 import { completenessSection, holdingsSection, readHoldingsAtEnds, residualsSection } from './completeness.js';
 import { cell, escape, moneyCell, quantityCell, table, tableWithTotals, text } from './html.js';
-import { readPlausibility, type Implausible } from '../warehouse/plausibility.js';
+import { readPlausibility, type Implausible } from '../reads/plausibility.js';
 import { formatDecimal, formatRange, MONEY_DECIMALS } from './format.js';
 import { REPORT_STYLE } from './style.js';
 

@@ -1,4 +1,4 @@
-import { DAY_MS } from './data/model.js';
+import { DAY_MS } from './data/types.js';
 import { badParam, missingParam, SimApiError } from './api-error.js';
 
 /** Query parameters of one request, read the way the live service reads them. */

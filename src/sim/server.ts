@@ -8,7 +8,7 @@ import { generateDataset } from './data/dataset.js';
 import { generateRetailDataset } from './data/retail/dataset.js';
 import { dropRecords } from './data/drop.js';
 import { balanceEndpoints } from './endpoints/balances.js';
-import type { Dataset, PagedStream } from './data/model.js';
+import type { Dataset, PagedStream } from './data/types.js';
 import { createRng } from './data/rng.js';
 import { accountInfoEndpoint } from './endpoints/account-info.js';
 import { advListEndpoint } from './endpoints/adv-list.js';

@@ -1,6 +1,6 @@
 import { compareIds } from '../util/ids.js';
 import { SimApiError } from './api-error.js';
-import type { Partition, SimRecord } from './data/model.js';
+import type { Partition, SimRecord } from './data/types.js';
 
 /**
  * The most records one query's window may hold: beyond it the live service refuses the query with 40303 "Can

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString } from './fields.js';
-import { accountColumn, amount, instant, text } from './model.js';
+import { accountColumn, amount, instant, text } from './table.js';
 import { field, time } from './source.js';
 import { defineStream } from './stream.js';
 
@@ -18,7 +18,7 @@ export const accountBalances = defineStream({
     },
   ],
   keyField: 'accountType',
-  model: {
+  table: {
     name: 'account_balances',
     kind: 'table',
     description:

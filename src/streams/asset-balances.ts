@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, instant, text, type Column } from './model.js';
+import { accountColumn, amount, instant, text, type Column } from './table.js';
 import { expression, field, key, partition, time } from './source.js';
 import { defineStream, type SnapshotPart } from './stream.js';
 
@@ -128,7 +128,7 @@ export const assetBalances = defineStream({
   optionalFields: 'every',
   accountModes: ['classic', 'uta'],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
-  model: {
+  table: {
     name: 'asset_balances',
     kind: 'table',
     description:

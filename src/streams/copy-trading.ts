@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { field, key, partition, time } from './source.js';
 import { defineStream, type PageRead } from './stream.js';
 import { listCursorPage } from './uta-financial-records.js';
@@ -37,7 +37,7 @@ export const copyTransfers = defineStream({
   keyOf: (r) =>
     `${String(r['createdTime'])}:${String(r['fromType'])}:${String(r['toType'])}:${String(r['coin'])}:${String(r['amount'])}`,
   readPage: listCursorPage(undefined, 'nextCursor'),
-  model: {
+  table: {
     name: 'copy_transfers',
     kind: 'view',
     description:
@@ -85,7 +85,7 @@ export const copyProfitShares = defineStream({
   keyField: 'settleTime',
   optionalFields: ['profit', 'allocatedPnl', 'pendingPnl', 'shareRatio'],
   readPage: listCursorPage('settleTime', 'nextCursor'),
-  model: {
+  table: {
     name: 'copy_profit_shares',
     kind: 'view',
     description:
@@ -170,7 +170,7 @@ export const leadTraderProfits = defineStream({
   keyField: 'profitId',
   optionalFields: ['nickName'],
   readPage: profitListPage,
-  model: {
+  table: {
     name: 'lead_trader_profits',
     kind: 'view',
     description:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalText } from './fields.js';
-import { accountColumn, amount, instant, text, tsColumn } from './model.js';
+import { accountColumn, amount, instant, text, tsColumn } from './table.js';
 import { field } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
@@ -18,7 +18,7 @@ export const deposits = defineStream({
   carriesLots: true,
   keyField: 'orderId',
   readPage: flatArrayPage('orderId'),
-  model: {
+  table: {
     name: 'deposits',
     kind: 'view',
     description:

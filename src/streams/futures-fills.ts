@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, json, text, tsColumn } from './model.js';
+import { accountColumn, amount, json, text, tsColumn } from './table.js';
 import { expression, field, partition } from './source.js';
 import { defineStream, FUTURES_PARTITIONS } from './stream.js';
 
@@ -34,7 +34,7 @@ export const futuresFills = defineStream({
     const endId = page?.endId ?? '';
     return { records, cursor: endId === '' ? undefined : endId };
   },
-  model: {
+  table: {
     name: 'futures_fills',
     kind: 'view',
     description:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, instant, text } from './model.js';
+import { accountColumn, amount, instant, text } from './table.js';
 import { expression, field, key, time } from './source.js';
 import { defineStream, type SnapshotPart } from './stream.js';
 
@@ -50,7 +50,7 @@ export const loans = defineStream({
     'expireTime',
   ],
   unavailable: (e) => e.httpStatus === 404 || NOT_READABLE.has(e.platformCode),
-  model: {
+  table: {
     name: 'loans',
     kind: 'table',
     description:

@@ -3,7 +3,7 @@ import type { PagedStreamDef, SnapshotStreamDef } from './stream.js';
 
 /**
  * The names of the streams, derived from their definitions (src/streams/index.ts): each is a `stream` in
- * raw_records, a model in the warehouse, and what the simulator serves. A name that is not a stream's does not
+ * raw_records, a table in the warehouse, and what the simulator serves. A name that is not a stream's does not
  * compile where these types are asked for.
  */
 type Defined = (typeof STREAMS)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalText } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { expression, field, partition } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
@@ -24,7 +24,7 @@ export const marginRecords = defineStream({
   carriesLots: true,
   keyField: 'id',
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'margin_records',
     kind: 'view',
     description:

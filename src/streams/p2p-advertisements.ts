@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idString, msString, optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, instant, text, tsColumn } from './model.js';
+import { accountColumn, amount, instant, text, tsColumn } from './table.js';
 import { expression, field, time } from './source.js';
 import { defineStream } from './stream.js';
 
@@ -49,7 +49,7 @@ export const p2pAdvertisements = defineStream({
     const minAdvId = page?.minAdvId ?? '';
     return { records, cursor: minAdvId === '' ? undefined : minAdvId };
   },
-  model: {
+  table: {
     name: 'p2p_advertisements',
     kind: 'table',
     description:

@@ -39,7 +39,7 @@ export type ColumnSource =
   | { kind: 'time'; fields: readonly SourceField[] }
   /**
    * An expression of the stream's own SQL over the record's fields (`r.<field>`), its partition, key, ts and
-   * payload: a rule beyond renaming and casting, whose macros live in the stream's SQL model (sql/models/).
+   * payload: a rule beyond renaming and casting, whose macros live in the stream's SQL (sql/models/).
    */
   | { kind: 'expression'; sql: string; fields: readonly SourceField[] };
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { StreamModel } from './model.js';
+import type { StreamTableDef } from './table.js';
 import { recordSchema, type RecordCheck } from './source.js';
 
 /**
@@ -156,7 +156,7 @@ export interface PagedStreamDef<Name extends string = string> {
    */
   cursor?: { param: string; descending: boolean };
   /**
-   * The record schema: known fields checked, unknown fields kept. Made by defineStream from the model's columns (each
+   * The record schema: known fields checked, unknown fields kept. Made by defineStream from the table's columns (each
    * with its field and check) and the stream's recordChecks.
    */
   schema: z.ZodObject;
@@ -168,8 +168,8 @@ export interface PagedStreamDef<Name extends string = string> {
   time(record: Record<string, unknown>): number;
   /** Reads one answer's `data`; throws on a shape it does not know. */
   readPage(data: unknown): PageRead;
-  /** What the warehouse holds of it: its model's columns and keys (src/streams/model.ts). */
-  model: StreamModel;
+  /** What the warehouse holds of it: its table's columns and keys (src/streams/table.ts). */
+  table: StreamTableDef;
 }
 
 /**
@@ -209,7 +209,7 @@ export interface SnapshotStreamDef<Name extends string = string> {
    * as unavailable and the run goes on. Without it, every refusal fails the stream.
    */
   unavailable?(error: { httpStatus: number; platformCode: string }): boolean;
-  model: StreamModel;
+  table: StreamTableDef;
 }
 
 export type StreamDef = PagedStreamDef | SnapshotStreamDef;
@@ -233,20 +233,20 @@ type Made<T extends StreamDeclaration> = T & { schema: z.ZodObject } & (T extend
     : unknown);
 
 /**
- * A paged stream's record time, from the source of its model's `ts` (`tsColumn('cTime', ...)`): the first of its fields
+ * A paged stream's record time, from the source of its table's `ts` (`tsColumn('cTime', ...)`): the first of its fields
  * the record has, as a number of Unix milliseconds.
  */
-function recordTime(model: StreamModel): PagedStreamDef['time'] {
-  const source = model.columns.find((c) => c.name === 'ts')?.from;
+function recordTime(def: StreamTableDef): PagedStreamDef['time'] {
+  const source = def.columns.find((c) => c.name === 'ts')?.from;
   if (source?.kind !== 'time') {
-    throw new Error(`${model.name}: its ts column says not which field holds the record's time (tsColumn)`);
+    throw new Error(`${def.name}: its ts column says not which field holds the record's time (tsColumn)`);
   }
   const fields = source.fields.map((f) => f.name);
   return (record) => Number(fields.reduce<unknown>((found, f) => found ?? record[f], undefined));
 }
 
 /**
- * Declares a stream: its definition, with the record schema made from its model's columns (each column's field and
+ * Declares a stream: its definition, with the record schema made from its table's columns (each column's field and
  * check, src/streams/source.ts) and its `recordChecks`, the checks of a whole record; a paged stream's records' time
  * from its `ts` column's field.
  *
@@ -254,9 +254,9 @@ function recordTime(model: StreamModel): PagedStreamDef['time'] {
  * export const withdrawals = defineStream({ kind: 'paged', name: 'withdrawals', path: '/api/v2/spot/wallet/withdrawal-records', ... });
  */
 export function defineStream<const T extends StreamDeclaration>(def: T): Made<T> {
-  const schema = recordSchema(def.model.columns, def.recordChecks);
+  const schema = recordSchema(def.table.columns, def.recordChecks);
   const made =
-    def.kind === 'snapshot' ? { ...def, schema } : { ...def, schema, time: def.time ?? recordTime(def.model) };
+    def.kind === 'snapshot' ? { ...def, schema } : { ...def, schema, time: def.time ?? recordTime(def.table) };
   return made as unknown as Made<T>;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { field, partition } from './source.js';
 import { defineStream, flatArrayPage, FUTURES_PARTITIONS } from './stream.js';
 
@@ -21,7 +21,7 @@ export const futuresTaxRecords = defineStream({
   ratePerSecond: 1,
   keyField: 'id',
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'futures_tax_records',
     kind: 'view',
     description:
@@ -65,7 +65,7 @@ export const spotTaxRecords = defineStream({
   carriesLots: true,
   keyField: 'id',
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'spot_tax_records',
     kind: 'view',
     description:
@@ -123,7 +123,7 @@ export const p2pTaxRecords = defineStream({
   keyField: 'id',
   optionalFields: ['balance', 'total'],
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'p2p_tax_records',
     kind: 'view',
     description: 'P2P tax records (GET /api/v2/tax/p2p-record), one row per record (sql/models/p2p_tax_records.sql).',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString, optionalText } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { field, partition } from './source.js';
 import { defineStream, type PageRead, type PartitionDef } from './stream.js';
 
@@ -98,7 +98,7 @@ export const utaFinancialRecords = defineStream({
     'positionBalance',
   ],
   readPage: listCursorPage('id'),
-  model: {
+  table: {
     name: 'uta_financial_records',
     kind: 'view',
     description:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalDecimalString } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { field, partition } from './source.js';
 import { defineStream, flatArrayPage, type PartitionDef } from './stream.js';
 
@@ -47,7 +47,7 @@ export const utaTaxRecords = defineStream({
   keyField: 'id',
   optionalFields: ['fee', 'balance'],
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'uta_tax_records',
     kind: 'view',
     description:

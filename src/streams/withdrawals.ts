@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, idString, msString, optionalText } from './fields.js';
-import { accountColumn, amount, instant, text, tsColumn } from './model.js';
+import { accountColumn, amount, instant, text, tsColumn } from './table.js';
 import { field } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
@@ -19,7 +19,7 @@ export const withdrawals = defineStream({
   keyField: 'orderId',
   optionalFields: ['fee'],
   readPage: flatArrayPage('orderId'),
-  model: {
+  table: {
     name: 'withdrawals',
     kind: 'view',
     description:

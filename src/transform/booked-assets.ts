@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Window } from '../time/window.js';
 import { packageRoot } from '../util/package-root.js';
-import { withSettings } from '../warehouse/session.js';
+import { withSettings } from '../duckdb/session.js';
 import { forgetParams, param, readModel, runModel, sqlGraph, withParams } from '../warehouse/sql-graph.js';
-import { inRolledBackTransaction } from '../warehouse/transaction.js';
+import { inRolledBackTransaction } from '../duckdb/transaction.js';
 import { readRecordedVersions, releaseVersions, userCatalogFile } from '../warehouse/versions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ident } from '../warehouse/quote.js';
-import { withSettings } from '../warehouse/session.js';
+import { ident } from '../duckdb/quote.js';
+import { withSettings } from '../duckdb/session.js';
 import { runModel, withParams, type SqlFile } from '../warehouse/sql-graph.js';
 import { runChecks } from './checks.js';
 import type { Steps } from './steps.js';

@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkRecords } from '../extract/records.js';
 import { partKeyed, type StreamDef } from '../streams/stream.js';
-import type { LoadRecord } from '../warehouse/raw-writer.js';
-import { timestampTz } from '../warehouse/time-values.js';
+import type { LoadRecord } from '../load/raw-writer.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /** Records moved from `quarantine` to `raw_records`, per stream. */

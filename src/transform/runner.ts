@@ -1,12 +1,12 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CheckError } from '../errors/check-error.js';
 import { packageRoot } from '../util/package-root.js';
-import { ident, literal } from '../warehouse/quote.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { forgetParams, param, runModel, sqlGraph, withParams, type SqlFile } from '../warehouse/sql-graph.js';
-import { withSettings, withSettingsOn } from '../warehouse/session.js';
+import { withSettings, withSettingsOn } from '../duckdb/session.js';
 import { COMPLETENESS_FOLDER, RAW_MADE_MODELS, transformFiles } from '../warehouse/sql-files.js';
 import { describeWarehouse } from '../warehouse/dictionary.js';
-import { wholeLedgerMemoryBudget } from '../warehouse/memory-budget.js';
+import { wholeLedgerMemoryBudget } from '../duckdb/memory-budget.js';
 import { ensureTyped, TYPED_STREAMS } from '../warehouse/typed-at-load.js';
 import { makeValueViews } from '../warehouse/values.js';
 import {

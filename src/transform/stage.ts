@@ -1,10 +1,10 @@
 import type { Logger } from '../util/logger.js';
 import { STREAMS } from '../streams/index.js';
-import { TRANSFORMED_MODELS } from '../models/index.js';
+import { TRANSFORMED_TABLES } from '../tables/index.js';
 import { readmitQuarantined, type Readmitted } from './readmit.js';
 import { runTransforms, type TransformReport } from './runner.js';
 import { readUnreviewed, type UnreviewedType } from './unreviewed.js';
-import { summaryMemoryBudget } from '../warehouse/memory-budget.js';
+import { summaryMemoryBudget } from '../duckdb/memory-budget.js';
 import { readModel } from '../warehouse/sql-graph.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -46,7 +46,7 @@ export async function runTransformStage(
   return warehouse.withMemoryLimit(summaryMemoryBudget(), () =>
     warehouse.exclusive(async (c) => {
       const counts = await c.runAndReadAll(
-        TRANSFORMED_MODELS.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM ${name}`).join(
+        TRANSFORMED_TABLES.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM ${name}`).join(
           ' UNION ALL ',
         ),
       );

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
-import { hasTables } from '../warehouse/tables.js';
+import { hasTables } from '../duckdb/tables.js';
 
 /** A type the catalog lacks, per account, stream, field and asset (the view `unreviewed_types`). */
 export interface UnreviewedType {

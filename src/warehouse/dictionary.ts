@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DICTIONARY } from '../models/index.js';
-import type { Model } from '../streams/model.js';
-import { ident, literal } from './quote.js';
+import { DICTIONARY } from '../tables/index.js';
+import type { TableDef } from '../streams/table.js';
+import { ident, literal } from '../duckdb/quote.js';
 
 /**
  * The description of a fiat's value column (value_eur with --fiat EUR), which ledger_valued and year_summary have
@@ -12,7 +12,7 @@ export const FIAT_VALUE_DESCRIPTION =
 
 /**
  * The warehouse's data dictionary (docs/querying.md; docs/tables.md): a `COMMENT` on every table,
- * view and column users read, from the registry of models, so that a SQL client shows what each means. Only what
+ * view and column users read, from the registry of tables, so that a SQL client shows what each means. Only what
  * differs is written (a COMMENT is a change to DuckDB's catalog, about 1 ms each): after a whole transform, which
  * makes the views again, and when the views of values are made again. A relation or column the warehouse does
  * not hold (yet) is passed over.
@@ -20,24 +20,24 @@ export const FIAT_VALUE_DESCRIPTION =
 export async function describeWarehouse(c: DuckDBConnection): Promise<void> {
   const held = await heldComments(c);
   const statements: string[] = [];
-  for (const model of DICTIONARY) {
-    const relation = held.get(model.name);
+  for (const def of DICTIONARY) {
+    const relation = held.get(def.name);
     if (relation === undefined) continue;
     const kind = relation.kind === 'view' ? 'VIEW' : 'TABLE';
-    if (relation.comment !== model.description)
-      statements.push(`COMMENT ON ${kind} ${ident(model.name)} IS ${literal(model.description)}`);
+    if (relation.comment !== def.description)
+      statements.push(`COMMENT ON ${kind} ${ident(def.name)} IS ${literal(def.description)}`);
     for (const [column, comment] of relation.columns) {
-      const description = describeColumn(model, column);
+      const description = describeColumn(def, column);
       if (description !== undefined && comment !== description)
-        statements.push(`COMMENT ON COLUMN ${ident(model.name)}.${ident(column)} IS ${literal(description)}`);
+        statements.push(`COMMENT ON COLUMN ${ident(def.name)}.${ident(column)} IS ${literal(description)}`);
     }
   }
   if (statements.length > 0) await c.run(statements.join(';\n'));
 }
 
 /** A column's description: the registry's, or the fiat's value column's. */
-function describeColumn(model: Model, column: string): string | undefined {
-  const described = model.columns.find((c) => c.name === column)?.description;
+function describeColumn(def: TableDef, column: string): string | undefined {
+  const described = def.columns.find((c) => c.name === column)?.description;
   if (described !== undefined) return described;
   return /^value_[a-z]{3,5}$/.test(column) && column !== 'value_usdt' ? FIAT_VALUE_DESCRIPTION : undefined;
 }

@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runModel, sqlGraph } from './sql-graph.js';
-import { inTransaction } from './transaction.js';
-import { hasTables } from './tables.js';
-import { timestampTz } from './time-values.js';
+import { inTransaction } from '../duckdb/transaction.js';
+import { hasTables } from '../duckdb/tables.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import { remakeDroppedViews, viewNames } from './upgrade-views.js';
 
 /**

@@ -1,39 +1,42 @@
 import { readFor, type AccountMode, type PartitionDef } from '../streams/stream.js';
 import { STREAMS } from '../streams/index.js';
-import { DICTIONARY, LEDGER_SOURCES, STREAM_MODELS, TYPED_AT_LOAD } from '../models/index.js';
-import { notNullColumns, typedColumns, type Model, type StreamModel } from '../streams/model.js';
-import { ident, literal } from './quote.js';
+import { DICTIONARY, LEDGER_SOURCES, STREAM_TABLES, TYPED_AT_LOAD } from '../tables/index.js';
+import { notNullColumns, typedColumns, type TableDef, type StreamTableDef } from '../streams/table.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { headerLines } from './sql-graph.js';
 import { typingFile } from './typing-sql.js';
 
 /**
- * The SQL the registry of models makes (docs/adding-a-stream.md): the one place SQL text is written from the
- * models' facts rather than read from a file of `sql/`. The typed tables' DDL runs when a warehouse opens
+ * The SQL the registry of tables makes (docs/adding-a-stream.md): the one place SQL text is written from the
+ * tables' definitions rather than read from a file of `sql/`. The typed tables' DDL runs when a warehouse opens
  * (syncTypedTables); the rest is written into `sql/generated/` by `npm run generate`, so that every model users
  * read is defined in a file a person can read and run, and a test holds those files to this code.
  */
 
-type TypedModel = (typeof TYPED_AT_LOAD)[number];
+type TypedTableDef = (typeof TYPED_AT_LOAD)[number];
 
-/** The header of every generated file: where it comes from, and that it is not edited by hand. */
+/**
+ * The header of every generated file: where it comes from, and that it is not edited by hand. Kept word for word as
+ * earlier releases wrote it ("the registry of models", src/models/, now the registry of tables, src/tables/): the
+ * typing's and the models' versions hash the text of typing.sql and models.sql (versions.ts), and a changed comment
+ * would have every warehouse typed and transformed again.
+ */
 const GENERATED =
   '-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.';
 
 /** The table a stream typed at load is typed into: its columns, the record's identity and time NOT NULL, no key. */
-export function typedTableDdl(model: TypedModel, options: { replace: boolean }): string {
-  const notNull = new Set(notNullColumns(model));
-  const columns = typedColumns(model).map(
-    (c) => `  ${ident(c.name)} ${c.type}${notNull.has(c.name) ? ' NOT NULL' : ''}`,
-  );
+export function typedTableDdl(def: TypedTableDef, options: { replace: boolean }): string {
+  const notNull = new Set(notNullColumns(def));
+  const columns = typedColumns(def).map((c) => `  ${ident(c.name)} ${c.type}${notNull.has(c.name) ? ' NOT NULL' : ''}`);
   const create = options.replace ? 'CREATE OR REPLACE TABLE' : 'CREATE TABLE IF NOT EXISTS';
-  return `${create} ${ident(`typed_${model.name}`)} (\n${columns.join(',\n')}\n)`;
+  return `${create} ${ident(`typed_${def.name}`)} (\n${columns.join(',\n')}\n)`;
 }
 
 /**
- * A typed stream's model: the view of its typed table's columns, but the raw key (and a partition it does not show).
+ * A typed stream's table: the view of its typed table's columns, but the raw key (and a partition it does not show).
  */
-function streamView(model: StreamModel): string {
-  return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT\n${columnLines(model.columns.map((c) => c.name))}\nFROM typed_${model.name};`;
+function streamView(def: StreamTableDef): string {
+  return `CREATE OR REPLACE VIEW ${def.name} AS\nSELECT\n${columnLines(def.columns.map((c) => c.name))}\nFROM typed_${def.name};`;
 }
 
 /** Column names as a SELECT list, a few to an indented line. */
@@ -50,20 +53,20 @@ function columnLines(names: readonly string[]): string {
 /** The kinds of account, each with the streams it reads (docs/unified-accounts.md). */
 const ACCOUNT_MODES: readonly AccountMode[] = ['classic', 'uta'];
 
-/** A model made from a stream's model: the view of the table macro of the same name in the stream's SQL model. */
-function derivedView(model: Model): string {
-  return `CREATE OR REPLACE VIEW ${model.name} AS\nSELECT * FROM lp_${model.name}();`;
+/** A table made from a stream's (the fills' fee entries): the view of the table macro of that name in the stream's SQL. */
+function derivedView(def: TableDef): string {
+  return `CREATE OR REPLACE VIEW ${def.name} AS\nSELECT * FROM lp_${def.name}();`;
 }
 
 /** The legs of every stream the ledger books one way, one after the other (each stream's lp_legs_<stream>). */
-function legsUnion(name: string, models: readonly StreamModel[]): string {
-  const arms = models.map((m, i) => `${i === 0 ? 'SELECT' : 'UNION ALL SELECT'} * FROM lp_legs_${m.name}()`);
+function legsUnion(name: string, defs: readonly StreamTableDef[]): string {
+  const arms = defs.map((m, i) => `${i === 0 ? 'SELECT' : 'UNION ALL SELECT'} * FROM lp_legs_${m.name}()`);
   return `CREATE OR REPLACE MACRO ${name}() AS TABLE\n${arms.join('\n')};`;
 }
 
 /** `sql/generated/models.sql`, which the transform runs after the seeds, before the ledger. */
 export function modelsFile(): string {
-  const views = STREAM_MODELS.flatMap((m) => [
+  const views = STREAM_TABLES.flatMap((m) => [
     ...(m.typedAtLoad === undefined ? [] : [streamView(m)]),
     ...(m.derived ?? []).map(derivedView),
   ]);
@@ -82,11 +85,11 @@ export function modelsFile(): string {
         )
       : [],
   );
-  const typed = STREAM_MODELS.filter((m) => m.typedAtLoad !== undefined);
-  const derived = STREAM_MODELS.flatMap((m) => m.derived ?? []);
+  const typed = STREAM_TABLES.filter((m) => m.typedAtLoad !== undefined);
+  const derived = STREAM_TABLES.flatMap((m) => m.derived ?? []);
   const header = headerLines({
     creates: [
-      ...STREAM_MODELS.flatMap((m) => [
+      ...STREAM_TABLES.flatMap((m) => [
         ...(m.typedAtLoad === undefined ? [] : [m.name]),
         ...(m.derived ?? []).map((d) => d.name),
       ]),
@@ -157,7 +160,7 @@ ${copies.join('\n\n')}
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /**
- * `docs/tables.md`: every table and view users read, with what each column means, from the registry of models;
+ * `docs/tables.md`: every table and view users read, with what each column means, from the registry of tables;
  * the same words the warehouse holds as COMMENTs (src/warehouse/dictionary.ts).
  */
 export function tablesPage(): string {
@@ -166,14 +169,14 @@ export function tablesPage(): string {
     const rows = m.columns.map((c) => `| \`${c.name}\` | ${c.type} | ${cell(c.description)} |`);
     return `## ${m.name}\n\n${m.kind === 'view' ? 'View' : 'Table'}. ${m.description}\n\n| column | type | meaning |\n|---|---|---|\n${rows.join('\n')}\n`;
   });
-  return `<!-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit. -->
+  return `<!-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by \`npm run generate\`: do not edit. -->
 # The warehouse's tables
 
 Every table and view of the warehouse a person reads, with what each column means. The warehouse holds the same
 words as comments: \`SELECT table_name, column_name, comment FROM duckdb_columns()\` shows them, and so does a SQL
 client. Amounts are exact decimals (\`DECIMAL(38,18)\`); times are instants (\`TIMESTAMP WITH TIME ZONE\`), shown in
 UTC. With \`--fiat\`, \`ledger_valued\` and \`year_summary\` also have \`value_<fiat>\` (\`value_eur\`): the value in that currency.
-Every name is written bare in SQL: none is a keyword DuckDB reserves (\`test/models/keywords.test.ts\`).
+Every name is written bare in SQL: none is a keyword DuckDB reserves (\`test/tables/keywords.test.ts\`).
 
 ${index}
 

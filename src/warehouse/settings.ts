@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../models/settings.js';
+import { defaultSetting, SETTING_COLUMNS, SETTING_NAMES, type SettingName, type Settings } from '../tables/settings.js';
 import { runModel } from './sql-graph.js';
-import { hasTables } from './tables.js';
-import { timestampTz } from './time-values.js';
+import { hasTables } from '../duckdb/tables.js';
+import { timestampTz } from '../duckdb/time-values.js';
 
 /** One setting as recorded: its value, and when and by which command it was given (null: a default never given). */
 export interface Recorded<T> {

@@ -1,9 +1,9 @@
 import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TYPED_AT_LOAD } from '../models/index.js';
-import { BIGINT, DuckDBTimestampTZValue, LIST, listValue, TIMESTAMPTZ, VARCHAR } from './duckdb.js';
-import { timestampTz } from './time-values.js';
+import { TYPED_AT_LOAD } from '../tables/index.js';
+import { BIGINT, DuckDBTimestampTZValue, LIST, listValue, TIMESTAMPTZ, VARCHAR } from '../duckdb/duckdb.js';
+import { timestampTz } from '../duckdb/time-values.js';
 import { packageRoot } from '../util/package-root.js';
 
 /**
@@ -110,7 +110,7 @@ export function namedResults(text: string): (string | undefined)[] {
 
 /**
  * The names made by ledgerpipe's code, not by a file of `sql/`, which files may read: the typed tables (from the
- * registry of models, src/warehouse/registry-sql.ts, as a warehouse opens) and what the valuation makes
+ * registry of tables, src/warehouse/registry-sql.ts, as a warehouse opens) and what the valuation makes
  * (src/warehouse/values.ts: DuckDB names a column only from a statement's text, and reads a time zone fast only as
  * a constant of one). Each with the module that makes it.
  */

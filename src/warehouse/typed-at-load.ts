@@ -1,16 +1,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { runPrepared } from './prepared.js';
-import { ident, literal } from './quote.js';
+import { runPrepared } from '../duckdb/prepared.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { readRecordedVersions, recordVersions } from './versions.js';
-import { TYPED_AT_LOAD } from '../models/index.js';
-import { typedColumns } from '../streams/model.js';
+import { TYPED_AT_LOAD } from '../tables/index.js';
+import { typedColumns } from '../streams/table.js';
 import { typedTableDdl } from './registry-sql.js';
 
 /**
  * The streams whose typed columns are written with their raw records (docs/transform.md): a
  * table `typed_<stream>` filled by the macro `lp_type_<stream>` (sql/generated/typing.sql), of which the stream's
- * model is a view. Every stream the ledger books; P2P advertisements and balance snapshots, which it does not,
- * are few and stay tables made from raw_records by each transform. The registry says which (src/models/).
+ * table is a view. Every stream the ledger books; P2P advertisements and balance snapshots, which it does not,
+ * are few and stay tables made from raw_records by each transform. The registry of tables says which (src/tables/).
  */
 export const TYPED_STREAMS: readonly string[] = TYPED_AT_LOAD.map((m) => m.name);
 
@@ -91,20 +91,20 @@ export async function ensureTyped(c: DuckDBConnection, version: string, now: num
  * no key: sql/warehouse/009_typed_tables_unindexed.sql).
  */
 async function typeAgain(c: DuckDBConnection, stream: string): Promise<void> {
-  await c.run(typedTableDdl(typedModel(stream), { replace: true }));
+  await c.run(typedTableDdl(typedTableDef(stream), { replace: true }));
   await c.run(
     `INSERT INTO ${ident(`typed_${stream}`)} BY NAME SELECT * FROM ${ident(`lp_type_${stream}`)}('raw_records')`,
   );
 }
 
-function typedModel(stream: string): (typeof TYPED_AT_LOAD)[number] {
-  const model = TYPED_AT_LOAD.find((m) => m.name === stream);
-  if (model === undefined) throw new Error(`${stream} is not typed at load`);
-  return model;
+function typedTableDef(stream: string): (typeof TYPED_AT_LOAD)[number] {
+  const def = TYPED_AT_LOAD.find((m) => m.name === stream);
+  if (def === undefined) throw new Error(`${stream} is not typed at load`);
+  return def;
 }
 
 /**
- * Makes each stream typed at load have its typed table, with every column the registry of models gives it
+ * Makes each stream typed at load have its typed table, with every column the registry of tables gives it
  * (src/streams/<stream>.ts): a table made, a column added as NULL, for a stream or a column new in this release.
  * Migrations 006, 007 and 009 made the tables of earlier releases; from this release on the registry does, when
  * every warehouse opens for writing.
@@ -114,13 +114,13 @@ export async function syncTypedTables(c: DuckDBConnection): Promise<void> {
     "SELECT table_name, column_name FROM duckdb_columns() WHERE schema_name = 'main' AND starts_with(table_name, 'typed_')",
   );
   const columns = new Set(held.getRows().map((r) => `${String(r[0])}.${String(r[1])}`));
-  for (const model of TYPED_AT_LOAD) {
-    const table = `typed_${model.name}`;
+  for (const def of TYPED_AT_LOAD) {
+    const table = `typed_${def.name}`;
     if (!columns.has(`${table}.account`)) {
-      await c.run(typedTableDdl(model, { replace: false }));
+      await c.run(typedTableDdl(def, { replace: false }));
       continue;
     }
-    for (const column of typedColumns(model).filter((col) => !columns.has(`${table}.${col.name}`))) {
+    for (const column of typedColumns(def).filter((col) => !columns.has(`${table}.${col.name}`))) {
       await c.run(`ALTER TABLE ${ident(table)} ADD COLUMN ${ident(column.name)} ${column.type}`);
     }
   }

@@ -1,13 +1,13 @@
-import { STREAM_MODELS } from '../models/index.js';
-import { typedColumns, type Column, type StreamModel } from '../streams/model.js';
+import { STREAM_TABLES } from '../tables/index.js';
+import { typedColumns, type Column, type StreamTableDef } from '../streams/table.js';
 import { fieldsOf, type Cast, type ColumnSource } from '../streams/source.js';
-import { ident, literal } from './quote.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { headerLines } from './sql-graph.js';
 
 /**
  * The typing SQL of the streams, made from their columns' sources (each column's field and cast,
  * src/streams/source.ts; docs/adding-a-stream.md): `sql/generated/typing.sql`, written by `npm run generate`. What a
- * stream's SQL model (sql/models/<stream>.sql) keeps by hand is what is more than renaming and casting: its ledger
+ * stream's SQL (sql/models/<stream>.sql) keeps by hand is what is more than renaming and casting: its ledger
  * legs, the macros its columns' expressions call, and for a table made from raw_records the rules it makes of the
  * typed rows (which record is kept, the balance a snapshot's row holds).
  */
@@ -45,18 +45,18 @@ function sourceSql(source: ColumnSource): string {
 }
 
 /** A column as the typing makes it: the record's account, partition and key (raw_records'), or its source. */
-function columnSql(model: StreamModel, column: Column): string {
+function columnSql(def: StreamTableDef, column: Column): string {
   if (column.from !== undefined) return sourceSql(column.from);
   if (column.name === 'account') return 'account';
   if (column.name === 'key') return 'key';
-  if (column.name === model.typedAtLoad?.partitionColumn) return 'partition';
-  throw new Error(`${model.name}.${column.name} says not where it comes from (src/streams/, its column's source)`);
+  if (column.name === def.typedAtLoad?.partitionColumn) return 'partition';
+  throw new Error(`${def.name}.${column.name} says not where it comes from (src/streams/, its column's source)`);
 }
 
 /** The record's fields the typing reads, each with the type json_transform gives it, in the columns' order. */
-function structOf(model: StreamModel): Record<string, 'VARCHAR' | 'JSON'> {
+function structOf(def: StreamTableDef): Record<string, 'VARCHAR' | 'JSON'> {
   const struct: Record<string, 'VARCHAR' | 'JSON'> = {};
-  for (const column of model.columns) {
+  for (const column of def.columns) {
     const source = column.from;
     // A field read for its check alone (the record's time, the partition's own field) is not read by the SQL.
     if (source === undefined || ['time', 'partition', 'key'].includes(source.kind)) continue;
@@ -81,33 +81,33 @@ function structText(struct: Record<string, string>): string {
 }
 
 /**
- * The columns the typing makes: a typed table's (typedColumns), or of a table made from raw_records the model's
- * columns that have a source, in its order (those without one its SQL model makes of them).
+ * The columns the typing makes: a typed table's (typedColumns), or of a table made from raw_records the table's
+ * columns that have a source, in its order (those without one its SQL makes of them).
  */
-function typingColumns(model: StreamModel): readonly Column[] {
-  if (model.typedAtLoad !== undefined) return typedColumns({ ...model, typedAtLoad: model.typedAtLoad });
-  return model.columns.filter((c) => c.from !== undefined || c.name === 'account');
+function typingColumns(def: StreamTableDef): readonly Column[] {
+  if (def.typedAtLoad !== undefined) return typedColumns({ ...def, typedAtLoad: def.typedAtLoad });
+  return def.columns.filter((c) => c.from !== undefined || c.name === 'account');
 }
 
 /**
  * The macro lp_type_<stream>(src): the stream's records of `src` (raw_records, a batch of it, or any relation with its
- * columns), renamed and cast into its typed table's columns, or those of its model that have a source.
+ * columns), renamed and cast into its typed table's columns, or those of its table that have a source.
  */
-export function typingMacro(model: StreamModel): string {
-  const columns = typingColumns(model).map((c) => ({ name: c.name, sql: columnSql(model, c) }));
+export function typingMacro(def: StreamTableDef): string {
+  const columns = typingColumns(def).map((c) => ({ name: c.name, sql: columnSql(def, c) }));
   const width = Math.max(...columns.map((c) => c.sql.length)) + 2;
   const select = columns.map((c) =>
     c.sql === name(c.name) ? `  ${c.sql}` : `  ${c.sql.padEnd(width)}AS ${name(c.name)}`,
   );
   const payload = columns.some((c) => /\bpayload\b/.test(c.sql)) ? ' payload,' : '';
-  return `-- ${model.name}: one row per record, its fields renamed and cast (its columns' sources: src/streams/).
-CREATE OR REPLACE MACRO ${name(`lp_type_${model.name}`)}(src) AS TABLE
+  return `-- ${def.name}: one row per record, its fields renamed and cast (its columns' sources: src/streams/).
+CREATE OR REPLACE MACRO ${name(`lp_type_${def.name}`)}(src) AS TABLE
 WITH source AS (
   SELECT
     account, partition, key, ts,${payload}
-    json_transform(payload, ${literal(structText(structOf(model)))}) AS r
+    json_transform(payload, ${literal(structText(structOf(def)))}) AS r
   FROM query_table(src)
-  WHERE stream = ${literal(model.name)}
+  WHERE stream = ${literal(def.name)}
 )
 SELECT
 ${select.join(',\n')}
@@ -119,10 +119,14 @@ function macrosCalled(sql: string): string[] {
   return [...new Set([...sql.matchAll(/\b(lp_[a-z0-9_]+)\(/g)].map((m) => m[1] as string))];
 }
 
-/** `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open. */
-export function typingFile(models: readonly StreamModel[] = STREAM_MODELS): string {
-  const macros = models.map(typingMacro);
-  const creates = models.map((m) => `lp_type_${m.name}`);
+/**
+ * `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open. Its
+ * comments keep the words earlier releases wrote (the registry of models, src/models/, a stream's SQL model): the
+ * typing's version hashes this text (versions.ts), and a changed comment would have every warehouse typed again.
+ */
+export function typingFile(defs: readonly StreamTableDef[] = STREAM_TABLES): string {
+  const macros = defs.map(typingMacro);
+  const creates = defs.map((m) => `lp_type_${m.name}`);
   const reads = macrosCalled(macros.join('\n')).filter((m) => !creates.includes(m));
   return `-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit.
 -- The typing of each stream (docs/adding-a-stream.md): the macro lp_type_<stream>(src), made from the stream's

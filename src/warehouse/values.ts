@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { describeWarehouse } from './dictionary.js';
-import type { FiatSource } from '../models/settings.js';
-import { ident, literal } from './quote.js';
+import type { FiatSource } from '../tables/settings.js';
+import { ident, literal } from '../duckdb/quote.js';
 import { runModel, sqlGraph, type SqlFile } from './sql-graph.js';
 
 /** How values are made: the fiat currency (none: USDT only), where its rates come from, and the time zone of years. */

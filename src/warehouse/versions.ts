@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../errors/usage-error.js';
-import { DICTIONARY } from '../models/index.js';
+import { DICTIONARY } from '../tables/index.js';
 import { packageRoot } from '../util/package-root.js';
 import { openingFiles, transformFiles } from './sql-files.js';
 import { sqlGraph } from './sql-graph.js';
-import { timestampTz } from './time-values.js';
+import { timestampTz } from '../duckdb/time-values.js';
 
 /**
  * The versions of this release's SQL (docs/transform.md), each a SHA-256 of the files it covers:
@@ -17,7 +17,7 @@ import { timestampTz } from './time-values.js';
  */
 export interface ReleaseVersions {
   /**
-   * How records are typed: the files of macros a warehouse holds while open (the helpers, the typed streams' models).
+   * How records are typed: the files of macros a warehouse holds while open (the helpers, the typed streams' SQL).
    */
   typing: string;
   /**
@@ -29,7 +29,7 @@ export interface ReleaseVersions {
   models: string;
   /**
    * What every opening makes sure of (bringOpeningUpToDate in warehouse.ts): the macros (the typing), the typed
-   * tables and the comments, which the registry of models gives.
+   * tables and the comments, which the registry of tables gives.
    */
   opening: string;
 }
@@ -220,7 +220,7 @@ export async function ledgerInExportOrder(warehouse: Pick<Queued, 'exclusive'>):
 
 /**
  * Refuses files made from models that are not this release's last transform of every loaded record: records are
- * typed into their models as they load, but the ledger takes them in at the next transform, and a set of files
+ * typed into their tables as they load, but the ledger takes them in at the next transform, and a set of files
  * whose futures_fills and ledger disagree must never be written.
  */
 export async function assertTransformed(warehouse: Queued): Promise<void> {

@@ -1,17 +1,17 @@
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DuckDBInstance } from './duckdb.js';
+import { DuckDBInstance } from '../duckdb/duckdb.js';
 import { UsageError } from '../errors/usage-error.js';
 import { WarehouseError } from '../errors/warehouse-error.js';
 import { createMacros } from './macros.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction } from '../duckdb/transaction.js';
 import { describeWarehouse } from './dictionary.js';
 import { syncTypedTables } from './typed-at-load.js';
 import { readRecordedVersions, recordVersions, releaseVersions } from './versions.js';
-import { memoryBudget } from './memory-budget.js';
+import { memoryBudget } from '../duckdb/memory-budget.js';
 import { migrate, pendingMigrations } from './migrations.js';
-import { setSettings, startSession } from './session.js';
+import { setSettings, startSession } from '../duckdb/session.js';
 
 /** An open DuckDB warehouse: one connection, UTC session, bookkeeping tables in place. */
 export interface Warehouse {
@@ -133,7 +133,7 @@ async function setUp(connection: DuckDBConnection, options: { memoryLimit: strin
     // A warehouse an earlier release wrote lacks the typed tables of this release's new streams, which the macros
     // read: it is upgraded (opened for writing) before it is read (openWarehouseToRead), and needs no macros here.
     if ((await pendingMigrations(connection)).length > 0) return;
-    await createMacros(connection, { models: true, temporary: true });
+    await createMacros(connection, { opening: true, temporary: true });
     return;
   }
   const applied = await migrate(connection, Date.now());
@@ -143,7 +143,7 @@ async function setUp(connection: DuckDBConnection, options: { memoryLimit: strin
 /**
  * What every opening for writing makes sure of, once per release (the version `opening` records it): the macros
  * of this release (sql/macros/, the typed streams' sql/models/), a typed table with every column the registry of
- * models gives (syncTypedTables), and the bookkeeping tables' comments. In one transaction: each statement alone
+ * tables gives (syncTypedTables), and the bookkeeping tables' comments. In one transaction: each statement alone
  * writes DuckDB's log, and opening took twice as long.
  */
 async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: boolean): Promise<void> {
@@ -151,7 +151,7 @@ async function bringOpeningUpToDate(connection: DuckDBConnection, migrated: bool
   if (!migrated && (await readRecordedVersions(connection)).opening === opening) return;
   await inTransaction(connection, async (c) => {
     await syncTypedTables(c);
-    await createMacros(c, { models: true });
+    await createMacros(c, { opening: true });
     await describeWarehouse(c);
     await recordVersions(c, { opening }, Date.now());
   });

@@ -201,8 +201,8 @@ describe('the import checker', () => {
       'src/transform/t.ts': '',
     });
     expect(layerViolations(files)).toEqual([
-      "src/report/report.ts imports '../pipeline/gaps.js': report (rank 7) may not import pipeline (rank 9), its caller",
-      "src/prices/p.ts imports '../transform/t.js': prices and transform are siblings (rank 6): neither imports the other",
+      "src/report/report.ts imports '../pipeline/gaps.js': report (rank 8) may not import pipeline (rank 10), its caller",
+      "src/prices/p.ts imports '../transform/t.js': prices and transform are siblings (rank 7): neither imports the other",
     ]);
   });
 

@@ -10,15 +10,14 @@ import { sourceFiles } from '../helpers/source-files.js';
  */
 const ALLOWED: Readonly<Record<string, string>> = {
   'src/warehouse/registry-sql.ts':
-    'the SQL made from the registry of models: the typed tables, and the files of sql/generated/',
+    'the SQL made from the registry of tables: the typed tables, and the files of sql/generated/',
   'src/warehouse/typing-sql.ts':
     "the typing macros made from each stream's columns, each with its field and cast: sql/generated/typing.sql",
   'src/warehouse/macros.ts':
     'on a warehouse opened read-only the macros are made TEMP, which DuckDB takes only from the statement',
   'src/warehouse/values.ts':
     "the two views that show value_fiat under the fiat's own name: DuckDB names a column only from a statement's text",
-  'src/warehouse/query.ts':
-    "query --lake's views, in a database of its own in memory, one per table folder the lake holds",
+  'src/reads/query.ts': "query --lake's views, in a database of its own in memory, one per table folder the lake holds",
 };
 
 const CREATE = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:VIEW|TABLE|MACRO)\b/i;

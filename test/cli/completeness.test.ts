@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { balancesAt, keyFrom, keyOf, units8, type Movement } from '../../src/sim/data/accounts.js';
-import type { Dataset } from '../../src/sim/data/model.js';
+import type { Dataset } from '../../src/sim/data/types.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliHere, simEnv } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FILE_NAMES, TABLE_FILES } from '../../src/export/files.js';
-import { EXPORTED_TABLES } from '../../src/models/index.js';
+import { EXPORTED_TABLES } from '../../src/tables/index.js';
 import { STREAMS } from '../../src/streams/index.js';
 import { editDistance, nearestFlag, typedFlags, unknownFlagsLine } from '../../src/cli/unknown-flags.js';
 import { runCliProcess } from '../helpers/cli.js';

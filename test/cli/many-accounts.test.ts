@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGED_STREAMS } from '../../src/sim/data/model.js';
+import { PAGED_STREAMS } from '../../src/sim/data/types.js';
 import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess } from '../helpers/cli.js';

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PAGED_STREAMS } from '../../src/sim/data/model.js';
+import { PAGED_STREAMS } from '../../src/sim/data/types.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { CLI, runCliHere, runCliProcess } from '../helpers/cli.js';

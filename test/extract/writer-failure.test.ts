@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { futuresFills } from '../../src/streams/futures-fills.js';
 import { planNightly } from '../../src/pipeline/nightly-range.js';
-import { createRawWriter, withCheckpointsBetweenBatches, type PageCommit } from '../../src/warehouse/raw-writer.js';
-import { startRun } from '../../src/warehouse/runs.js';
+import { createRawWriter, withCheckpointsBetweenBatches, type PageCommit } from '../../src/load/raw-writer.js';
+import { startRun } from '../../src/reads/runs.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 

@@ -1,4 +1,4 @@
-import type { Dataset, PagedStream, Payload } from '../../src/sim/data/model.js';
+import type { Dataset, PagedStream, Payload } from '../../src/sim/data/types.js';
 
 /** What a correct server answers for one page: records with start <= ts <= end, newest first, id below a bound. */
 export function expectedPage(

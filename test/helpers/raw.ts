@@ -1,9 +1,9 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dataset, PagedStream } from '../../src/sim/data/model.js';
+import type { Dataset, PagedStream } from '../../src/sim/data/types.js';
 import { STREAMS } from '../../src/streams/index.js';
-import { createRawWriter } from '../../src/warehouse/raw-writer.js';
+import { createRawWriter } from '../../src/load/raw-writer.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 
 /** A record for raw_records: stream, partition, its key and time, and the payload exactly as served. */
@@ -18,7 +18,7 @@ export interface RawInput {
 
 /**
  * Loads hand-written records through the real loader, as extraction would: a page per record, handed over together,
- * so that the loader commits them in batches as it does a run's pages (src/warehouse/raw-writer.ts), in their order.
+ * so that the loader commits them in batches as it does a run's pages (src/load/raw-writer.ts), in their order.
  * Awaited one by one, each page was a transaction of its own: about 18 ms each, a second for the golden records.
  */
 export async function loadRaw(warehouse: Warehouse, records: readonly RawInput[]): Promise<void> {

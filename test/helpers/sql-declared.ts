@@ -2,7 +2,7 @@
  * What a SQL file of `sql/` does, read from its statements rather than from its header: the names it creates, the
  * identifiers and string literals it uses, and the parameters it reads. test/warehouse/sql-graph.test.ts holds
  * every file's header (src/warehouse/sql-graph.ts) to these. A reading of the text, not a parser: good enough for
- * ledgerpipe's own files, whose every name is plain (test/models/keywords.test.ts).
+ * ledgerpipe's own files, whose every name is plain (test/tables/keywords.test.ts).
  */
 export interface Used {
   /** Every table, view, macro, sequence or type a CREATE (or ALTER TABLE ... RENAME TO) names, without its schema. */

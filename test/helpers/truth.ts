@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Dataset, PagedStream } from '../../src/sim/data/model.js';
+import type { Dataset, PagedStream } from '../../src/sim/data/types.js';
 import { STREAMS } from '../../src/streams/index.js';
 import type { StreamDef } from '../../src/streams/stream.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src/report/report.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { readPlausibility, type Implausible } from '../../src/warehouse/plausibility.js';
+import { readPlausibility, type Implausible } from '../../src/reads/plausibility.js';
 import { applyValuation, NO_VALUATION } from '../../src/warehouse/values.js';
 import { GOLDEN } from '../transform/fixtures.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';

@@ -13,7 +13,7 @@ import {
   UNKNOWN_P2P_TAX_TYPE,
   UNKNOWN_SPOT_TAX_TYPE,
 } from '../../src/sim/data/tax-records.js';
-import { CLASSIC_STREAMS, DAY_MS, PAGED_STREAMS, type Dataset, type SimRecord } from '../../src/sim/data/model.js';
+import { CLASSIC_STREAMS, DAY_MS, PAGED_STREAMS, type Dataset, type SimRecord } from '../../src/sim/data/types.js';
 import { WITHDRAWAL_DESTS, WITHDRAWAL_STATUSES } from '../../src/sim/data/withdrawals.js';
 
 const FROM = Date.UTC(2025, 0, 1);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeTruth } from '../../src/sim/data/dataset.js';
-import { DAY_MS } from '../../src/sim/data/model.js';
+import { DAY_MS } from '../../src/sim/data/types.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { envelope, signedGet } from '../helpers/signed-get.js';
 

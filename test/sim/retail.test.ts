@@ -10,7 +10,7 @@ import {
   type Dataset,
   type Payload,
   type PagedStream,
-} from '../../src/sim/data/model.js';
+} from '../../src/sim/data/types.js';
 import { NETWORK_FEE_CAPS } from '../../src/sim/data/network-fees.js';
 import { generateRetailDataset } from '../../src/sim/data/retail/dataset.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS } from '../../src/sim/data/model.js';
+import { DAY_MS } from '../../src/sim/data/types.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { expectedPage } from '../helpers/expected.js';
 import { fakeClock } from '../helpers/fake-clock.js';

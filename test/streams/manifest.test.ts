@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STREAMS } from '../../src/streams/index.js';
-import { EXPORTED_TABLES, TRANSFORMED_MODELS } from '../../src/models/index.js';
+import { EXPORTED_TABLES, TRANSFORMED_TABLES } from '../../src/tables/index.js';
 import { STREAM_NAMES } from '../../src/streams/manifest.js';
 
 describe('the manifest of stream names', () => {
@@ -27,7 +27,7 @@ describe('the manifest of stream names', () => {
   });
 
   it('lists the typed tables in the order the summary prints them, and exports five of them', () => {
-    expect(TRANSFORMED_MODELS.map((m) => m.name)).toEqual([
+    expect(TRANSFORMED_TABLES.map((m) => m.name)).toEqual([
       'margin_records',
       'futures_fills',
       'futures_fill_fees',

@@ -10,14 +10,14 @@ import { runNodeProcess, type CliResult } from '../helpers/cli.js';
 
 /**
  * A stream is two files (docs/adding-a-stream.md): this test adds one, `throwaway_records`, to a copy of ledgerpipe,
- * as a person would: its definition (src/streams/throwaway-records.ts) and its SQL model (sql/models/
+ * as a person would: its definition (src/streams/throwaway-records.ts) and its SQL (sql/models/
  * throwaway_records.sql), nothing else by hand. `npm run generate` lists it, types it and documents it; the copy's
  * CLI then reads it from an endpoint of this test's own, types it into the warehouse as it loads and books it.
  */
 
 const STREAM_FILE = `import { z } from 'zod';
 import { decimalString, idString, msString, optionalText } from './fields.js';
-import { accountColumn, amount, text, tsColumn } from './model.js';
+import { accountColumn, amount, text, tsColumn } from './table.js';
 import { field } from './source.js';
 import { defineStream, flatArrayPage } from './stream.js';
 
@@ -32,7 +32,7 @@ export const throwawayRecords = defineStream({
   ratePerSecond: 10,
   keyField: 'id',
   readPage: flatArrayPage('id'),
-  model: {
+  table: {
     name: 'throwaway_records',
     kind: 'view',
     description: 'Throwaway records (GET /api/v2/test/throwaway-records), one row per record (sql/models/throwaway_records.sql).',
@@ -51,7 +51,7 @@ export const throwawayRecords = defineStream({
 });
 `;
 
-const SQL_MODEL = `-- throwaway_records: GET /api/v2/test/throwaway-records (src/streams/throwaway-records.ts holds its columns).
+const STREAM_SQL = `-- throwaway_records: GET /api/v2/test/throwaway-records (src/streams/throwaway-records.ts holds its columns).
 -- creates: lp_legs_throwaway_records
 -- reads: typed_throwaway_records
 -- params: -
@@ -143,7 +143,7 @@ beforeAll(async () => {
   );
   // The two files.
   await writeFile(join(copy, 'src', 'streams', 'throwaway-records.ts'), STREAM_FILE);
-  await writeFile(join(copy, 'sql', 'models', 'throwaway_records.sql'), SQL_MODEL);
+  await writeFile(join(copy, 'sql', 'models', 'throwaway_records.sql'), STREAM_SQL);
   const run = spawnSync('npm', ['run', 'generate', '--silent'], { cwd: copy, encoding: 'utf8' });
   generated = { status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
 }, 300_000);
@@ -172,7 +172,7 @@ describe('a stream added in two files', () => {
     expect(await readFile(join(copy, 'docs', 'extraction.md'), 'utf8')).toContain(
       '| `throwaway_records` | `/api/v2/test/throwaway-records` |  | 30 days | 2 | 10/s | `idLessThan` (a record id) | classic |',
     );
-    // Its model takes its place in the graph of sql/, after the typing it reads.
+    // Its SQL takes its place in the graph of sql/, after the typing it reads.
     expect(await readFile(join(copy, 'ARCHITECTURE.md'), 'utf8')).toMatch(
       /\d+\. `models\/throwaway_records\.sql`: lp_legs_throwaway_records\n/,
     );

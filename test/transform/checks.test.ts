@@ -89,7 +89,7 @@ describe('the checks after the transforms', () => {
       'ledger keys are unique: entry margin_records:101:main of account default appears 2 times',
     ]);
     expect(await rows(warehouse, "SELECT count(*) AS n FROM ledger WHERE source_id = '101'")).toEqual([{ n: '1' }]);
-    // The record is in its model as loaded (typed at load), and waits in pending_changes for a transform that passes.
+    // The record is in its stream's table as loaded (typed at load), and waits in pending_changes for a transform that passes.
     expect(await rows(warehouse, "SELECT margin_type FROM margin_records WHERE id = '101' ORDER BY 1")).toEqual([
       { margin_type: 'crossed' },
       { margin_type: 'isolated' },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFinalLines } from '../../src/cli/summary.js';
 import { OPEN_STATUSES } from '../../src/streams/open-statuses.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { readNotFinal } from '../../src/warehouse/reports.js';
+import { readNotFinal } from '../../src/reads/reports.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { loadRaw, tempWarehouse, type RawInput } from '../helpers/raw.js';
 

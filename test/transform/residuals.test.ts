@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { residualLines } from '../../src/cli/completeness-lines.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { readCompleteness, readResiduals } from '../../src/warehouse/completeness.js';
+import { readCompleteness, readResiduals } from '../../src/reads/completeness.js';
 import { loadRaw, rows, tempWarehouse, type RawInput } from '../helpers/raw.js';
 
 const T0 = Date.UTC(2025, 5, 1);

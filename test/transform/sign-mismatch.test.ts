@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusLines } from '../../src/cli/status.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import { readCompleteness, findingsOf } from '../../src/warehouse/completeness.js';
+import { readCompleteness, findingsOf } from '../../src/reads/completeness.js';
 import { loadRaw, rows, tempWarehouse, type RawInput } from '../helpers/raw.js';
 
 const T = Date.UTC(2025, 5, 1);

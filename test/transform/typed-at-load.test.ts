@@ -6,7 +6,7 @@ import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliHere, simEnv } from '../helpers/cli.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
-import { createRawWriter } from '../../src/warehouse/raw-writer.js';
+import { createRawWriter } from '../../src/load/raw-writer.js';
 
 let dir: string;
 let sim: Simulator;

@@ -85,7 +85,7 @@ export const reportCommand = stageCommand(
   ],
 );
 
-// Which files: EXPORTED_FILES_TEXT, made from the registry of models (src/export/files.ts), so the help cannot fall
+// Which files: EXPORTED_FILES_TEXT, made from the registry of tables (src/export/files.ts), so the help cannot fall
 // behind what the exporter writes.
 export const exportCommand = stageCommand(
   'export',

@@ -10,7 +10,7 @@ import type {
   Payload,
   PagedStream,
   SimRecord,
-} from './model.js';
+} from './types.js';
 
 export type { AccountTruth, AccountType, BalanceKey, Movement };
 import type { Rng } from './rng.js';

@@ -25,7 +25,7 @@ import {
   type GenerateOptions,
   type PagedStream,
   type Partition,
-} from './model.js';
+} from './types.js';
 import { fundOpening } from './opening.js';
 import { createRng, type Rng } from './rng.js';
 import { spotMirrors } from './spot-mirrors.js';

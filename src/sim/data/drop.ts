@@ -1,4 +1,4 @@
-import type { Dataset, PagedStream, SimRecord } from './model.js';
+import type { Dataset, PagedStream, SimRecord } from './types.js';
 
 /** Single-record types a drop may take (a trade's leg would also leave its trade unpaired). */
 const DROPPABLE: Partial<Record<PagedStream, { field: string; types: ReadonlySet<string> }>> = {

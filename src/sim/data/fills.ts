@@ -1,5 +1,5 @@
 import { formatUnits, mulUnits, randomUnits } from './decimal.js';
-import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
+import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './types.js';
 import type { PriceUnits } from './markets.js';
 import type { Rng } from './rng.js';
 import { anchor, buildRecords, edgeTimes, fillGap, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';

@@ -1,5 +1,5 @@
 import { keyFrom, type AccountType, type Movement } from './accounts.js';
-import type { PagedStream, Partition, Payload, SimRecord } from './model.js';
+import type { PagedStream, Partition, Payload, SimRecord } from './types.js';
 import { depositRecord, futureTaxRecord, marginRecord, p2pTaxRecord, spotTaxRecord } from './record-shapes.js';
 import type { Rng } from './rng.js';
 import { spotMirrors } from './spot-mirrors.js';

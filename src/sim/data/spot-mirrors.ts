@@ -1,5 +1,5 @@
 import { units8 } from './accounts.js';
-import type { BeyondClassicStream, PagedStream, Partition } from './model.js';
+import type { BeyondClassicStream, PagedStream, Partition } from './types.js';
 import type { SpotMirror } from './tax-records.js';
 
 /**

@@ -1,7 +1,7 @@
 import { formatUnits, mulUnits, randomUnits } from './decimal.js';
 import type { PriceUnits } from './markets.js';
 import { FILL_PRODUCT_TYPES } from './fills.js';
-import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
+import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './types.js';
 import type { Rng } from './rng.js';
 import { anchor, buildEventRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 

@@ -1,4 +1,4 @@
-import { DAY_MS, type SimRecord, type Payload } from './model.js';
+import { DAY_MS, type SimRecord, type Payload } from './types.js';
 import type { Rng } from './rng.js';
 
 /** How far generated data reaches beyond each end of the range, so range filtering gets tested. */

@@ -1,5 +1,5 @@
 import { formatUnits, randomUnits } from './decimal.js';
-import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './model.js';
+import { DAY_MS, type GenerateOptions, type Partition, type Payload } from './types.js';
 import type { Rng } from './rng.js';
 import { anchor, buildRecords, edgeTimes, MARGIN_BEYOND_MS, randomTimes, run } from './timeline.js';
 

@@ -1,5 +1,5 @@
 import { badParam } from '../api-error.js';
-import { DAY_MS } from '../data/model.js';
+import { DAY_MS } from '../data/types.js';
 import { checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';
 import { recordsJson, type Endpoint } from './endpoint.js';

@@ -1,7 +1,7 @@
 import { SimApiError } from '../api-error.js';
 import { balancesAt, keyFrom, PLACES, type AccountType } from '../data/accounts.js';
 import { formatUnits } from '../data/decimal.js';
-import type { Dataset, Payload } from '../data/model.js';
+import type { Dataset, Payload } from '../data/types.js';
 import type { Endpoint } from './endpoint.js';
 import { partFacts } from './stream-facts.js';
 

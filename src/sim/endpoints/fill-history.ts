@@ -1,4 +1,4 @@
-import { DAY_MS } from '../data/model.js';
+import { DAY_MS } from '../data/types.js';
 import { badParam } from '../api-error.js';
 import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';

@@ -1,5 +1,5 @@
 import { badParam } from '../api-error.js';
-import type { Payload } from '../data/model.js';
+import type { Payload } from '../data/types.js';
 import type { Params } from '../params.js';
 import type { Endpoint } from './endpoint.js';
 import { partFacts } from './stream-facts.js';

@@ -1,7 +1,7 @@
 import { badParam, SimApiError } from '../api-error.js';
 import { balancesAt, keyFrom, PLACES } from '../data/accounts.js';
 import { formatUnits } from '../data/decimal.js';
-import type { Dataset } from '../data/model.js';
+import type { Dataset } from '../data/types.js';
 import { createRng } from '../data/rng.js';
 import { checkDepth, checkWindow } from '../params.js';
 import type { PartitionIndex } from '../store.js';

@@ -6,7 +6,7 @@ import { min, mulDiv, ZERO, type Dec } from '../../../src/gains/decimal.js';
  * The matching of disposals with acquisitions of one asset in one pool (docs/gains.md): FIFO, HIFO, average
  * cost, or the UK's same-day, 30-day and section 104 rules. Pure: events in, slices and open lots out.
  */
-import type { CostBasis } from '../../../src/models/settings.js';
+import type { CostBasis } from '../../../src/tables/settings.js';
 
 export type { CostBasis };
 

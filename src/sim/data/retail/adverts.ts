@@ -1,6 +1,6 @@
 import { advert, ADVERT_SIDES, ADVERT_STATUSES } from '../adverts.js';
 import { formatUnits } from '../decimal.js';
-import { DAY_MS, type Partition } from '../model.js';
+import { DAY_MS, type Partition } from '../types.js';
 import type { Rng } from '../rng.js';
 import { buildRecords } from '../timeline.js';
 

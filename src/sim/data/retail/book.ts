@@ -6,7 +6,7 @@ import {
   type PagedStream,
   type Partition,
   type Payload,
-} from '../model.js';
+} from '../types.js';
 import type { Rng } from '../rng.js';
 import { buildEventRecords } from '../timeline.js';
 

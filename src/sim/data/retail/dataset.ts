@@ -1,6 +1,6 @@
 import { balancesAt, settleAccount, usdtValuation } from '../accounts.js';
 import { pricer } from '../markets.js';
-import { DAY_MS, type Dataset } from '../model.js';
+import { DAY_MS, type Dataset } from '../types.js';
 import { createRng, type Rng } from '../rng.js';
 import { retailAdverts } from './adverts.js';
 import { RetailBook } from './book.js';

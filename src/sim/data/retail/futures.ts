@@ -1,7 +1,7 @@
 import { priceInCandle } from '../candle-price.js';
 import { formatUnits, mulUnits } from '../decimal.js';
 import type { PriceUnits } from '../markets.js';
-import type { Payload } from '../model.js';
+import type { Payload } from '../types.js';
 import { futureTaxRecord, spotTaxRecord } from '../record-shapes.js';
 import { balance, held, type RetailContext } from './context.js';
 

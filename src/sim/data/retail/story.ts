@@ -1,4 +1,4 @@
-import { DAY_MS } from '../model.js';
+import { DAY_MS } from '../types.js';
 import type { Rng } from '../rng.js';
 import { amountBetween, held, shareOf, type RetailContext } from './context.js';
 import { futuresPosition, futuresTransfer } from './futures.js';

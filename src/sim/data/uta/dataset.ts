@@ -2,7 +2,7 @@ import { UTA_FINANCIAL_PARTITIONS } from '../../../streams/uta-financial-records
 import { UTA_TAX_PARTITIONS } from '../../../streams/uta-tax-records.js';
 import { balancesAt, keyOf, settleAccount, usdtValuation } from '../accounts.js';
 import { pricer } from '../markets.js';
-import { DAY_MS, type Dataset, type PagedStream, type Payload } from '../model.js';
+import { DAY_MS, type Dataset, type PagedStream, type Payload } from '../types.js';
 import { createRng } from '../rng.js';
 import { CLASSIC_PARTITIONS, RetailBook } from '../retail/book.js';
 import { runUnifiedStory } from './story.js';

@@ -1,5 +1,5 @@
 import { formatUnits } from '../decimal.js';
-import type { Payload } from '../model.js';
+import type { Payload } from '../types.js';
 
 /**
  * The payloads of a unified account's record streams, field for field as the simulator serves them

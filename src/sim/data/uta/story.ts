@@ -1,6 +1,6 @@
 import { priceInCandle } from '../candle-price.js';
 import { formatUnits, mulUnits } from '../decimal.js';
-import { DAY_MS, type Payload } from '../model.js';
+import { DAY_MS, type Payload } from '../types.js';
 import type { Rng } from '../rng.js';
 import { amountBetween, held, shareOf, type RetailContext } from '../retail/context.js';
 import { RETAIL_COINS } from '../retail/spot.js';
