@@ -147,7 +147,7 @@ export const openingLots: TableDef = {
   name: 'opening_lots',
   kind: 'table',
   description:
-    'The lots held before the records ledgerpipe reads (--opening-lots FILE, kept so that later commands use them too; docs/gains.md, "Opening lots"): one row per line of the file.',
+    'The lots held before the records ledgerpipe reads (--opening-lots FILE, kept so that later commands use them too; docs/history.md, "Opening lots"): one row per line of the file.',
   columns: [
     accountColumn,
     text('asset', 'The token held.'),
