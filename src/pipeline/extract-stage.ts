@@ -92,7 +92,9 @@ async function accountRange(
   const { pipeline } = options;
   if (pipeline.range.kind === 'flags' || options.range !== undefined) {
     if (options.range === undefined)
-      throw new UsageError(`pipeline ${pipeline.name} needs a range: give --year YYYY, --tax-year YYYY-YY, or --from and --to`);
+      throw new UsageError(
+        `pipeline ${pipeline.name} needs a range: give --year YYYY, --tax-year YYYY-YY, or --from and --to`,
+      );
     return { range: options.range, refresh: [], extra: [] };
   }
   const plan = await planNightly(warehouse, {
