@@ -132,24 +132,23 @@ const READS = {
 } as const;
 
 type Row = Record<string, unknown>;
-const toBreak = (r: Row): BalanceBreak => ({
+/** Where a finding of a running balance stands: its record's account, stream, partition, asset, time and key. */
+const placeOf = (r: Row) => ({
   account: text(r['account']),
   stream: text(r['stream']),
   partition: text(r['partition']),
   asset: text(r['asset']),
   ts: ms(r['ts_ms']),
   sourceId: text(r['source_id']),
+});
+const toBreak = (r: Row): BalanceBreak => ({
+  ...placeOf(r),
   expected: amountText(r['expected']),
   reported: text(r['reported']),
   difference: amountText(r['difference']),
 });
 const toSignMismatch = (r: Row): SignMismatch => ({
-  account: text(r['account']),
-  stream: text(r['stream']),
-  partition: text(r['partition']),
-  asset: text(r['asset']),
-  ts: ms(r['ts_ms']),
-  sourceId: text(r['source_id']),
+  ...placeOf(r),
   field: text(r['field']),
   type: text(r['type']),
   amount: text(r['amount']),
