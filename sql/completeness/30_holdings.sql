@@ -22,7 +22,7 @@ instants AS (
     SELECT account, range_from AS as_of FROM runs WHERE account IS NOT NULL AND range_from IS NOT NULL
     UNION ALL SELECT account, range_to FROM runs WHERE account IS NOT NULL AND range_to IS NOT NULL
     UNION ALL SELECT account, snapshot_at FROM asset_balances
-    -- And those an export asks for (src/warehouse/completeness.ts, ensureHoldingsAt): a nightly exports the year so
+    -- And those an export asks for (src/reads/completeness.ts, ensureHoldingsAt): a nightly exports the year so
     -- far.
     UNION ALL SELECT a.account, u.t FROM (SELECT DISTINCT account FROM runs WHERE account IS NOT NULL) AS a,
       unnest(CAST(coalesce(getvariable('lp_holding_instants'), []) AS TIMESTAMPTZ[])) AS u(t)

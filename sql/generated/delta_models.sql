@@ -1,4 +1,4 @@
--- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.
+-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by `npm run generate`: do not edit.
 -- The typed rows of the records an incremental transform rebooks (src/transform/incremental.ts), copied into the
 -- schema lp_delta under their tables' own names: with lp_delta first on DuckDB's search path, the legs of
 -- sql/models/, and so the ledger and the checks, read these copies.

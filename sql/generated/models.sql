@@ -1,4 +1,4 @@
--- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.
+-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by `npm run generate`: do not edit.
 -- The models of the streams typed at load: views on their typed tables (sql/generated/typing.sql types the records
 -- as they load), and the models made from them.
 -- creates: margin_records, futures_fills, futures_fill_fees, withdrawals, deposits, futures_tax_records, spot_tax_records, p2p_tax_records, uta_tax_records, uta_financial_records, copy_transfers, copy_profit_shares, lead_trader_profits, lp_booked_streams, lp_account_type_sources, lp_paired_legs, lp_alone_legs

@@ -1,9 +1,9 @@
--- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.
+-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by `npm run generate`: do not edit.
 -- The typing of each stream (docs/adding-a-stream.md): the macro lp_type_<stream>(src), made from the stream's
 -- columns, each with its field and cast (src/streams/source.ts), renames and casts the stream's records of any
 -- relation with raw_records' columns. Of a stream typed at load, the raw writer runs it over each batch as it is
 -- committed (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed; of the others,
--- their SQL model makes its table of it. What is more than a cast is in the stream's SQL model (sql/models/).
+-- their SQL makes its table of it. What is more than a cast is in the stream's SQL (sql/models/<stream>.sql).
 -- creates: lp_type_margin_records, lp_type_futures_fills, lp_type_withdrawals, lp_type_p2p_advertisements, lp_type_deposits, lp_type_futures_tax_records, lp_type_spot_tax_records, lp_type_p2p_tax_records, lp_type_uta_tax_records, lp_type_uta_financial_records, lp_type_copy_transfers, lp_type_copy_profit_shares, lp_type_lead_trader_profits, lp_type_account_balances, lp_type_asset_balances, lp_type_loans
 -- reads: lp_amount, lp_fill_margin_coin, lp_fill_fee, lp_fee_detail, lp_ms
 -- params: -

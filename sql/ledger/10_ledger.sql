@@ -1,6 +1,6 @@
--- ledger: one row per movement of one asset (docs/ledger.md), built from the legs of the stream models
--- (sql/models/) and the type catalog (sql/seeds/type_catalog.csv). amount is signed: + into the account, - out of it.
--- entry_id = source:source_id:leg, stable across runs. trade_group links the legs of one trade.
+-- ledger: one row per movement of one asset (docs/ledger.md), built from the legs each stream's SQL
+-- (sql/models/<stream>.sql) makes and the type catalog (sql/seeds/type_catalog.csv). amount is signed: + into the
+-- account, - out of it. entry_id = source:source_id:leg, stable across runs. trade_group links the legs of one trade.
 --
 -- Every record gives legs: its main movement, read by its type (marginTaxType, futureTaxType, spotTaxType,
 -- p2pTaxType, a withdrawal's or deposit's status, a fill fee entry's deduction), and its fee, profit or fee

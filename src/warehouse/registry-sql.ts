@@ -16,13 +16,11 @@ import { typingFile } from './typing-sql.js';
 type TypedTableDef = (typeof TYPED_AT_LOAD)[number];
 
 /**
- * The header of every generated file: where it comes from, and that it is not edited by hand. Kept word for word as
- * earlier releases wrote it ("the registry of models", src/models/, now the registry of tables, src/tables/): the
- * typing's and the models' versions hash the text of typing.sql and models.sql (versions.ts), and a changed comment
- * would have every warehouse typed and transformed again.
+ * The header of every generated file: where it comes from, and that it is not edited by hand. The versions hash the
+ * files' statements, not their comment lines (versions.ts), so its words may change.
  */
 const GENERATED =
-  '-- Generated from the registry of models (src/streams/*.ts, src/models/) by `npm run generate`: do not edit.';
+  '-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by `npm run generate`: do not edit.';
 
 /** The table a stream typed at load is typed into: its columns, the record's identity and time NOT NULL, no key. */
 export function typedTableDdl(def: TypedTableDef, options: { replace: boolean }): string {

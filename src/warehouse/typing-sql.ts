@@ -120,20 +120,18 @@ function macrosCalled(sql: string): string[] {
 }
 
 /**
- * `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open. Its
- * comments keep the words earlier releases wrote (the registry of models, src/models/, a stream's SQL model): the
- * typing's version hashes this text (versions.ts), and a changed comment would have every warehouse typed again.
+ * `sql/generated/typing.sql`: the typing macro of every stream, which a warehouse holds whenever it is open.
  */
 export function typingFile(defs: readonly StreamTableDef[] = STREAM_TABLES): string {
   const macros = defs.map(typingMacro);
   const creates = defs.map((m) => `lp_type_${m.name}`);
   const reads = macrosCalled(macros.join('\n')).filter((m) => !creates.includes(m));
-  return `-- Generated from the registry of models (src/streams/*.ts, src/models/) by \`npm run generate\`: do not edit.
+  return `-- Generated from the registry of tables (src/streams/*.ts, src/tables/) by \`npm run generate\`: do not edit.
 -- The typing of each stream (docs/adding-a-stream.md): the macro lp_type_<stream>(src), made from the stream's
 -- columns, each with its field and cast (src/streams/source.ts), renames and casts the stream's records of any
 -- relation with raw_records' columns. Of a stream typed at load, the raw writer runs it over each batch as it is
 -- committed (src/warehouse/typed-at-load.ts), the transform over raw_records when the typing changed; of the others,
--- their SQL model makes its table of it. What is more than a cast is in the stream's SQL model (sql/models/).
+-- their SQL makes its table of it. What is more than a cast is in the stream's SQL (sql/models/<stream>.sql).
 ${headerLines({ creates, reads, params: [] })}
 
 ${macros.join('\n\n')}

@@ -150,12 +150,12 @@ export const userCatalogFile = (): string | undefined => userCatalog?.path;
 /** This release's versions, read once a process: every loader, transform and export of it asks. */
 export function releaseVersions(): Promise<ReleaseVersions> {
   release ??= (async () => {
-    const typing = sha256((await openingFiles()).map((f) => f.text));
+    const typing = sha256((await openingFiles()).map((f) => statementsOf(f.text)));
     // The user's rows after the package's: without them, the version is the package's alone.
     const catalog = sha256([...(await seedFiles()), ...(userCatalog === undefined ? [] : [userCatalog.bytes])]);
     const graph = await sqlGraph();
     const rules = [...(await transformFiles()), ...graph.folder('values'), ...graph.folder('checks')];
-    const models = sha256([typing, catalog, ...rules.flatMap((f) => [f.name, f.text])]);
+    const models = sha256([typing, catalog, ...rules.flatMap((f) => [f.name, statementsOf(f.text)])]);
     const opening = sha256([typing, JSON.stringify(DICTIONARY)]);
     return { typing, catalog, models, opening };
   })();
@@ -163,6 +163,12 @@ export function releaseVersions(): Promise<ReleaseVersions> {
 }
 
 let release: Promise<ReleaseVersions> | undefined;
+
+/**
+ * A file of sql/ without its comment lines: what its statements do. A comment mended is no new version, so it does
+ * not make every warehouse rebuild its ledger and recompute its gains at the next transform.
+ */
+export const statementsOf = (text: string): string => text.replace(/^[ \t]*--.*\n?/gm, '');
 
 function sha256(parts: readonly (string | Buffer)[]): string {
   const hash = createHash('sha256');
