@@ -3,8 +3,11 @@ import { UsageError } from '../errors/usage-error.js';
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** Milliseconds to add to a UTC instant to get the wall-clock time in `timeZone` at that instant. */
-function zoneOffsetMs(timeZone: string, utcMs: number): number {
+/** The wall-clock time of an instant in `timeZone`, to the second: year, month (1-12), day, hour, minute, second. */
+export function wallClock(
+  utcMs: number,
+  timeZone: string,
+): { y: number; m: number; d: number; hh: number; mm: number; ss: number } {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -16,8 +19,13 @@ function zoneOffsetMs(timeZone: string, utcMs: number): number {
     second: '2-digit',
   }).formatToParts(new Date(utcMs));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return wall - Math.floor(utcMs / 1000) * 1000;
+  return { y: get('year'), m: get('month'), d: get('day'), hh: get('hour'), mm: get('minute'), ss: get('second') };
+}
+
+/** Milliseconds to add to a UTC instant to get the wall-clock time in `timeZone` at that instant. */
+function zoneOffsetMs(timeZone: string, utcMs: number): number {
+  const w = wallClock(utcMs, timeZone);
+  return Date.UTC(w.y, w.m - 1, w.d, w.hh, w.mm, w.ss) - Math.floor(utcMs / 1000) * 1000;
 }
 
 /** Throws a UsageError unless `timeZone` is an IANA zone this Node knows. */

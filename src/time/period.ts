@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/usage-error.js';
-import { formatInstant, parseInstant, yearRange } from './instant.js';
+import { formatInstant, parseInstant, wallClock, yearRange } from './instant.js';
 import type { Window } from './window.js';
 
 /**
@@ -34,31 +34,12 @@ export interface PeriodSettings {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** The wall-clock parts of an instant in `timeZone`. */
+/** The wall-clock parts of an instant in `timeZone`, to the millisecond. */
 function wall(
   ms: number,
   timeZone: string,
 ): { y: number; m: number; d: number; hh: number; mm: number; ss: number; ms: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(ms));
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
-  return {
-    y: get('year'),
-    m: get('month'),
-    d: get('day'),
-    hh: get('hour'),
-    mm: get('minute'),
-    ss: get('second'),
-    ms: ((ms % 1000) + 1000) % 1000,
-  };
+  return { ...wallClock(ms, timeZone), ms: ((ms % 1000) + 1000) % 1000 };
 }
 
 /** An instant as a folder's part: its date in `timeZone` at midnight, else the date and time to the second. */
