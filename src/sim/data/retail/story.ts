@@ -5,30 +5,11 @@ import { futuresPosition, futuresTransfer } from './futures.js';
 import { marginEpisode, type MarginEpisode } from './margin.js';
 import { convert, convertAll, earnMove, payInterest, rebate, RETAIL_COINS, spotOrder } from './spot.js';
 import { deposit, p2pBuy, p2pSell, withdraw } from './wallet.js';
+import { daytime, every as everyOf, HOUR_MS, MINUTE_MS, type Step } from './schedule.js';
 
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
-
-/** Something the account does at `ts`, sized from what it holds then. */
-interface Step {
-  ts: number;
-  run: () => void;
-}
-
-/** A time on day `day` (its midnight, UTC) when a European client is awake: 06:00 to 21:59 UTC. */
-function daytime(rng: Rng, day: number): number {
-  return Math.floor(day / DAY_MS) * DAY_MS + rng.int(6, 21) * HOUR_MS + rng.int(0, 59) * MINUTE_MS + rng.int(0, 59_999);
-}
-
-/** Times from `start` to before `end`, each `low` to `high` days after the one before, in the daytime. */
-function every(rng: Rng, start: number, end: number, low: number, high: number): number[] {
-  const out: number[] = [];
-  for (let day = start + rng.int(0, high) * DAY_MS; day < end; day += rng.int(low, high) * DAY_MS) {
-    const ts = daytime(rng, day);
-    if (ts > start && ts < end) out.push(ts);
-  }
-  return out;
-}
+/** The retail account's habits start at once or later: the first time 0 to `high` days after `start`. */
+const every = (rng: Rng, start: number, end: number, low: number, high: number): number[] =>
+  everyOf(rng, start, end, low, high, 0);
 
 /** The coin a trade is in: bitcoin most often. */
 const pickCoin = (rng: Rng): string =>

@@ -1,34 +1,10 @@
 import { priceInCandle } from '../candle-price.js';
 import { formatUnits, mulUnits } from '../decimal.js';
 import { DAY_MS, type Payload } from '../types.js';
-import type { Rng } from '../rng.js';
 import { amountBetween, held, shareOf, type RetailContext } from '../retail/context.js';
 import { RETAIL_COINS } from '../retail/spot.js';
 import { copyProfitShare, copyTransfer, fundingEvent, transferBetween, unifiedEvent } from './book.js';
-
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
-
-/** Something the account does at `ts`, sized from what it holds then. */
-interface Step {
-  ts: number;
-  run: () => void;
-}
-
-/** A time on day `day` (its midnight, UTC) when a European client is awake: 06:00 to 21:59 UTC. */
-function daytime(rng: Rng, day: number): number {
-  return Math.floor(day / DAY_MS) * DAY_MS + rng.int(6, 21) * HOUR_MS + rng.int(0, 59) * MINUTE_MS + rng.int(0, 59_999);
-}
-
-/** Times from `start` to before `end`, each `low` to `high` days after the one before, in the daytime. */
-function every(rng: Rng, start: number, end: number, low: number, high: number): number[] {
-  const out: number[] = [];
-  for (let day = start + rng.int(low, high) * DAY_MS; day < end; day += rng.int(low, high) * DAY_MS) {
-    const ts = daytime(rng, day);
-    if (ts > start && ts < end) out.push(ts);
-  }
-  return out;
-}
+import { daytime, every, HOUR_MS, MINUTE_MS, type Step } from '../retail/schedule.js';
 
 /** The spot fee: 0.1% of what was received, in that coin. */
 const FEE_PER_MILLE = 1n;
