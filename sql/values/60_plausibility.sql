@@ -77,9 +77,15 @@ refund_rows AS (
 -- Every refund of the range looks back over [range_to - 366 days, range_from) whole: its fees are one row at that
 -- span's start, summed once, not a row each in the running sum (a one-day export's refunds share 365 of their
 -- days). A range longer than that has no such span.
+-- The range's own fees are its rows valued above; only the days before it are valued here (a busy year's fees in
+-- every coin, valued twice, were 12 of the findings' 21 s: docs/performance.md, "Gains kept").
 fees_valued AS (
+  SELECT account, ts, abs(value_usdt) AS paid FROM valued
+  WHERE tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 AND value_usdt IS NOT NULL
+    AND account IN (SELECT account FROM refund_rows)
+  UNION ALL
   SELECT account, ts, abs(value_usdt) AS paid FROM lp_ledger_valued_rows()
-  WHERE ts >= range_from - INTERVAL 366 DAYS AND ts < range_to
+  WHERE ts >= range_from - INTERVAL 366 DAYS AND ts < range_from
     AND tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 AND value_usdt IS NOT NULL
     AND account IN (SELECT account FROM refund_rows)
 ),
