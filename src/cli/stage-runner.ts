@@ -43,18 +43,7 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
       '',
     );
   }
-  if (result.accounts.length > 0) {
-    lines.push(
-      'account      stream               windows  skipped    pages   records  outside  requests  429s  retries',
-    );
-    for (const a of result.accounts) {
-      for (const [name, s] of Object.entries(a.extract.streams)) {
-        lines.push(
-          `${a.account.padEnd(12)} ${name.padEnd(20)} ${String(s.windowsDone).padStart(7)}  ${String(s.windowsSkipped).padStart(7)}  ${String(s.pages).padStart(7)}  ${String(s.records).padStart(8)}  ${String(s.outsideWindow).padStart(7)}  ${String(s.requests).padStart(8)}  ${String(s.rateLimited).padStart(4)}  ${String(s.retries).padStart(7)}`,
-        );
-      }
-    }
-  }
+  if (result.accounts.length > 0) lines.push(...streamTableLines(result.accounts));
   if (result.transform !== undefined)
     lines.push(...(lines.length > 0 ? [''] : []), ...transformSummaryLines(result.transform, options));
   const notFinal = notFinalLines(result.notFinal);
@@ -95,6 +84,21 @@ export function resultLines(result: PipelineResult, options: { verbose?: boolean
       '',
       `lake: ${result.lake.length} partitions of ${accounts} accounts written, ${result.lake.reduce((n, p) => n + p.rows, 0)} rows`,
     );
+  }
+  return lines;
+}
+
+/** The extract's table: a header, then a line per account and stream with its windows, pages and requests. */
+function streamTableLines(accounts: PipelineResult['accounts']): string[] {
+  const lines = [
+    'account      stream               windows  skipped    pages   records  outside  requests  429s  retries',
+  ];
+  for (const a of accounts) {
+    for (const [name, s] of Object.entries(a.extract.streams)) {
+      lines.push(
+        `${a.account.padEnd(12)} ${name.padEnd(20)} ${String(s.windowsDone).padStart(7)}  ${String(s.windowsSkipped).padStart(7)}  ${String(s.pages).padStart(7)}  ${String(s.records).padStart(8)}  ${String(s.outsideWindow).padStart(7)}  ${String(s.requests).padStart(8)}  ${String(s.rateLimited).padStart(4)}  ${String(s.retries).padStart(7)}`,
+      );
+    }
   }
   return lines;
 }
@@ -203,6 +207,27 @@ function progressFor(args: CommonArgs, io: CliIo, log: ReturnType<typeof createL
   return periodicProgress(log);
 }
 
+/** The accounts the run extracts: --profile or the config's, with --base-url, only the shard's with --shard. */
+function accountsOf(
+  args: CommonArgs,
+  config: Config | undefined,
+  env: NodeJS.ProcessEnv,
+  shard: ReturnType<typeof parseShard>,
+) {
+  return resolveAccounts({
+    config,
+    profile: args.profile,
+    baseUrl: args['base-url'],
+    env,
+    ...(shard === undefined ? {} : { shard }),
+  });
+}
+
+/** The platform's address for candles when no account is extracted: --base-url, the environment, the config. */
+function priceBaseUrlOf(args: CommonArgs, config: Config | undefined, env: NodeJS.ProcessEnv) {
+  return checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl);
+}
+
 /**
  * What every pipeline command does: read the flags and the profiles, run the pipeline's stages, print the
  * summary, and fail with exit 4 when the run finished incomplete.
@@ -227,15 +252,7 @@ export async function runStages(
   process.umask(config?.umask === undefined ? PRIVATE_UMASK : Number.parseInt(config.umask, 8));
   const given = givenSettings(args, config);
   const shard = parseShard(args.shard);
-  const accounts = plan.extract
-    ? resolveAccounts({
-        config,
-        profile: args.profile,
-        baseUrl: args['base-url'],
-        env,
-        ...(shard === undefined ? {} : { shard }),
-      })
-    : [];
+  const accounts = plan.extract ? accountsOf(args, config, env, shard) : [];
   if (shard !== undefined && plan.extract && accounts.length === 0) {
     io.out(
       `shard ${shard.index}/${shard.count}: none of the config's ${config?.accounts.length ?? 0} accounts falls in it; nothing to do`,
@@ -243,10 +260,7 @@ export async function runStages(
     return;
   }
   // Candles are public: the prices stage alone needs only the platform's address.
-  const priceUrl =
-    plan.prices && accounts.length === 0
-      ? checkBaseUrl(args['base-url'] ?? env['LEDGERPIPE_BASE_URL'] ?? config?.accounts[0]?.baseUrl)
-      : undefined;
+  const priceUrl = plan.prices && accounts.length === 0 ? priceBaseUrlOf(args, config, env) : undefined;
   const ecbUrl = ecbUrlOf(args['ecb-url'] ?? env['LEDGERPIPE_ECB_URL']);
   const result = await runPipeline({
     pipeline,

@@ -209,6 +209,37 @@ async function describe(warehouse: Warehouse, query: string): Promise<Column[]> 
   );
 }
 
+/** The COPY jobs planned so far, and the files of sql/exports/ their connection runs first. */
+interface CopyPlan {
+  jobs: CopyJob[];
+  setup: string[];
+  /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
+  plan: (name: string, copy: (temp: string) => string) => void;
+}
+
+/** An empty plan of COPYs into `out`. */
+function newCopyPlan(out: string): CopyPlan {
+  const jobs: CopyJob[] = [];
+  return {
+    jobs,
+    setup: [],
+    plan: (name, copy) => {
+      const temp = resolve(join(out, tempName(name)));
+      jobs.push({ file: { temp, final: resolve(join(out, name)), rows: 0 }, sql: copy(literal(temp)) });
+    },
+  };
+}
+
+/** The formats of the tables' files. */
+type TableFormat = 'csv' | 'parquet';
+
+/** The options of a COPY to a table's file in `format`. */
+function copyTarget(format: TableFormat): string {
+  return format === 'csv'
+    ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')"
+    : '(FORMAT parquet, COMPRESSION snappy)';
+}
+
 /**
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
  * files of sql/exports/ their connection runs first.
@@ -217,96 +248,154 @@ async function planCopies(
   warehouse: Warehouse,
   options: ExportOptions,
 ): Promise<{ jobs: CopyJob[]; setup: string[]; wholeLedger: boolean }> {
-  const jobs: CopyJob[] = [];
-  const setup: string[] = [];
-  /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
-  const plan = (name: string, copy: (temp: string) => string): void => {
-    const temp = resolve(join(options.out, tempName(name)));
-    jobs.push({ file: { temp, final: resolve(join(options.out, name)), rows: 0 }, sql: copy(literal(temp)) });
-  };
-  const tables = options.formats.filter((f): f is 'csv' | 'parquet' => f === 'csv' || f === 'parquet');
-  const target = (format: 'csv' | 'parquet') =>
-    format === 'csv'
-      ? "(FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"')"
-      : '(FORMAT parquet, COMPRESSION snappy)';
+  const copies = newCopyPlan(options.out);
+  const tables = options.formats.filter((f): f is TableFormat => f === 'csv' || f === 'parquet');
   const valuation = options.valuation ?? NO_VALUATION;
-  const ledgerInOrder = tables.length > 0 && (await ledgerInExportOrder(warehouse));
-  for (const { name, key, omit } of tables.length === 0 ? [] : EXPORTED_TABLES) {
+  if (tables.length > 0) {
+    await planTableCopies(warehouse, options, tables, valuation, copies);
+    await planValuedCopies(warehouse, tables, valuation, copies);
+    await planYearSummaryCopies(warehouse, tables, valuation, copies);
+    if (await warehouse.exclusive((c) => hasTables(c, [DISPOSALS])))
+      await planDisposalsCopies(warehouse, tables, copies);
+  }
+  const taxFormats = options.formats.filter(
+    (f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking',
+  );
+  if (taxFormats.length > 0) {
+    copies.setup.push('exports/tax_rows_of_range.sql');
+    for (const format of taxFormats) {
+      copies.setup.push(`exports/${format}.sql`);
+      copies.plan(`${format}.csv`, (temp) => `COPY ${ident(`lp_export_${format}`)} TO ${temp} ${TAX_FILES[format]}`);
+    }
+  }
+  return { jobs: copies.jobs, setup: copies.setup, wholeLedger: taxFormats.length > 0 };
+}
+
+/** The exported tables' files (EXPORTED_TABLES), each the range's rows of its table. */
+async function planTableCopies(
+  warehouse: Warehouse,
+  options: ExportOptions,
+  tables: TableFormat[],
+  valuation: Valuation,
+  copies: CopyPlan,
+): Promise<void> {
+  const ledgerInOrder = await ledgerInExportOrder(warehouse);
+  for (const { name, key, omit } of EXPORTED_TABLES) {
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
       const cells = [
         ...(format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name))),
         ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : []),
       ];
-      plan(
+      copies.plan(
         `${name}.${format}`,
         (temp) =>
-          `COPY (${rangeSelect(ident(name), key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${target(format)}`,
+          `COPY (${rangeSelect(ident(name), key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${copyTarget(format)}`,
       );
     }
   }
-  if (tables.length > 0) {
-    // Made once, in the files' order, for every format (sql/exports/ledger_valued_of_range.sql).
-    setup.push('exports/ledger_valued_of_range.sql');
-    const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
-    for (const format of tables) {
-      // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
-      const cells = [
-        ...columns.map(({ column, as }) =>
-          format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
-        ),
-        ...localTimeCells(valuation.timeZone, format),
-      ];
-      plan(
-        `${LEDGER_VALUED}.${format}`,
-        (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${LEDGER_VALUED_TABLE}) TO ${temp} ${target(format)}`,
-      );
-    }
-  }
-  if (tables.length > 0) {
-    setup.push('exports/year_summary_of_range.sql');
-    const columns = await describe(warehouse, "SELECT * FROM lp_year_summary('lp_ledger_valued')");
-    const named = valuedColumns(columns, valuation);
-    for (const format of tables) {
-      const cells = named.map(({ column, as }) =>
+}
+
+/** The valued ledger's files. */
+async function planValuedCopies(
+  warehouse: Warehouse,
+  tables: TableFormat[],
+  valuation: Valuation,
+  copies: CopyPlan,
+): Promise<void> {
+  // Made once, in the files' order, for every format (sql/exports/ledger_valued_of_range.sql).
+  copies.setup.push('exports/ledger_valued_of_range.sql');
+  const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
+  for (const format of tables) {
+    // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
+    const cells = [
+      ...columns.map(({ column, as }) =>
         format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
-      );
-      plan(
-        `${YEAR_SUMMARY}.${format}`,
-        (temp) =>
-          `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${target(format)}`,
-      );
-    }
+      ),
+      ...localTimeCells(valuation.timeZone, format),
+    ];
+    copies.plan(
+      `${LEDGER_VALUED}.${format}`,
+      (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${LEDGER_VALUED_TABLE}) TO ${temp} ${copyTarget(format)}`,
+    );
   }
-  if (tables.length > 0 && (await warehouse.exclusive((c) => hasTables(c, [DISPOSALS])))) {
-    // Realized gains (src/gains/): the disposals of the range (sql/exports/disposals_of_range.sql), and Form 8949's
-    // rows of them with the CSV (sql/exports/form8949.sql).
-    setup.push('exports/disposals_of_range.sql');
-    const columns = await columnsOf(warehouse, DISPOSALS);
-    for (const format of tables) {
-      const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
-      plan(
-        `${DISPOSALS}.${format}`,
-        (temp) =>
-          `COPY (SELECT ${cells.join(', ')} FROM lp_export_disposals ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${target(format)}`,
-      );
-    }
-    if (tables.includes('csv')) {
-      setup.push('exports/form8949.sql');
-      plan(FORM_8949, (temp) => `COPY lp_export_form8949 TO ${temp} ${target('csv')}`);
-    }
+}
+
+/** The year summary's files. */
+async function planYearSummaryCopies(
+  warehouse: Warehouse,
+  tables: TableFormat[],
+  valuation: Valuation,
+  copies: CopyPlan,
+): Promise<void> {
+  copies.setup.push('exports/year_summary_of_range.sql');
+  const columns = await describe(warehouse, "SELECT * FROM lp_year_summary('lp_ledger_valued')");
+  const named = valuedColumns(columns, valuation);
+  for (const format of tables) {
+    const cells = named.map(({ column, as }) =>
+      format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
+    );
+    copies.plan(
+      `${YEAR_SUMMARY}.${format}`,
+      (temp) =>
+        `COPY (SELECT ${cells.join(', ')} FROM ${YEAR_SUMMARY_TABLE} ORDER BY account, year, asset, tax_class) TO ${temp} ${copyTarget(format)}`,
+    );
   }
-  const taxFormats = options.formats.filter(
-    (f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking',
+}
+
+/**
+ * Realized gains (src/gains/): the disposals of the range (sql/exports/disposals_of_range.sql), and Form 8949's
+ * rows of them with the CSV (sql/exports/form8949.sql).
+ */
+async function planDisposalsCopies(warehouse: Warehouse, tables: TableFormat[], copies: CopyPlan): Promise<void> {
+  copies.setup.push('exports/disposals_of_range.sql');
+  const columns = await columnsOf(warehouse, DISPOSALS);
+  for (const format of tables) {
+    const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
+    copies.plan(
+      `${DISPOSALS}.${format}`,
+      (temp) =>
+        `COPY (SELECT ${cells.join(', ')} FROM lp_export_disposals ORDER BY ${DISPOSALS_ORDER}) TO ${temp} ${copyTarget(format)}`,
+    );
+  }
+  if (tables.includes('csv')) {
+    copies.setup.push('exports/form8949.sql');
+    copies.plan(FORM_8949, (temp) => `COPY lp_export_form8949 TO ${temp} ${copyTarget('csv')}`);
+  }
+}
+
+/** Writes the report under its temporary name in `--out`, and returns that path. */
+async function writeReportFile(warehouse: Warehouse, options: ExportOptions, report: ReportFacts): Promise<string> {
+  const path = join(options.out, tempName(REPORT));
+  // Loaded only when a report is written: the charting library is large.
+  const { writeReport } = await import('../report/report.js');
+  await writeReport(warehouse, path, {
+    range: { start: options.from, end: options.to },
+    valuation: options.valuation ?? NO_VALUATION,
+    facts: report,
+    ...(options.account === undefined ? {} : { account: options.account }),
+  });
+  return path;
+}
+
+/** What an export that failed while writing throws: a full disk or another failure to write under `--out`. */
+function writeFailure(error: unknown, out: string): unknown {
+  // Out of the memory budget is not a problem of --out: the CLI says which setting to raise (cli/exit.ts).
+  if (isOutOfMemory(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/No space left/i.test(message))
+    return new WarehouseError(
+      `the disk under --out ${out} is full; the previous exports are untouched — free space and run export again`,
+      'LP_DISK_FULL',
+      'unexpected',
+      error,
+    );
+  return new WarehouseError(
+    `cannot write the exports to --out ${out}: ${message.split('\n')[0]}; the previous exports are untouched`,
+    'LP_EXPORT_FAILED',
+    'unexpected',
+    error,
   );
-  if (taxFormats.length > 0) {
-    setup.push('exports/tax_rows_of_range.sql');
-    for (const format of taxFormats) {
-      setup.push(`exports/${format}.sql`);
-      plan(`${format}.csv`, (temp) => `COPY ${ident(`lp_export_${format}`)} TO ${temp} ${TAX_FILES[format]}`);
-    }
-  }
-  return { jobs, setup, wholeLedger: taxFormats.length > 0 };
 }
 
 /**
@@ -342,18 +431,8 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
     await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
     const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
-    if (report !== undefined) {
-      const path = join(options.out, tempName(REPORT));
-      // Loaded only when a report is written: the charting library is large.
-      const { writeReport } = await import('../report/report.js');
-      await writeReport(warehouse, path, {
-        range: { start: options.from, end: options.to },
-        valuation: options.valuation ?? NO_VALUATION,
-        facts: report,
-        ...(options.account === undefined ? {} : { account: options.account }),
-      });
-      files.push({ name: REPORT, path, rows: 0 });
-    }
+    if (report !== undefined)
+      files.push({ name: REPORT, path: await writeReportFile(warehouse, options, report), rows: 0 });
     if (options.manifest !== undefined) {
       await writeManifest(join(options.out, tempName(MANIFEST)), {
         range: { start: options.from, end: options.to },
@@ -365,22 +444,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   } catch (error) {
     // Cleaning up must not hide why the export failed.
     await abandonExportSet(options.out, set, previous);
-    // Out of the memory budget is not a problem of --out: the CLI says which setting to raise (cli/exit.ts).
-    if (isOutOfMemory(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    if (/No space left/i.test(message))
-      throw new WarehouseError(
-        `the disk under --out ${options.out} is full; the previous exports are untouched — free space and run export again`,
-        'LP_DISK_FULL',
-        'unexpected',
-        error,
-      );
-    throw new WarehouseError(
-      `cannot write the exports to --out ${options.out}: ${message.split('\n')[0]}; the previous exports are untouched`,
-      'LP_EXPORT_FAILED',
-      'unexpected',
-      error,
-    );
+    throw writeFailure(error, options.out);
   }
   try {
     await commitExportSet(options.out, set);

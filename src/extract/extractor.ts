@@ -140,23 +140,13 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   const policy = { ...DEFAULT_RETRY, ...options.retry };
   const log = options.log ?? silentLogger;
   // The clock offset first: a machine minutes off would have every signed request refused (40008).
-  const offset = await withRetry(
-    syncTime,
-    { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) },
-    retryDeps,
-    'GET /api/v2/public/time',
-  );
-  log.debug('clock synced', { offsetMs: Math.round(offset) });
+  const offset = await clockOffset(syncTime, policy, retryDeps, log);
   const writer = await createRawWriter(options.warehouse, { account: options.account, runId: options.runId, clock });
   const base = { ...options, clock, retryDeps, policy, log, writer };
   // A key reads the streams of its account's kind only: the platform refuses each kind's keys on the other's endpoints.
   const mode = options.accountMode ?? (await findMode(base)).mode;
   const streams = streamsForAccount(options.streams, mode, options.copyTrading);
-  const skipped = options.streams.filter((s) => !streams.some((t) => t.name === s.name)).map((s) => s.name);
-  if (skipped.length > 0 && options.streams.length < STREAM_COUNT_ALL)
-    log.info(
-      `${options.account}: ${skipped.join(', ')} not read: ${mode === 'uta' ? 'a unified account has no such records' : 'for unified accounts only'} (docs/unified-accounts.md)`,
-    );
+  logSkipped(options, streams, mode, log);
   const stats: Record<string, StreamStats> = Object.fromEntries(streams.map((s) => [s.name, emptyStreamStats()]));
   // The snapshots first, at the platform's present, then the records up to a present measured after them: the
   // records read then cover the moment of each snapshot (docs/completeness.md, "Holdings").
@@ -169,10 +159,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
   // yet, and a window closed over it would be skipped by the run that could read it. A range that ends at this
   // machine's now (a nightly) means the platform's: clocks differ.
   const present = Math.floor(clock() + offset);
-  const to =
-    options.to >= clock() - NOW_TOLERANCE_MS
-      ? Math.max(options.from, present)
-      : Math.max(options.from, Math.min(options.to, present));
+  const to = readingEnd(options, clock(), present);
   if (to < options.to) {
     log.info(
       `the range ends after the platform's present: reading up to ${new Date(to).toISOString()}; a later run reads the rest`,
@@ -186,34 +173,101 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
       : byReach
         ? unifiedHistory(options.from, streams, present)
         : await historyStart(options.history.from, { ...base, to });
-  const fromOf = (stream: PagedStreamDef) => {
-    if (stream.carriesLots !== true || history === undefined) return options.from;
-    // Without an opening, as far back as the docs say the stream's records reach.
-    if (byReach)
-      return Math.min(
-        options.from,
-        stream.reachDays === undefined ? options.from : present - stream.reachDays * DAY_MS,
-      );
-    return Math.min(options.from, history);
-  };
   const paged = streams.filter((s): s is PagedStreamDef => s.kind === 'paged');
   const pagedOutcomes = await Promise.allSettled(
     paged.map((stream) =>
       extractPaged(stream, stats[stream.name] as StreamStats, {
         ...base,
-        from: fromOf(stream),
+        from: pagedFrom(stream, options.from, { history, byReach, present }),
         to,
         historyEnd: options.from,
       }),
     ),
   );
   // In the streams' order, as the failures are reported.
-  const settled = streams.map(
-    (s) =>
-      (s.kind === 'snapshot'
-        ? snapshotOutcomes[snapshots.indexOf(s)]
-        : pagedOutcomes[paged.indexOf(s)]) as PromiseSettledResult<void>,
+  const settled = streams.map((s) => outcomeOf(s, { snapshots, snapshotOutcomes, paged, pagedOutcomes }));
+  const failures = streamFailures(streams, settled, log);
+  return { streams: stats, total: totalStats(stats), failures, to, present, accountMode: mode };
+}
+
+/** The platform's clock less this machine's (ms), asked up to three times. */
+async function clockOffset(
+  syncTime: () => Promise<number>,
+  policy: RetryPolicy,
+  retryDeps: Context['retryDeps'],
+  log: Logger,
+): Promise<number> {
+  const offset = await withRetry(
+    syncTime,
+    { ...policy, maxAttempts: Math.min(policy.maxAttempts, 3) },
+    retryDeps,
+    'GET /api/v2/public/time',
   );
+  log.debug('clock synced', { offsetMs: Math.round(offset) });
+  return offset;
+}
+
+/** How a stream's extraction ended, from the outcomes of the snapshots' and the paged streams' in their lists. */
+function outcomeOf(
+  stream: StreamDef,
+  outcomes: {
+    snapshots: readonly StreamDef[];
+    snapshotOutcomes: readonly PromiseSettledResult<void>[];
+    paged: readonly StreamDef[];
+    pagedOutcomes: readonly PromiseSettledResult<void>[];
+  },
+): PromiseSettledResult<void> {
+  return (
+    stream.kind === 'snapshot'
+      ? outcomes.snapshotOutcomes[outcomes.snapshots.indexOf(stream)]
+      : outcomes.pagedOutcomes[outcomes.paged.indexOf(stream)]
+  ) as PromiseSettledResult<void>;
+}
+
+/** Tells which of the streams asked (--streams) the account's kind does not read. */
+function logSkipped(options: ExtractOptions, streams: readonly StreamDef[], mode: AccountMode, log: Logger): void {
+  const skipped = options.streams.filter((s) => !streams.some((t) => t.name === s.name)).map((s) => s.name);
+  if (skipped.length === 0 || options.streams.length >= STREAM_COUNT_ALL) return;
+  log.info(
+    `${options.account}: ${skipped.join(', ')} not read: ${mode === 'uta' ? 'a unified account has no such records' : 'for unified accounts only'} (docs/unified-accounts.md)`,
+  );
+}
+
+/**
+ * Where reading stops: a range that ends at this machine's `now` (a nightly) at the platform's present, any other
+ * at its end or the platform's present, whichever comes first; never before the range's start.
+ */
+function readingEnd(range: { from: number; to: number }, now: number, present: number): number {
+  return range.to >= now - NOW_TOLERANCE_MS
+    ? Math.max(range.from, present)
+    : Math.max(range.from, Math.min(range.to, present));
+}
+
+/**
+ * Where a paged stream starts reading: the range's start, or earlier for a stream that carries lots when the
+ * history is read (to its start, or without an opening as far back as the docs say the stream's records reach).
+ */
+function pagedFrom(
+  stream: PagedStreamDef,
+  from: number,
+  reading: { history: number | undefined; byReach: boolean; present: number },
+): number {
+  if (stream.carriesLots !== true || reading.history === undefined) return from;
+  // Without an opening, as far back as the docs say the stream's records reach.
+  if (reading.byReach)
+    return Math.min(from, stream.reachDays === undefined ? from : reading.present - stream.reachDays * DAY_MS);
+  return Math.min(from, reading.history);
+}
+
+/**
+ * The streams that could not be read to their end, each logged, in the streams' order; a failure that stops the
+ * whole extraction (stopsOnlyItsStream) is thrown instead, the first by its cause.
+ */
+function streamFailures(
+  streams: readonly StreamDef[],
+  settled: readonly PromiseSettledResult<void>[],
+  log: Logger,
+): StreamFailure[] {
   const failures: StreamFailure[] = [];
   const fatal = firstCause(
     settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected' && !stopsOnlyItsStream(s.reason)),
@@ -226,7 +280,7 @@ export async function extract(options: ExtractOptions): Promise<ExtractResult> {
     log.error(`${stream} could not be read to its end, the other streams go on: ${error.message}`, { stream });
     failures.push({ stream, message: error.message, code: error.code });
   }
-  return { streams: stats, total: totalStats(stats), failures, to, present, accountMode: mode };
+  return failures;
 }
 
 /** How many streams there are: a run that names fewer (--streams) is told which of them its account's kind skips. */

@@ -75,31 +75,8 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
     options.machine?.log.warn(message);
   };
   const shared = (origin: string): SharedLease | undefined => {
-    const machine = options.machine;
-    if (machine === undefined) return undefined;
-    const file = budgetFile({
-      dir: join(machine.dir, 'ip-budget'),
-      origin,
-      clock: options.clock,
-      sleep: options.sleep,
-    });
-    const lease = createSharedLease({
-      file,
-      perMinute: options.perMinute,
-      windowMs: windowMs + ARRIVAL_MARGIN_MS,
-      clock: options.clock,
-      sleep: options.sleep,
-      minGapMs: RELEASE_GAP_MS / scale,
-      onFailure: (error) =>
-        warnOnce(
-          'failed',
-          `the IP budget of ${origin} is this process's alone: ${reasonOf(error, file.path)}. Other processes reading it at once, ` +
-            `or just before, are not counted; set LEDGERPIPE_STATE_DIR to a folder this user can write (${SEE})`,
-        ),
-      onReplaced: () =>
-        warnOnce('replaced', `${file.path} held something other than an IP budget: started afresh (${SEE})`),
-    });
-    leases.push(lease);
+    const lease = machineLease(options, origin, { windowMs, scale }, warnOnce);
+    if (lease !== undefined) leases.push(lease);
     return lease;
   };
   return {
@@ -124,6 +101,43 @@ export function createIpBudget(options: IpBudgetOptions): IpBudget {
       await Promise.all(leases.map((l) => l.close()));
     },
   };
+}
+
+/**
+ * The machine's budget of `origin`: a file every process reading the address shares, whose failures are said
+ * once through `warnOnce`; none without `machine`.
+ */
+function machineLease(
+  options: IpBudgetOptions,
+  origin: string,
+  pace: { windowMs: number; scale: number },
+  warnOnce: (what: 'failed' | 'replaced', message: string) => void,
+): SharedLease | undefined {
+  const { windowMs, scale } = pace;
+  const machine = options.machine;
+  if (machine === undefined) return undefined;
+  const file = budgetFile({
+    dir: join(machine.dir, 'ip-budget'),
+    origin,
+    clock: options.clock,
+    sleep: options.sleep,
+  });
+  return createSharedLease({
+    file,
+    perMinute: options.perMinute,
+    windowMs: windowMs + ARRIVAL_MARGIN_MS,
+    clock: options.clock,
+    sleep: options.sleep,
+    minGapMs: RELEASE_GAP_MS / scale,
+    onFailure: (error) =>
+      warnOnce(
+        'failed',
+        `the IP budget of ${origin} is this process's alone: ${reasonOf(error, file.path)}. Other processes reading it at once, ` +
+          `or just before, are not counted; set LEDGERPIPE_STATE_DIR to a folder this user can write (${SEE})`,
+      ),
+    onReplaced: () =>
+      warnOnce('replaced', `${file.path} held something other than an IP budget: started afresh (${SEE})`),
+  });
 }
 
 /**

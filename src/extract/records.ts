@@ -52,12 +52,7 @@ export function checkRecords(
     const keyOf = stream.keyOf ?? ((r: Record<string, unknown>) => r[stream.keyField]);
     const rawKey = typeof raw === 'object' && raw !== null ? keyOf(raw as Record<string, unknown>) : undefined;
     if (!parsed.success) {
-      const key =
-        typeof rawKey === 'string' && rawKey !== ''
-          ? rawKey
-          : `sha256:${createHash('sha256').update(payload).digest('hex').slice(0, 32)}`;
-      const error = parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ');
-      out.quarantine.push({ key: `${options.keyPrefix ?? ''}${key}`, payload, error });
+      out.quarantine.push(quarantineEntry(parsed.error.issues, rawKey, payload, options.keyPrefix));
       continue;
     }
     const record = parsed.data as Record<string, unknown>;
@@ -79,6 +74,24 @@ export function checkRecords(
     out.load.push({ key, ts, payload });
   }
   return withoutConflicts(out);
+}
+
+/**
+ * A record the schema refuses, kept with why: under its id when it has one, else under a hash of its payload
+ * (the same record refused twice is one entry).
+ */
+function quarantineEntry(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  rawKey: unknown,
+  payload: string,
+  keyPrefix: string | undefined,
+): QuarantineEntry {
+  const key =
+    typeof rawKey === 'string' && rawKey !== ''
+      ? rawKey
+      : `sha256:${createHash('sha256').update(payload).digest('hex').slice(0, 32)}`;
+  const error = issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ');
+  return { key: `${keyPrefix ?? ''}${key}`, payload, error };
 }
 
 /**

@@ -60,121 +60,156 @@ interface Lease {
  * await lease.take(); // then send
  */
 export function createSharedLease(options: SharedLeaseOptions): SharedLease {
-  const { clock, file } = options;
-  const holdMs = LEASE_MS + options.windowMs;
-  const maxBatch = Math.max(1, Math.ceil(options.perMinute / 10));
-  const waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  let lease: Lease | undefined;
+  const holder = new LeaseHolder(options);
+  return {
+    take: () => holder.take(),
+    close: () => holder.close(),
+  };
+}
+
+/** A request waiting for its turn. */
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** The previous lease's unspent part, to give back with the next claim (its lease over, it cannot be spent). */
+function toSettle(l: Lease | undefined) {
+  return l !== undefined && l.used < l.n ? { settle: { at: l.at, n: l.n, used: l.used } } : {};
+}
+
+/** createSharedLease's state: the grant being spent, the requests waiting for one, and the claims under way. */
+class LeaseHolder {
+  private readonly options: SharedLeaseOptions;
+  private readonly holdMs: number;
+  private readonly maxBatch: number;
+  private readonly waiters: Waiter[] = [];
+  private lease: Lease | undefined;
   /**
    * Whether claims are under way while requests wait: cleared in the same turn as the claims find no one waiting, so
    * a request that comes after starts them again. `claiming` is their promise, for close to wait for.
    */
-  let busy = false;
-  let claiming: Promise<void> = Promise.resolve();
-  let state: 'open' | 'failed' | 'closed' = 'open';
-  const gap = options.minGapMs ?? 0;
+  private busy = false;
+  private claiming: Promise<void> = Promise.resolve();
+  private state: 'open' | 'failed' | 'closed' = 'open';
+  private readonly gap: number;
   /** When the next request may leave (minGapMs). */
-  let nextDue = Number.NEGATIVE_INFINITY;
+  private nextDue = Number.NEGATIVE_INFINITY;
 
-  const spendable = (l: Lease | undefined): l is Lease => l !== undefined && l.used < l.n && clock() < l.at + LEASE_MS;
-  /** The previous lease's unspent part, to give back with the next claim (its lease over, it cannot be spent). */
-  const toSettle = (l: Lease | undefined) =>
-    l !== undefined && l.used < l.n ? { settle: { at: l.at, n: l.n, used: l.used } } : {};
+  constructor(options: SharedLeaseOptions) {
+    this.options = options;
+    this.holdMs = LEASE_MS + options.windowMs;
+    this.maxBatch = Math.max(1, Math.ceil(options.perMinute / 10));
+    this.gap = options.minGapMs ?? 0;
+  }
 
-  const wantNow = (): number => {
+  take(): Promise<void> {
+    if (this.state === 'failed') return Promise.resolve();
+    if (this.state === 'closed') return Promise.reject(new Error('the IP budget was closed: the run has ended'));
+    if (this.waiters.length === 0 && this.spendable(this.lease) && this.options.clock() >= this.nextDue) {
+      this.spend(this.lease);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.serve();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'open') this.state = 'closed';
+    for (const w of this.waiters.splice(0)) w.reject(new Error('the IP budget was closed: the run has ended'));
+    await this.claiming;
+    const settle = toSettle(this.lease);
+    this.lease = undefined;
+    if (this.state === 'failed' || settle.settle === undefined) return;
+    try {
+      await this.options.file.claim({
+        want: 0,
+        needed: 0,
+        perMinute: this.options.perMinute,
+        holdMs: this.holdMs,
+        ...settle,
+      });
+    } catch {
+      // What was not given back stops counting with its minute.
+    }
+  }
+
+  private spendable(l: Lease | undefined): l is Lease {
+    return l !== undefined && l.used < l.n && this.options.clock() < l.at + LEASE_MS;
+  }
+
+  private wantNow(): number {
+    const { clock } = this.options;
+    const lease = this.lease;
     // What the last lease showed of the demand, if it is recent: all of it spent, twice as much; else what was spent.
     const recent =
       lease === undefined || clock() > lease.at + 2 * LEASE_MS ? 0 : lease.used === lease.n ? 2 * lease.n : lease.used;
-    return Math.min(maxBatch, Math.max(1, waiters.length, recent));
-  };
+    return Math.min(this.maxBatch, Math.max(1, this.waiters.length, recent));
+  }
 
   /** Spends one request of the lease, due now. */
-  const spend = (l: Lease): void => {
+  private spend(l: Lease): void {
     l.used++;
-    nextDue = Math.max(nextDue, clock() - BURST * gap) + gap;
-  };
+    this.nextDue = Math.max(this.nextDue, this.options.clock() - BURST * this.gap) + this.gap;
+  }
+
   /** Lets go the waiting requests the lease has and that are due, first come first. */
-  const handOut = (): void => {
-    while (waiters.length > 0 && spendable(lease) && clock() >= nextDue) {
-      spend(lease);
-      waiters.shift()?.resolve();
+  private handOut(): void {
+    while (this.waiters.length > 0 && this.spendable(this.lease) && this.options.clock() >= this.nextDue) {
+      this.spend(this.lease);
+      this.waiters.shift()?.resolve();
     }
-  };
+  }
 
-  const serve = (): void => {
-    handOut();
-    if (waiters.length > 0 && !busy && state === 'open') {
-      busy = true;
-      claiming = claimWhileWaiting();
+  private serve(): void {
+    this.handOut();
+    if (this.waiters.length > 0 && !this.busy && this.state === 'open') {
+      this.busy = true;
+      this.claiming = this.claimWhileWaiting();
     }
-  };
+  }
 
-  const fail = (error: unknown): void => {
-    state = 'failed';
-    options.onFailure(error);
+  private fail(error: unknown): void {
+    this.state = 'failed';
+    this.options.onFailure(error);
     // The process's own budget (the limiter in front of this one) paces them from here.
-    for (const w of waiters.splice(0)) w.resolve();
-  };
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
 
-  const claimWhileWaiting = async (): Promise<void> => {
+  private async claimWhileWaiting(): Promise<void> {
+    const { clock, file } = this.options;
     for (;;) {
-      handOut();
-      if (waiters.length === 0 || state !== 'open') {
-        busy = false;
+      this.handOut();
+      if (this.waiters.length === 0 || this.state !== 'open') {
+        this.busy = false;
         return;
       }
-      if (spendable(lease)) {
+      if (this.spendable(this.lease)) {
         // The lease has more, not yet due (handOut let go what was).
-        await options.sleep(Math.max(0, nextDue - clock()));
+        await this.options.sleep(Math.max(0, this.nextDue - clock()));
         continue;
       }
       let result: ClaimResult & { replaced?: boolean };
       try {
         result = await file.claim({
-          want: wantNow(),
-          needed: waiters.length,
-          perMinute: options.perMinute,
-          holdMs,
-          ...toSettle(lease),
+          want: this.wantNow(),
+          needed: this.waiters.length,
+          perMinute: this.options.perMinute,
+          holdMs: this.holdMs,
+          ...toSettle(this.lease),
         });
       } catch (error) {
-        busy = false;
-        fail(error);
+        this.busy = false;
+        this.fail(error);
         return;
       }
-      if (result.replaced === true) options.onReplaced?.();
-      lease = result.granted > 0 ? { at: result.at, n: result.granted, used: 0 } : undefined;
-      if (lease !== undefined) continue;
+      if (result.replaced === true) this.options.onReplaced?.();
+      this.lease = result.granted > 0 ? { at: result.at, n: result.granted, used: 0 } : undefined;
+      if (this.lease !== undefined) continue;
       const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, (result.retryAt ?? 0) - clock()));
-      await options.sleep(wait);
+      await this.options.sleep(wait);
     }
-  };
-
-  return {
-    take: () => {
-      if (state === 'failed') return Promise.resolve();
-      if (state === 'closed') return Promise.reject(new Error('the IP budget was closed: the run has ended'));
-      if (waiters.length === 0 && spendable(lease) && clock() >= nextDue) {
-        spend(lease);
-        return Promise.resolve();
-      }
-      return new Promise<void>((resolve, reject) => {
-        waiters.push({ resolve, reject });
-        serve();
-      });
-    },
-    close: async () => {
-      if (state === 'open') state = 'closed';
-      for (const w of waiters.splice(0)) w.reject(new Error('the IP budget was closed: the run has ended'));
-      await claiming;
-      const settle = toSettle(lease);
-      lease = undefined;
-      if (state === 'failed' || settle.settle === undefined) return;
-      try {
-        await file.claim({ want: 0, needed: 0, perMinute: options.perMinute, holdMs, ...settle });
-      } catch {
-        // What was not given back stops counting with its minute.
-      }
-    },
-  };
+  }
 }

@@ -271,6 +271,23 @@ async function commitUnreachable(reading: StreamReading, task: Task): Promise<vo
   reading.onProgress?.(reading.stream.name, reading.stats);
 }
 
+/** Records the task's window as read, with no records, and counts it done. */
+async function commitEmptyWindow(reading: StreamReading, task: Task): Promise<void> {
+  await reading.writer.commit({
+    stream: reading.stream.name,
+    partition: task.partition,
+    window: task.window,
+    records: [],
+    cursor: null,
+    done: true,
+    tie: false,
+    drift: [],
+    quarantine: [],
+  });
+  reading.stats.windowsDone++;
+  reading.onProgress?.(reading.stream.name, reading.stats);
+}
+
 /**
  * What replaces a window the server refused: too many records (40303), its two halves; too wide, the window
  * again, after the narrower width is learned (saved for later runs). The window's partial coverage is dropped,
@@ -287,19 +304,7 @@ async function replaceRefusedWindow(
   if (error instanceof PlatformError && stream.emptyWhen?.(error) === true) {
     // The account has none of these records (the stream says which refusals mean so): the window is read, empty.
     await how.settle();
-    await reading.writer.commit({
-      stream: stream.name,
-      partition: task.partition,
-      window: task.window,
-      records: [],
-      cursor: null,
-      done: true,
-      tie: false,
-      drift: [],
-      quarantine: [],
-    });
-    reading.stats.windowsDone++;
-    reading.onProgress?.(stream.name, reading.stats);
+    await commitEmptyWindow(reading, task);
     return [];
   }
   if (outOfReach(error)) {

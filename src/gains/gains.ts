@@ -243,27 +243,7 @@ async function computeFrom(c: DuckDBConnection, planned: Planned): Promise<Gains
     result,
   };
   try {
-    const done = new Set<string>();
-    let under: Under | undefined;
-    for await (const page of eventPages(c, movements, localDay)) {
-      for (const { pool, asset, event } of page) {
-        if (under?.key !== JSON.stringify([pool, asset])) {
-          if (under !== undefined) finish(computation, under);
-          under = await begin(computation, pool, asset);
-          done.add(under.key);
-        }
-        feedUpTo(computation, under, event);
-      }
-    }
-    if (under !== undefined) finish(computation, under);
-    // The pools and assets that did not move since: their lots are open all the same (and their UK days' slices,
-    // open to 30 days after the range, made again for this range's end); opening lots of an asset the ledger never
-    // moves are open lots too.
-    for (const key of [...new Set([...computation.kept, ...opening.keys()])].sort()) {
-      if (done.has(key)) continue;
-      const [pool, asset] = JSON.parse(key) as [string, string];
-      finish(computation, await begin(computation, pool, asset));
-    }
+    await computePools(computation, movements, localDay);
     for (const appender of Object.values(out)) appender.flushSync();
   } finally {
     for (const appender of Object.values(out)) appender.closeSync();
@@ -272,6 +252,38 @@ async function computeFrom(c: DuckDBConnection, planned: Planned): Promise<Gains
   await recordPoints(c, points, restart.from === null ? null : restart.kept.head, head);
   await keepComputation(c, { fingerprint: run.fingerprint, head, until: run.until, openAt: run.openAt });
   return summarize(c, result);
+}
+
+/**
+ * Feeds every movement read, pool and asset after pool and asset in the pages' order, to its lots; then finishes
+ * the pools and assets that did not move, whose lots are open all the same.
+ */
+async function computePools(
+  computation: Computation,
+  movements: number,
+  localDay: (ts: number) => string,
+): Promise<void> {
+  const done = new Set<string>();
+  let under: Under | undefined;
+  for await (const page of eventPages(computation.c, movements, localDay)) {
+    for (const { pool, asset, event } of page) {
+      if (under?.key !== JSON.stringify([pool, asset])) {
+        if (under !== undefined) finish(computation, under);
+        under = await begin(computation, pool, asset);
+        done.add(under.key);
+      }
+      feedUpTo(computation, under, event);
+    }
+  }
+  if (under !== undefined) finish(computation, under);
+  // The pools and assets that did not move since: their lots are open all the same (and their UK days' slices,
+  // open to 30 days after the range, made again for this range's end); opening lots of an asset the ledger never
+  // moves are open lots too.
+  for (const key of [...new Set([...computation.kept, ...computation.opening.keys()])].sort()) {
+    if (done.has(key)) continue;
+    const [pool, asset] = JSON.parse(key) as [string, string];
+    finish(computation, await begin(computation, pool, asset));
+  }
 }
 
 async function openAppenders(c: DuckDBConnection): Promise<Appenders> {

@@ -113,16 +113,7 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
           first = days[0]
         )
           slices.push(...close());
-        last = {
-          day: event.day,
-          first: event.ts,
-          acquired: { quantity: ZERO, cost: ZERO, at: event.ts },
-          disposals: [],
-          removals: [],
-          takes: [],
-          open: ZERO,
-          complete: false,
-        };
+        last = newDay(event);
         days.push(last);
       }
       if (event.kind === 'acquire') {
@@ -151,20 +142,38 @@ export function ukMatcher(kept?: UkState, hold?: number): Matcher {
       const open = atOpen ?? pool;
       return {
         slices: openAt === undefined ? slices : slices.filter((s) => s.disposedAt < openAt),
-        open:
-          open.quantity === ZERO
-            ? []
-            : [
-                {
-                  account: account ?? '',
-                  quantity: open.quantity,
-                  cost: open.cost,
-                  acquiredAt: null,
-                } satisfies OpenLot,
-              ],
+        open: poolLots(open, account),
       };
     },
   };
+}
+
+/** The UK day `event` begins: nothing acquired or disposed of yet, its acquisitions' time the event's. */
+function newDay(event: GainEvent): UkDay {
+  return {
+    day: event.day,
+    first: event.ts,
+    acquired: { quantity: ZERO, cost: ZERO, at: event.ts },
+    disposals: [],
+    removals: [],
+    takes: [],
+    open: ZERO,
+    complete: false,
+  };
+}
+
+/** The section 104 pool as open lots: one lot of no acquisition time, none when the pool is empty. */
+function poolLots(pool: { quantity: Dec; cost: Dec }, account: string | null): OpenLot[] {
+  return pool.quantity === ZERO
+    ? []
+    : [
+        {
+          account: account ?? '',
+          quantity: pool.quantity,
+          cost: pool.cost,
+          acquiredAt: null,
+        } satisfies OpenLot,
+      ];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { GainsResult } from '../gains/gains.js';
-import { exportFiles, prepareOut, recoverExports, type ExportedFile } from '../export/exporter.js';
+import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
+import type { ReportFacts } from '../report/report.js';
 import { writeLake, type LakePartition } from '../export/lake.js';
 import type { ManifestFacts } from '../export/manifest.js';
 import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
@@ -72,22 +73,8 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
   const range = period.window;
   const coverage = await rangeCoverage(warehouse, run, inputs.extracted, range, period.toDate);
   const gaps = gapsOf(coverage);
-  if (gaps !== undefined && options.allowGaps !== true) {
-    // Files of a range with a gap would read as complete: none are written unless the user asks.
-    const incomplete = [gaps, 'no files were written (add --allow-gaps to write them with the gaps)'];
-    return {
-      gaps,
-      incomplete,
-      completeness: inputs.completeness,
-      gains: undefined,
-      history: undefined,
-      unpriced: [],
-      plausibility: undefined,
-      written: undefined,
-      files: [],
-      lake: undefined,
-    };
-  }
+  // Files of a range with a gap would read as complete: none are written unless the user asks.
+  if (gaps !== undefined && options.allowGaps !== true) return nothingWritten(gaps, inputs.completeness);
   const valuation = await prepareValuation(warehouse, valuationOf(settings));
   const gains = await gainsStage(warehouse, settings, range.end);
   const history = await historyOfRange(warehouse, run, {
@@ -116,18 +103,7 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
       `${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`,
     );
   const written = await whereWritten(warehouse, run, coverage, period);
-  const manifest: ManifestFacts = {
-    timeZone: settings.timeZone,
-    fiat: valuation.fiat,
-    fiatSource: valuation.fiatSource,
-    accounts: [...new Set(coverage.map((c) => c.account))],
-    streams: [...new Set(coverage.map((c) => c.stream))],
-    earliestReachable: history.earliestReachable,
-    coverage,
-    catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
-    ...(written.readUpTo === undefined ? {} : { toDate: { readUpTo: written.readUpTo } }),
-    ...(completeness === undefined ? {} : { completeness: completeness.completeness }),
-  };
+  const manifest = await manifestFacts(warehouse, run, { valuation, coverage, history, written, completeness });
   const { files, lake } = await inputs.stage('export', async () => ({
     files: await writeExports(warehouse, run, {
       dir: written.dir,
@@ -144,6 +120,50 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
   }));
   const incomplete = [...(gaps === undefined ? [] : [gaps]), ...(lacking === undefined ? [] : [lacking])];
   return { gaps, incomplete, completeness, gains, history, unpriced, plausibility, written, files, lake };
+}
+
+/** The export stopped by a gap of the range (without --allow-gaps): no gains, no files, and the run incomplete. */
+function nothingWritten(gaps: string, completeness: RunCompleteness | undefined): Exported {
+  const incomplete = [gaps, 'no files were written (add --allow-gaps to write them with the gaps)'];
+  return {
+    gaps,
+    incomplete,
+    completeness,
+    gains: undefined,
+    history: undefined,
+    unpriced: [],
+    plausibility: undefined,
+    written: undefined,
+    files: [],
+    lake: undefined,
+  };
+}
+
+/** What the manifest says of the files: the settings, the accounts and streams covered, and their coverage. */
+async function manifestFacts(
+  warehouse: Warehouse,
+  run: Run,
+  found: {
+    valuation: Valuation;
+    coverage: StreamCoverage[];
+    history: HistoryFindings;
+    written: { readUpTo?: number };
+    completeness: RunCompleteness | undefined;
+  },
+): Promise<ManifestFacts> {
+  const { valuation, coverage, history, written, completeness } = found;
+  return {
+    timeZone: run.settings.timeZone,
+    fiat: valuation.fiat,
+    fiatSource: valuation.fiatSource,
+    accounts: [...new Set(coverage.map((c) => c.account))],
+    streams: [...new Set(coverage.map((c) => c.stream))],
+    earliestReachable: history.earliestReachable,
+    coverage,
+    catalogVersion: (await readCatalogVersion(warehouse))?.version ?? null,
+    ...(written.readUpTo === undefined ? {} : { toDate: { readUpTo: written.readUpTo } }),
+    ...(completeness === undefined ? {} : { completeness: completeness.completeness }),
+  };
 }
 
 /** The gaps of the range's coverage in one line, undefined when it has none. */
@@ -300,6 +320,37 @@ async function writeExports(
   // own tax files and report too, under <out>/accounts/<name>/, a set of files of its own.
   const own = formats.filter((f) => f === 'koinly' || f === 'cointracking' || f === 'report');
   if (manifest.accounts.length <= 1 || own.length === 0) return written;
+  const theirs = await writeAccountExports(warehouse, {
+    dir,
+    range,
+    own,
+    valuation,
+    manifest,
+    byAccount,
+    toDate,
+    clock,
+  });
+  return [...written, ...theirs];
+}
+
+/**
+ * Each account's own files (`own`: its tax files and report) under <out>/accounts/<name>/, with the manifest,
+ * coverage and completeness of that account alone.
+ */
+async function writeAccountExports(
+  warehouse: Warehouse,
+  files: {
+    dir: string;
+    range: Window;
+    own: ExportFormat[];
+    valuation: Valuation;
+    manifest: ManifestFacts;
+    byAccount: ReadonlyMap<string, Completeness> | undefined;
+    toDate: Omit<ReportFacts, 'coverage' | 'completeness'>;
+    clock: () => number;
+  },
+): Promise<ExportedFile[]> {
+  const { dir, range, own, valuation, manifest, byAccount, toDate, clock } = files;
   const theirs: ExportedFile[] = [];
   for (const account of manifest.accounts) {
     const coverage = manifest.coverage.filter((c) => c.account === account);
@@ -321,7 +372,7 @@ async function writeExports(
       })),
     );
   }
-  return [...written, ...theirs];
+  return theirs;
 }
 
 /** The lake's partitions of this run's own accounts: those it extracted, else those it holds (of its shard). */

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/usage-error.js';
-import { extract, type ExtractResult } from '../extract/extractor.js';
+import { extract, type ExtractOptions, type ExtractResult } from '../extract/extractor.js';
 import type { IpBudget } from '../extract/ip-budget.js';
 import type { ProgressReporter } from '../extract/progress.js';
 import type { RateLimiter } from '../extract/rate-limiter.js';
@@ -150,29 +150,9 @@ async function extractAccount(
       options.progress.update(account.name, stream, stats, window),
   };
   try {
-    const history =
-      options.history === undefined
-        ? {}
-        : {
-            history: {
-              from: options.history.from === 'opening' ? ('opening' as const) : Date.parse(options.history.from),
-            },
-          };
+    const history = historyOption(options.history);
     const result = await extract({ ...base, streams, from: range.start, to: range.end, refresh, ...history });
-    // Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands.
-    for (const { stream, window: w } of extra) {
-      options.log.info(`${account.name}: reading ${stream} again ${formatWindow(w)} for records still pending`);
-      const again = await extract({
-        ...base,
-        streams: streams.filter((s) => s.name === stream),
-        from: w.start,
-        to: w.end,
-        refresh: [w],
-        accountMode: result.accountMode,
-      });
-      merge(result.streams, again.streams);
-      result.failures.push(...again.failures);
-    }
+    await readPendingAgain(base, streams, extra, result);
     result.total = totalStats(result.streams);
     const t = result.total;
     await warehouse.exclusive((c) =>
@@ -189,6 +169,38 @@ async function extractAccount(
     throw error;
   } finally {
     await client.close();
+  }
+}
+
+/** The extraction's `history` option: the history's start as an instant, or the account's opening; none unasked. */
+function historyOption(history: ExtractStageOptions['history']): Pick<ExtractOptions, 'history'> {
+  return history === undefined
+    ? {}
+    : { history: { from: history.from === 'opening' ? ('opening' as const) : Date.parse(history.from) } };
+}
+
+/**
+ * Windows outside the range that hold a pending withdrawal or deposit: read again so a changed status lands, their
+ * stats and failures added to `result`'s.
+ */
+async function readPendingAgain(
+  base: Omit<ExtractOptions, 'streams' | 'from' | 'to' | 'log'> & { log: Logger },
+  streams: StreamDef[],
+  extra: readonly { stream: string; window: Window }[],
+  result: ExtractResult,
+): Promise<void> {
+  for (const { stream, window: w } of extra) {
+    base.log.info(`${base.account}: reading ${stream} again ${formatWindow(w)} for records still pending`);
+    const again = await extract({
+      ...base,
+      streams: streams.filter((s) => s.name === stream),
+      from: w.start,
+      to: w.end,
+      refresh: [w],
+      accountMode: result.accountMode,
+    });
+    merge(result.streams, again.streams);
+    result.failures.push(...again.failures);
   }
 }
 

@@ -175,79 +175,119 @@ export async function settleSettings(
   const catalogBytes = catalogFile === undefined ? undefined : await readGiven(catalogFile, '--catalog');
   const catalogVersion = (await releaseVersions()).catalog;
   const lotsText = given.openingLots === undefined ? undefined : await readGiven(given.openingLots, '--opening-lots');
-  return warehouse.transaction(async (c) => {
-    const recorded = await recordedOrFirst(c);
-    const chosen: Partial<Settings> = {};
-    const next = {} as RecordedSettings;
-    const set = <K extends SettingName>(name: K, value: Settings[K] | undefined): void => {
-      const before = recorded[name] as Recorded<Settings[K]>;
-      let entry: Recorded<Settings[K]>;
-      if (value !== undefined)
-        entry =
-          value === before.value && before.setBy !== null
-            ? before
-            : { value, setAt: context.now, setBy: context.command };
-      else if (before.setBy !== null) entry = before;
-      else entry = { value: defaultSetting(name, chosen) as Settings[K], setAt: null, setBy: null };
-      chosen[name] = entry.value;
-      (next as Record<SettingName, Recorded<unknown>>)[name] = entry;
-    };
-    set('fiat', given.fiat);
-    const fiat = chosen.fiat ?? null;
-    // The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair, or
-    // through the euro when the platform is known to have none (the prices stage decides when it is not known yet).
-    if (given.fiatRates !== undefined && fiat !== null) await loadRates(c, given.fiatRates, fiat);
-    const withoutFile = fiat === null ? undefined : await sourceWithoutFile(c, fiat);
-    const source =
-      fiat === null
-        ? null
-        : given.fiatRates !== undefined
-          ? 'file'
-          : given.fiat !== undefined && given.fiat !== recorded.fiat.value
-            ? withoutFile
-            : undefined;
-    if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
-    else set('fiatSource', source ?? (recorded.fiatSource.value === null ? withoutFile : undefined));
-    chosen.fiatSource = next.fiatSource.value;
-    // The cost basis before the settings whose defaults follow it (docs/settings.md). The UK rules, given, bring the
-    // UK's tax year and clock as settings of their own (unless given or set): a later cost basis does not move them.
-    set('costBasis', given.costBasis);
-    const bringsUk = given.costBasis === 'uk' && recorded.costBasis.value !== 'uk';
-    const broughtBy = (name: 'timeZone' | 'taxYearStart') =>
-      bringsUk && given[name] === undefined && recorded[name].setBy === null
-        ? (defaultSetting(name, chosen) as string)
-        : given[name];
-    set('timeZone', broughtBy('timeZone'));
-    set('pool', given.pool);
-    set('taxYearStart', broughtBy('taxYearStart'));
-    set('withdrawals', given.withdrawals);
-    if (lotsText !== undefined)
-      await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
-    set('openingLotsSha256', lotsText === undefined ? undefined : sha256(lotsText));
-    await checkOpeningLotsCurrency(c, fiat ?? 'USDT');
-    if (catalogBytes !== undefined)
-      await storeCatalog(c, {
-        file: catalogFile as string,
-        content: catalogBytes.toString('utf8'),
-        sha256: sha256(catalogBytes),
-        now: context.now,
-      });
-    if (given.catalog === 'none') await forgetCatalog(c);
-    set('catalogVersion', catalogVersion === recorded.catalogVersion.value ? undefined : catalogVersion);
-    // A date given is the start of that day in the warehouse's time zone, as the range's dates are.
-    const since = given.historyFrom;
-    set(
-      'historyFrom',
-      typeof since === 'object'
-        ? (formatInstant(parseInstant(since.date, chosen.timeZone as string, '--history-from')) as HistoryFrom)
-        : since,
-    );
-    await writeSettings(c, next);
-    return {
-      settings: settingValues(next),
-      lines: changeLines(recorded, next, context, await hasTables(c, ['ledger'])),
-    };
-  });
+  const files = { catalogFile, catalogBytes, catalogVersion, lotsText };
+  return warehouse.transaction((c) => settleIn(c, given, context, files));
+}
+
+/** What settleSettings read before its transaction: the catalog file given and its bytes, the opening lots' text. */
+interface GivenFiles {
+  catalogFile: string | undefined;
+  catalogBytes: Buffer | undefined;
+  /** The catalog's version in this process (its rows once the given file, or the stored one, is in use). */
+  catalogVersion: string;
+  lotsText: Buffer | undefined;
+}
+
+/** settleSettings' transaction: each setting in turn, the files given loaded with it, and the row written. */
+async function settleIn(
+  c: DuckDBConnection,
+  given: GivenSettings,
+  context: SettleContext,
+  files: GivenFiles,
+): Promise<SettledSettings> {
+  const { catalogFile, catalogBytes, catalogVersion, lotsText } = files;
+  const recorded = await recordedOrFirst(c);
+  const { chosen, next, set } = settingChooser(recorded, context);
+  set('fiat', given.fiat);
+  const fiat = chosen.fiat ?? null;
+  await settleFiatSource(c, given, fiat, { recorded, chosen, next, set });
+  // The cost basis before the settings whose defaults follow it (docs/settings.md). The UK rules, given, bring the
+  // UK's tax year and clock as settings of their own (unless given or set): a later cost basis does not move them.
+  set('costBasis', given.costBasis);
+  const bringsUk = given.costBasis === 'uk' && recorded.costBasis.value !== 'uk';
+  const broughtBy = (name: 'timeZone' | 'taxYearStart') =>
+    bringsUk && given[name] === undefined && recorded[name].setBy === null
+      ? (defaultSetting(name, chosen) as string)
+      : given[name];
+  set('timeZone', broughtBy('timeZone'));
+  set('pool', given.pool);
+  set('taxYearStart', broughtBy('taxYearStart'));
+  set('withdrawals', given.withdrawals);
+  if (lotsText !== undefined)
+    await replaceOpeningLots(c, parseOpeningLots(lotsText.toString('utf8'), given.openingLots as string));
+  set('openingLotsSha256', lotsText === undefined ? undefined : sha256(lotsText));
+  await checkOpeningLotsCurrency(c, fiat ?? 'USDT');
+  if (catalogBytes !== undefined)
+    await storeCatalog(c, {
+      file: catalogFile as string,
+      content: catalogBytes.toString('utf8'),
+      sha256: sha256(catalogBytes),
+      now: context.now,
+    });
+  if (given.catalog === 'none') await forgetCatalog(c);
+  set('catalogVersion', catalogVersion === recorded.catalogVersion.value ? undefined : catalogVersion);
+  // A date given is the start of that day in the warehouse's time zone, as the range's dates are.
+  const since = given.historyFrom;
+  set(
+    'historyFrom',
+    typeof since === 'object'
+      ? (formatInstant(parseInstant(since.date, chosen.timeZone as string, '--history-from')) as HistoryFrom)
+      : since,
+  );
+  await writeSettings(c, next);
+  return {
+    settings: settingValues(next),
+    lines: changeLines(recorded, next, context, await hasTables(c, ['ledger'])),
+  };
+}
+
+/**
+ * The rates follow the fiat: a file given loads its rates; a fiat given alone is valued by the platform's pair, or
+ * through the euro when the platform is known to have none (the prices stage decides when it is not known yet).
+ */
+async function settleFiatSource(
+  c: DuckDBConnection,
+  given: GivenSettings,
+  fiat: string | null,
+  settling: ReturnType<typeof settingChooser> & { recorded: RecordedSettings },
+): Promise<void> {
+  const { recorded, chosen, next, set } = settling;
+  if (given.fiatRates !== undefined && fiat !== null) await loadRates(c, given.fiatRates, fiat);
+  const withoutFile = fiat === null ? undefined : await sourceWithoutFile(c, fiat);
+  const source =
+    fiat === null
+      ? null
+      : given.fiatRates !== undefined
+        ? 'file'
+        : given.fiat !== undefined && given.fiat !== recorded.fiat.value
+          ? withoutFile
+          : undefined;
+  if (source === null) next.fiatSource = { value: null, setAt: null, setBy: null };
+  else set('fiatSource', source ?? (recorded.fiatSource.value === null ? withoutFile : undefined));
+  chosen.fiatSource = next.fiatSource.value;
+}
+
+/**
+ * Settles one setting at a time into `next`, its value also in `chosen` for the defaults that follow it: a value
+ * given (the row kept when it is the same and was set), else the value set before, else the default.
+ */
+function settingChooser(recorded: RecordedSettings, context: SettleContext) {
+  const chosen: Partial<Settings> = {};
+  const next = {} as RecordedSettings;
+  const set = <K extends SettingName>(name: K, value: Settings[K] | undefined): void => {
+    const before = recorded[name] as Recorded<Settings[K]>;
+    let entry: Recorded<Settings[K]>;
+    if (value !== undefined)
+      entry =
+        value === before.value && before.setBy !== null
+          ? before
+          : { value, setAt: context.now, setBy: context.command };
+    else if (before.setBy !== null) entry = before;
+    else entry = { value: defaultSetting(name, chosen) as Settings[K], setAt: null, setBy: null };
+    chosen[name] = entry.value;
+    (next as Record<SettingName, Recorded<unknown>>)[name] = entry;
+  };
+  return { chosen, next, set };
 }
 
 /**

@@ -303,26 +303,8 @@ async function routeAsset(
   return undefined;
 }
 
-/**
- * The prices stage (docs/values.md): for every asset, the hourly candles of the range along the first route
- * the platform lists (routes.ts), stored with the spans read, so a second run asks only for what is new; the
- * route of each asset in price_routes (none: unpriced, listed, never guessed). With `fiat`, the candles of
- * USDT<fiat>, else of USDTEUR when the fiat goes through the euro (fiatPair in the result); a platform with neither is
- * a usage error that names the rates file.
- *
- * @example
- * await extractPrices({ warehouse, baseUrl, assets: ['BTC', 'ETH'], range, log });
- */
-export async function extractPrices(options: PriceOptions): Promise<PriceResult> {
-  const clock = options.clock ?? Date.now;
-  const now = clock();
-  // The candle of the present hour is not final: only hours already past are read, on the platform's clock too.
-  const present = Math.min(now, options.present ?? now);
-  const range = {
-    start: options.range.start,
-    end: Math.min(options.range.end, Math.floor(present / HOUR_MS) * HOUR_MS),
-  };
-  await options.warehouse.exclusive((c) => runModel(c, 'load/price_staging.sql'));
+/** What reads the candles: the platform's public client, paced by the candles' limiter (and the IP budget). */
+function candleReader(options: PriceOptions, clock: () => number, now: number): Reader {
   const sleep = options.sleep ?? sleeper;
   const client = createSignedClient({
     baseUrl: options.baseUrl,
@@ -347,7 +329,7 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
     },
     { signed: false },
   );
-  const reader: Reader = {
+  return {
     reading: new Map(),
     spans: createSpanWriter(options.warehouse, now),
     client,
@@ -355,6 +337,65 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
     stats,
     candles: 0,
   };
+}
+
+/** Replaces each asset's row of price_routes: its route, or none for an asset left unpriced. */
+async function storeRoutes(warehouse: Warehouse, routes: ReadonlyMap<string, Route | undefined>): Promise<void> {
+  await warehouse.transaction(async (c) => {
+    for (const [asset, route] of routes) {
+      await c.run('DELETE FROM price_routes WHERE asset = $asset', { asset });
+      if (route !== undefined)
+        await c.run('INSERT INTO price_routes VALUES ($asset, $symbol, $via)', {
+          asset,
+          symbol: route.symbol,
+          via: route.via ?? null,
+        });
+    }
+  });
+}
+
+/** Warns of the assets with no price on the platform, then of each symbol's hours of the range with no candle. */
+async function warnUnpriced(
+  options: PriceOptions,
+  routes: ReadonlyMap<string, Route | undefined>,
+  range: Window,
+): Promise<void> {
+  const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
+  if (unpriced.length > 0)
+    options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (docs/values.md)`);
+  for (const gap of await missingHours(options.warehouse, range)) {
+    options.log.warn(
+      `${gap.symbol}: ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} without a candle (${gap.hours
+        .slice(0, 3)
+        .map((h) => new Date(h).toISOString())
+        .join(
+          ', ',
+        )}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`,
+    );
+  }
+}
+
+/**
+ * The prices stage (docs/values.md): for every asset, the hourly candles of the range along the first route
+ * the platform lists (routes.ts), stored with the spans read, so a second run asks only for what is new; the
+ * route of each asset in price_routes (none: unpriced, listed, never guessed). With `fiat`, the candles of
+ * USDT<fiat>, else of USDTEUR when the fiat goes through the euro (fiatPair in the result); a platform with neither is
+ * a usage error that names the rates file.
+ *
+ * @example
+ * await extractPrices({ warehouse, baseUrl, assets: ['BTC', 'ETH'], range, log });
+ */
+export async function extractPrices(options: PriceOptions): Promise<PriceResult> {
+  const clock = options.clock ?? Date.now;
+  const now = clock();
+  // The candle of the present hour is not final: only hours already past are read, on the platform's clock too.
+  const present = Math.min(now, options.present ?? now);
+  const range = {
+    start: options.range.start,
+    end: Math.min(options.range.end, Math.floor(present / HOUR_MS) * HOUR_MS),
+  };
+  await options.warehouse.exclusive((c) => runModel(c, 'load/price_staging.sql'));
+  const reader = candleReader(options, clock, now);
   const routes = new Map<string, Route | undefined>();
   let fiatPair: string | undefined;
   try {
@@ -374,34 +415,12 @@ export async function extractPrices(options: PriceOptions): Promise<PriceResult>
   } finally {
     await reader.client.close();
   }
-  await options.warehouse.transaction(async (c) => {
-    for (const [asset, route] of routes) {
-      await c.run('DELETE FROM price_routes WHERE asset = $asset', { asset });
-      if (route !== undefined)
-        await c.run('INSERT INTO price_routes VALUES ($asset, $symbol, $via)', {
-          asset,
-          symbol: route.symbol,
-          via: route.via ?? null,
-        });
-    }
-  });
-  const unpriced = [...routes].filter(([, r]) => r === undefined).map(([a]) => a);
-  if (unpriced.length > 0)
-    options.log.warn(`no price on the platform for ${unpriced.join(', ')}: their rows have no value (docs/values.md)`);
-  for (const gap of await missingHours(options.warehouse, range)) {
-    options.log.warn(
-      `${gap.symbol}: ${gap.hours.length} hour${gap.hours.length === 1 ? '' : 's'} without a candle (${gap.hours
-        .slice(0, 3)
-        .map((h) => new Date(h).toISOString())
-        .join(
-          ', ',
-        )}${gap.hours.length > 3 ? ', ...' : ''}): ${MISSING_REASON}; movements in them have no value (price_coverage.missing_hours)`,
-    );
-  }
+  await storeRoutes(options.warehouse, routes);
+  await warnUnpriced(options, routes, range);
   return {
     routes,
-    requests: stats.requests,
-    rateLimited: stats.rateLimited,
+    requests: reader.stats.requests,
+    rateLimited: reader.stats.rateLimited,
     candles: reader.candles,
     ...(fiatPair === undefined ? {} : { fiatPair }),
   };

@@ -120,6 +120,37 @@ export interface StreamCoverage {
 }
 
 /**
+ * One paged stream's coverage of `range` up to `end`, from the rows of its coverage: the spans every partition has
+ * read, the gaps, and the gaps the platform refused as out of its reach; undefined for a stream the account opts in
+ * to and never read.
+ */
+function coverageOfStream(
+  stream: PagedStreamDef,
+  coverage: Awaited<ReturnType<typeof readCoverage>>,
+  { range, end }: { range: Window; end: number },
+): Omit<StreamCoverage, 'account' | 'stream'> | undefined {
+  // A stream the account's config opts in to (copy projects, a lead trader) is read only when it says so: one
+  // it never read is not one of the account's, even when --streams names it.
+  if (stream.optIn !== undefined && coverage.length === 0) return undefined;
+  const done = (partition: string) =>
+    coverage.filter((r) => r.partition === partition && r.status === 'done').map((r) => r.window);
+  // A copy stream's partitions are the projects it was read for (its config's), as its coverage names them.
+  const partitions =
+    stream.optIn === 'copyProjects'
+      ? [...new Set(coverage.map((r) => r.partition))]
+      : stream.partitions.map((p) => p.name);
+  const gaps = mergeWindows(partitions.flatMap((p) => uncovered(range.start, end, done(p))));
+  // Covered: what every partition has read, within the range.
+  const covered = uncovered(range.start, range.end, gaps).filter((w) => w.start < end);
+  const unreachable = mergeWindows(
+    coverage
+      .filter((r) => r.status === 'unreachable' && r.window.start < end && r.window.end > range.start)
+      .map((r) => r.window),
+  );
+  return { covered: covered.map((w) => ({ start: w.start, end: Math.min(w.end, end) })), gaps, unreachable };
+}
+
+/**
  * What the warehouse holds of `range` for files to be complete (docs/exit-codes.md, "The gap rule"): per account and
  * paged stream, the spans finished windows cover and the gaps between them. The streams checked are `streams`, else
  * every paged stream the warehouse holds for the account; snapshots (account_balances) are not subject to it. Each
@@ -163,31 +194,8 @@ export async function coverageOfRange(
         )
           continue;
         const coverage = await readCoverage(c, account.name, stream.name);
-        // A stream the account's config opts in to (copy projects, a lead trader) is read only when it says so: one
-        // it never read is not one of the account's, even when --streams names it.
-        if ((stream as PagedStreamDef).optIn !== undefined && coverage.length === 0) continue;
-        const done = (partition: string) =>
-          coverage.filter((r) => r.partition === partition && r.status === 'done').map((r) => r.window);
-        // A copy stream's partitions are the projects it was read for (its config's), as its coverage names them.
-        const partitions =
-          (stream as PagedStreamDef).optIn === 'copyProjects'
-            ? [...new Set(coverage.map((r) => r.partition))]
-            : stream.partitions.map((p) => p.name);
-        const gaps = mergeWindows(partitions.flatMap((p) => uncovered(options.range.start, end, done(p))));
-        // Covered: what every partition has read, within the range.
-        const covered = uncovered(options.range.start, options.range.end, gaps).filter((w) => w.start < end);
-        const unreachable = mergeWindows(
-          coverage
-            .filter((r) => r.status === 'unreachable' && r.window.start < end && r.window.end > options.range.start)
-            .map((r) => r.window),
-        );
-        out.push({
-          account: account.name,
-          stream: stream.name,
-          covered: covered.map((w) => ({ start: w.start, end: Math.min(w.end, end) })),
-          gaps,
-          unreachable,
-        });
+        const found = coverageOfStream(stream as PagedStreamDef, coverage, { range: options.range, end });
+        if (found !== undefined) out.push({ account: account.name, stream: stream.name, ...found });
       }
     }
     return out;

@@ -1,5 +1,5 @@
-import { ARRIVAL_HEADER, REMOTE_HEADER, startFront } from './front.js';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ARRIVAL_HEADER, REMOTE_HEADER, startFront, type Front } from './front.js';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { SimApiError } from './api-error.js';
 import { authenticate, type Credentials } from './auth.js';
@@ -175,23 +175,33 @@ function indexes(dataset: Dataset, stream: PagedStream): Map<string, PartitionIn
   return new Map(dataset.streams[stream].map((p) => [p.name, new PartitionIndex(p)]));
 }
 
-function buildEndpoints(
-  account: { seed: string; dataset: Dataset },
-  options: {
-    seed: string;
-    marginWindowDays: number;
-    depthDays: number | undefined;
-    markets: readonly SimMarket[];
-    unavailable?: readonly AccountType[] | undefined;
-    candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> };
-  },
-): Endpoint[] {
+/** What the simulator's endpoints are built from: its seed, rules, candles and the balances it refuses. */
+interface EndpointOptions {
+  seed: string;
+  marginWindowDays: number;
+  depthDays: number | undefined;
+  markets: readonly SimMarket[];
+  unavailable?: readonly AccountType[] | undefined;
+  candles: { endTime: CandleEndTime; missing: Readonly<Record<string, readonly number[]>> };
+}
+
+function buildEndpoints(account: { seed: string; dataset: Dataset }, options: EndpointOptions): Endpoint[] {
   const { dataset } = account;
-  const { marginWindowDays, depthDays } = options;
-  const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
   // A unified account's endpoints are the v3 ones (docs/unified-accounts.md): the platform refuses each kind's keys on
   // the other kind's endpoints, so every account is answered on both, by its own or with the refusal.
-  const unified: Endpoint[] = [
+  const unified = unifiedEndpoints(account, options.depthDays);
+  const classic = classicEndpoints(account, options);
+  const isUnified = dataset.accountMode === 'uta';
+  return [
+    ...(isUnified ? classic.map((e) => (e.signed ? refusing(e, UNIFIED_REFUSED) : e)) : classic),
+    ...(isUnified ? unified : unified.map((e) => refusing(e, CLASSIC_REFUSED))),
+  ];
+}
+
+/** A unified account's endpoints (the v3 ones, docs/unified-accounts.md). */
+function unifiedEndpoints(account: { seed: string; dataset: Dataset }, depthDays: number | undefined): Endpoint[] {
+  const { dataset } = account;
+  return [
     accountSettingsEndpoint(account.seed),
     utaTaxRecordsEndpoint(indexes(dataset, 'uta_tax_records'), { depthDays }),
     ...utaFinancialRecordsEndpoints(indexes(dataset, 'uta_financial_records'), { depthDays }),
@@ -202,64 +212,62 @@ function buildEndpoints(
     }),
     loanEndpoints(dataset).unified,
   ];
-  const classic = classicEndpoints();
-  const isUnified = dataset.accountMode === 'uta';
-  return [
-    ...(isUnified ? classic.map((e) => (e.signed ? refusing(e, UNIFIED_REFUSED) : e)) : classic),
-    ...(isUnified ? unified : unified.map((e) => refusing(e, CLASSIC_REFUSED))),
-  ];
+}
 
-  function classicEndpoints(): Endpoint[] {
-    return [
-      marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays, { depthDays }),
-      fillHistoryEndpoint(indexes(dataset, 'futures_fills'), { depthDays }),
-      withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
-      advListEndpoint(indexes(dataset, 'p2p_advertisements')),
-      recordListEndpoint(
-        {
-          ...pagedFacts('deposits'),
-          style: 'exceed',
-          pageDefault: 20,
-          filters: { coin: 'coin', orderId: 'orderId' },
-          depthDays,
-        },
-        indexes(dataset, 'deposits'),
-      ),
-      recordListEndpoint(
-        {
-          ...pagedFacts('futures_tax_records'),
-          style: 'interval',
-          pageDefault: 500,
-          partitionParam: 'productType',
-          filters: { marginCoin: 'marginCoin' },
-          depthDays,
-        },
-        indexes(dataset, 'futures_tax_records'),
-      ),
-      recordListEndpoint(
-        {
-          ...pagedFacts('spot_tax_records'),
-          style: 'interval',
-          pageDefault: 500,
-          filters: { coin: 'coin' },
-          depthDays,
-        },
-        indexes(dataset, 'spot_tax_records'),
-      ),
-      recordListEndpoint(
-        { ...pagedFacts('p2p_tax_records'), style: 'interval', pageDefault: 500, filters: { coin: 'coin' }, depthDays },
-        indexes(dataset, 'p2p_tax_records'),
-      ),
-      allAccountBalanceEndpoint(dataset.balances),
-      leadTraderEndpoint(),
-      loanEndpoints(dataset).classic,
-      accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
-      ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
-      contractsEndpoint(),
-      publicTimeEndpoint(),
-      historyCandlesEndpoint(options.seed, options.markets, options.candles),
-    ];
-  }
+/** A classic account's endpoints (the v2 ones), the public ones included. */
+function classicEndpoints(account: { seed: string; dataset: Dataset }, options: EndpointOptions): Endpoint[] {
+  const { dataset } = account;
+  const { marginWindowDays, depthDays } = options;
+  const single = (stream: PagedStream): PartitionIndex => indexes(dataset, stream).get('') as PartitionIndex;
+  return [
+    marginRecordEndpoint(indexes(dataset, 'margin_records'), marginWindowDays, { depthDays }),
+    fillHistoryEndpoint(indexes(dataset, 'futures_fills'), { depthDays }),
+    withdrawalRecordsEndpoint(single('withdrawals'), { depthDays }),
+    advListEndpoint(indexes(dataset, 'p2p_advertisements')),
+    recordListEndpoint(
+      {
+        ...pagedFacts('deposits'),
+        style: 'exceed',
+        pageDefault: 20,
+        filters: { coin: 'coin', orderId: 'orderId' },
+        depthDays,
+      },
+      indexes(dataset, 'deposits'),
+    ),
+    recordListEndpoint(
+      {
+        ...pagedFacts('futures_tax_records'),
+        style: 'interval',
+        pageDefault: 500,
+        partitionParam: 'productType',
+        filters: { marginCoin: 'marginCoin' },
+        depthDays,
+      },
+      indexes(dataset, 'futures_tax_records'),
+    ),
+    recordListEndpoint(
+      {
+        ...pagedFacts('spot_tax_records'),
+        style: 'interval',
+        pageDefault: 500,
+        filters: { coin: 'coin' },
+        depthDays,
+      },
+      indexes(dataset, 'spot_tax_records'),
+    ),
+    recordListEndpoint(
+      { ...pagedFacts('p2p_tax_records'), style: 'interval', pageDefault: 500, filters: { coin: 'coin' }, depthDays },
+      indexes(dataset, 'p2p_tax_records'),
+    ),
+    allAccountBalanceEndpoint(dataset.balances),
+    leadTraderEndpoint(),
+    loanEndpoints(dataset).classic,
+    accountInfoEndpoint({ seed: account.seed, openedAt: dataset.openedAt }),
+    ...balanceEndpoints(dataset, { unavailable: options.unavailable }),
+    contractsEndpoint(),
+    publicTimeEndpoint(),
+    historyCandlesEndpoint(options.seed, options.markets, options.candles),
+  ];
 }
 
 const errorBody = (code: string, msg: string, now: number): string =>
@@ -386,7 +394,47 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const endpoints = endpointsByKey.get(accounts[0]!.credentials.apiKey)!;
   if (options.front === true && options.clock !== undefined)
     throw new RangeError("the simulator's front stamps arrivals by the real clock: give no clock with it");
-  const state: SimState = {
+  const state = simState(options, { clock, seed, rateScale, endpoints, endpointsByKey, accounts });
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => handle(state, req, res));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  const { baseUrl, front } = await listen(server, options);
+  options.log?.(`sim: listening on ${baseUrl}`);
+  return {
+    baseUrl,
+    credentials: accounts[0]!.credentials,
+    dataset: accounts[0]!.dataset,
+    accounts: accounts.map(({ name, credentials, dataset }) => ({ name, credentials, dataset })),
+    stats: state.stats,
+    close: async () => {
+      for (const timer of state.stalled) clearTimeout(timer);
+      state.stalled.clear();
+      await front?.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+/** The request handler's state at the start: the endpoints, their limiters and the IP's, the faults, no stats yet. */
+function simState(
+  options: SimulatorOptions,
+  built: {
+    clock: () => number;
+    seed: string;
+    rateScale: number;
+    endpoints: SimState['endpoints'];
+    endpointsByKey: SimState['endpointsByKey'];
+    accounts: readonly SimAccount[];
+  },
+): SimState {
+  const { clock, seed, rateScale, endpoints, endpointsByKey, accounts } = built;
+  return {
     clock,
     front: options.front === true,
     startedAt: clock(),
@@ -422,13 +470,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     log: options.log,
     onRequest: options.onRequest,
   };
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => handle(state, req, res));
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', (_error, socket) => socket.destroy());
+}
+
+/**
+ * Listens where the options say; with a front, the simulator on a free loopback port and the front where it was
+ * asked to. Returns the address clients use, and the front to close.
+ */
+async function listen(
+  server: Server,
+  options: SimulatorOptions,
+): Promise<{ baseUrl: string; front: Front | undefined }> {
   // Behind a front, the simulator itself listens on a free loopback port and the front where it was asked to.
   const own =
     options.front === true
@@ -456,22 +507,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
           port: front.port,
         };
   const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  options.log?.(`sim: listening on ${baseUrl}`);
-  return {
-    baseUrl,
-    credentials: accounts[0]!.credentials,
-    dataset: accounts[0]!.dataset,
-    accounts: accounts.map(({ name, credentials, dataset }) => ({ name, credentials, dataset })),
-    stats: state.stats,
-    close: async () => {
-      for (const timer of state.stalled) clearTimeout(timer);
-      state.stalled.clear();
-      await front?.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  return { baseUrl, front };
 }
 
 /** One request: only GET of a known path; signed ones authenticated and rate limited; now and then a fault. */

@@ -62,16 +62,12 @@ function legsUnion(name: string, defs: readonly StreamTableDef[]): string {
   return `CREATE OR REPLACE MACRO ${name}() AS TABLE\n${arms.join('\n')};`;
 }
 
-/** `sql/generated/models.sql`, which the transform runs after the seeds, before the ledger. */
-export function modelsFile(): string {
-  const views = STREAM_TABLES.flatMap((m) => [
-    ...(m.typedAtLoad === undefined ? [] : [streamView(m)]),
-    ...(m.derived ?? []).map(derivedView),
-  ]);
-  const paired = LEDGER_SOURCES.filter((m) => m.ledger === 'paired');
-  const alone = LEDGER_SOURCES.filter((m) => m.ledger === 'alone');
-  const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(',\n  ');
-  const moving = STREAMS.flatMap((s) =>
+/**
+ * The rows of lp_account_type_sources: each paged stream's partitions that move an account type's balances, once
+ * for each kind of account that reads the stream.
+ */
+function accountTypeSources(): string[] {
+  return STREAMS.flatMap((s) =>
     s.kind === 'paged'
       ? (s.partitions as readonly PartitionDef[]).flatMap((p) =>
           p.accountType === undefined
@@ -83,9 +79,13 @@ export function modelsFile(): string {
         )
       : [],
   );
+}
+
+/** models.sql's header: the views and macros it creates, and the typed tables and macros they read. */
+function modelsHeader(): string {
   const typed = STREAM_TABLES.filter((m) => m.typedAtLoad !== undefined);
   const derived = STREAM_TABLES.flatMap((m) => m.derived ?? []);
-  const header = headerLines({
+  return headerLines({
     creates: [
       ...STREAM_TABLES.flatMap((m) => [
         ...(m.typedAtLoad === undefined ? [] : [m.name]),
@@ -103,6 +103,19 @@ export function modelsFile(): string {
     ].sort(),
     params: [],
   });
+}
+
+/** `sql/generated/models.sql`, which the transform runs after the seeds, before the ledger. */
+export function modelsFile(): string {
+  const views = STREAM_TABLES.flatMap((m) => [
+    ...(m.typedAtLoad === undefined ? [] : [streamView(m)]),
+    ...(m.derived ?? []).map(derivedView),
+  ]);
+  const paired = LEDGER_SOURCES.filter((m) => m.ledger === 'paired');
+  const alone = LEDGER_SOURCES.filter((m) => m.ledger === 'alone');
+  const booked = LEDGER_SOURCES.map((m) => `(${literal(m.name)}, ${m.ledger === 'paired'})`).join(',\n  ');
+  const moving = accountTypeSources();
+  const header = modelsHeader();
   return `${GENERATED}
 -- The models of the streams typed at load: views on their typed tables (sql/generated/typing.sql types the records
 -- as they load), and the models made from them.

@@ -5,6 +5,7 @@ import { describeImplausible } from '../plausibility-lines.js';
 import { createLogger } from '../../util/logger.js';
 import { silentProgress } from '../../extract/progress.js';
 import { periodicProgress, terminalProgress } from '../progress.js';
+import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { defineCommand } from '../command.js';
 import type { CliIo } from '../io.js';
 import { lastFullYear } from './sim.js';
@@ -101,101 +102,120 @@ export function demoCommand(io: CliIo) {
     command: 'demo',
     describe:
       'Start the simulator in-process and run year-end for last calendar year into ./demo-out/ (no account needed)',
-    builder: (yargs) =>
-      yargs
-        .option('out', { type: 'string', default: './demo-out', describe: 'Folder for the demo warehouse and exports' })
-        .option('quiet', { type: 'boolean', default: false, describe: 'Log errors only' })
-        .option('verbose', {
-          type: 'boolean',
-          default: false,
-          describe: "The run's whole summary (every stream, table, holding and file), and each transform step's time",
-        })
-        .option('log-format', {
-          choices: ['pretty', 'json'] as const,
-          default: 'pretty' as const,
-          describe: 'Log lines for people or machines (stderr)',
-        })
-        .option('rate-scale', {
-          type: 'number',
-          default: 1,
-          hidden: true,
-          describe: 'Multiplies the simulated rate limits',
-        })
-        .option('account-mode', {
-          choices: ['classic', 'uta'] as const,
-          default: 'classic' as const,
-          describe: 'The kind of account simulated: classic, or a unified trading account (docs/unified-accounts.md)',
-        })
-        .example('npx ledgerpipe demo', 'See it work in under a minute')
-        .example(
-          'npx ledgerpipe demo --account-mode uta',
-          'The same with a unified trading account, read through the v3 endpoints',
-        ),
-    handler: async (args) => {
-      const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }, { copyProjectOf }] =
-        await Promise.all([
-          import('../../pipeline/load.js'),
-          import('../../pipeline/run-pipeline.js'),
-          import('../../sim/server.js'),
-          import('../stage-runner.js'),
-          import('../../sim/data/uta/dataset.js'),
-        ]);
-      const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
-      const year = lastFullYear(Date.now());
-      // The retail account a client could have, opened years before the year (docs/simulator.md).
-      // With --account-mode uta, a unified trading account opened a few days into the year (docs/simulator.md).
-      const sim = await startSimulator({
-        seed: 'retail',
-        dataset: 'retail',
-        accountMode: args['account-mode'],
-        ...year,
-        rateScale: args['rate-scale'],
-      });
-      const db = join(args.out, 'ledgerpipe.duckdb');
-      const exportsRoot = join(args.out, 'exports');
-      log.info(
-        `demo: simulator on ${sim.baseUrl}; running year-end for ${new Date(year.from).getUTCFullYear()} at the platform's real rate limits`,
-      );
-      try {
-        const result = await runPipeline({
-          pipeline: await loadPipeline('year-end'),
-          // The unified account copies a lead trader in a project its config would name (docs/unified-accounts.md).
-          accounts: [
-            {
-              name: 'demo',
-              baseUrl: sim.baseUrl,
-              credentials: sim.credentials,
-              ...(args['account-mode'] === 'uta'
-                ? { copyTrading: { projects: [copyProjectOf('retail')], leadTrader: false } }
-                : {}),
-            },
-          ],
-          dbPath: db,
-          // The year's files in their period's folder: demo-out/exports/<year>/.
-          exportsRoot,
-          range: { kind: 'year', year: new Date(year.from).getUTCFullYear() },
-          // year-end's own formats (every one), as `run year-end` writes them on an account.
-          log,
-          progress: args.quiet
-            ? silentProgress
-            : io.interactive && args['log-format'] === 'pretty'
-              ? terminalProgress()
-              : periodicProgress(log),
-          rateScale: args['rate-scale'],
-          // Values in EUR too, from the simulator's USDTEUR candles; dates in UTC.
-          given: { fiat: 'EUR', timeZone: 'UTC' },
-        });
-        const lines = args.verbose ? [...resultLines(result, { verbose: true }), ''] : [];
-        const where = {
-          year: new Date(year.from).getUTCFullYear(),
-          db,
-          exportsDir: result.exported?.dir ?? join(exportsRoot, String(new Date(year.from).getUTCFullYear())),
-          unified: args['account-mode'] === 'uta',
-        };
-        for (const line of [...lines, ...demoSummaryLines(result, where)]) io.out(line);
-      } finally {
-        await sim.close();
-      }
-    },
+    builder: demoOptions,
+    handler: (args) => runDemo(io, args),
   });
+}
+
+/** The demo's options and examples; its handler's arguments are typed from them (`DemoArgs`). */
+function demoOptions(yargs: Argv) {
+  return yargs
+    .option('out', { type: 'string', default: './demo-out', describe: 'Folder for the demo warehouse and exports' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'Log errors only' })
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      describe: "The run's whole summary (every stream, table, holding and file), and each transform step's time",
+    })
+    .option('log-format', {
+      choices: ['pretty', 'json'] as const,
+      default: 'pretty' as const,
+      describe: 'Log lines for people or machines (stderr)',
+    })
+    .option('rate-scale', {
+      type: 'number',
+      default: 1,
+      hidden: true,
+      describe: 'Multiplies the simulated rate limits',
+    })
+    .option('account-mode', {
+      choices: ['classic', 'uta'] as const,
+      default: 'classic' as const,
+      describe: 'The kind of account simulated: classic, or a unified trading account (docs/unified-accounts.md)',
+    })
+    .example('npx ledgerpipe demo', 'See it work in under a minute')
+    .example(
+      'npx ledgerpipe demo --account-mode uta',
+      'The same with a unified trading account, read through the v3 endpoints',
+    );
+}
+
+type DemoArgs = ArgumentsCamelCase<ReturnType<typeof demoOptions> extends Argv<infer T> ? T : never>;
+
+/** What the demo runs, imported when it runs so that `--help` loads nothing heavy (no DuckDB). */
+function loadDemoModules() {
+  return Promise.all([
+    import('../../pipeline/load.js'),
+    import('../../pipeline/run-pipeline.js'),
+    import('../../sim/server.js'),
+    import('../stage-runner.js'),
+    import('../../sim/data/uta/dataset.js'),
+  ]);
+}
+
+/** Starts the simulator, runs year-end against it, prints the summary, and closes the simulator whatever happens. */
+async function runDemo(io: CliIo, args: DemoArgs): Promise<void> {
+  const [{ loadPipeline }, { runPipeline }, { startSimulator }, { resultLines }, { copyProjectOf }] =
+    await loadDemoModules();
+  const log = createLogger({ format: args['log-format'], quiet: args.quiet, verbose: args.verbose, write: io.log });
+  const year = lastFullYear(Date.now());
+  // The retail account a client could have, opened years before the year (docs/simulator.md).
+  // With --account-mode uta, a unified trading account opened a few days into the year (docs/simulator.md).
+  const sim = await startSimulator({
+    seed: 'retail',
+    dataset: 'retail',
+    accountMode: args['account-mode'],
+    ...year,
+    rateScale: args['rate-scale'],
+  });
+  const db = join(args.out, 'ledgerpipe.duckdb');
+  const exportsRoot = join(args.out, 'exports');
+  log.info(
+    `demo: simulator on ${sim.baseUrl}; running year-end for ${new Date(year.from).getUTCFullYear()} at the platform's real rate limits`,
+  );
+  try {
+    const result = await runPipeline({
+      pipeline: await loadPipeline('year-end'),
+      // The unified account copies a lead trader in a project its config would name (docs/unified-accounts.md).
+      accounts: [
+        {
+          name: 'demo',
+          baseUrl: sim.baseUrl,
+          credentials: sim.credentials,
+          ...(args['account-mode'] === 'uta'
+            ? { copyTrading: { projects: [copyProjectOf('retail')], leadTrader: false } }
+            : {}),
+        },
+      ],
+      dbPath: db,
+      // The year's files in their period's folder: demo-out/exports/<year>/.
+      exportsRoot,
+      range: { kind: 'year', year: new Date(year.from).getUTCFullYear() },
+      // year-end's own formats (every one), as `run year-end` writes them on an account.
+      log,
+      progress: demoProgress(io, args, log),
+      rateScale: args['rate-scale'],
+      // Values in EUR too, from the simulator's USDTEUR candles; dates in UTC.
+      given: { fiat: 'EUR', timeZone: 'UTC' },
+    });
+    const lines = args.verbose ? [...resultLines(result, { verbose: true }), ''] : [];
+    const where = {
+      year: new Date(year.from).getUTCFullYear(),
+      db,
+      exportsDir: result.exported?.dir ?? join(exportsRoot, String(new Date(year.from).getUTCFullYear())),
+      unified: args['account-mode'] === 'uta',
+    };
+    for (const line of [...lines, ...demoSummaryLines(result, where)]) io.out(line);
+  } finally {
+    await sim.close();
+  }
+}
+
+/** No progress with --quiet; a live bar on a terminal with pretty logs; otherwise a log line now and then. */
+function demoProgress(io: CliIo, args: DemoArgs, log: ReturnType<typeof createLogger>) {
+  return args.quiet
+    ? silentProgress
+    : io.interactive && args['log-format'] === 'pretty'
+      ? terminalProgress()
+      : periodicProgress(log);
 }

@@ -56,104 +56,114 @@ const FILL_MARGIN_COIN: Record<string, (symbol: string) => string> = {
 /** Futures tax types that repeat what the fills carry (their profit and fee): not a movement of their own. */
 const REPEATS_FILLS = /^(open|close|burst)/;
 
-/** The movements of one record of `stream`, read as the simulator generated it. */
-function movementsOf(stream: PagedStream, partition: string, r: Payload): Omit<Movement, 'ts' | 'stream' | 'id'>[] {
-  switch (stream) {
-    case 'margin_records': {
-      const type = String(r['marginTaxType']);
-      const main = units8(r['amount']);
-      const symbol = partition === 'isolated' ? String(r['symbol']) : '';
-      const accountType: AccountType = partition === 'isolated' ? 'margin_isolated' : 'margin_crossed';
-      return [
-        {
-          accountType,
-          asset: String(r['coin']),
-          symbol,
-          units: (OUTFLOW.has(type) ? -abs(main) : abs(main)) + units8(r['fee']),
-        },
-      ];
-    }
-    case 'futures_fills': {
-      const accountType = FUTURES_TYPE[partition] as AccountType;
-      const marginCoin = String(
-        r['marginCoin'] ?? (FILL_MARGIN_COIN[partition] as (s: string) => string)(String(r['symbol'])),
-      );
-      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [
-        { accountType, asset: marginCoin, symbol: '', units: units8(r['profit']) },
-      ];
-      for (const e of (r['feeDetail'] ?? []) as Payload[]) {
-        const fee = units8(e['totalFee']);
-        out.push({
-          accountType,
-          asset: String(e['feeCoin']),
-          symbol: '',
-          units: e['deduction'] === 'yes' ? -abs(fee) : fee,
-        });
-      }
-      return out;
-    }
-    case 'futures_tax_records': {
-      if (REPEATS_FILLS.test(String(r['futureTaxType']))) return [];
-      return [
-        {
-          accountType: FUTURES_TYPE[partition] as AccountType,
-          asset: String(r['marginCoin']),
-          symbol: '',
-          units: units8(r['amount']) + units8(r['fee']),
-        },
-      ];
-    }
-    case 'spot_tax_records': {
-      const units = units8(r['amount']) + units8(r['fee']);
-      const out: Omit<Movement, 'ts' | 'stream' | 'id'>[] = [
-        { accountType: 'spot', asset: String(r['coin']), symbol: '', units },
-      ];
-      // Subscriptions and redemptions move coin between spot and earn, which has no records of its own.
-      if (r['spotTaxType'] === 'Subscribe' || r['spotTaxType'] === 'Redemption')
-        out.push({ accountType: 'earn', asset: String(r['coin']), symbol: '', units: -units });
-      return out;
-    }
-    case 'p2p_tax_records':
-      return [
-        { accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['balance'] ?? r['total']) },
-      ];
-    // A unified account (docs/unified-accounts.md): its tax records move the unified account, amount and fee as
-    // signed; of its financial records, the funding account's move the funding account, and the unified account's
-    // categories are the same movements its tax records list (counted there).
-    case 'uta_tax_records':
-      return [
-        { accountType: 'unified', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) },
-      ];
-    case 'uta_financial_records':
-      return partition === 'funding'
-        ? [
-            {
-              accountType: 'funding',
-              asset: String(r['coin']),
-              symbol: '',
-              units: units8(r['amount']) + units8(r['fee']),
-            },
-          ]
-        : [];
-    // A copy-trading project's account (its project the symbol): its transfers in and out, and the shares it paid.
-    // Its trading shows in no record (src/sim/data/uta/dataset.ts counts it).
-    case 'copy_transfers': {
-      const units = abs(units8(r['amount']));
-      return [
-        {
-          accountType: 'copy',
-          asset: String(r['coin']),
-          symbol: partition,
-          units: r['toType'] === 'copy' ? units : -units,
-        },
-      ];
-    }
-    case 'copy_profit_shares':
-      return [{ accountType: 'copy', asset: 'USDT', symbol: partition, units: -abs(units8(r['shareProfit'])) }];
-    // Deposits and withdrawals reach the spot account as spot tax records (their mirrors): counted there.
-    default:
-      return [];
+/** What one record moves: an account type's balance of an asset (of a symbol, for isolated margin and copy). */
+type RecordMovement = Omit<Movement, 'ts' | 'stream' | 'id'>;
+
+/** The movements of one record of its stream, from its partition and its payload. */
+type MovementsOf = (partition: string, r: Payload) => RecordMovement[];
+
+function marginMovements(partition: string, r: Payload): RecordMovement[] {
+  const type = String(r['marginTaxType']);
+  const main = units8(r['amount']);
+  const symbol = partition === 'isolated' ? String(r['symbol']) : '';
+  const accountType: AccountType = partition === 'isolated' ? 'margin_isolated' : 'margin_crossed';
+  return [
+    {
+      accountType,
+      asset: String(r['coin']),
+      symbol,
+      units: (OUTFLOW.has(type) ? -abs(main) : abs(main)) + units8(r['fee']),
+    },
+  ];
+}
+
+function futuresFillMovements(partition: string, r: Payload): RecordMovement[] {
+  const accountType = FUTURES_TYPE[partition] as AccountType;
+  const marginCoin = String(
+    r['marginCoin'] ?? (FILL_MARGIN_COIN[partition] as (s: string) => string)(String(r['symbol'])),
+  );
+  const out: RecordMovement[] = [{ accountType, asset: marginCoin, symbol: '', units: units8(r['profit']) }];
+  for (const e of (r['feeDetail'] ?? []) as Payload[]) {
+    const fee = units8(e['totalFee']);
+    out.push({
+      accountType,
+      asset: String(e['feeCoin']),
+      symbol: '',
+      units: e['deduction'] === 'yes' ? -abs(fee) : fee,
+    });
   }
+  return out;
+}
+
+function spotTaxMovements(_partition: string, r: Payload): RecordMovement[] {
+  const units = units8(r['amount']) + units8(r['fee']);
+  const out: RecordMovement[] = [{ accountType: 'spot', asset: String(r['coin']), symbol: '', units }];
+  // Subscriptions and redemptions move coin between spot and earn, which has no records of its own.
+  if (r['spotTaxType'] === 'Subscribe' || r['spotTaxType'] === 'Redemption')
+    out.push({ accountType: 'earn', asset: String(r['coin']), symbol: '', units: -units });
+  return out;
+}
+
+/**
+ * The movements of each stream's records, read as the simulator generated them. A stream not listed moves nothing
+ * of its own: deposits and withdrawals reach the spot account as spot tax records (their mirrors), counted there.
+ */
+const MOVEMENTS: Partial<Record<PagedStream, MovementsOf>> = {
+  margin_records: marginMovements,
+  futures_fills: futuresFillMovements,
+  futures_tax_records: (partition, r) =>
+    REPEATS_FILLS.test(String(r['futureTaxType']))
+      ? []
+      : [
+          {
+            accountType: FUTURES_TYPE[partition] as AccountType,
+            asset: String(r['marginCoin']),
+            symbol: '',
+            units: units8(r['amount']) + units8(r['fee']),
+          },
+        ],
+  spot_tax_records: spotTaxMovements,
+  p2p_tax_records: (_partition, r) => [
+    { accountType: 'funding', asset: String(r['coin']), symbol: '', units: units8(r['balance'] ?? r['total']) },
+  ],
+  // A unified account (docs/unified-accounts.md): its tax records move the unified account, amount and fee as
+  // signed; of its financial records, the funding account's move the funding account, and the unified account's
+  // categories are the same movements its tax records list (counted there).
+  uta_tax_records: (_partition, r) => [
+    { accountType: 'unified', asset: String(r['coin']), symbol: '', units: units8(r['amount']) + units8(r['fee']) },
+  ],
+  uta_financial_records: (partition, r) =>
+    partition === 'funding'
+      ? [
+          {
+            accountType: 'funding',
+            asset: String(r['coin']),
+            symbol: '',
+            units: units8(r['amount']) + units8(r['fee']),
+          },
+        ]
+      : [],
+  // A copy-trading project's account (its project the symbol): its transfers in and out, and the shares it paid.
+  // Its trading shows in no record (src/sim/data/uta/dataset.ts counts it).
+  copy_transfers: (partition, r) => {
+    const units = abs(units8(r['amount']));
+    return [
+      {
+        accountType: 'copy',
+        asset: String(r['coin']),
+        symbol: partition,
+        units: r['toType'] === 'copy' ? units : -units,
+      },
+    ];
+  },
+  copy_profit_shares: (partition, r) => [
+    { accountType: 'copy', asset: 'USDT', symbol: partition, units: -abs(units8(r['shareProfit'])) },
+  ],
+};
+
+/** The movements of one record of `stream`, read as the simulator generated it. */
+function movementsOf(stream: PagedStream, partition: string, r: Payload): RecordMovement[] {
+  return MOVEMENTS[stream]?.(partition, r) ?? [];
 }
 
 const byTimeThenId = (a: { ts: number; id: string }, b: { ts: number; id: string }): number =>

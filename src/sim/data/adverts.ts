@@ -64,25 +64,36 @@ export function advert(rng: Rng, ts: number, advId: string, forced?: { side: str
     turnoverRate: formatUnits(BigInt(rng.int(8000, 10000)), 4),
     label: rng.chance(0.3) ? 'fast release' : '',
     ...times,
-    userLimitList: [
-      {
-        minCompleteNum: '0',
-        maxCompleteNum: '0',
-        placeOrderNum: String(rng.int(1, 5)),
-        allowMerchantPlace: rng.pick(['yes', 'no']),
-        completeRate30d: '0',
-        country: '',
-      },
-    ],
-    paymentMethodList: [
-      {
-        paymentMethod: rng.pick(['SEPA', 'Bank transfer', 'PIX', 'Wise']),
-        paymentId: String(rng.int(1, 60)),
-        paymentInfo: [{ name: 'Account', required: true, type: 'number' }],
-      },
-    ],
+    // Drawn in the payload's field order: the same seed gives the same adverts.
+    userLimitList: userLimitList(rng),
+    paymentMethodList: paymentMethodList(rng),
     merchantCertifiedResult: [],
   };
+}
+
+/** An advert's limits on who may order. */
+function userLimitList(rng: Rng): Payload[] {
+  return [
+    {
+      minCompleteNum: '0',
+      maxCompleteNum: '0',
+      placeOrderNum: String(rng.int(1, 5)),
+      allowMerchantPlace: rng.pick(['yes', 'no']),
+      completeRate30d: '0',
+      country: '',
+    },
+  ];
+}
+
+/** An advert's payment method. */
+function paymentMethodList(rng: Rng): Payload[] {
+  return [
+    {
+      paymentMethod: rng.pick(['SEPA', 'Bank transfer', 'PIX', 'Wise']),
+      paymentId: String(rng.int(1, 60)),
+      paymentInfo: [{ name: 'Account', required: true, type: 'number' }],
+    },
+  ];
 }
 
 /**

@@ -80,6 +80,31 @@ function nearClose(rng: Rng, close: PriceUnits, places: number): bigint {
   return mulUnits(moved, close.places + 4, 1n, 0, places);
 }
 
+/** A fill's fees: in its margin coin, and now and then a taker's fee paid in BGB besides. */
+function feeDetailOf(rng: Rng, fee: { marginCoin: string; feeUnits: bigint; maker: boolean }): Payload[] {
+  const { marginCoin, feeUnits, maker } = fee;
+  // totalDeductionFee comes as "0", null (real fills) or "" (real spot fills) when nothing was deducted.
+  const feeDetail: Payload[] = [
+    {
+      deduction: 'no',
+      feeCoin: marginCoin,
+      totalDeductionFee: rng.weighted([
+        ['0', 90],
+        [null, 6],
+        ['', 4],
+      ] as const),
+      totalFee: formatUnits(feeUnits, 8),
+    },
+  ];
+  if (!maker && rng.chance(0.05)) {
+    // A fee paid in BGB: the docs' example writes totalFee negative and totalDeductionFee equal to it; a public
+    // client reads it positive, so some are (docs/platform.md, "Fills"). Either way it is paid.
+    const bgb = formatUnits((rng.chance(0.2) ? 1n : -1n) * randomUnits(rng, 0.0001, 0.5, 8), 8);
+    feeDetail.push({ deduction: 'yes', feeCoin: 'BGB', totalDeductionFee: bgb, totalFee: bgb });
+  }
+  return feeDetail;
+}
+
 function fill(
   rng: Rng,
   productType: FillProductType,
@@ -108,25 +133,7 @@ function fill(
       : mulUnits(quote, pPlaces + vPlaces, rate, 4, 8);
   // Makers sometimes earn a rebate: a positive totalFee.
   const feeUnits = maker && rng.chance(0.3) ? feeBase / 2n : -feeBase;
-  // totalDeductionFee comes as "0", null (real fills) or "" (real spot fills) when nothing was deducted.
-  const feeDetail: Payload[] = [
-    {
-      deduction: 'no',
-      feeCoin: marginCoin,
-      totalDeductionFee: rng.weighted([
-        ['0', 90],
-        [null, 6],
-        ['', 4],
-      ] as const),
-      totalFee: formatUnits(feeUnits, 8),
-    },
-  ];
-  if (!maker && rng.chance(0.05)) {
-    // A fee paid in BGB: the docs' example writes totalFee negative and totalDeductionFee equal to it; a public
-    // client reads it positive, so some are (docs/platform.md, "Fills"). Either way it is paid.
-    const bgb = formatUnits((rng.chance(0.2) ? 1n : -1n) * randomUnits(rng, 0.0001, 0.5, 8), 8);
-    feeDetail.push({ deduction: 'yes', feeCoin: 'BGB', totalDeductionFee: bgb, totalFee: bgb });
-  }
+  const feeDetail = feeDetailOf(rng, { marginCoin, feeUnits, maker });
   const profitScale = marginCoin === 'USDT' || marginCoin === 'USDC' ? [0.01, 2_500] : [0.00000001, 0.08];
   const profit = closing
     ? formatUnits(

@@ -43,6 +43,67 @@ function mirrorDrafts(others: readonly Draft[]): Draft[] {
   }));
 }
 
+/** The record that moves an opening's `units` of `asset` from spot into an account type's balance, at `ts`. */
+function transferDraft(
+  accountType: AccountType,
+  move: { asset: string; symbol: string; units: bigint; ts: number },
+): Draft {
+  const { asset, symbol, units, ts } = move;
+  const futures = FUTURES_PARTITION[accountType];
+  if (accountType === 'margin_crossed' || accountType === 'margin_isolated') {
+    const partition = accountType === 'margin_crossed' ? 'crossed' : 'isolated';
+    return {
+      stream: 'margin_records',
+      partition,
+      ts,
+      build: (id) => marginRecord({ id, ts, type: 'transfer_in', coin: asset, symbol, amount: units }),
+    };
+  } else if (futures !== undefined) {
+    return {
+      stream: 'futures_tax_records',
+      partition: futures,
+      ts,
+      build: (id) =>
+        futureTaxRecord({ id, ts, type: 'trans_from_exchange', symbol: '', marginCoin: asset, amount: units }),
+    };
+  } else if (accountType === 'funding') {
+    return {
+      stream: 'p2p_tax_records',
+      partition: '',
+      ts,
+      build: (id) => p2pTaxRecord({ id, ts, type: 'transfer-in', coin: asset, amount: units }),
+    };
+  } else if (accountType === 'earn') {
+    return {
+      stream: 'spot_tax_records',
+      partition: '',
+      ts,
+      build: (id) => spotTaxRecord({ id, ts, type: 'Subscribe', coin: asset, amount: -units }),
+    };
+  } else {
+    throw new Error(`no record funds a ${accountType} balance`);
+  }
+}
+
+/** The streams with the drafts' records added to their partitions, older than every record already there. */
+function withDrafts(streams: Streams, all: readonly Draft[], rng: Rng): Streams {
+  const out = {} as Streams;
+  for (const [stream, partitions] of Object.entries(streams) as [PagedStream, Partition[]][]) {
+    out[stream] = partitions.map((p, index) => {
+      const mine = all
+        .filter((d) => d.stream === stream && d.partition === p.name)
+        .map((d) => ({ ts: d.ts, legs: [d] }));
+      if (mine.length === 0) return p;
+      const added = buildEventRecords(mine, index, rng.fork(`${stream}:${p.name}`), (event, _leg, _ts, id) => ({
+        record: (event.legs[0] as Draft).build(id),
+      }));
+      // Every record added is older than every record there: newest first, they come after them.
+      return { name: p.name, records: [...p.records, ...added] };
+    });
+  }
+  return out;
+}
+
 /**
  * A stress account's funded opening: at its registration `openedAt`, every balance is zero, and records explain the
  * balances its streams need before their first record (`needed`: accounts.ts, neededOpenings). Per asset, one
@@ -102,59 +163,12 @@ export function fundOpening(
   for (const [i, [k, units]] of transfers.entries()) {
     const { accountType, asset, symbol } = keyFrom(k);
     const ts = at(assets.length + i);
-    const futures = FUTURES_PARTITION[accountType];
-    if (accountType === 'margin_crossed' || accountType === 'margin_isolated') {
-      const partition = accountType === 'margin_crossed' ? 'crossed' : 'isolated';
-      drafts.push({
-        stream: 'margin_records',
-        partition,
-        ts,
-        build: (id) => marginRecord({ id, ts, type: 'transfer_in', coin: asset, symbol, amount: units }),
-      });
-    } else if (futures !== undefined) {
-      drafts.push({
-        stream: 'futures_tax_records',
-        partition: futures,
-        ts,
-        build: (id) =>
-          futureTaxRecord({ id, ts, type: 'trans_from_exchange', symbol: '', marginCoin: asset, amount: units }),
-      });
-    } else if (accountType === 'funding') {
-      drafts.push({
-        stream: 'p2p_tax_records',
-        partition: '',
-        ts,
-        build: (id) => p2pTaxRecord({ id, ts, type: 'transfer-in', coin: asset, amount: units }),
-      });
-    } else if (accountType === 'earn') {
-      drafts.push({
-        stream: 'spot_tax_records',
-        partition: '',
-        ts,
-        build: (id) => spotTaxRecord({ id, ts, type: 'Subscribe', coin: asset, amount: -units }),
-      });
-    } else {
-      throw new Error(`no record funds a ${accountType} balance`);
-    }
+    drafts.push(transferDraft(accountType, { asset, symbol, units, ts }));
   }
   const all = [...drafts, ...mirrorDrafts(drafts.filter((d) => d.stream !== 'spot_tax_records'))];
   if (all.some((d) => d.ts >= earliest))
     throw new RangeError(
       `the registration (${range.openedAt}) must come before the first record (${earliest}), with a second for each funding record`,
     );
-  const out = {} as Streams;
-  for (const [stream, partitions] of Object.entries(streams) as [PagedStream, Partition[]][]) {
-    out[stream] = partitions.map((p, index) => {
-      const mine = all
-        .filter((d) => d.stream === stream && d.partition === p.name)
-        .map((d) => ({ ts: d.ts, legs: [d] }));
-      if (mine.length === 0) return p;
-      const added = buildEventRecords(mine, index, rng.fork(`${stream}:${p.name}`), (event, _leg, _ts, id) => ({
-        record: (event.legs[0] as Draft).build(id),
-      }));
-      // Every record added is older than every record there: newest first, they come after them.
-      return { name: p.name, records: [...p.records, ...added] };
-    });
-  }
-  return out;
+  return withDrafts(streams, all, rng);
 }

@@ -101,6 +101,18 @@ const botRows = (rows: Row[], botType: string): Payload[] =>
         : { coin: r.asset, available: text(r.units), frozen: '0', usdtValue: text(r.units) },
     );
 
+/** The earn account's balances: a row per asset it holds. */
+function earnRows(rows: Row[]): Payload[] {
+  return rows.filter((r) => r.units !== 0n).map((r) => ({ coin: r.asset, amount: text(r.units) }));
+}
+
+/** The funding account's balances: a row per asset it holds, all of it available. */
+function fundingRows(rows: Row[]): Payload[] {
+  return rows
+    .filter((r) => r.units !== 0n)
+    .map((r) => ({ coin: r.asset, available: text(r.units), frozen: '', usdtValue: text(r.units) }));
+}
+
 /**
  * The per-asset balance endpoints (docs/platform.md, "Balances"), answering the account's balances at the server's
  * present, dropped records included, in the shapes of the docs' examples. Each keeps its one quantity exactly as
@@ -151,19 +163,11 @@ export function balanceEndpoints(
     ),
     signed(
       'earn',
-      answer('earn', (of) =>
-        of('earn')
-          .filter((r) => r.units !== 0n)
-          .map((r) => ({ coin: r.asset, amount: text(r.units) })),
-      ),
+      answer('earn', (of) => earnRows(of('earn'))),
     ),
     signed(
       'funding',
-      answer('funding', (of) =>
-        of('funding')
-          .filter((r) => r.units !== 0n)
-          .map((r) => ({ coin: r.asset, available: text(r.units), frozen: '', usdtValue: text(r.units) })),
-      ),
+      answer('funding', (of) => fundingRows(of('funding'))),
     ),
     signed('bots', ({ params, now }) =>
       (bots[params.optional('accountType') ?? 'spot'] ?? (bots['spot'] as Handle))({ now }),

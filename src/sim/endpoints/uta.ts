@@ -201,6 +201,26 @@ export function utaBalanceEndpoints(dataset: Dataset): Endpoint[] {
   ];
 }
 
+/** A page of a copy-trading list: `{"list", "nextCursor"}`, the cursor empty on the last page. */
+function listPage(
+  index: PartitionIndex,
+  q: { startTime: number; endTime: number; limit: number; cursor: string | undefined },
+): string {
+  const page = cursorPage(index, q);
+  const last = page.length > 0 ? index.recordAt(page[page.length - 1] as number).id : '';
+  return `{"list":${recordsJson(index, page, true)},"nextCursor":${JSON.stringify(page.length < q.limit ? '' : last)}}`;
+}
+
+/** The records of the project `projectId` names; one the account does not copy is a bad parameter (40020). */
+function copiedProject(
+  params: Parameters<Endpoint['handle']>[0]['params'],
+  of: ReadonlyMap<string, PartitionIndex>,
+): PartitionIndex {
+  const index = of.get(params.required('projectId'));
+  if (index === undefined) throw badParam('projectId');
+  return index;
+}
+
 /**
  * A follower's copy-trading endpoints for the projects it copies (UnipayFI/go-bitget uta/copy_follower.go): the
  * transfer records (projectId; no time range; limit up to 100, default 20; `{"list", "nextCursor"}`), the profit-share
@@ -213,22 +233,6 @@ export function copyEndpoints(
   partitions: { transfers: ReadonlyMap<string, PartitionIndex>; shares: ReadonlyMap<string, PartitionIndex> },
 ): Endpoint[] {
   const text = (u: bigint) => formatUnits(u, PLACES);
-  const listPage = (
-    index: PartitionIndex,
-    q: { startTime: number; endTime: number; limit: number; cursor: string | undefined },
-  ): string => {
-    const page = cursorPage(index, q);
-    const last = page.length > 0 ? index.recordAt(page[page.length - 1] as number).id : '';
-    return `{"list":${recordsJson(index, page, true)},"nextCursor":${JSON.stringify(page.length < q.limit ? '' : last)}}`;
-  };
-  const project = (
-    params: Parameters<Endpoint['handle']>[0]['params'],
-    of: ReadonlyMap<string, PartitionIndex>,
-  ): PartitionIndex => {
-    const index = of.get(params.required('projectId'));
-    if (index === undefined) throw badParam('projectId');
-    return index;
-  };
   const [transfers, shares] = [pagedFacts('copy_transfers'), pagedFacts('copy_profit_shares')];
   return [
     {
@@ -236,7 +240,7 @@ export function copyEndpoints(
       signed: true,
       rate: transfers.rate,
       handle: ({ params }) =>
-        listPage(project(params, partitions.transfers), {
+        listPage(copiedProject(params, partitions.transfers), {
           startTime: 0,
           endTime: Number.MAX_SAFE_INTEGER,
           limit: params.limit(20, transfers.pageMax),
@@ -248,7 +252,7 @@ export function copyEndpoints(
       signed: true,
       rate: shares.rate,
       handle: ({ params }) =>
-        listPage(project(params, partitions.shares), {
+        listPage(copiedProject(params, partitions.shares), {
           startTime: params.time('startTime', false) ?? 0,
           endTime: params.time('endTime', false) ?? Number.MAX_SAFE_INTEGER,
           limit: params.limit(20, shares.pageMax),

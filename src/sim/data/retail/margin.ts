@@ -19,6 +19,34 @@ export interface MarginEpisode {
 }
 
 /**
+ * One trade of the episode's pair in its margin account at `ts`: a buy of the coin for `spend` USDT, or a sell of
+ * `spend` of the coin; its fee is paid in what it gets.
+ */
+function marginTrade(
+  c: RetailContext,
+  e: MarginEpisode,
+  key: (asset: string) => ReturnType<typeof balance>,
+  order: { ts: number; side: 'buy' | 'sell'; spend: bigint },
+): void {
+  const { ts, side, spend } = order;
+  const symbol = `${e.coin}USDT`;
+  const price = priceInCandle(c.priceAt, symbol, ts, c.rng.next());
+  const step = 10n ** BigInt(8 - (RETAIL_COINS[e.coin] as number));
+  // A buy in the coin's lot; a sell of all the position holds, its fee included.
+  const bought = (spend * 10n ** BigInt(price.places)) / price.units;
+  const qty = side === 'buy' ? bought - (bought % step) : spend;
+  const value = mulUnits(qty, 8, price.units, price.places, 8);
+  const [gotCoin, got, gaveCoin, gave] = side === 'buy' ? [e.coin, qty, 'USDT', value] : ['USDT', value, e.coin, qty];
+  const fee = got / 1000n;
+  c.book.write('margin_records', e.marginType, ts, [
+    (id) => ({ record: marginRecord({ id, ts, type: 'deal_in', coin: gotCoin, symbol, amount: got, fee: -fee }) }),
+    (id) => ({ record: marginRecord({ id, ts, type: 'deal_out', coin: gaveCoin, symbol, amount: -gave }) }),
+  ]);
+  c.book.move(key(gotCoin), got - fee);
+  c.book.move(key(gaveCoin), -gave);
+}
+
+/**
  * One leveraged spot position on margin, recorded as the platform records it (docs/platform.md, "Tax records"):
  * USDT moved in from spot (`transfer_in`, with its spot "Transfer out"), as much again borrowed (`borrow`), the coin
  * bought with nearly all of it (`deal_in` of the coin, its 0.1% fee on it, and `deal_out` of USDT, in one
@@ -50,22 +78,7 @@ export function marginEpisode(c: RetailContext, e: MarginEpisode): [() => void, 
     ]);
     c.book.move(balance('spot', 'USDT'), amount);
   };
-  const trade = (ts: number, side: 'buy' | 'sell', spend: bigint) => {
-    const price = priceInCandle(c.priceAt, symbol, ts, c.rng.next());
-    const step = 10n ** BigInt(8 - (RETAIL_COINS[e.coin] as number));
-    // A buy in the coin's lot; a sell of all the position holds, its fee included.
-    const bought = (spend * 10n ** BigInt(price.places)) / price.units;
-    const qty = side === 'buy' ? bought - (bought % step) : spend;
-    const value = mulUnits(qty, 8, price.units, price.places, 8);
-    const [gotCoin, got, gaveCoin, gave] = side === 'buy' ? [e.coin, qty, 'USDT', value] : ['USDT', value, e.coin, qty];
-    const fee = got / 1000n;
-    c.book.write('margin_records', e.marginType, ts, [
-      (id) => ({ record: marginRecord({ id, ts, type: 'deal_in', coin: gotCoin, symbol, amount: got, fee: -fee }) }),
-      (id) => ({ record: marginRecord({ id, ts, type: 'deal_out', coin: gaveCoin, symbol, amount: -gave }) }),
-    ]);
-    c.book.move(key(gotCoin), got - fee);
-    c.book.move(key(gaveCoin), -gave);
-  };
+  const trade = (ts: number, side: 'buy' | 'sell', spend: bigint) => marginTrade(c, e, key, { ts, side, spend });
   const opening = () => {
     const collateral = shareOf(c.rng, held(c, 'spot', 'USDT'), 0.1, 0.25, 2);
     if (collateral < 100_00000000n) return;

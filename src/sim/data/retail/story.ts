@@ -58,6 +58,21 @@ function walletSteps(c: RetailContext, range: { openedAt: number; from: number; 
       p2pSell(c, t, shareOf(c.rng, held(c, 'spot', 'USDT'), 0.03, 0.08, 2), c.rng.int(5, 30) * MINUTE_MS),
     );
   }
+  withdrawalSteps(c, range, { at, usdtChain });
+  return steps;
+}
+
+/**
+ * walletSteps' withdrawals, planned after its deposits with the same `at`: USDT now and then, BTC twice, one the
+ * platform rejected, and two still pending at the range's end.
+ */
+function withdrawalSteps(
+  c: RetailContext,
+  range: { openedAt: number; from: number; to: number },
+  plan: { at: (ts: number, run: (ts: number) => void) => unknown; usdtChain: () => string },
+): void {
+  const { openedAt, from, to } = range;
+  const { at, usdtChain } = plan;
   for (const ts of every(c.rng, openedAt + 60 * DAY_MS, to - 10 * DAY_MS, 45, 100)) {
     at(ts, (t) => {
       const chain = usdtChain();
@@ -94,7 +109,6 @@ function walletSteps(c: RetailContext, range: { openedAt: number; from: number; 
       }),
     );
   }
-  return steps;
 }
 
 /** Spot trading, conversions, earn and its interest, and the monthly fee rebates, from the registration to `to`. */
