@@ -80,7 +80,7 @@ export async function readWindow(reading: StreamReading, task: Task): Promise<Ta
   const { stream } = reading;
   const refused = reading.refusedBefore.get(task.partition);
   if (refused !== undefined && task.window.end <= refused) {
-    await commitUnreachable(reading, task);
+    await commitNothing(reading, task, 'unreachable');
     return [];
   }
   const maxPages = Math.ceil(MAX_WINDOW_RECORDS / stream.pageLimit);
@@ -237,7 +237,7 @@ async function splitUnreachable(reading: StreamReading, task: Task, error: unkno
     reading.refusedBefore.set(task.partition, task.window.start);
   const width = task.window.end - task.window.start;
   if (width <= REACH_PRECISION_MS) {
-    await commitUnreachable(reading, task);
+    await commitNothing(reading, task, 'unreachable');
     if (before === undefined) {
       reading.log.warn(
         `${describeWindow(reading.stream, task)} is older than the platform reaches (${(error as Error).message}); recorded unreachable, with every window before it (docs/history.md)`,
@@ -253,38 +253,24 @@ async function splitUnreachable(reading: StreamReading, task: Task, error: unkno
   ];
 }
 
-/** Records a window as unreachable: no records, no cursor, never asked again (docs/history.md). */
-async function commitUnreachable(reading: StreamReading, task: Task): Promise<void> {
+/**
+ * Records the task's window with no records and no cursor, and counts it: read to its end (`done`), or unreachable,
+ * older than the platform answers, never asked again (docs/history.md).
+ */
+async function commitNothing(reading: StreamReading, task: Task, outcome: 'done' | 'unreachable'): Promise<void> {
   await reading.writer.commit({
     stream: reading.stream.name,
     partition: task.partition,
     window: task.window,
     records: [],
     cursor: null,
-    done: false,
-    unreachable: true,
+    ...(outcome === 'done' ? { done: true } : { done: false, unreachable: true }),
     tie: false,
     drift: [],
     quarantine: [],
   });
-  reading.stats.windowsUnreachable++;
-  reading.onProgress?.(reading.stream.name, reading.stats);
-}
-
-/** Records the task's window as read, with no records, and counts it done. */
-async function commitEmptyWindow(reading: StreamReading, task: Task): Promise<void> {
-  await reading.writer.commit({
-    stream: reading.stream.name,
-    partition: task.partition,
-    window: task.window,
-    records: [],
-    cursor: null,
-    done: true,
-    tie: false,
-    drift: [],
-    quarantine: [],
-  });
-  reading.stats.windowsDone++;
+  if (outcome === 'done') reading.stats.windowsDone++;
+  else reading.stats.windowsUnreachable++;
   reading.onProgress?.(reading.stream.name, reading.stats);
 }
 
@@ -304,7 +290,7 @@ async function replaceRefusedWindow(
   if (error instanceof PlatformError && stream.emptyWhen?.(error) === true) {
     // The account has none of these records (the stream says which refusals mean so): the window is read, empty.
     await how.settle();
-    await commitEmptyWindow(reading, task);
+    await commitNothing(reading, task, 'done');
     return [];
   }
   if (outOfReach(error)) {
