@@ -31,7 +31,7 @@ function forbiddenOf(folder: string, rank: number): { group: string[]; message: 
   return Object.entries(LAYERS)
     .filter(([other, r]) => other !== folder && r >= rank)
     .map(([other, r]) => ({
-      group: [`**/${other}/*`],
+      group: [`**/${other}/**`],
       message:
         r === rank
           ? `${folder} and ${other} are siblings (rank ${rank}): neither imports the other (ARCHITECTURE.md, "Folders")`

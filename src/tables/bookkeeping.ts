@@ -168,7 +168,7 @@ export const modelVersions: TableDef = {
     ),
     text(
       'version',
-      "A SHA-256 of the files the rules are made of (type_catalog: sql/seeds/*.csv); for ledger_order, the models' version the ledger was made whole with.",
+      "A SHA-256 of the files the rules are made of, without their prose comment lines (type_catalog: sql/seeds/*.csv, whole); for ledger_order, the models' version the ledger was made whole with.",
     ),
     instant('updated_at', 'When it was last recorded.'),
   ],

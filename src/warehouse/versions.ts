@@ -12,8 +12,8 @@ import { sqlGraph } from './sql-graph.js';
 import { timestampTz } from '../duckdb/time-values.js';
 
 /**
- * The versions of this release's SQL (docs/transform.md), each a SHA-256 of the files it covers:
- * what a warehouse records in `model_versions` to say which rules made it.
+ * The versions of this release's SQL (docs/transform.md), each a SHA-256 of the files it covers, without their prose
+ * comment lines (statementsOf): what a warehouse records in `model_versions` to say which rules made it.
  */
 export interface ReleaseVersions {
   /**
@@ -165,10 +165,13 @@ export function releaseVersions(): Promise<ReleaseVersions> {
 let release: Promise<ReleaseVersions> | undefined;
 
 /**
- * A file of sql/ without its comment lines: what its statements do. A comment mended is no new version, so it does
- * not make every warehouse rebuild its ledger and recompute its gains at the next transform.
+ * A file of sql/ without its prose comment lines: what its statements do, and its header (`-- creates:`, `-- reads:`,
+ * `-- params:`, `-- result:`), which orders and binds it. A comment mended is no new version, so it does not make
+ * every warehouse rebuild its ledger and recompute its gains at the next transform. No string of sql/ spans a line
+ * that starts with `--` (test/warehouse/versions.test.ts), so no statement's text is taken for a comment.
  */
-export const statementsOf = (text: string): string => text.replace(/^[ \t]*--.*\n?/gm, '');
+export const statementsOf = (text: string): string =>
+  text.replace(/^[ \t]*--(?! (?:creates|reads|params|result):).*\n?/gm, '');
 
 function sha256(parts: readonly (string | Buffer)[]): string {
   const hash = createHash('sha256');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +21,19 @@ function lint(cwd: string, config: string): string[] {
 
 /** Every .ts file the project holds (git's list, so a clean clone and a working copy agree). */
 function typescriptFiles(): string[] {
-  const { stdout } = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return stdout.split('\n').filter((f) => f !== '' && !f.startsWith('dist/'));
+  const { stdout, status, error } = spawnSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
+  if (error !== undefined || status !== 0)
+    throw new Error(`git ls-files failed (${error?.message ?? `exit ${status}`})`);
+  const files = stdout.split('\n').filter((f) => f !== '' && !f.startsWith('dist/') && existsSync(join(ROOT, f)));
+  if (files.length === 0) throw new Error('git lists no .ts file: the formatter would check nothing');
+  return files;
 }
 
 describe('the formatter and the linter (docs/development.md, "Format and lint")', () => {
@@ -39,19 +47,23 @@ describe('the formatter and the linter (docs/development.md, "Format and lint")'
     expect(findings, `npx oxlint finds:\n${findings.join('\n')}`).toEqual([]);
   });
 
-  it('refuses an import of a caller, naming the rule', () => {
+  it('refuses an import of a caller, of its folder or a subfolder, naming the rule', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lp-lint-'));
     try {
       mkdirSync(join(dir, 'src', 'warehouse'), { recursive: true });
       mkdirSync(join(dir, 'src', 'pipeline'), { recursive: true });
+      mkdirSync(join(dir, 'src', 'cli', 'commands'), { recursive: true });
       writeFileSync(join(dir, 'src', 'pipeline', 'run.ts'), 'export const run = 1;\n');
+      writeFileSync(join(dir, 'src', 'cli', 'commands', 'go.ts'), 'export const go = 1;\n');
       writeFileSync(
         join(dir, 'src', 'warehouse', 'open.ts'),
-        "import { run } from '../pipeline/run.js';\nexport const open = run;\n",
+        "import { run } from '../pipeline/run.js';\nimport { go } from '../cli/commands/go.js';\nexport const open = run + go;\n",
       );
       writeFileSync(join(dir, '.oxlintrc.json'), JSON.stringify(lintConfig()));
       expect(lint(dir, '.oxlintrc.json')).toEqual([
         "src/warehouse/open.ts:1:1: '../pipeline/run.js' import is restricted from being used by a pattern. " +
+          '[Error/eslint(no-restricted-imports)]',
+        "src/warehouse/open.ts:2:1: '../cli/commands/go.js' import is restricted from being used by a pattern. " +
           '[Error/eslint(no-restricted-imports)]',
       ]);
     } finally {
