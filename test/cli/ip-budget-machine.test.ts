@@ -1,9 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { runCliProcess, type CliResult } from '../helpers/cli.js';
+import { writeSimAccountsConfig } from '../helpers/sim-accounts.js';
 
 const ACCOUNTS = 10;
 // At --rate-scale 10 the simulator's minute lasts 6 s: 280 requests in any 6 s over every key of the address. Each
@@ -18,7 +19,6 @@ const IP_LIMIT = 280;
 let dir: string;
 
 /** The environment variables of one account's credentials, named after it. */
-const envName = (a: SimAccount, field: string) => `${a.name.toUpperCase().replace(/-/g, '_')}_${field}`;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-ip-machine-'));
@@ -52,24 +52,7 @@ async function withSetup(test: (setup: Setup) => Promise<void>): Promise<void> {
   try {
     const here = await mkdtemp(join(dir, 'run-'));
     const config = join(here, 'ledgerpipe.config.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        ipLimit: IP_LIMIT,
-        accounts: sim.accounts.map((a) => ({
-          name: a.name,
-          baseUrl: sim.baseUrl,
-          env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') },
-        })),
-      }),
-    );
-    const credentials = Object.fromEntries(
-      sim.accounts.flatMap((a) => [
-        [envName(a, 'KEY'), a.credentials.apiKey],
-        [envName(a, 'SECRET'), a.credentials.secretKey],
-        [envName(a, 'PASSPHRASE'), a.credentials.passphrase],
-      ]),
-    );
+    const credentials = await writeSimAccountsConfig(config, sim, { ipLimit: IP_LIMIT });
     const stateDir = join(here, 'state');
     const env = { ...process.env, ...credentials, LEDGERPIPE_STATE_DIR: stateDir };
     const shard = (index: number) => {

@@ -1,12 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGED_STREAMS } from '../../src/sim/data/types.js';
-import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { openWarehouse } from '../../src/warehouse/warehouse.js';
 import { runCliProcess } from '../helpers/cli.js';
 import { loaded, truthOfRun } from '../helpers/truth.js';
+import { writeSimAccountsConfig } from '../helpers/sim-accounts.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 1, 1);
@@ -20,7 +21,6 @@ let dir: string;
 let sim: Simulator;
 
 /** The environment variables of one account's credentials, named after it. */
-const envName = (a: SimAccount, field: string) => `${a.name.toUpperCase().replace(/-/g, '_')}_${field}`;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lp-many-'));
@@ -44,24 +44,7 @@ describe('many accounts in one process under one IP budget', () => {
   it(`lands ${ACCOUNTS} accounts exactly, with no 429 and no breach of a per-IP cap below their demand`, async () => {
     expect(sim.accounts.map((a) => a.name).slice(0, 3)).toEqual(['default', 'acct-002', 'acct-003']);
     const config = join(dir, 'ledgerpipe.config.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        ipLimit: IP_LIMIT,
-        accounts: sim.accounts.map((a) => ({
-          name: a.name,
-          baseUrl: sim.baseUrl,
-          env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') },
-        })),
-      }),
-    );
-    const env = Object.fromEntries(
-      sim.accounts.flatMap((a) => [
-        [envName(a, 'KEY'), a.credentials.apiKey],
-        [envName(a, 'SECRET'), a.credentials.secretKey],
-        [envName(a, 'PASSPHRASE'), a.credentials.passphrase],
-      ]),
-    );
+    const env = await writeSimAccountsConfig(config, sim, { ipLimit: IP_LIMIT });
     const db = join(dir, 'w.duckdb');
     const run = await runCliProcess(
       [

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/pipeline/shard.js';
-import { startSimulator, type SimAccount, type Simulator } from '../../src/sim/server.js';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
 import { queryCsv, runCliHere, runCliProcess } from '../helpers/cli.js';
+import { writeSimAccountsConfig } from '../helpers/sim-accounts.js';
 
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2025, 1, 1);
@@ -16,8 +17,6 @@ let dir: string;
 let sim: Simulator;
 let config: string;
 let env: NodeJS.ProcessEnv;
-
-const envName = (a: SimAccount, field: string) => `${a.name.toUpperCase().replace(/-/g, '_')}_${field}`;
 
 /**
  * `run year-end` of January 2025 into its own warehouse and folder, with the lake and any more flags: in this
@@ -87,26 +86,7 @@ beforeAll(async () => {
     accounts: 5,
   });
   config = join(dir, 'ledgerpipe.config.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      accounts: sim.accounts.map((a) => ({
-        name: a.name,
-        baseUrl: sim.baseUrl,
-        env: { key: envName(a, 'KEY'), secret: envName(a, 'SECRET'), passphrase: envName(a, 'PASSPHRASE') },
-      })),
-    }),
-  );
-  env = {
-    ...process.env,
-    ...Object.fromEntries(
-      sim.accounts.flatMap((a) => [
-        [envName(a, 'KEY'), a.credentials.apiKey],
-        [envName(a, 'SECRET'), a.credentials.secretKey],
-        [envName(a, 'PASSPHRASE'), a.credentials.passphrase],
-      ]),
-    ),
-  };
+  env = { ...process.env, ...(await writeSimAccountsConfig(config, sim)) };
 });
 afterAll(async () => {
   await sim.close();

@@ -8,13 +8,8 @@ import type { Payload } from '../types.js';
  */
 const text = (units: bigint): string => formatUnits(units, 8);
 
-/**
- * A unified tax record (GET /api/v3/tax/records), in the shape of the docs' example.
- *
- * @example
- * utaTaxRecord({ id, ts, type: 'ORDER_DEALT_IN', coin: 'BTC', amount: 1_000_000n, balance: 5_000_000n });
- */
-export function utaTaxRecord(r: {
+/** One movement of a coin as the unified account's record streams carry it (amounts in units of 10^-8). */
+interface Movement {
   id: string;
   ts: number;
   type: string;
@@ -22,15 +17,28 @@ export function utaTaxRecord(r: {
   amount: bigint;
   fee?: bigint;
   balance: bigint;
-}): Payload {
+}
+
+/** The fields every one of those records ends with: the signed amount, the fee, the balance after it, the time. */
+const movementFields = (r: Movement) => ({
+  amount: text(r.amount),
+  fee: text(r.fee ?? 0n),
+  balance: text(r.balance),
+  ts: String(r.ts),
+});
+
+/**
+ * A unified tax record (GET /api/v3/tax/records), in the shape of the docs' example.
+ *
+ * @example
+ * utaTaxRecord({ id, ts, type: 'ORDER_DEALT_IN', coin: 'BTC', amount: 1_000_000n, balance: 5_000_000n });
+ */
+export function utaTaxRecord(r: Movement): Payload {
   return {
     id: r.id,
     coin: r.coin,
     type: r.type,
-    amount: text(r.amount),
-    fee: text(r.fee ?? 0n),
-    balance: text(r.balance),
-    ts: String(r.ts),
+    ...movementFields(r),
   };
 }
 
@@ -41,27 +49,14 @@ export function utaTaxRecord(r: {
  * @example
  * utaFinancialRecord({ id, ts, category: 'SPOT', type: 'ORDER_DEALT_IN', coin: 'BTC', amount: 1_000_000n, balance: 5_000_000n });
  */
-export function utaFinancialRecord(r: {
-  id: string;
-  ts: number;
-  category: string;
-  symbol?: string;
-  type: string;
-  coin: string;
-  amount: bigint;
-  fee?: bigint;
-  balance: bigint;
-}): Payload {
+export function utaFinancialRecord(r: Movement & { category: string; symbol?: string }): Payload {
   return {
     category: r.category,
     id: r.id,
     symbol: r.symbol ?? '',
     coin: r.coin,
     type: r.type,
-    amount: text(r.amount),
-    fee: text(r.fee ?? 0n),
-    balance: text(r.balance),
-    ts: String(r.ts),
+    ...movementFields(r),
   };
 }
 
@@ -74,25 +69,13 @@ export function utaFinancialRecord(r: {
  * @example
  * fundingRecord({ id, ts, groupType: 'deposit', type: 'DEPOSIT', coin: 'USDT', amount: 100_00000000n, balance: 100_00000000n });
  */
-export function fundingRecord(r: {
-  id: string;
-  ts: number;
-  groupType: string;
-  type: string;
-  coin: string;
-  amount: bigint;
-  fee?: bigint;
-  balance: bigint;
-}): Payload {
+export function fundingRecord(r: Movement & { groupType: string }): Payload {
   return {
     id: r.id,
     coin: r.coin,
     groupType: r.groupType,
     type: r.type,
-    amount: text(r.amount),
-    fee: text(r.fee ?? 0n),
-    balance: text(r.balance),
-    ts: String(r.ts),
+    ...movementFields(r),
   };
 }
 
