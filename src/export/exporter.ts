@@ -99,6 +99,12 @@ function csvCell(column: Column, as = column.name): string {
   return as === column.name ? name : `${name} AS ${ident(as)}`;
 }
 
+/** A file's cell of a column under the name `as`: as the CSV writes it (csvCell), or the column itself in Parquet. */
+function cellOf(format: TableFormat, column: Column, as = column.name): string {
+  if (format === 'csv') return csvCell(column, as);
+  return as === column.name ? ident(column.name) : `${ident(column.name)} AS ${ident(as)}`;
+}
+
 /**
  * The rows of the range in export order: ts, then the key, then the account. The models are views on tables
  * written as records load and the ledger is updated in place (docs/transform.md), so the order
@@ -284,7 +290,7 @@ async function planTableCopies(
     const columns = (await columnsOf(warehouse, name)).filter((c) => !(omit ?? []).includes(c.name));
     for (const format of tables) {
       const cells = [
-        ...(format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name))),
+        ...columns.map((c) => cellOf(format, c)),
         ...(name === 'ledger' ? localTimeCells(valuation.timeZone, format) : []),
       ];
       copies.plan(
@@ -309,9 +315,7 @@ async function planValuedCopies(
   for (const format of tables) {
     // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
     const cells = [
-      ...columns.map(({ column, as }) =>
-        format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
-      ),
+      ...columns.map(({ column, as }) => cellOf(format, column, as)),
       ...localTimeCells(valuation.timeZone, format),
     ];
     copies.plan(
@@ -332,9 +336,7 @@ async function planYearSummaryCopies(
   const columns = await describe(warehouse, "SELECT * FROM lp_year_summary('lp_ledger_valued')");
   const named = valuedColumns(columns, valuation);
   for (const format of tables) {
-    const cells = named.map(({ column, as }) =>
-      format === 'csv' ? csvCell(column, as) : `${ident(column.name)} AS ${ident(as)}`,
-    );
+    const cells = named.map(({ column, as }) => cellOf(format, column, as));
     copies.plan(
       `${YEAR_SUMMARY}.${format}`,
       (temp) =>
@@ -351,7 +353,7 @@ async function planDisposalsCopies(warehouse: Warehouse, tables: TableFormat[], 
   copies.setup.push('exports/disposals_of_range.sql');
   const columns = await columnsOf(warehouse, DISPOSALS);
   for (const format of tables) {
-    const cells = format === 'csv' ? columns.map((c) => csvCell(c)) : columns.map((c) => ident(c.name));
+    const cells = columns.map((c) => cellOf(format, c));
     copies.plan(
       `${DISPOSALS}.${format}`,
       (temp) =>
