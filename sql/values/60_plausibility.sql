@@ -6,18 +6,23 @@
 --   income_above_holdings   interest earned above the balance of the asset that earned it, just before it (the
 --                           ledger's own running total of the asset, every account type, from its first row);
 --   refund_above_fees       a fee refund above the fees the account paid in the year (366 days) before it (USDT).
--- lp_plausibility_of(range_from, range_to): the findings of the movements in [range_from, range_to), reading of the
--- rest of the ledger only what they are set beside: a trade's legs and a withdrawal's own row lie at its instant;
+-- lp_plausibility_of(relation, range_from, range_to): the findings of the movements in [range_from, range_to), of
+-- the valued ledger rows `relation` names (lp_plausibility_rows, the whole ledger's; or an export's of its range,
+-- lp_export_ledger_valued, made once for all the export's reads), reading of the rest of the ledger only what they
+-- are set beside: a trade's legs and a withdrawal's own row lie at its instant;
 -- a balance is the sum of the rows before the range (unvalued) and the running total within it; the fees of a
 -- refund's 366 days are valued from 366 days before the range's start, for the accounts with a refund in it. An
 -- export reads its range's findings so: the view over the whole ledger valued every row of it (7 s of a one-day
 -- export's 12 s on a year of 1M fills, docs/performance.md, "Gains kept").
--- creates: lp_plausibility_of, plausibility
+-- creates: lp_plausibility_rows, lp_plausibility_of, plausibility
 -- reads: ledger, lp_ledger_valued_rows
 -- params: -
-CREATE OR REPLACE MACRO lp_plausibility_of(range_from, range_to) AS TABLE
+CREATE OR REPLACE VIEW lp_plausibility_rows AS
+SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows();
+
+CREATE OR REPLACE MACRO lp_plausibility_of(relation, range_from, range_to) AS TABLE
 WITH valued AS (
-  SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows()
+  SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM query_table(relation)
   WHERE ts >= range_from AND ts < range_to
 ),
 trade_given AS (
@@ -115,4 +120,4 @@ SELECT account, asset, ts, source, source_id, finding, CAST(amount AS DECIMAL(38
 FROM (SELECT * FROM trade_fees UNION ALL SELECT * FROM withdrawal_fees UNION ALL SELECT * FROM interest UNION ALL SELECT * FROM refunds);
 
 CREATE OR REPLACE VIEW plausibility AS
-SELECT * FROM lp_plausibility_of(CAST('-infinity' AS TIMESTAMPTZ), CAST('infinity' AS TIMESTAMPTZ));
+SELECT * FROM lp_plausibility_of('lp_plausibility_rows', CAST('-infinity' AS TIMESTAMPTZ), CAST('infinity' AS TIMESTAMPTZ));

@@ -9,16 +9,20 @@ import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SU
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
-import { param, runModel, withParams, type Params } from '../warehouse/sql-graph.js';
-import { hasTables } from '../duckdb/tables.js';
+import { RANGE_VALUED, withRangeValued } from '../reads/range-valued.js';
+import { param, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
+import { dropTemporary, hasTables } from '../duckdb/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
 import { timestampTzSql } from '../duckdb/time-values.js';
 import { isOutOfMemory, wholeLedgerMemoryBudget } from '../duckdb/memory-budget.js';
-import { setSettings } from '../duckdb/session.js';
+import { withSettings } from '../duckdb/session.js';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking', 'report'];
+
+/** Whether a format is a tax tool's file, whose rows group every trade of the range (wholeLedgerMemoryBudget). */
+export const isTaxFile = (f: ExportFormat): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking';
 
 /**
  * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
@@ -52,6 +56,11 @@ export interface ExportOptions {
   report?: ReportFacts;
   /** The tax files and report of this account alone (`<out>/accounts/<name>/`); default every account. */
   account?: string;
+  /**
+   * Whether the caller holds the valued rows of [from, to) in RANGE_VALUED (withRangeValued), as the export stage
+   * does for all its reads; else the export makes them for its own files, if they read them.
+   */
+  rangeValued?: boolean;
   clock?: () => number;
 }
 
@@ -136,31 +145,37 @@ export interface CopySetup {
 }
 
 /**
- * Runs the COPY statements one after another, on a connection of their own set up by `setup`. A COPY sorts its
- * rows (rangeSelect), and two sorts side by side ran out of the 224 MB budget for a year of 300k fills; one
- * at a time, each on every thread DuckDB has, the year of 983k fills exported in 31 s against 41 s on one thread,
- * at the same peak RSS (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running
- * has finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
+ * Runs the COPY statements one after another, on the warehouse's connection (where RANGE_VALUED is) set up by
+ * `setup`, whose temporary tables and views are dropped after. A COPY sorts its rows (rangeSelect), and two sorts
+ * side by side ran out of the 224 MB budget for a year of 300k fills; one at a time, each on every thread DuckDB
+ * has, the year of 983k fills exported in 31 s against 41 s on one thread, at the same peak RSS
+ * (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running has finished before
+ * this returns or throws, so no COPY is still writing while its file is cleaned up.
  */
 export async function runCopies(
   warehouse: Warehouse,
   jobs: CopyJob[],
   setup: CopySetup = { files: [], params: {} },
 ): Promise<void> {
-  const connection = await warehouse.connect();
-  try {
+  const graph = await sqlGraph();
+  const made = setup.files.flatMap((file) => graph.file(file).creates);
+  await warehouse.exclusive((c) =>
     // Rows in the order the COPY reads them: a ledger in the exports' order is read as it lies (rangeSelect).
-    await setSettings(connection, { preserve_insertion_order: true });
-    await withParams(connection, setup.params, async () => {
-      for (const file of setup.files) await runModel(connection, file);
-      for (const job of jobs) {
-        const reader = await connection.runAndReadAll(job.sql);
-        job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
-      }
-    });
-  } finally {
-    connection.closeSync();
-  }
+    withSettings(c, { preserve_insertion_order: true }, () =>
+      withParams(c, setup.params, async () => {
+        try {
+          for (const file of setup.files) await runModel(c, file);
+          for (const job of jobs) {
+            const reader = await c.runAndReadAll(job.sql);
+            job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+          }
+        } finally {
+          // Best effort, as a failed COPY's error must not be hidden: the next export makes them anew.
+          await dropTemporary(c, made).catch(() => undefined);
+        }
+      }),
+    ),
+  );
 }
 
 /**
@@ -193,12 +208,6 @@ export async function prepareOut(out: string): Promise<void> {
  * (sql/exports/tax_rows_of_range.sql): temporary tables of the COPYs' connection, read by name.
  */
 const YEAR_SUMMARY_TABLE = 'lp_export_year_summary';
-
-/**
- * The valued ledger of the range (sql/exports/ledger_valued_of_range.sql), made once in its files' order for the CSV
- * and the Parquet: a read of the values prices every row of the range, and it was made once per format before.
- */
-const LEDGER_VALUED_TABLE = 'lp_export_ledger_valued';
 
 /** Columns of valued rows as written: value_fiat under the fiat's own name (value_eur), and none without a fiat. */
 function valuedColumns(columns: readonly Column[], valuation: Valuation): { column: Column; as: string }[] {
@@ -264,9 +273,7 @@ async function planCopies(
     if (await warehouse.exclusive((c) => hasTables(c, [DISPOSALS])))
       await planDisposalsCopies(warehouse, tables, copies);
   }
-  const taxFormats = options.formats.filter(
-    (f): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking',
-  );
+  const taxFormats = options.formats.filter(isTaxFile);
   if (taxFormats.length > 0) {
     copies.setup.push('exports/tax_rows_of_range.sql');
     for (const format of taxFormats) {
@@ -309,8 +316,7 @@ async function planValuedCopies(
   valuation: Valuation,
   copies: CopyPlan,
 ): Promise<void> {
-  // Made once, in the files' order, for every format (sql/exports/ledger_valued_of_range.sql).
-  copies.setup.push('exports/ledger_valued_of_range.sql');
+  // Made once, in the files' order, for every format and every read of the export (withRangeValued).
   const columns = valuedColumns(await describe(warehouse, 'SELECT * FROM lp_ledger_valued_rows()'), valuation);
   for (const format of tables) {
     // As the ledger's file: with a --tz other than UTC, ts_local and date_local after its columns.
@@ -320,7 +326,7 @@ async function planValuedCopies(
     ];
     copies.plan(
       `${LEDGER_VALUED}.${format}`,
-      (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${LEDGER_VALUED_TABLE}) TO ${temp} ${copyTarget(format)}`,
+      (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${RANGE_VALUED}) TO ${temp} ${copyTarget(format)}`,
     );
   }
 }
@@ -364,6 +370,22 @@ async function planDisposalsCopies(warehouse: Warehouse, tables: TableFormat[], 
     copies.setup.push('exports/form8949.sql');
     copies.plan(FORM_8949, (temp) => `COPY lp_export_form8949 TO ${temp} ${copyTarget('csv')}`);
   }
+}
+
+/**
+ * Runs `work` with the valued rows of the export's range in RANGE_VALUED: the caller's (`rangeValued`), else made
+ * for it when its files read them (the ledger's valued files, the year summary, the report).
+ */
+function withValuedRows<T>(
+  warehouse: Warehouse,
+  options: ExportOptions,
+  report: boolean,
+  work: () => Promise<T>,
+): Promise<T> {
+  const reads = report || options.formats.some((f) => f === 'csv' || f === 'parquet');
+  if (options.rangeValued === true || !reads) return work();
+  const budget = options.formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
+  return withRangeValued(warehouse, { start: options.from, end: options.to }, work, budget);
 }
 
 /** Writes the report under its temporary name in `--out`, and returns that path. */
@@ -430,11 +452,14 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
       lp_account: param.text(options.account),
     };
     const copies = () => runCopies(warehouse, jobs, { files: setup, params });
-    // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
-    await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
-    const files = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
-    if (report !== undefined)
-      files.push({ name: REPORT, path: await writeReportFile(warehouse, options, report), rows: 0 });
+    const files = await withValuedRows(warehouse, options, report !== undefined, async () => {
+      // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
+      await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
+      const written = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
+      if (report !== undefined)
+        written.push({ name: REPORT, path: await writeReportFile(warehouse, options, report), rows: 0 });
+      return written;
+    });
     if (options.manifest !== undefined) {
       await writeManifest(join(options.out, tempName(MANIFEST)), {
         range: { start: options.from, end: options.to },

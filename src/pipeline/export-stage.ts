@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import type { GainsResult } from '../gains/gains.js';
-import { exportFiles, prepareOut, recoverExports, type ExportedFile, type ExportFormat } from '../export/exporter.js';
+import {
+  exportFiles,
+  isTaxFile,
+  prepareOut,
+  recoverExports,
+  type ExportedFile,
+  type ExportFormat,
+} from '../export/exporter.js';
 import type { ReportFacts } from '../report/report.js';
 import { writeLake, type LakePartition } from '../export/lake.js';
 import type { ManifestFacts } from '../export/manifest.js';
@@ -12,7 +19,8 @@ import { coverageOfRange, type StreamCoverage } from '../reads/coverage.js';
 import { readPlausibility, type Implausible } from '../reads/plausibility.js';
 import { wholeLedgerMemoryBudget } from '../duckdb/memory-budget.js';
 import { readCatalogVersion } from '../reads/reports.js';
-import type { Valuation } from '../warehouse/values.js';
+import { type Valuation } from '../warehouse/values.js';
+import { RANGE_VALUED, withRangeValued } from '../reads/range-valued.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { AccountResult } from './extract-stage.js';
 import { gainsStage, lookAhead } from './gains-stage.js';
@@ -92,32 +100,47 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
       inputs.extracted?.map((a) => a.account),
       range,
     ));
-  const unpriced = await readUnpriced(warehouse, range, valuation);
-  // The findings of a range set each trade beside its legs and each refund beside a year of fees: over a busy year
-  // they ran out of the warehouse's budget (docs/performance.md, "Memory"), so they get the whole ledger's.
-  const plausibility = await warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), () =>
-    readPlausibility(warehouse, range),
+  // The range's valued rows, made once for every read of them below, at the budget the export's files take.
+  const formats = options.formats ?? options.pipeline.export.formats;
+  const budget = formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
+  const { unpriced, plausibility, written, files, lake } = await withRangeValued(
+    warehouse,
+    range,
+    async () => {
+      const unpriced = await readUnpriced(warehouse, range, valuation, undefined, RANGE_VALUED);
+      // The findings of a range set each trade beside its legs and each refund beside a year of fees: over a busy
+      // year they ran out of the warehouse's budget (docs/performance.md, "Memory"), so they get the whole ledger's.
+      const plausibility = await warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), () =>
+        readPlausibility(warehouse, range, undefined, RANGE_VALUED),
+      );
+      for (const u of unpriced)
+        options.log.warn(
+          `${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`,
+        );
+      const written = await whereWritten(warehouse, run, coverage, period);
+      const manifest = await manifestFacts(warehouse, run, { valuation, coverage, history, written, completeness });
+      const { files, lake } = await inputs.stage('export', async () => ({
+        files: await writeExports(warehouse, run, {
+          dir: written.dir,
+          period,
+          valuation,
+          manifest,
+          byAccount: completeness?.byAccount,
+          plausibility,
+        }),
+        lake:
+          options.lake === undefined
+            ? undefined
+            : await writeRunLake(warehouse, run, inputs.extracted, {
+                lake: options.lake,
+                range,
+                held: manifest.accounts,
+              }),
+      }));
+      return { unpriced, plausibility, written, files, lake };
+    },
+    budget,
   );
-  for (const u of unpriced)
-    options.log.warn(
-      `${u.entries} ${u.asset} movements of the range have no ${u.missing === 'usdt' ? 'USDT price' : `${u.missing} rate`}: their value is left empty (docs/values.md)`,
-    );
-  const written = await whereWritten(warehouse, run, coverage, period);
-  const manifest = await manifestFacts(warehouse, run, { valuation, coverage, history, written, completeness });
-  const { files, lake } = await inputs.stage('export', async () => ({
-    files: await writeExports(warehouse, run, {
-      dir: written.dir,
-      period,
-      valuation,
-      manifest,
-      byAccount: completeness?.byAccount,
-      plausibility,
-    }),
-    lake:
-      options.lake === undefined
-        ? undefined
-        : await writeRunLake(warehouse, run, inputs.extracted, { lake: options.lake, range, held: manifest.accounts }),
-  }));
   const incomplete = [...(gaps === undefined ? [] : [gaps]), ...(lacking === undefined ? [] : [lacking])];
   return { gaps, incomplete, completeness, gains, history, unpriced, plausibility, written, files, lake };
 }
@@ -314,6 +337,8 @@ async function writeExports(
     ...described,
     valuation,
     report: { coverage: manifest.coverage, ...completeness, ...toDate },
+    // Made by exportStage for all its reads.
+    rangeValued: true,
     clock,
   });
   // Neither Koinly's format nor CoinTracking's has an account column: with several accounts, each gets its
@@ -368,6 +393,7 @@ async function writeAccountExports(
         valuation,
         report: { coverage, ...completeness, ...toDate },
         account,
+        rangeValued: true,
         clock,
       })),
     );

@@ -20,18 +20,25 @@ export interface Implausible {
 /**
  * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first:
  * read through lp_plausibility_of (sql/values/60_plausibility.sql), which values only what the range's findings
- * are set beside, not the whole ledger.
+ * are set beside, not the whole ledger. `valued`: the valued rows of the range to read, lp_plausibility_rows (valued
+ * as they are read), or a table made of them (an export's, RANGE_VALUED in src/warehouse/values.ts).
  *
  * @example
  * const review = await readPlausibility(warehouse, { start, end }); // [] for an account within its own scale
  */
-export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
+export async function readPlausibility(
+  warehouse: Warehouse,
+  range: Window,
+  account?: string,
+  valued = 'lp_plausibility_rows',
+): Promise<Implausible[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];
     const params = {
       lp_from: param.instant(range.start),
       lp_to: param.instant(range.end),
       lp_account: param.text(account),
+      lp_valued: param.text(valued),
     };
     const found = await withParams(c, params, () => readModel(c, 'reads/plausibility_of_range.sql'));
     return found.map((r) => ({

@@ -3,6 +3,7 @@ import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { Completeness } from '../reads/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
+import { RANGE_VALUED } from '../reads/range-valued.js';
 import { param, readModel, runModel, withParams } from '../warehouse/sql-graph.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
@@ -125,8 +126,8 @@ async function monthly(read: Read, valuation: Valuation): Promise<{ months: stri
 
 /**
  * The range's valued ledger rows, with the columns the report reads, made once (sql/report/rows.sql: a temporary
- * table of the warehouse's connection) for all its reads: each read of the valued ledger computes every row's
- * value anew (docs/performance.md, "Prices"). One name serves: a warehouse's exports, and so its reports, run one
+ * table of the warehouse's connection, from the export's valued rows of the range, withRangeValued) for all its
+ * reads: each read of the valued ledger computes every row's value anew (docs/performance.md, "Prices"). One name serves: a warehouse's exports, and so its reports, run one
  * after another (the export stage writes the accounts' own files in turn: src/pipeline/export-stage.ts).
  */
 const REPORT_ROWS = 'lp_report_rows';
@@ -135,7 +136,8 @@ const REPORT_ROWS = 'lp_report_rows';
  * Writes the year-end report (docs/report.md): one HTML page with everything inline (style, SVG charts,
  * no script, nothing fetched): the range and its software, every warning, coverage per stream, the per-asset
  * summary (year_summary, exact), monthly realized PnL, fees and funding as charts, and the largest movements.
- * It prints on A4 (a print stylesheet).
+ * It prints on A4 (a print stylesheet). It reads the valued rows of `range` the caller holds in RANGE_VALUED
+ * (withRangeValued, src/warehouse/values.ts), as an export does.
  */
 export async function writeReport(
   warehouse: Warehouse,
@@ -339,7 +341,7 @@ async function reviewSection(
 ): Promise<string> {
   const found =
     read === undefined
-      ? await readPlausibility(warehouse, range, account)
+      ? await readPlausibility(warehouse, range, account, RANGE_VALUED)
       : read.filter((i) => account === undefined || i.account === account);
   const what = {
     fee_above_1pct: 'A fee above 1% of its movement',

@@ -242,6 +242,30 @@ export const yearSummary: TableDef = {
 };
 
 /** The prices' tables, then the views of values, in the order they are made. */
+/** The valued ledger rows the findings of the view plausibility read, of the whole ledger. */
+export const lpPlausibilityRows: TableDef = {
+  name: 'lp_plausibility_rows',
+  kind: 'view',
+  description:
+    "The columns of ledger_valued the findings of plausibility read, valued as they are read, of the whole ledger (sql/values/60_plausibility.sql); an export's findings read its range's valued rows instead. Read plausibility.",
+  columns: [
+    'account',
+    'entry_id',
+    'ts',
+    'asset',
+    'amount',
+    'source',
+    'source_id',
+    'trade_group',
+    'tax_class',
+    'value_usdt',
+  ].map((name) => {
+    const column = ledgerValued.columns.find((c) => c.name === name);
+    if (column === undefined) throw new Error(`ledger_valued has no column ${name}`);
+    return column;
+  }),
+};
+
 export const plausibility: TableDef = {
   name: 'plausibility',
   kind: 'view',
@@ -279,5 +303,6 @@ export const VALUE_TABLES: readonly TableDef[] = [
   ledgerValued,
   yearSummary,
   lpLedgerValued,
+  lpPlausibilityRows,
   plausibility,
 ];

@@ -16,7 +16,7 @@ const ALLOWED: Readonly<Record<string, readonly [number, string]>> = {
   'src/cli/commands/query.ts': [1, "the query command's help"],
   'src/cli/completeness-lines.ts': [6, 'queries shown to the user as hints, not run'],
   'src/cli/plausibility-lines.ts': [1, 'a query shown to the user as a hint, not run'],
-  'src/duckdb/tables.ts': [1, 'whether tables exist (duckdb_tables)'],
+  'src/duckdb/tables.ts': [2, 'whether tables exist, and which temporary ones a connection holds (duckdb_tables)'],
   'src/export/exporter.ts': [
     8,
     "COPY of each file with its cells (CSV text, a fiat's column name, local time) made from the table's columns; the columns read from duckdb_columns() and DESCRIBE",

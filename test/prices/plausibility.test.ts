@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runModel } from '../../src/warehouse/sql-graph.js';
+import { RANGE_VALUED, withRangeValued } from '../../src/reads/range-valued.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { rows, tempWarehouse } from '../helpers/raw.js';
 
@@ -104,7 +105,7 @@ describe('plausibility (docs/review.md)', () => {
     const listed = (from: string, to: string) =>
       rows(
         warehouse,
-        `SELECT ${columns} FROM lp_plausibility_of(CAST('${from}' AS TIMESTAMPTZ), CAST('${to}' AS TIMESTAMPTZ)) ORDER BY ts, source_id`,
+        `SELECT ${columns} FROM lp_plausibility_of('lp_plausibility_rows', CAST('${from}' AS TIMESTAMPTZ), CAST('${to}' AS TIMESTAMPTZ)) ORDER BY ts, source_id`,
       );
     const ofView = (from: string, to: string) =>
       rows(
@@ -119,6 +120,15 @@ describe('plausibility (docs/review.md)', () => {
       [at(1), at(600)],
     ] as const) {
       expect(await listed(from, to)).toEqual(await ofView(from, to));
+      // Over an export's valued rows of the range (made once for all its reads), the same findings.
+      const range = { start: Date.parse(from), end: Date.parse(to) };
+      const ofExport = await withRangeValued(warehouse, range, () =>
+        rows(
+          warehouse,
+          `SELECT ${columns} FROM lp_plausibility_of('${RANGE_VALUED}', CAST('${from}' AS TIMESTAMPTZ), CAST('${to}' AS TIMESTAMPTZ)) ORDER BY ts, source_id`,
+        ),
+      );
+      expect(ofExport).toEqual(await ofView(from, to));
     }
     // What the view sets each refund beside: r1 the fees of its 366 days (the first day's 12 on its edge, 7, and the
     // 1 of its own instant); r2 7 + 1 + 4 (the first day now past); r3 the same 12, above its 6; interest above the

@@ -6,6 +6,7 @@ import { writeReport } from '../../src/report/report.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { readPlausibility, type Implausible } from '../../src/reads/plausibility.js';
 import { applyValuation, NO_VALUATION } from '../../src/warehouse/values.js';
+import { withRangeValued } from '../../src/reads/range-valued.js';
 import { GOLDEN } from '../transform/fixtures.js';
 import { loadRaw, tempWarehouse } from '../helpers/raw.js';
 
@@ -41,12 +42,14 @@ const finding = (account: string, sourceId: string): Implausible => ({
 /** The records the page's review table lists, as `<source> <id>`. */
 async function reviewed(facts: Parameters<typeof writeReport>[2]['facts'], account?: string): Promise<string[]> {
   const path = join(dir, `report-${account ?? 'all'}-${facts.plausibility === undefined ? 'read' : 'given'}.html`);
-  await writeReport(context.warehouse, path, {
-    range,
-    valuation: NO_VALUATION,
-    facts,
-    ...(account === undefined ? {} : { account }),
-  });
+  await withRangeValued(context.warehouse, range, () =>
+    writeReport(context.warehouse, path, {
+      range,
+      valuation: NO_VALUATION,
+      facts,
+      ...(account === undefined ? {} : { account }),
+    }),
+  );
   const html = await readFile(path, 'utf8');
   // The record is each row's last cell.
   return [...html.matchAll(/<tr data-finding="[^"]*">(.*?)<\/tr>/g)].map(

@@ -1,0 +1,38 @@
+import { dropTemporary } from '../duckdb/tables.js';
+import type { Window } from '../time/window.js';
+import { param, runModel, withParams } from '../warehouse/sql-graph.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+
+/**
+ * The valued ledger rows of an export's range, every account's, in the files' order (time, entry, account): a
+ * temporary table of the warehouse's connection (sql/exports/ledger_valued_of_range.sql), made by withRangeValued.
+ */
+export const RANGE_VALUED = 'lp_export_ledger_valued';
+
+/**
+ * Runs `work` with RANGE_VALUED made of `range`, then drops it. A read of the valued ledger values every row it
+ * reads: over a busy year's 2.33M rows, 4 to 7 s each time, and the export stage read them five times (what has no
+ * value, the findings to review, the ledger's files, the year summary, the report). Made once here, each of those
+ * reads it (docs/performance.md, "Gains kept"). `budget`: the memory budget to make it at (the whole ledger's, when
+ * the export's tax files take it too), else the warehouse's.
+ *
+ * @example
+ * await withRangeValued(warehouse, range, () => readUnpriced(warehouse, range, valuation, undefined, RANGE_VALUED));
+ */
+export async function withRangeValued<T>(
+  warehouse: Warehouse,
+  range: Window,
+  work: () => Promise<T>,
+  budget?: string,
+): Promise<T> {
+  const params = { lp_from: param.instant(range.start), lp_to: param.instant(range.end) };
+  const make = () =>
+    warehouse.exclusive((c) => withParams(c, params, () => runModel(c, 'exports/ledger_valued_of_range.sql')));
+  await (budget === undefined ? make() : warehouse.withMemoryLimit(budget, make));
+  try {
+    return await work();
+  } finally {
+    // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why the work failed.
+    await warehouse.exclusive((c) => dropTemporary(c, [RANGE_VALUED])).catch(() => undefined);
+  }
+}
