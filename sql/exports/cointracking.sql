@@ -7,7 +7,8 @@
 -- look at it. Exchange is the account, Trade-Group the stream. Tx-ID is the account and the row's first entry:
 -- unique in the file and the same on every export, so a re-import does not duplicate a row, and no two rows
 -- (a deposit and a withdrawal of one chain transaction, two accounts) are taken for one. Text cells go through
--- lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
+-- lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are, dates
+-- in UTC from the instant's microseconds as a plain TIMESTAMP (its UTC wall time, as lp_time_text).
 -- The two value columns are each side's value in the --fiat currency, which must be the CoinTracking account's
 -- currency (sql/values/40_tax_row_values.sql; docs/values.md): empty without --fiat or without a price,
 -- and CoinTracking then prices the row itself.
@@ -26,7 +27,7 @@ SELECT
   lp_csv_text(account)                                                   AS "Exchange",
   lp_csv_text(source)                                                    AS "Trade-Group",
   lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || coalesce(' tx ' || tx_hash, '')) AS "Comment",
-  strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S')                     AS "Date",
+  strftime(make_timestamp(epoch_us(ts)), '%Y-%m-%d %H:%M:%S')                     AS "Date",
   lp_csv_text(account || ':' || row_id)                                  AS "Tx-ID",
   coalesce(lp_decimal_text(v.buy_value), '')                             AS "Buy Value in your Account Currency",
   coalesce(lp_decimal_text(v.sell_value), '')                            AS "Sell Value in your Account Currency"

@@ -8,7 +8,8 @@
 -- The rows, their amounts and tags come from tax_export_rows (sql/ledger/20_tax_export.sql). The Description
 -- carries the ledger entries of the row and, in brackets, its account; it starts with REVIEW when a person must
 -- look at it. Dates in UTC
--- ("these must be in UTC even if you live in another timezone"); empty cells are NULL, written as nothing.
+-- ("these must be in UTC even if you live in another timezone"), the instant's microseconds as a plain TIMESTAMP
+-- (its UTC wall time, as lp_time_text: no zone looked up for each row); empty cells are NULL, written as nothing.
 -- The column Koinly used to call Label is Tag ("Tags used to be labels", help article 9490023). Text cells go
 -- through lp_csv_text (no cell a spreadsheet would take for a formula); amounts and dates are written as they are.
 -- Net Worth is the row's value in the --fiat currency (sql/values/40_tax_row_values.sql; docs/values.md):
@@ -18,7 +19,7 @@
 -- params: -
 CREATE OR REPLACE TEMP VIEW lp_export_koinly AS
 SELECT
-  strftime(timezone('UTC', ts), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
+  strftime(make_timestamp(epoch_us(ts)), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
   lp_decimal_text(koinly_sent)                                          AS "Sent Amount",
   lp_csv_text(koinly_sent_asset)                                        AS "Sent Currency",
   lp_decimal_text(koinly_received)                                      AS "Received Amount",
