@@ -3,7 +3,7 @@
 -- VARIOUS for a pool, UNKNOWN when nothing matched; proceeds (column d) and cost or other basis (column e, the
 -- fees added to it) rounded to cents, and the gain (column h) their difference. No adjustment is computed
 -- (columns f and g are empty). Withdrawals are not disposals and are left out. Amounts are in the unit column's
--- currency: the form wants USD, so run with --fiat USD. A temporary view of the export's connection, which
+-- currency: the form wants USD, so run with --fiat USD. A temporary view of the COPYs' connection, which
 -- src/export/exporter.ts copies to form8949.csv; by hand, set the variables as in koinly.sql.
 -- creates: lp_export_form8949
 -- reads: disposals

@@ -1,6 +1,7 @@
 -- The valued ledger of an export's range [lp_from, lp_to) (lp_ledger_valued_rows(),
--- sql/values/35_ledger_valued_rows.sql), made once for its CSV and its Parquet: a temporary table of the export's
--- connection (src/export/exporter.ts), in the files' order (time, entry, account), which both read as it lies. Each
+-- sql/values/35_ledger_valued_rows.sql), made once for every read of the export stage (src/reads/range-valued.ts:
+-- what has no value, the findings, the ledger's valued files, the year summary, the report): a temporary table of
+-- the warehouse's connection, in the files' order (time, entry, account), which the files read as it lies. Each
 -- read of the values prices every row of the range again (docs/performance.md, "Prices"). Run
 -- by hand with the variables set as in koinly.sql.
 -- creates: lp_export_ledger_valued

@@ -1,6 +1,6 @@
 -- The tax files' rows of an export's range [lp_from, lp_to), of one account (lp_account) or all, and their values
 -- (sql/values/40_tax_row_values.sql), made once for every tax file (koinly.sql, cointracking.sql read them):
--- temporary tables of the export's connection (src/export/exporter.ts). Made one after the other: in one query,
+-- temporary tables of the COPYs' connection (src/export/exporter.ts). Made one after the other: in one query,
 -- DuckDB made the rows twice, side by side, and a year of 300k fills ran out of the 224 MB budget
 -- (docs/performance.md, "Prices"). Run by hand with the variables set as in koinly.sql.
 -- creates: lp_export_tax_rows, lp_export_tax_values

@@ -1,7 +1,7 @@
 -- The valued ledger rows report.html reads (src/report/report.ts; docs/report.md): those of [lp_from, lp_to),
 -- of one account (lp_account) or all, with the columns the report reads, in a temporary table made once for all its
 -- reads. They are taken from the export's valued rows of its range (lp_export_ledger_valued, withRangeValued in
--- src/warehouse/values.ts): each read of the valued ledger computes every row's value anew (docs/performance.md,
+-- src/reads/range-valued.ts): each read of the valued ledger computes every row's value anew (docs/performance.md,
 -- "Prices").
 -- creates: lp_report_rows
 -- reads: lp_export_ledger_valued

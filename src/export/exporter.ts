@@ -9,7 +9,7 @@ import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SU
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
-import { RANGE_VALUED, withRangeValued } from '../reads/range-valued.js';
+import { RANGE_VALUED, rangeValuedOf, withRangeValued } from '../reads/range-valued.js';
 import { param, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { dropTemporary, hasTables } from '../duckdb/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
@@ -171,7 +171,7 @@ export async function runCopies(
           }
         } finally {
           // Best effort, as a failed COPY's error must not be hidden: the next export makes them anew.
-          await dropTemporary(c, made).catch(() => undefined);
+          if (made.length > 0) await dropTemporary(c, made).catch(() => undefined);
         }
       }),
     ),
@@ -383,7 +383,13 @@ function withValuedRows<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const reads = report || options.formats.some((f) => f === 'csv' || f === 'parquet');
-  if (options.rangeValued === true || !reads) return work();
+  if (options.rangeValued === true) {
+    const held = rangeValuedOf(warehouse);
+    if (held?.start !== options.from || held.end !== options.to)
+      throw new Error("the export's range is not the one whose valued rows are held (withRangeValued)");
+    return work();
+  }
+  if (!reads) return work();
   const budget = options.formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
   return withRangeValued(warehouse, { start: options.from, end: options.to }, work, budget);
 }

@@ -139,15 +139,13 @@ interface CommitGroup {
 }
 
 /**
- * Committed payload after which the writers CHECKPOINT, between two batches. DuckDB's automatic checkpoint, run
- * inside the COMMIT of a large batch once the write-ahead log passes 16 MB, stopped about one many-account
- * extraction in ten with "Corrupted in-memory column" (docs/many-accounts.md); withCheckpointsBetweenBatches turns
- * it off while the writers checkpoint themselves. Every 64 MB of payload, not DuckDB's 16: a checkpoint holds the
- * writers' queue 0.3 to 1.8 s, and at 16 MB a busy year's extraction (1M fills, every stream) checkpointed 33
- * times, 24 s of its 95 s; a year of 300k fills ran 57.6 / 57.8 s against 59.9 / 58.9 s, at the same peak RSS
- * (docs/performance.md, "Many accounts").
+ * Committed payload after which the writers CHECKPOINT, between two batches: DuckDB's own threshold is 16 MB of
+ * write-ahead log, which holds the payloads and more (typed rows, coverage), so this checkpoints a little less
+ * often than DuckDB would. DuckDB's automatic checkpoint, run inside the COMMIT of a large batch, stopped about
+ * one many-account extraction in ten with "Corrupted in-memory column" (docs/many-accounts.md);
+ * withCheckpointsBetweenBatches turns it off while the writers checkpoint themselves.
  */
-const CHECKPOINT_EVERY_BYTES = 64 * 1024 * 1024;
+const CHECKPOINT_EVERY_BYTES = 16 * 1024 * 1024;
 
 const groups = new WeakMap<object, CommitGroup>();
 

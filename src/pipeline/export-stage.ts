@@ -103,7 +103,7 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
   // The range's valued rows, made once for every read of them below, at the budget the export's files take.
   const formats = options.formats ?? options.pipeline.export.formats;
   const budget = formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
-  const { unpriced, plausibility, written, files, lake } = await withRangeValued(
+  const { unpriced, plausibility, written, manifest, files } = await withRangeValued(
     warehouse,
     range,
     async () => {
@@ -119,8 +119,8 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
         );
       const written = await whereWritten(warehouse, run, coverage, period);
       const manifest = await manifestFacts(warehouse, run, { valuation, coverage, history, written, completeness });
-      const { files, lake } = await inputs.stage('export', async () => ({
-        files: await writeExports(warehouse, run, {
+      const files = await inputs.stage('export', () =>
+        writeExports(warehouse, run, {
           dir: written.dir,
           period,
           valuation,
@@ -128,19 +128,19 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
           byAccount: completeness?.byAccount,
           plausibility,
         }),
-        lake:
-          options.lake === undefined
-            ? undefined
-            : await writeRunLake(warehouse, run, inputs.extracted, {
-                lake: options.lake,
-                range,
-                held: manifest.accounts,
-              }),
-      }));
-      return { unpriced, plausibility, written, files, lake };
+      );
+      return { unpriced, plausibility, written, manifest, files };
     },
     budget,
   );
+  // The lake's files are the typed tables: written once the valued rows are dropped, which would hold memory.
+  const lakeDir = options.lake;
+  const lake =
+    lakeDir === undefined
+      ? undefined
+      : await inputs.stage('export', () =>
+          writeRunLake(warehouse, run, inputs.extracted, { lake: lakeDir, range, held: manifest.accounts }),
+        );
   const incomplete = [...(gaps === undefined ? [] : [gaps]), ...(lacking === undefined ? [] : [lacking])];
   return { gaps, incomplete, completeness, gains, history, unpriced, plausibility, written, files, lake };
 }

@@ -15,7 +15,7 @@ export interface Unpriced {
 /**
  * Per asset, the movements of `range` (of one account, or all) without a value in USDT, or in the fiat
  * (docs/values.md). `source`: the valued ledger rows to read, lp_ledger_valued (value_fiat is the fiat's value) or a
- * table made of them (the report's).
+ * table made of them (an export's, RANGE_VALUED in src/reads/range-valued.ts, or the report's).
  */
 export async function readUnpriced(
   warehouse: Warehouse,

@@ -2,6 +2,7 @@ import type { Window } from '../time/window.js';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import type { RANGE_VALUED } from './range-valued.js';
 
 /** One movement far outside the account's scale (view plausibility; docs/review.md). */
 export interface Implausible {
@@ -21,7 +22,7 @@ export interface Implausible {
  * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first:
  * read through lp_plausibility_of (sql/values/60_plausibility.sql), which values only what the range's findings
  * are set beside, not the whole ledger. `valued`: the valued rows of the range to read, lp_plausibility_rows (valued
- * as they are read), or a table made of them (an export's, RANGE_VALUED in src/warehouse/values.ts).
+ * as they are read), or a table made of them (an export's, RANGE_VALUED in src/reads/range-valued.ts).
  *
  * @example
  * const review = await readPlausibility(warehouse, { start, end }); // [] for an account within its own scale
@@ -30,7 +31,7 @@ export async function readPlausibility(
   warehouse: Warehouse,
   range: Window,
   account?: string,
-  valued = 'lp_plausibility_rows',
+  valued: 'lp_plausibility_rows' | typeof RANGE_VALUED = 'lp_plausibility_rows',
 ): Promise<Implausible[]> {
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];

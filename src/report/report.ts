@@ -137,7 +137,7 @@ const REPORT_ROWS = 'lp_report_rows';
  * no script, nothing fetched): the range and its software, every warning, coverage per stream, the per-asset
  * summary (year_summary, exact), monthly realized PnL, fees and funding as charts, and the largest movements.
  * It prints on A4 (a print stylesheet). It reads the valued rows of `range` the caller holds in RANGE_VALUED
- * (withRangeValued, src/warehouse/values.ts), as an export does.
+ * (withRangeValued, src/reads/range-valued.ts), as an export does.
  */
 export async function writeReport(
   warehouse: Warehouse,

@@ -241,7 +241,6 @@ export const yearSummary: TableDef = {
   ],
 };
 
-/** The prices' tables, then the views of values, in the order they are made. */
 /** The valued ledger rows the findings of the view plausibility read, of the whole ledger. */
 export const lpPlausibilityRows: TableDef = {
   name: 'lp_plausibility_rows',
@@ -288,6 +287,7 @@ export const plausibility: TableDef = {
   ],
 };
 
+/** The prices' tables, then the views of values, in the order they are made. */
 export const VALUE_TABLES: readonly TableDef[] = [
   priceCandles,
   priceCoverage,

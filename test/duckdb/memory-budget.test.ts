@@ -95,6 +95,9 @@ describe("DuckDB's memory budget", () => {
       expect(asked).toEqual([]);
       await exportFiles(watched, { out: join(dir, 'tax'), formats: ['koinly', 'cointracking'], ...range });
       expect(asked).toEqual(['320MB']);
+      // With the tables' files too, the range's valued rows they read are made at that budget as well.
+      await exportFiles(watched, { out: join(dir, 'both'), formats: ['csv', 'koinly'], ...range });
+      expect(asked).toEqual(['320MB', '320MB', '320MB']);
       expect(await currentLimit(warehouse)).toBe('213.6 MiB');
     } finally {
       await warehouse.close();

@@ -135,7 +135,7 @@ describe('checkpoints between batches', () => {
     quarantine: [],
   });
 
-  it('checkpoints after every 64 MB of committed payload, and a failed CHECKPOINT stops every writer with its error', async () => {
+  it('checkpoints after every 16 MB of committed payload, and a failed CHECKPOINT stops every writer with its error', async () => {
     const real = warehouse.exclusive.bind(warehouse);
     const checkpoints: number[] = [];
     const disk = {
@@ -158,10 +158,10 @@ describe('checkpoints between batches', () => {
     } as Warehouse;
     const a = await createRawWriter(disk, { account: 'a', runId: 'r', clock: () => D0 });
     const b = await createRawWriter(disk, { account: 'b', runId: 'r', clock: () => D0 });
-    // One page at a time: 17 MB each, so 64 MB is passed by the fourth page, then by the eighth.
-    for (let i = 1; i <= 7; i++) await (i % 2 === 0 ? b : a).commit(big(String(i), 17));
+    // One page at a time: 5 MB each, so 16 MB is passed by the fourth page, then by the eighth.
+    for (let i = 1; i <= 7; i++) await (i % 2 === 0 ? b : a).commit(big(String(i), 5));
     expect(checkpoints).toEqual([4]);
-    await b.commit(big('8', 17));
+    await b.commit(big('8', 5));
     // The eighth page committed before the CHECKPOINT after it failed; nothing is written after it, by either account.
     await expect(a.commit(big('9', 1))).rejects.toThrow('Failed to create checkpoint because of error: simulated');
     await expect(b.commit(big('10', 1))).rejects.toThrow('Failed to create checkpoint because of error: simulated');

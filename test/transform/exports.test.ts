@@ -23,6 +23,23 @@ beforeEach(async () => {
 });
 afterEach(() => dispose());
 
+/**
+ * What an export leaves on the warehouse's connection, where its COPYs run: temporary tables and views, bound
+ * variables, and DuckDB's insertion order (kept, its default).
+ */
+async function leftOnConnection(warehouse: Warehouse): Promise<Record<string, unknown>> {
+  return {
+    temporary: await rows(
+      warehouse,
+      // The loader's staging tables (lp_stage_*) stay on the connection by design: the loader's, not the export's.
+      "SELECT name FROM (SELECT table_name AS name FROM duckdb_tables() WHERE temporary UNION ALL SELECT view_name FROM duckdb_views() WHERE temporary AND NOT internal) WHERE NOT starts_with(name, 'lp_stage_') ORDER BY name",
+    ),
+    variables: await rows(warehouse, 'SELECT name FROM duckdb_variables() ORDER BY name'),
+    order: await rows(warehouse, "SELECT current_setting('preserve_insertion_order') AS kept"),
+  };
+}
+const NOTHING_LEFT = { temporary: [], variables: [], order: [{ kept: 'true' }] };
+
 const margin = (id: string, ts: number, amount: string, fee = '0'): RawInput => ({
   stream: 'margin_records',
   partition: 'crossed',
@@ -193,6 +210,21 @@ describe('exports', () => {
     }
   });
 
+  it('write the report alone with the valued rows of its range made for it, the same page as beside the tables', async () => {
+    await loadRaw(warehouse, GOLDEN);
+    await runTransforms(warehouse);
+    const range = { from: T, to: T + 3_600_000 };
+    const page = async (name: string, formats: ('csv' | 'report')[]) => {
+      await exportFiles(warehouse, { out: join(dir, name), ...range, formats, report: { coverage: [] } });
+      expect(await leftOnConnection(warehouse)).toEqual(NOTHING_LEFT);
+      // The charting library numbers its class names per process: the second page's differ.
+      return (await readFile(join(dir, name, 'report.html'), 'utf8')).replace(/zr\d+-cls-\d+/g, 'zr-cls');
+    };
+    const alone = await page('alone', ['report']);
+    expect(alone).toContain('<h2>');
+    expect(alone).toBe(await page('beside', ['csv', 'report']));
+  });
+
   it('refuse an --out that cannot be a folder, leaving what is there whole', async () => {
     await loadRaw(warehouse, GOLDEN);
     await runTransforms(warehouse);
@@ -222,6 +254,8 @@ describe('exports', () => {
       ['margin_records', 'futures_fills', 'withdrawals', 'ledger'].map((n) => readFile(join(out, `${n}.csv`))),
     );
     expect(after.map((b, i) => b.equals(before[i] as Buffer))).toEqual([true, true, true, true]);
+    // The COPYs ran on the warehouse's connection: the failed one left nothing there for the next piece of work.
+    expect(await leftOnConnection(warehouse)).toEqual(NOTHING_LEFT);
     // Nothing of the failed set is left; the journal is the previous set's, complete.
     expect(
       (await readdir(out)).filter((n) => n.startsWith('.') && n !== `.withdrawals.csv.${process.pid}.tmp`),
