@@ -3,11 +3,13 @@
 -- (the sum over its entries that came in), else of the entry it stands for. CoinTracking's Buy and Sell values:
 -- the value of each side, the signed sum over the row's entries in that side's asset, which is what the side's
 -- amount is (the received legs less a fee in that coin, the sent legs and a fee in theirs). `rows` names a
--- relation of tax-file rows: tax_export_rows, or an export's table of its range (sql/exports/tax_rows_of_range.sql).
+-- relation of tax-file rows: tax_export_rows, or an export's table of its range (sql/exports/tax_rows_of_range.sql);
+-- `valued` one of valued ledger rows that holds every entry of them: lp_ledger_valued (the whole ledger), or an
+-- export's (the range's rows valued once, and those after it).
 -- creates: lp_tax_row_values, tax_row_values
 -- reads: lp_ledger_valued, lp_valuation_fiat
 -- params: -
-CREATE OR REPLACE MACRO lp_tax_row_values(rows) AS TABLE
+CREATE OR REPLACE MACRO lp_tax_row_values(rows, valued) AS TABLE
 SELECT
   t.account, t.row_id,
   CASE
@@ -24,10 +26,10 @@ FROM (
   SELECT account, row_id, cointracking_buy_asset AS buy_asset, cointracking_sell_asset AS sell_asset, unnest(entries) AS entry_id
   FROM query_table(rows)
 ) AS t
-JOIN lp_ledger_valued AS l ON l.account = t.account AND l.entry_id = t.entry_id
+JOIN query_table(valued) AS l ON l.account = t.account AND l.entry_id = t.entry_id
 WHERE lp_valuation_fiat() IS NOT NULL
 GROUP BY t.account, t.row_id;
 
 -- tax_row_values: the values of every tax-file row.
 CREATE OR REPLACE VIEW tax_row_values AS
-SELECT * FROM lp_tax_row_values('tax_export_rows');
+SELECT * FROM lp_tax_row_values('tax_export_rows', 'lp_ledger_valued');

@@ -374,7 +374,8 @@ async function planDisposalsCopies(warehouse: Warehouse, tables: TableFormat[], 
 
 /**
  * Runs `work` with the valued rows of the export's range in RANGE_VALUED: the caller's (`rangeValued`), else made
- * for it when its files read them (the ledger's valued files, the year summary, the report).
+ * for it when its files read them (the ledger's valued files, the year summary, the tax files' values, the
+ * report).
  */
 function withValuedRows<T>(
   warehouse: Warehouse,
@@ -382,7 +383,7 @@ function withValuedRows<T>(
   report: boolean,
   work: () => Promise<T>,
 ): Promise<T> {
-  const reads = report || options.formats.some((f) => f === 'csv' || f === 'parquet');
+  const reads = report || options.formats.some((f) => f === 'csv' || f === 'parquet' || isTaxFile(f));
   if (options.rangeValued === true) {
     const held = rangeValuedOf(warehouse);
     if (held?.start !== options.from || held.end !== options.to)
