@@ -47,4 +47,37 @@ describe("an export's valued rows of its range", () => {
       expect([await held(), rangeValuedOf(warehouse)]).toEqual([[{ n: '1' }], range]);
     });
   });
+
+  it("give the tax files' rows their values only when every entry is among them, never a sum of part of them", async () => {
+    const c = warehouse.connection;
+    await c.run("CREATE OR REPLACE TEMP MACRO lp_valuation_fiat() AS CAST('EUR' AS VARCHAR)");
+    await c.run(`CREATE TEMP TABLE rows_of AS SELECT * FROM (VALUES
+      ('a', 'x', 'BTC', 'USDT', ['x', 'y']), ('a', 'z', 'BTC', NULL, ['z']))
+      AS t(account, row_id, cointracking_buy_asset, cointracking_sell_asset, entries)`);
+    await c.run(`CREATE TEMP TABLE valued_of AS SELECT account, entry_id, asset, CAST(amount AS DECIMAL(38, 18)) AS amount,
+      CAST(value_fiat AS DECIMAL(38, 18)) AS value_fiat FROM (VALUES
+      ('a', 'x', 'BTC', '0.01', '950.5'), ('a', 'y', 'USDT', '-1000', '-949.25'), ('a', 'z', 'BTC', '0.02', '1901'))
+      AS t(account, entry_id, asset, amount, value_fiat)`);
+    const values = () =>
+      rows(
+        warehouse,
+        "SELECT row_id, CAST(net_worth AS VARCHAR) AS worth, CAST(buy_value AS VARCHAR) AS buy, CAST(sell_value AS VARCHAR) AS sell, currency FROM lp_tax_row_values('rows_of', 'valued_of') ORDER BY row_id",
+      );
+    expect(await values()).toEqual([
+      {
+        row_id: 'x',
+        worth: '950.500000000000000000',
+        buy: '950.500000000000000000',
+        sell: '949.250000000000000000',
+        currency: 'EUR',
+      },
+      { row_id: 'z', worth: '1901.000000000000000000', buy: '1901.000000000000000000', sell: null, currency: 'EUR' },
+    ]);
+    // The sent leg of x lies outside the rows given: x gets no values, not the received side's alone.
+    await c.run("DELETE FROM valued_of WHERE entry_id = 'y'");
+    expect(await values()).toEqual([
+      { row_id: 'x', worth: null, buy: null, sell: null, currency: 'EUR' },
+      { row_id: 'z', worth: '1901.000000000000000000', buy: '1901.000000000000000000', sell: null, currency: 'EUR' },
+    ]);
+  });
 });
