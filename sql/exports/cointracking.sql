@@ -27,7 +27,7 @@ SELECT
   lp_csv_text(account)                                                   AS "Exchange",
   lp_csv_text(source)                                                    AS "Trade-Group",
   lp_csv_text(coalesce('REVIEW (' || review || '): ', '') || description || coalesce(' tx ' || tx_hash, '')) AS "Comment",
-  strftime(make_timestamp(epoch_us(ts)), '%Y-%m-%d %H:%M:%S')                     AS "Date",
+  strftime(make_timestamp(epoch_us(ts)), '%Y-%m-%d %H:%M:%S')            AS "Date",
   lp_csv_text(account || ':' || row_id)                                  AS "Tx-ID",
   coalesce(lp_decimal_text(v.buy_value), '')                             AS "Buy Value in your Account Currency",
   coalesce(lp_decimal_text(v.sell_value), '')                            AS "Sell Value in your Account Currency"

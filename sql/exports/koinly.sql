@@ -19,7 +19,7 @@
 -- params: -
 CREATE OR REPLACE TEMP VIEW lp_export_koinly AS
 SELECT
-  strftime(make_timestamp(epoch_us(ts)), '%Y-%m-%d %H:%M:%S') || ' UTC'            AS "Date",
+  strftime(make_timestamp(epoch_us(ts)), '%Y-%m-%d %H:%M:%S') || ' UTC' AS "Date",
   lp_decimal_text(koinly_sent)                                          AS "Sent Amount",
   lp_csv_text(koinly_sent_asset)                                        AS "Sent Currency",
   lp_decimal_text(koinly_received)                                      AS "Received Amount",

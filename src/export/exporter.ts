@@ -21,8 +21,17 @@ import { type Warehouse } from '../warehouse/warehouse.js';
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'koinly', 'cointracking', 'report'];
 
-/** Whether a format is a tax tool's file, whose rows group every trade of the range (wholeLedgerMemoryBudget). */
-export const isTaxFile = (f: ExportFormat): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking';
+/** Whether a format is a tax tool's file, whose rows group every trade of the range (exportBudget). */
+const isTaxFile = (f: ExportFormat): f is 'koinly' | 'cointracking' => f === 'koinly' || f === 'cointracking';
+
+/**
+ * The memory budget an export of `formats` does its work over the whole range at (the range's valued rows, the
+ * COPYs): the whole ledger's when it writes tax files, whose rows group every trade of the range at once; else
+ * undefined, the warehouse's.
+ */
+export function exportBudget(formats: readonly ExportFormat[]): string | undefined {
+  return formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
+}
 
 /**
  * Puts right what a killed or failed export left in `out` (a set half renamed is finished, one half written
@@ -259,10 +268,7 @@ function copyTarget(format: TableFormat): string {
  * One COPY per file the formats ask for, each into a temporary name beside its final one in `--out`, and the
  * files of sql/exports/ their connection runs first.
  */
-async function planCopies(
-  warehouse: Warehouse,
-  options: ExportOptions,
-): Promise<{ jobs: CopyJob[]; setup: string[]; wholeLedger: boolean }> {
+async function planCopies(warehouse: Warehouse, options: ExportOptions): Promise<{ jobs: CopyJob[]; setup: string[] }> {
   const copies = newCopyPlan(options.out);
   const tables = options.formats.filter((f): f is TableFormat => f === 'csv' || f === 'parquet');
   const valuation = options.valuation ?? NO_VALUATION;
@@ -281,7 +287,7 @@ async function planCopies(
       copies.plan(`${format}.csv`, (temp) => `COPY ${ident(`lp_export_${format}`)} TO ${temp} ${TAX_FILES[format]}`);
     }
   }
-  return { jobs: copies.jobs, setup: copies.setup, wholeLedger: taxFormats.length > 0 };
+  return { jobs: copies.jobs, setup: copies.setup };
 }
 
 /** The exported tables' files (EXPORTED_TABLES), each the range's rows of its table. */
@@ -383,7 +389,8 @@ function withValuedRows<T>(
   report: boolean,
   work: () => Promise<T>,
 ): Promise<T> {
-  const reads = report || options.formats.some((f) => f === 'csv' || f === 'parquet' || isTaxFile(f));
+  // Every format but the report reads them, and the report too when it is written.
+  const reads = report || options.formats.some((f) => f !== 'report');
   if (options.rangeValued === true) {
     const held = rangeValuedOf(warehouse);
     if (held?.start !== options.from || held.end !== options.to)
@@ -391,8 +398,7 @@ function withValuedRows<T>(
     return work();
   }
   if (!reads) return work();
-  const budget = options.formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
-  return withRangeValued(warehouse, { start: options.from, end: options.to }, work, budget);
+  return withRangeValued(warehouse, { start: options.from, end: options.to }, work, exportBudget(options.formats));
 }
 
 /** Writes the report under its temporary name in `--out`, and returns that path. */
@@ -444,7 +450,7 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
   // The files are written with the macros and views of the transform (sql/): one of this release must have run.
   await assertTransformed(warehouse);
   await recoverExports(options.out);
-  const { jobs, setup, wholeLedger } = await planCopies(warehouse, options);
+  const { jobs, setup } = await planCopies(warehouse, options);
   // Every file is planned before any is written: the journal names them all, so a killed run's are found.
   const set = jobs.map(({ file }) => ({ temp: basename(file.temp), final: basename(file.final) }));
   const report = options.formats.includes('report') && options.report !== undefined ? options.report : undefined;
@@ -460,8 +466,8 @@ export async function exportFiles(warehouse: Warehouse, options: ExportOptions):
     };
     const copies = () => runCopies(warehouse, jobs, { files: setup, params });
     const files = await withValuedRows(warehouse, options, report !== undefined, async () => {
-      // The tax files' rows group every trade of the range at once (wholeLedgerMemoryBudget).
-      await (wholeLedger ? warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), copies) : copies());
+      const budget = exportBudget(options.formats);
+      await (budget === undefined ? copies() : warehouse.withMemoryLimit(budget, copies));
       const written = jobs.map(({ file }) => ({ name: basename(file.final), path: file.temp, rows: file.rows }));
       if (report !== undefined)
         written.push({ name: REPORT, path: await writeReportFile(warehouse, options, report), rows: 0 });

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { GainsResult } from '../gains/gains.js';
 import {
+  exportBudget,
   exportFiles,
-  isTaxFile,
   prepareOut,
   recoverExports,
   type ExportedFile,
@@ -101,8 +101,6 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
       range,
     ));
   // The range's valued rows, made once for every read of them below, at the budget the export's files take.
-  const formats = options.formats ?? options.pipeline.export.formats;
-  const budget = formats.some(isTaxFile) ? wholeLedgerMemoryBudget() : undefined;
   const { unpriced, plausibility, written, manifest, files } = await withRangeValued(
     warehouse,
     range,
@@ -131,7 +129,7 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
       );
       return { unpriced, plausibility, written, manifest, files };
     },
-    budget,
+    exportBudget(formatsOf(run)),
   );
   // The lake's files are the typed tables: written once the valued rows are dropped, which would hold memory.
   const lakeDir = options.lake;
@@ -144,6 +142,9 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
   const incomplete = [...(gaps === undefined ? [] : [gaps]), ...(lacking === undefined ? [] : [lacking])];
   return { gaps, incomplete, completeness, gains, history, unpriced, plausibility, written, files, lake };
 }
+
+/** The formats the run's files are written in: its --format, else its pipeline's. */
+const formatsOf = (run: Run): readonly ExportFormat[] => run.options.formats ?? run.options.pipeline.export.formats;
 
 /** The export stopped by a gap of the range (without --allow-gaps): no gains, no files, and the run incomplete. */
 function nothingWritten(gaps: string, completeness: RunCompleteness | undefined): Exported {
@@ -313,7 +314,7 @@ async function writeExports(
   const { dir, period, valuation, manifest, byAccount, plausibility } = files;
   const range = period.window;
   const clock = options.clock ?? Date.now;
-  const formats = options.formats ?? options.pipeline.export.formats;
+  const formats = formatsOf(run);
   // The report alone is no set of files to describe: the manifest of the last export stays as it was.
   const described = formats.some((f) => f !== 'report') ? { manifest } : {};
   // The report of the set shows every account the warehouse holds, as its tables do.

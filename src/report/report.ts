@@ -127,8 +127,9 @@ async function monthly(read: Read, valuation: Valuation): Promise<{ months: stri
 /**
  * The range's valued ledger rows, with the columns the report reads, made once (sql/report/rows.sql: a temporary
  * table of the warehouse's connection, from the export's valued rows of the range, withRangeValued) for all its
- * reads: each read of the valued ledger computes every row's value anew (docs/performance.md, "Prices"). One name serves: a warehouse's exports, and so its reports, run one
- * after another (the export stage writes the accounts' own files in turn: src/pipeline/export-stage.ts).
+ * reads: each read of the valued ledger computes every row's value anew (docs/performance.md, "Prices"). One name
+ * serves: a warehouse's exports, and so its reports, run one after another (the export stage writes the accounts'
+ * own files in turn: src/pipeline/export-stage.ts).
  */
 const REPORT_ROWS = 'lp_report_rows';
 
