@@ -1,6 +1,6 @@
 -- The views the tax-software files are made of (sql/exports/koinly.sql, sql/exports/cointracking.sql), and the
 -- ones that account for every ledger row: in a file, or left out with its reason. docs/tax-files.md.
--- creates: category_meaning, tax_export_excluded, tax_export_rows, tax_export_entries
+-- creates: category_meaning, tax_export_excluded, lp_tax_export_rows, tax_export_rows, tax_export_entries
 -- reads: ledger, tax_classes, type_catalog
 -- params: -
 
@@ -46,7 +46,13 @@ WHERE NOT m.in_tax_files OR l.amount = 0;
 -- are the amount with the fee (Koinly: "Fees can not be added to incoming or outgoing transactions";
 -- CoinTracking: "the fee needs to be entered as additional amount on the sell side"), CoinTracking's Fee column
 -- shows it.
-CREATE OR REPLACE VIEW tax_export_rows AS
+--
+-- lp_tax_export_rows(range_from, range_to): the rows of the ledger rows of [range_from, range_to), which are the
+-- rows of that range: a row's entries lie at one instant (a trade's legs and fees share their trade_group, which
+-- the ledger makes per millisecond, sql/ledger/10_ledger.sql; a folded fee is a leg of its withdrawal's record;
+-- any other row is one entry). An export reads its range's rows so (sql/exports/tax_rows_of_range.sql), at the
+-- cost of its range's rows rather than of every trade of the history (docs/performance.md, "Gains kept").
+CREATE OR REPLACE MACRO lp_tax_export_rows(range_from, range_to) AS TABLE
 WITH
 legs AS (
   SELECT
@@ -58,7 +64,7 @@ legs AS (
     END AS part
   FROM ledger AS l
   JOIN category_meaning AS m USING (category)
-  WHERE m.in_tax_files AND l.amount <> 0
+  WHERE m.in_tax_files AND l.amount <> 0 AND l.ts >= range_from AND l.ts < range_to
 ),
 sides AS (
   SELECT account, trade_group, part, asset, sum(amount) AS amount
@@ -165,6 +171,9 @@ single_rows AS (
 SELECT * FROM trade_rows
 UNION ALL
 SELECT * FROM single_rows;
+
+CREATE OR REPLACE VIEW tax_export_rows AS
+SELECT * FROM lp_tax_export_rows(CAST('-infinity' AS TIMESTAMPTZ), CAST('infinity' AS TIMESTAMPTZ));
 
 -- tax_export_entries: every ledger row that is in the tax files, and the row it is in (row_id: the row's first
 -- entry). With tax_export_excluded, it accounts for every ledger row.
