@@ -9,14 +9,13 @@ import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SU
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
-import { RANGE_VALUED_TABLE, rangeValuedOf, withRangeValued } from '../reads/range-valued.js';
+import { RANGE_VALUED, rangeValuedOf, withRangeValued } from '../reads/range-valued.js';
 import { param, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { dropTemporary, hasTables } from '../duckdb/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
 import { timestampTzSql } from '../duckdb/time-values.js';
 import { isOutOfMemory, wholeLedgerMemoryBudget } from '../duckdb/memory-budget.js';
 import { withSettings } from '../duckdb/session.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { type Warehouse } from '../warehouse/warehouse.js';
 
 export type ExportFormat = 'csv' | 'parquet' | 'koinly' | 'cointracking' | 'report';
@@ -146,8 +145,6 @@ function rangeSelect(
 export interface CopyJob {
   file: { temp: string; final: string; rows: number };
   sql: string;
-  /** Reads the warehouse's tables alone, none of the setup's temporary ones: any connection may run it. */
-  anyConnection?: boolean;
 }
 
 /** The files of sql/ a COPY's connection runs first (the range's temporary tables and views), and their parameters. */
@@ -157,12 +154,12 @@ export interface CopySetup {
 }
 
 /**
- * Runs the COPY statements in two lanes side by side: the warehouse's connection (where RANGE_VALUED is), set up by
- * `setup`, whose temporary tables and views are dropped after, and a second connection that takes the jobs any
- * connection may run (the warehouse's tables). Each lane runs one COPY at a time, and either takes the next job it
- * may run. DuckDB writes a CSV in order on about one thread, for want of memory to hold batches ahead
- * (docs/performance.md, "Memory"), so the two lanes keep both cores busy. No COPY starts once one has failed, and
- * both lanes have finished before this returns or throws, so no COPY is still writing while its file is cleaned up.
+ * Runs the COPY statements one after another, on the warehouse's connection (where RANGE_VALUED is) set up by
+ * `setup`, whose temporary tables and views are dropped after. A COPY sorts its rows (rangeSelect), and two sorts
+ * side by side ran out of the 224 MB budget for a year of 300k fills; one at a time, each on every thread DuckDB
+ * has, the year of 983k fills exported in 31 s against 41 s on one thread, at the same peak RSS
+ * (docs/performance.md, "Memory"). No COPY starts once one has failed, and the one running has finished before
+ * this returns or throws, so no COPY is still writing while its file is cleaned up.
  */
 export async function runCopies(
   warehouse: Warehouse,
@@ -171,37 +168,16 @@ export async function runCopies(
 ): Promise<void> {
   const graph = await sqlGraph();
   const made = setup.files.flatMap((file) => graph.file(file).creates);
-  const queue = [...jobs];
-  let failed = false;
-  // Takes the lane's next job: its own first on the warehouse's connection, which alone can run them.
-  const next = (own: boolean): CopyJob | undefined => {
-    if (failed) return undefined;
-    const at = own
-      ? Math.max(
-          0,
-          queue.findIndex((job) => job.anyConnection !== true),
-        )
-      : queue.findIndex((job) => job.anyConnection === true);
-    return at < 0 || at >= queue.length ? undefined : queue.splice(at, 1)[0];
-  };
-  const lane = async (c: DuckDBConnection, own: boolean): Promise<void> => {
-    try {
-      for (let job = next(own); job !== undefined; job = next(own)) {
-        const reader = await c.runAndReadAll(job.sql);
-        job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
-      }
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  };
-  const main = warehouse.exclusive((c) =>
+  await warehouse.exclusive((c) =>
     // Rows in the order the COPY reads them: a ledger in the exports' order is read as it lies (rangeSelect).
     withSettings(c, { preserve_insertion_order: true }, () =>
       withParams(c, setup.params, async () => {
         try {
           for (const file of setup.files) await runModel(c, file);
-          await lane(c, true);
+          for (const job of jobs) {
+            const reader = await c.runAndReadAll(job.sql);
+            job.file.rows = Number(reader.getRows()[0]?.[0] ?? 0);
+          }
         } finally {
           // Best effort, as a failed COPY's error must not be hidden: the next export makes them anew.
           if (made.length > 0) await dropTemporary(c, made).catch(() => undefined);
@@ -209,22 +185,6 @@ export async function runCopies(
       }),
     ),
   );
-  const beside = jobs.some((job) => job.anyConnection === true)
-    ? besideLane(warehouse, (c) => lane(c, false))
-    : undefined;
-  const settled = await Promise.allSettled(beside === undefined ? [main] : [main, beside]);
-  const failure = settled.find((result) => result.status === 'rejected');
-  if (failure !== undefined) throw failure.reason;
-}
-
-/** Runs `work` on a connection of its own to the warehouse, with DuckDB's insertion order kept, then closes it. */
-async function besideLane(warehouse: Warehouse, work: (c: DuckDBConnection) => Promise<void>): Promise<void> {
-  const c = await warehouse.connect();
-  try {
-    await withSettings(c, { preserve_insertion_order: true }, () => work(c));
-  } finally {
-    c.closeSync();
-  }
 }
 
 /**
@@ -278,7 +238,7 @@ interface CopyPlan {
   jobs: CopyJob[];
   setup: string[];
   /** Plans one COPY into `<out>/<basename>`, through a temporary name beside it. */
-  plan: (name: string, copy: (temp: string) => string, anyConnection?: boolean) => void;
+  plan: (name: string, copy: (temp: string) => string) => void;
 }
 
 /** An empty plan of COPYs into `out`. */
@@ -287,9 +247,9 @@ function newCopyPlan(out: string): CopyPlan {
   return {
     jobs,
     setup: [],
-    plan: (name, copy, anyConnection = false) => {
+    plan: (name, copy) => {
       const temp = resolve(join(out, tempName(name)));
-      jobs.push({ file: { temp, final: resolve(join(out, name)), rows: 0 }, sql: copy(literal(temp)), anyConnection });
+      jobs.push({ file: { temp, final: resolve(join(out, name)), rows: 0 }, sql: copy(literal(temp)) });
     },
   };
 }
@@ -350,7 +310,6 @@ async function planTableCopies(
         `${name}.${format}`,
         (temp) =>
           `COPY (${rangeSelect(ident(name), key, cells, options, name === 'ledger' && ledgerInOrder)}) TO ${temp} ${copyTarget(format)}`,
-        true,
       );
     }
   }
@@ -373,8 +332,7 @@ async function planValuedCopies(
     ];
     copies.plan(
       `${LEDGER_VALUED}.${format}`,
-      (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${RANGE_VALUED_TABLE}) TO ${temp} ${copyTarget(format)}`,
-      true,
+      (temp) => `COPY (SELECT ${cells.join(', ')} FROM ${RANGE_VALUED}) TO ${temp} ${copyTarget(format)}`,
     );
   }
 }

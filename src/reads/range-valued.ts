@@ -5,20 +5,10 @@ import { param, runModel, withParams } from '../warehouse/sql-graph.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 /**
- * The valued ledger rows of an export's range, every account's, in the files' order (time, entry, account), as the
- * warehouse's connection reads them: a temporary view of RANGE_VALUED_TABLE (sql/exports/ledger_valued_of_range.sql),
- * made by withRangeValued.
+ * The valued ledger rows of an export's range, every account's, in the files' order (time, entry, account): a
+ * temporary table of the warehouse's connection (sql/exports/ledger_valued_of_range.sql), made by withRangeValued.
  */
 export const RANGE_VALUED = 'lp_export_ledger_valued';
-
-/**
- * The same rows as any connection of the process reads them: a table of the in-memory database `lp_export`,
- * attached beside the warehouse while withRangeValued runs.
- */
-export const RANGE_VALUED_TABLE = 'lp_export.ledger_valued';
-
-/** The in-memory database RANGE_VALUED_TABLE lies in. */
-const RANGE_DATABASE = 'lp_export';
 
 /** The range each warehouse holds in RANGE_VALUED now: one at a time. */
 const held = new WeakMap<Warehouse, Window>();
@@ -61,11 +51,6 @@ export async function withRangeValued<T>(
   } finally {
     held.delete(warehouse);
     // Best effort: a database DuckDB gave up on refuses it too, and that must not hide why the work failed.
-    await warehouse
-      .exclusive(async (c) => {
-        await dropTemporary(c, [RANGE_VALUED]);
-        await c.run(`DETACH DATABASE IF EXISTS ${RANGE_DATABASE}`);
-      })
-      .catch(() => undefined);
+    await warehouse.exclusive((c) => dropTemporary(c, [RANGE_VALUED])).catch(() => undefined);
   }
 }

@@ -144,6 +144,29 @@ describe('tax-software files from hand-written records of every kind', () => {
       ),
     ).toEqual([{ ledger: '49', in_files: '44', distinct_in_files: '44', excluded: '5', unaccounted: '0' }]);
   });
+
+  it("makes a range's rows from its own ledger rows: the view's rows of that range, wherever the range is cut", async () => {
+    const order = 'ORDER BY account, row_id';
+    const all = await rows(warehouse, `SELECT * FROM tax_export_rows ${order}`);
+    expect(all.length).toBe(37);
+    const instant = (ms: number) => `make_timestamptz(${ms * 1000})`;
+    // Ranges of 1, 3 and 7 seconds side by side over the records' minute, cutting between and beside trades.
+    for (const step of [1_000, 3_000, 7_000]) {
+      const pieces = [];
+      for (let from = T - step; from < T + 70_000; from += step) {
+        const [start, end] = [instant(from), instant(from + step)];
+        const piece = await rows(warehouse, `SELECT * FROM lp_tax_export_rows(${start}, ${end}) ${order}`);
+        const viewed = await rows(warehouse, `SELECT * FROM tax_export_rows WHERE ts >= ${start} AND ts < ${end} ${order}`);
+        expect(piece, `[${from}, ${from + step})`).toEqual(viewed);
+        pieces.push(...piece);
+      }
+      // The pieces make the whole: every row in one range, none in two.
+      const key = (r: Record<string, string | null>) => `${r['account']} ${r['row_id']}`;
+      const byKey = (a: Record<string, string | null>, b: Record<string, string | null>) =>
+        key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+      expect(pieces.sort(byKey)).toEqual([...all].sort(byKey));
+    }
+  });
 });
 
 const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '+00');
