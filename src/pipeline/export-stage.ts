@@ -109,7 +109,7 @@ export async function exportStage(warehouse: Warehouse, run: Run, inputs: Export
       // The findings of a range set each trade beside its legs and each refund beside a year of fees: over a busy
       // year they ran out of the warehouse's budget (docs/performance.md, "Memory"), so they get the whole ledger's.
       const plausibility = await warehouse.withMemoryLimit(wholeLedgerMemoryBudget(), () =>
-        readPlausibility(warehouse, range, undefined, RANGE_VALUED),
+        readPlausibility(warehouse, range),
       );
       for (const u of unpriced)
         options.log.warn(

@@ -2,7 +2,7 @@ import type { Window } from '../time/window.js';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import type { RANGE_VALUED } from './range-valued.js';
+import { rangeValuedOf } from './range-valued.js';
 
 /** One movement far outside the account's scale (view plausibility; docs/review.md). */
 export interface Implausible {
@@ -21,25 +21,22 @@ export interface Implausible {
 /**
  * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first:
  * read through lp_plausibility_of (sql/values/60_plausibility.sql), which values only what the range's findings
- * are set beside, not the whole ledger. `valued`: the valued rows of the range to read, lp_plausibility_rows (valued
- * as they are read), or a table made of them (an export's, RANGE_VALUED in src/reads/range-valued.ts).
+ * are set beside, not the whole ledger, over the valued rows of `range` the caller holds (withRangeValued: the
+ * macro reads them several times, a table, rather than valuing them as often).
  *
  * @example
- * const review = await readPlausibility(warehouse, { start, end }); // [] for an account within its own scale
+ * const review = await withRangeValued(warehouse, range, () => readPlausibility(warehouse, range)); // [] when none
  */
-export async function readPlausibility(
-  warehouse: Warehouse,
-  range: Window,
-  account?: string,
-  valued: 'lp_plausibility_rows' | typeof RANGE_VALUED = 'lp_plausibility_rows',
-): Promise<Implausible[]> {
+export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
+  const held = rangeValuedOf(warehouse);
+  if (held?.start !== range.start || held.end !== range.end)
+    throw new Error("the findings' range is not the one whose valued rows are held (withRangeValued)");
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];
     const params = {
       lp_from: param.instant(range.start),
       lp_to: param.instant(range.end),
       lp_account: param.text(account),
-      lp_valued: param.text(valued),
     };
     const found = await withParams(c, params, () => readModel(c, 'reads/plausibility_of_range.sql'));
     return found.map((r) => ({

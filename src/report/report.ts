@@ -3,7 +3,6 @@ import { readUnpriced, type Unpriced } from '../prices/unpriced.js';
 import { OPEN_STATUSES } from '../streams/open-statuses.js';
 import type { Completeness } from '../reads/completeness.js';
 import type { Valuation } from '../warehouse/values.js';
-import { RANGE_VALUED } from '../reads/range-valued.js';
 import { param, readModel, runModel, withParams } from '../warehouse/sql-graph.js';
 import { formatWindow, type Window } from '../time/window.js';
 import { readUnreviewed } from '../transform/unreviewed.js';
@@ -342,7 +341,7 @@ async function reviewSection(
 ): Promise<string> {
   const found =
     read === undefined
-      ? await readPlausibility(warehouse, range, account, RANGE_VALUED)
+      ? await readPlausibility(warehouse, range, account)
       : read.filter((i) => account === undefined || i.account === account);
   const what = {
     fee_above_1pct: 'A fee above 1% of its movement',

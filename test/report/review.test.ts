@@ -57,6 +57,15 @@ async function reviewed(facts: Parameters<typeof writeReport>[2]['facts'], accou
   );
 }
 
+/** What the view plausibility lists of `range`, as [finding, source, record], largest value first. */
+async function viewed(): Promise<string[][]> {
+  const reader = await context.warehouse.connection.runAndReadAll(
+    `SELECT finding, source, source_id FROM plausibility WHERE ts >= make_timestamptz(${range.start * 1000}) AND ts < make_timestamptz(${range.end * 1000})
+     ORDER BY abs(value_usdt) DESC NULLS LAST, ts, source, source_id`,
+  );
+  return reader.getRows().map((r) => r.map(String));
+}
+
 describe("the report's review section", () => {
   it("shows the findings the run read, the page's account's only, without reading the view again", async () => {
     const plausibility = [finding('default', '7'), finding('other', '8')];
@@ -65,9 +74,14 @@ describe("the report's review section", () => {
     expect(await reviewed({ coverage: [], plausibility })).toEqual(['withdrawals 7', 'withdrawals 8']);
   });
 
-  it('reads the view when the run read nothing', async () => {
-    const read = await readPlausibility(context.warehouse, range);
+  it('reads the findings of its range when the run read none, those the view lists', async () => {
+    const read = await withRangeValued(context.warehouse, range, () => readPlausibility(context.warehouse, range));
     expect(read.length).toBeGreaterThan(0);
+    expect(read.map((i) => [i.finding, i.source, i.sourceId])).toEqual(await viewed());
     expect(await reviewed({ coverage: [] })).toEqual(read.map((i) => `${i.source} ${i.sourceId}`));
+    // They are read over the valued rows of the range held: never over rows valued eight times as they are read.
+    await expect(readPlausibility(context.warehouse, range)).rejects.toThrow(
+      "the findings' range is not the one whose valued rows are held (withRangeValued)",
+    );
   });
 });
