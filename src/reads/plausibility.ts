@@ -21,8 +21,8 @@ export interface Implausible {
 /**
  * The movements of `range` the view plausibility lists for review (of one account, or all), largest value first:
  * read through lp_plausibility_of (sql/values/60_plausibility.sql), which values only what the range's findings
- * are set beside, not the whole ledger, over the valued rows of `range` the caller holds (withRangeValued: the
- * macro reads them several times, a table, rather than valuing them as often).
+ * are set beside, not the whole ledger, over the valued rows of `range` the caller holds (withRangeValued): the
+ * macro reads them several times, so they are a table, not rows valued anew at each read.
  *
  * @example
  * const review = await withRangeValued(warehouse, range, () => readPlausibility(warehouse, range)); // [] when none

@@ -156,7 +156,10 @@ describe('tax-software files from hand-written records of every kind', () => {
       for (let from = T - step; from < T + 70_000; from += step) {
         const [start, end] = [instant(from), instant(from + step)];
         const piece = await rows(warehouse, `SELECT * FROM lp_tax_export_rows(${start}, ${end}) ${order}`);
-        const viewed = await rows(warehouse, `SELECT * FROM tax_export_rows WHERE ts >= ${start} AND ts < ${end} ${order}`);
+        const viewed = await rows(
+          warehouse,
+          `SELECT * FROM tax_export_rows WHERE ts >= ${start} AND ts < ${end} ${order}`,
+        );
         expect(piece, `[${from}, ${from + step})`).toEqual(viewed);
         pieces.push(...piece);
       }
