@@ -1,6 +1,6 @@
 -- The views the tax-software files are made of (sql/exports/koinly.sql, sql/exports/cointracking.sql), and the
 -- ones that account for every ledger row: in a file, or left out with its reason. docs/tax-files.md.
--- creates: category_meaning, tax_export_excluded, lp_tax_export_rows, tax_export_rows, tax_export_entries
+-- creates: category_meaning, tax_export_excluded, lp_tax_legs, lp_tax_export_rows, tax_export_rows, tax_export_entries
 -- reads: ledger, tax_classes, type_catalog
 -- params: -
 
@@ -30,6 +30,20 @@ FROM ledger AS l
 JOIN category_meaning AS m USING (category)
 WHERE NOT m.in_tax_files OR l.amount = 0;
 
+-- lp_tax_legs(range_from, range_to): the ledger rows of [range_from, range_to) that go into the tax files, with their
+-- tax class, the tools' words for it, and their part in a trade (received, sent or fee; none outside a trade).
+CREATE OR REPLACE MACRO lp_tax_legs(range_from, range_to) AS TABLE
+SELECT
+  l.*, m.tax_class, m.koinly_in, m.koinly_out, m.cointracking_in, m.cointracking_out,
+  CASE
+    WHEN l.trade_group IS NULL THEN NULL
+    WHEN m.tax_class IN ('trade_leg', 'conversion') THEN CASE WHEN l.amount > 0 THEN 'received' ELSE 'sent' END
+    ELSE 'fee'
+  END AS part
+FROM ledger AS l
+JOIN category_meaning AS m USING (category)
+WHERE m.in_tax_files AND l.amount <> 0 AND l.ts >= range_from AND l.ts < range_to;
+
 -- tax_export_rows: one row per row of the tax files, with what each tool writes in it.
 --
 -- Trades: the ledger rows of one trade_group whose tax class is trade_leg or conversion are its legs, the others
@@ -53,28 +67,17 @@ WHERE NOT m.in_tax_files OR l.amount = 0;
 -- any other row is one entry). An export reads its range's rows so (sql/exports/tax_rows_of_range.sql), at the
 -- cost of its range's rows rather than of every trade of the history (docs/performance.md, "Gains kept").
 --
--- `legs` is read five times, each read filtered to what it needs (the trades' legs, the withdrawals and their fees),
--- rather than made once and read whole: DuckDB makes a CTE read more than once as a table of every column, and over
--- a busy year's 2.18M legs each read of it took 1-1.7 s. A fee folded into its withdrawal is left out of the
--- singles by an anti join rather than NOT EXISTS, which DuckDB ran as a join of its own over every leg. A busy
--- year's rows: 7.6-9.8 s before, 2.3-2.9 s after, the same rows (docs/performance.md, "Gains kept").
+-- The legs (lp_tax_legs) are read five times, each read a scan filtered to what it needs (the trades' legs, the
+-- withdrawals and their fees), not a CTE: DuckDB makes a CTE read more than once a table of every column, and over a
+-- busy year's 2.18M legs each read of it took 1-1.7 s (a CTE's NOT MATERIALIZED does not survive: DuckDB 1.5 stores
+-- the macro without it). A fee folded into its withdrawal is left out of the singles by an anti join rather than
+-- NOT EXISTS, which DuckDB ran as a join of its own over every leg. A busy year's rows: 7.6-9.8 s before, 2.3-2.9 s
+-- after, the same rows (docs/performance.md, "Gains kept").
 CREATE OR REPLACE MACRO lp_tax_export_rows(range_from, range_to) AS TABLE
 WITH
-legs AS NOT MATERIALIZED (
-  SELECT
-    l.*, m.tax_class, m.koinly_in, m.koinly_out, m.cointracking_in, m.cointracking_out,
-    CASE
-      WHEN l.trade_group IS NULL THEN NULL
-      WHEN m.tax_class IN ('trade_leg', 'conversion') THEN CASE WHEN l.amount > 0 THEN 'received' ELSE 'sent' END
-      ELSE 'fee'
-    END AS part
-  FROM ledger AS l
-  JOIN category_meaning AS m USING (category)
-  WHERE m.in_tax_files AND l.amount <> 0 AND l.ts >= range_from AND l.ts < range_to
-),
 sides AS (
   SELECT account, trade_group, part, asset, sum(amount) AS amount
-  FROM legs WHERE trade_group IS NOT NULL GROUP BY ALL
+  FROM lp_tax_legs(range_from, range_to) WHERE trade_group IS NOT NULL GROUP BY ALL
 ),
 shapes AS (
   SELECT
@@ -118,14 +121,14 @@ trade_rows AS (
     NULL AS review,
     NULL AS tx_hash
   FROM trades AS t
-  JOIN legs AS l ON l.account = t.account AND l.trade_group = t.trade_group AND (l.part <> 'fee' OR l.asset IN (t.r_asset, t.s_asset))
+  JOIN lp_tax_legs(range_from, range_to) AS l ON l.account = t.account AND l.trade_group = t.trade_group AND (l.part <> 'fee' OR l.asset IN (t.r_asset, t.s_asset))
   GROUP BY t.account, t.trade_group, t.r, t.r_asset, t.s, t.s_asset, t.f_r, t.f_s
 ),
 -- Entry ids are unique per account only: every join on them carries the account.
 folded_fees AS (
   SELECT f.account, f.entry_id AS fee_entry, w.entry_id AS into_entry, -f.amount AS fee
-  FROM legs AS f
-  JOIN legs AS w ON w.account = f.account AND w.source = f.source AND w.source_id = f.source_id AND w.asset = f.asset
+  FROM lp_tax_legs(range_from, range_to) AS f
+  JOIN lp_tax_legs(range_from, range_to) AS w ON w.account = f.account AND w.source = f.source AND w.source_id = f.source_id AND w.asset = f.asset
     AND w.tax_class = 'external_withdrawal' AND w.amount < 0
   WHERE f.tax_class = 'withdrawal_fee'
 ),
@@ -135,7 +138,7 @@ unpaired AS (
 ),
 singles AS (
   SELECT l.*, (l.part IN ('received', 'sent')) AS is_unpaired, ff.fee AS folded_fee, ff.fee_entry AS folded_entry
-  FROM legs AS l
+  FROM lp_tax_legs(range_from, range_to) AS l
   LEFT JOIN trades AS t ON t.account = l.account AND t.trade_group = l.trade_group
   LEFT JOIN folded_fees AS ff ON ff.account = l.account AND ff.into_entry = l.entry_id
   ANTI JOIN folded_fees AS f ON f.account = l.account AND f.fee_entry = l.entry_id

@@ -14,32 +14,37 @@
 -- refund's 366 days are valued from 366 days before the range's start, for the accounts with a refund in it. An
 -- export reads its range's findings so: the view over the whole ledger valued every row of it (7 s of a one-day
 -- export's 12 s on a year of 1M fills, docs/performance.md, "Gains kept").
--- creates: lp_plausibility_rows, lp_plausibility_of, plausibility
+-- creates: lp_plausibility_rows, lp_plausibility_valued, lp_plausibility_of, plausibility
 -- reads: ledger, lp_ledger_valued_rows
 -- params: -
 CREATE OR REPLACE VIEW lp_plausibility_rows AS
 SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM lp_ledger_valued_rows();
 
--- `relation` is read eight times, each read filtered to its own rows (a tax class, the earners' assets), rather than
--- copied once and read whole: DuckDB makes a CTE read more than once as a table of every column. Over a busy year's
--- valued rows: 7.1 s before, 4.5 s after, the same 191 findings (docs/performance.md, "Gains kept"). So `relation`
--- is a table, or a CTE made MATERIALIZED: lp_plausibility_rows values its rows each time it is read, and the view
--- plausibility reads it once into such a CTE (11 s over the busy year, 20 s read eight times).
+-- lp_plausibility_valued(relation, range_from, range_to): the columns the findings read of the valued rows
+-- `relation` names, in [range_from, range_to).
+CREATE OR REPLACE MACRO lp_plausibility_valued(relation, range_from, range_to) AS TABLE
+SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM query_table(relation)
+WHERE ts >= range_from AND ts < range_to;
+
+-- The valued rows (lp_plausibility_valued) are read eight times, each read a scan filtered to its own rows (a tax
+-- class, the earners' assets), not a CTE: DuckDB makes a CTE read more than once a table of every column (a CTE's
+-- NOT MATERIALIZED does not survive: DuckDB 1.5 stores the macro without it). Over a busy year's valued rows:
+-- 7.1 s before, 4.5 s after, the same 191 findings (docs/performance.md, "Gains kept"). So `relation` is a table,
+-- or a CTE read once: lp_plausibility_rows values its rows each time it is read, and the view plausibility reads it
+-- once into a CTE (11 s over the busy year, 20 s read eight times). That CTE, read eight times, is made once whether
+-- or not its MATERIALIZED survives in the stored view (DuckDB makes a CTE read more than once so).
 CREATE OR REPLACE MACRO lp_plausibility_of(relation, range_from, range_to) AS TABLE
-WITH valued AS NOT MATERIALIZED (
-  SELECT account, entry_id, ts, asset, amount, source, source_id, trade_group, tax_class, value_usdt FROM query_table(relation)
-  WHERE ts >= range_from AND ts < range_to
-),
+WITH
 trade_given AS (
   SELECT account, trade_group, sum(abs(value_usdt)) AS given_usdt, count(*) FILTER (WHERE value_usdt IS NULL) AS unvalued
-  FROM valued
+  FROM lp_plausibility_valued(relation, range_from, range_to)
   WHERE trade_group IS NOT NULL AND tax_class IN ('trade_leg', 'conversion') AND amount < 0
   GROUP BY account, trade_group
 ),
 trade_fees AS (
   SELECT f.account, f.asset, f.ts, f.source, f.source_id, 'fee_above_1pct' AS finding, f.amount, f.value_usdt,
     g.given_usdt AS compared_with, 'the value the trade gave, USDT' AS compared_as
-  FROM valued AS f
+  FROM lp_plausibility_valued(relation, range_from, range_to) AS f
   JOIN trade_given AS g USING (account, trade_group)
   WHERE f.tax_class = 'trading_fee' AND f.amount < 0 AND f.value_usdt IS NOT NULL AND g.unvalued = 0 AND g.given_usdt > 0
     AND abs(f.value_usdt) * 100 > g.given_usdt
@@ -47,15 +52,15 @@ trade_fees AS (
 withdrawal_fees AS (
   SELECT f.account, f.asset, f.ts, f.source, f.source_id, 'fee_above_1pct' AS finding, f.amount, f.value_usdt,
     abs(w.amount) AS compared_with, 'the quantity withdrawn' AS compared_as
-  FROM valued AS f
-  JOIN valued AS w ON w.account = f.account AND w.source = f.source AND w.source_id = f.source_id AND w.asset = f.asset
+  FROM lp_plausibility_valued(relation, range_from, range_to) AS f
+  JOIN lp_plausibility_valued(relation, range_from, range_to) AS w ON w.account = f.account AND w.source = f.source AND w.source_id = f.source_id AND w.asset = f.asset
     AND w.tax_class = 'external_withdrawal'
   WHERE f.tax_class = 'withdrawal_fee' AND abs(f.amount) * 100 > abs(w.amount)
 ),
 -- The running total only of the assets that earned interest: what their rows before the range add up to, and a
 -- window over the range's own rows.
 earners AS (
-  SELECT DISTINCT account, asset FROM valued WHERE tax_class = 'interest_earned'
+  SELECT DISTINCT account, asset FROM lp_plausibility_valued(relation, range_from, range_to) WHERE tax_class = 'interest_earned'
 ),
 held_at_start AS (
   SELECT l.account, l.asset, sum(l.amount) AS held
@@ -66,7 +71,7 @@ held_at_start AS (
 held AS (
   SELECT v.*, coalesce(s.held, 0)
       + coalesce(sum(v.amount) OVER (PARTITION BY v.account, v.asset ORDER BY v.ts, v.entry_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS held_before
-  FROM valued AS v
+  FROM lp_plausibility_valued(relation, range_from, range_to) AS v
   SEMI JOIN earners AS e ON e.account = v.account AND e.asset = v.asset
   LEFT JOIN held_at_start AS s ON s.account = v.account AND s.asset = v.asset
 ),
@@ -82,7 +87,7 @@ interest AS (
 -- with fee refunds (docs/performance.md, "Gains kept"). The sums start 366 days before the range: a difference of
 -- two of them is the same from any start before its days.
 refund_rows AS (
-  SELECT * FROM valued WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL
+  SELECT * FROM lp_plausibility_valued(relation, range_from, range_to) WHERE tax_class = 'trading_fee' AND amount > 0 AND value_usdt IS NOT NULL
 ),
 -- Every refund of the range looks back over [range_to - 366 days, range_from) whole: its fees are one row at that
 -- span's start, summed once, not a row each in the running sum (a one-day export's refunds share 365 of their
@@ -90,7 +95,7 @@ refund_rows AS (
 -- The range's own fees are its rows valued above; only the days before it are valued here (a busy year's fees in
 -- every coin, valued twice, cost 10.7 of the findings' 31.7 CPU-s: docs/performance.md, "Gains kept").
 fees_valued AS (
-  SELECT account, ts, abs(value_usdt) AS paid FROM valued
+  SELECT account, ts, abs(value_usdt) AS paid FROM lp_plausibility_valued(relation, range_from, range_to)
   WHERE tax_class IN ('trading_fee', 'withdrawal_fee', 'other_fee') AND amount < 0 AND value_usdt IS NOT NULL
     AND account IN (SELECT account FROM refund_rows)
   UNION ALL
@@ -125,5 +130,5 @@ SELECT account, asset, ts, source, source_id, finding, CAST(amount AS DECIMAL(38
 FROM (SELECT * FROM trade_fees UNION ALL SELECT * FROM withdrawal_fees UNION ALL SELECT * FROM interest UNION ALL SELECT * FROM refunds);
 
 CREATE OR REPLACE VIEW plausibility AS
-WITH lp_plausibility_valued AS MATERIALIZED (SELECT * FROM lp_plausibility_rows)
-SELECT * FROM lp_plausibility_of('lp_plausibility_valued', CAST('-infinity' AS TIMESTAMPTZ), CAST('infinity' AS TIMESTAMPTZ));
+WITH lp_plausibility_once AS MATERIALIZED (SELECT * FROM lp_plausibility_rows)
+SELECT * FROM lp_plausibility_of('lp_plausibility_once', CAST('-infinity' AS TIMESTAMPTZ), CAST('infinity' AS TIMESTAMPTZ));

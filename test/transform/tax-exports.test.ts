@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportFiles } from '../../src/export/exporter.js';
 import { runTransforms } from '../../src/transform/runner.js';
-import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
 import { runEngine, trade } from '../gains/engine-helpers.js';
 import { GOLDEN, T } from './fixtures.js';
@@ -105,6 +105,13 @@ const COINTRACKING = `"Type","Buy Amount","Buy Currency","Sell Amount","Sell Cur
 const INTERNAL =
   "internal_transfer: A move between the account's own wallets (spot, margin, futures, P2P, earn, strategies, locks): nothing enters or leaves the account, so the tax files leave it out";
 
+/** A node of DuckDB's plan as `EXPLAIN (FORMAT json)` writes it. */
+interface PlanNode {
+  name?: string;
+  extra_info?: { Table?: string };
+  children?: PlanNode[];
+}
+
 describe('tax-software files from hand-written records of every kind', () => {
   it('koinly.csv and cointracking.csv are exactly the rows expected: trades paired, fees folded, transfers between own wallets left out', async () => {
     const out = join(dir, 'out');
@@ -143,6 +150,27 @@ describe('tax-software files from hand-written records of every kind', () => {
          FROM ledger`,
       ),
     ).toEqual([{ ledger: '49', in_files: '44', distinct_in_files: '44', excluded: '5', unaccounted: '0' }]);
+  });
+
+  it('reads the legs and the valued rows with a scan each time, not a CTE copied whole, once opened again', async () => {
+    // DuckDB stores a macro without a CTE's NOT MATERIALIZED: what one session made is not what the next one reads.
+    await warehouse.close();
+    warehouse = await openWarehouse(join(dir, 'w.duckdb'));
+    await warehouse.connection.run('CREATE TEMP TABLE lp_valued AS SELECT * FROM lp_plausibility_rows');
+    const scans = async (sql: string, table: string) => {
+      const reader = await warehouse.connection.runAndReadAll(`EXPLAIN (FORMAT json) ${sql}`);
+      let found = 0;
+      const walk = (node: PlanNode): void => {
+        if (node.name === 'SEQ_SCAN' && node.extra_info?.Table?.endsWith(`.${table}`)) found++;
+        for (const child of node.children ?? []) walk(child);
+      };
+      for (const root of JSON.parse(String(reader.getRows()[0]?.[1])) as PlanNode[]) walk(root);
+      return found;
+    };
+    const range = "CAST('2025-01-01' AS TIMESTAMPTZ), CAST('2026-01-01' AS TIMESTAMPTZ)";
+    // The legs: the trades' sides, their rows, the withdrawals and their fees, the singles. The valued rows: eight reads.
+    expect(await scans(`SELECT * FROM lp_tax_export_rows(${range})`, 'ledger')).toBe(5);
+    expect(await scans(`SELECT * FROM lp_plausibility_of('lp_valued', ${range})`, 'lp_valued')).toBe(8);
   });
 
   it("makes a range's rows from its own ledger rows: the view's rows of that range, wherever the range is cut", async () => {
