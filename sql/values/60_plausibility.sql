@@ -7,8 +7,9 @@
 --                           ledger's own running total of the asset, every account type, from its first row);
 --   refund_above_fees       a fee refund above the fees the account paid in the year (366 days) before it (USDT).
 -- lp_plausibility_of(relation, range_from, range_to): the findings of the movements in [range_from, range_to), of
--- the valued ledger rows `relation` names (lp_plausibility_rows, the whole ledger's; or an export's of its range,
--- lp_export_ledger_valued, made once for all the export's reads), reading of the rest of the ledger only what they
+-- the valued ledger rows `relation` names (a table or a CTE, read several times: the view plausibility's CTE of
+-- lp_plausibility_rows, the whole ledger's; or an export's of its range, lp_export_ledger_valued, made once for all
+-- the export's reads), reading of the rest of the ledger only what they
 -- are set beside: a trade's legs and a withdrawal's own row lie at its instant;
 -- a balance is the sum of the rows before the range (unvalued) and the running total within it; the fees of a
 -- refund's 366 days are valued from 366 days before the range's start, for the accounts with a refund in it. An

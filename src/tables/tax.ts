@@ -10,7 +10,10 @@ export const taxExportRows: TableDef = {
     'One row per row of the tax files, with what Koinly and CoinTracking each get: the legs and fees of a trade in one row, else one ledger row each (sql/ledger/20_tax_export.sql).',
   columns: [
     accountColumn,
-    instant('ts', 'The time of its entries: the earliest, for a trade.'),
+    instant(
+      'ts',
+      'The time of its entries, which lie at one instant (a trade too: checks/15_trades_at_one_instant.sql).',
+    ),
     text('row_id', "The entry_id of its first entry; with the account, CoinTracking's Tx-ID."),
     {
       name: 'entries',

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportFiles } from '../../src/export/exporter.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
+import { readModel } from '../../src/warehouse/sql-graph.js';
 import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
 import { runEngine, trade } from '../gains/engine-helpers.js';
 import { GOLDEN, T } from './fixtures.js';
@@ -155,10 +156,9 @@ describe('tax-software files from hand-written records of every kind', () => {
   it('reads the legs and the valued rows with a scan each time, not a CTE copied whole, once opened again', async () => {
     // DuckDB stores a macro without a CTE's NOT MATERIALIZED: what one session made is not what the next one reads.
     await warehouse.close();
-    warehouse = await openWarehouse(join(dir, 'w.duckdb'));
-    await warehouse.connection.run('CREATE TEMP TABLE lp_valued AS SELECT * FROM lp_plausibility_rows');
+    const reopened = await openWarehouse(join(dir, 'w.duckdb'));
     const scans = async (sql: string, table: string) => {
-      const reader = await warehouse.connection.runAndReadAll(`EXPLAIN (FORMAT json) ${sql}`);
+      const reader = await reopened.connection.runAndReadAll(`EXPLAIN (FORMAT json) ${sql}`);
       let found = 0;
       const walk = (node: PlanNode): void => {
         if (node.name === 'SEQ_SCAN' && node.extra_info?.Table?.endsWith(`.${table}`)) found++;
@@ -168,9 +168,30 @@ describe('tax-software files from hand-written records of every kind', () => {
       return found;
     };
     const range = "CAST('2025-01-01' AS TIMESTAMPTZ), CAST('2026-01-01' AS TIMESTAMPTZ)";
-    // The legs: the trades' sides, their rows, the withdrawals and their fees, the singles. The valued rows: eight reads.
-    expect(await scans(`SELECT * FROM lp_tax_export_rows(${range})`, 'ledger')).toBe(5);
-    expect(await scans(`SELECT * FROM lp_plausibility_of('lp_valued', ${range})`, 'lp_valued')).toBe(8);
+    try {
+      await reopened.connection.run('CREATE TEMP TABLE lp_valued AS SELECT * FROM lp_plausibility_rows');
+      // The legs: the trades' sides, their rows, the withdrawals and their fees, the singles. The valued rows: eight.
+      expect(await scans(`SELECT * FROM lp_tax_export_rows(${range})`, 'ledger')).toBe(5);
+      expect(await scans(`SELECT * FROM lp_plausibility_of('lp_valued', ${range})`, 'lp_valued')).toBe(8);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('checks at every transform that a trade lies at one instant, which a range of the tax files relies on', async () => {
+    const check = () => warehouse.exclusive((c) => readModel(c, 'checks/15_trades_at_one_instant.sql'));
+    expect(await check()).toEqual([]);
+    // One leg of the golden records' margin trade a second later: the trade would be cut by a range between them.
+    await warehouse.connection.run(
+      "UPDATE ledger SET ts = ts + INTERVAL 1 SECOND WHERE account = 'default' AND entry_id = 'margin_records:109:main'",
+    );
+    expect(await check()).toEqual([
+      {
+        check_name: 'a trade lies at one instant',
+        problem:
+          'trade margin_records:isolated:BTCUSDT:1748736007000 of account default has entries from 2025-06-01 00:00:07+00 to 2025-06-01 00:00:08+00',
+      },
+    ]);
   });
 
   it("makes a range's rows from its own ledger rows: the view's rows of that range, wherever the range is cut", async () => {
