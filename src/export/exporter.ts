@@ -9,7 +9,7 @@ import { DISPOSALS, EXPORT_FILE_NAMES, FORM_8949, LEDGER_VALUED, REPORT, YEAR_SU
 import { MANIFEST, writeManifest, type ManifestFacts } from './manifest.js';
 import type { ReportFacts } from '../report/report.js';
 import { fiatColumn, NO_VALUATION, type Valuation } from '../warehouse/values.js';
-import { RANGE_VALUED, rangeValuedOf, withRangeValued } from '../reads/range-valued.js';
+import { assertRangeValued, RANGE_VALUED, withRangeValued } from '../reads/range-valued.js';
 import { param, runModel, sqlGraph, withParams, type Params } from '../warehouse/sql-graph.js';
 import { dropTemporary, hasTables } from '../duckdb/tables.js';
 import { assertTransformed, ledgerInExportOrder } from '../warehouse/versions.js';
@@ -391,14 +391,13 @@ function withValuedRows<T>(
 ): Promise<T> {
   // Every format but the report reads them, and the report too when it is written.
   const reads = report || options.formats.some((f) => f !== 'report');
+  const range = { start: options.from, end: options.to };
   if (options.rangeValued === true) {
-    const held = rangeValuedOf(warehouse);
-    if (held?.start !== options.from || held.end !== options.to)
-      throw new Error("the export's range is not the one whose valued rows are held (withRangeValued)");
+    assertRangeValued(warehouse, range, "the export's");
     return work();
   }
   if (!reads) return work();
-  return withRangeValued(warehouse, { start: options.from, end: options.to }, work, exportBudget(options.formats));
+  return withRangeValued(warehouse, range, work, exportBudget(options.formats));
 }
 
 /** Writes the report under its temporary name in `--out`, and returns that path. */

@@ -2,7 +2,7 @@ import type { Window } from '../time/window.js';
 import { param, readModel, withParams } from '../warehouse/sql-graph.js';
 import { hasTables } from '../duckdb/tables.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { rangeValuedOf } from './range-valued.js';
+import { assertRangeValued } from './range-valued.js';
 
 /** One movement far outside the account's scale (view plausibility; docs/review.md). */
 export interface Implausible {
@@ -28,9 +28,7 @@ export interface Implausible {
  * const review = await withRangeValued(warehouse, range, () => readPlausibility(warehouse, range)); // [] when none
  */
 export async function readPlausibility(warehouse: Warehouse, range: Window, account?: string): Promise<Implausible[]> {
-  const held = rangeValuedOf(warehouse);
-  if (held?.start !== range.start || held.end !== range.end)
-    throw new Error("the findings' range is not the one whose valued rows are held (withRangeValued)");
+  assertRangeValued(warehouse, range, "the findings'");
   return warehouse.exclusive(async (c) => {
     if (!(await hasTables(c, ['plausibility']))) return [];
     const params = {

@@ -19,6 +19,16 @@ export function rangeValuedOf(warehouse: Warehouse): Window | undefined {
 }
 
 /**
+ * Refuses a read of RANGE_VALUED for a range other than the one `warehouse` holds: `whose` names the reader in the
+ * error ("the export's").
+ */
+export function assertRangeValued(warehouse: Warehouse, range: Window, whose: string): void {
+  const held = rangeValuedOf(warehouse);
+  if (held?.start !== range.start || held.end !== range.end)
+    throw new Error(`${whose} range is not the one whose valued rows are held (withRangeValued)`);
+}
+
+/**
  * Runs `work` with RANGE_VALUED made of `range`, then drops it. A read of the valued ledger values every row it
  * reads: over a busy year's 2.33M rows, 4 to 7 s each time, and the export stage read them five times (what has no
  * value, the findings to review, the ledger's files, the year summary, the report). Made once here, each of those

@@ -1,16 +1,16 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportFiles } from '../../src/export/exporter.js';
 import { RANGE_VALUED, rangeValuedOf, withRangeValued } from '../../src/reads/range-valued.js';
-import { runTransforms } from '../../src/transform/runner.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
-import { GOLDEN, T } from '../transform/fixtures.js';
+import { rows } from '../helpers/raw.js';
+import { T, transformedGolden } from '../transform/fixtures.js';
 
 let warehouse: Warehouse;
+let dir: string;
 let dispose: () => Promise<void>;
 beforeEach(async () => {
-  ({ warehouse, dispose } = await tempWarehouse());
-  await loadRaw(warehouse, GOLDEN);
-  await runTransforms(warehouse);
+  ({ warehouse, dir, dispose } = await transformedGolden());
 });
 afterEach(async () => dispose());
 
@@ -45,6 +45,10 @@ describe("an export's valued rows of its range", () => {
         'the valued rows of a range are held already: withRangeValued nested',
       );
       expect([await held(), rangeValuedOf(warehouse)]).toEqual([[{ n: '1' }], range]);
+      // An export told the rows are held reads them only for the range they are of.
+      await expect(
+        exportFiles(warehouse, { out: join(dir, 'out'), from: T, to: T + 1, formats: ['csv'], rangeValued: true }),
+      ).rejects.toThrow("the export's range is not the one whose valued rows are held (withRangeValued)");
     });
   });
 

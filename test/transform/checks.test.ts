@@ -3,16 +3,14 @@ import { CheckError } from '../../src/errors/check-error.js';
 import { runTransforms } from '../../src/transform/runner.js';
 import { sqlGraph } from '../../src/warehouse/sql-graph.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
-import { at, GOLDEN } from './fixtures.js';
+import { loadRaw, rows } from '../helpers/raw.js';
+import { at, transformedGolden } from './fixtures.js';
 
 let warehouse: Warehouse;
 let dispose: () => Promise<void>;
 
 beforeEach(async () => {
-  ({ warehouse, dispose } = await tempWarehouse());
-  await loadRaw(warehouse, GOLDEN);
-  await runTransforms(warehouse);
+  ({ warehouse, dispose } = await transformedGolden());
 });
 afterEach(() => dispose());
 

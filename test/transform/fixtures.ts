@@ -1,4 +1,5 @@
-import type { RawInput } from '../helpers/raw.js';
+import { runTransforms } from '../../src/transform/runner.js';
+import { loadRaw, tempWarehouse, type RawInput } from '../helpers/raw.js';
 
 /** 2025-06-01T00:00:00Z: the golden records sit one second apart from here. */
 export const T = Date.UTC(2025, 5, 1);
@@ -826,3 +827,11 @@ export const GOLDEN_LEDGER: readonly (readonly (string | null)[])[] = [
   ['withdrawals:302:main', '302', 'main', iso(31), 'withdrawal', 'BTC', '-0.1', null, '302', 'internal_transfer', null],
   ['withdrawals:303:main', '303', 'main', iso(32), 'withdrawal', 'ETH', '-1', null, '0xdef', 'on_chain erc20', null],
 ];
+
+/** A fresh warehouse (tempWarehouse) holding the golden records, transformed. */
+export async function transformedGolden(): ReturnType<typeof tempWarehouse> {
+  const made = await tempWarehouse();
+  await loadRaw(made.warehouse, GOLDEN);
+  await runTransforms(made.warehouse);
+  return made;
+}

@@ -2,21 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportFiles } from '../../src/export/exporter.js';
-import { runTransforms } from '../../src/transform/runner.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/warehouse.js';
 import { readModel } from '../../src/warehouse/sql-graph.js';
-import { loadRaw, rows, tempWarehouse } from '../helpers/raw.js';
+import { rows } from '../helpers/raw.js';
 import { runEngine, trade } from '../gains/engine-helpers.js';
-import { GOLDEN, T } from './fixtures.js';
+import { T, transformedGolden } from './fixtures.js';
 
 let warehouse: Warehouse;
 let dir: string;
 let dispose: () => Promise<void>;
 
 beforeEach(async () => {
-  ({ warehouse, dir, dispose } = await tempWarehouse());
-  await loadRaw(warehouse, GOLDEN);
-  await runTransforms(warehouse);
+  ({ warehouse, dir, dispose } = await transformedGolden());
 });
 afterEach(() => dispose());
 
